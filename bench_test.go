@@ -1,0 +1,138 @@
+package keyspace_test
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+)
+
+// backends lists the stores every benchmark runs on.
+var backends = []struct {
+	name string
+	open func(b *testing.B) keyspace.Store
+}{
+	{"memory", func(*testing.B) keyspace.Store { return keyspace.NewMemory() }},
+	{"bbolt", func(b *testing.B) keyspace.Store {
+		s, err := keyspace.Open(filepath.Join(b.TempDir(), "bench.db"), &keyspace.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}},
+}
+
+// benchKey is an 8-byte big-endian key: sorted order is numeric order.
+func benchKey(i uint64) []byte {
+	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), i)
+}
+
+// loadSequential bulk-loads n keys 0..n-1 with 32-byte values.
+func loadSequential(b *testing.B, s keyspace.Store, n int) {
+	b.Helper()
+	value := make([]byte, 32)
+	_, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(benchKey(uint64(i)), value) {
+				return
+			}
+		}
+	}, &keyspace.BulkOptions{BatchSize: 100_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	const n = 100_000
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			loadSequential(b, s, n)
+			r := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			s.View(func(tx keyspace.Tx) error {
+				for i := 0; i < b.N; i++ {
+					if _, err := tx.Get(benchKey(r.Uint64N(n))); err != nil {
+						b.Fatal(err)
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func BenchmarkPrefixScan100(b *testing.B) {
+	const n = 100_000
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			loadSequential(b, s, n)
+			r := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			s.View(func(tx keyspace.Tx) error {
+				for i := 0; i < b.N; i++ {
+					// Keys sharing their first 7 bytes: 256 of them; take 100.
+					p := benchKey(r.Uint64N(n-256) &^ 0xFF)[:7]
+					rg := keyspace.Prefix(p)
+					rg.Limit = 100
+					count := 0
+					for range tx.Scan(rg) {
+						count++
+					}
+					if count != 100 {
+						b.Fatalf("scanned %d", count)
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// BenchmarkRandomPut writes 1,000 random keys per transaction, the batched
+// pattern LESSONS.md recommends (one key per bbolt transaction is ~1k/s).
+func BenchmarkRandomPut(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := be.open(b)
+			defer s.Close()
+			r := rand.New(rand.NewPCG(3, 4))
+			value := make([]byte, 32)
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				batch := min(1000, b.N-done)
+				s.Update(func(tx keyspace.Tx) error {
+					for i := 0; i < batch; i++ {
+						if err := tx.Put(benchKey(r.Uint64()), value); err != nil {
+							b.Fatal(err)
+						}
+					}
+					return nil
+				})
+				done += batch
+			}
+		})
+	}
+}
+
+// BenchmarkBulkLoad1M loads 1,000,000 sorted keys; the figure to read is
+// keys/s.
+func BenchmarkBulkLoad1M(b *testing.B) {
+	const n = 1_000_000
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := be.open(b)
+				loadSequential(b, s, n)
+				s.Close()
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}

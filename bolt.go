@@ -1,0 +1,386 @@
+package keyspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// DefaultTimeout is how long Open waits for another process to release the
+// file lock when Options.Timeout is zero.
+const DefaultTimeout = 3 * time.Second
+
+// bucketName is the one top-level bbolt bucket that holds the keyspace.
+var bucketName = []byte("keyspace")
+
+// Options configure Open. The zero value (or nil) opens the file read-write,
+// creating it if needed, and waits up to DefaultTimeout for the file lock.
+type Options struct {
+	// Timeout is how long to wait for the file lock held by another
+	// process. Zero means DefaultTimeout; a negative value fails at once.
+	// bbolt itself would wait forever on zero: keyspace never does.
+	Timeout time.Duration
+	// ReadOnly opens the file with a shared lock, so several read-only
+	// processes may open it together. Update fails with ErrReadOnly, and a
+	// missing file is an error (wrapping os.ErrNotExist) instead of being
+	// created. A process holding the file read-write excludes read-only
+	// openers until it closes: bbolt's lock is per file, not per
+	// transaction.
+	ReadOnly bool
+	// NoSync skips fsync on commit. Faster, but a crash can lose or corrupt
+	// recent commits. For tests and throwaway loads only.
+	NoSync bool
+	// Mode is the permission of a newly created file (default 0o644).
+	Mode os.FileMode
+	// MmapSize is the initial size of bbolt's memory map (default
+	// DefaultMmapSize). While the file fits in it, a writer never waits for
+	// open read transactions; past it, each growth of the map waits until
+	// every reader has finished. It reserves address space, not memory.
+	MmapSize int
+}
+
+// DefaultMmapSize is the default Options.MmapSize: 1 GiB of address space.
+const DefaultMmapSize = 1 << 30
+
+// BoltStore is the embedded, on-disk Store, backed by a go.etcd.io/bbolt
+// file. Create one with Open.
+type BoltStore struct {
+	db       *bolt.DB
+	path     string
+	readOnly bool
+}
+
+var _ Store = (*BoltStore)(nil)
+
+// Open opens (or creates) the keyspace file at path.
+//
+// Errors wrap ErrLocked (another process holds the lock past the timeout),
+// ErrCorrupt (not a bbolt file), ErrNotKeyspace (a bbolt file of someone
+// else's), or the operating system's error (os.ErrNotExist for a missing
+// file opened read-only, os.ErrPermission, ...).
+func Open(path string, opts *Options) (_ *BoltStore, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case o.Timeout == 0:
+		o.Timeout = DefaultTimeout
+	case o.Timeout < 0:
+		o.Timeout = time.Nanosecond
+	}
+	if o.Mode == 0 {
+		o.Mode = 0o644
+	}
+	if o.MmapSize <= 0 {
+		o.MmapSize = DefaultMmapSize
+	}
+	if o.ReadOnly {
+		// bbolt would report a missing file only after trying to lock it;
+		// say plainly what is wrong.
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("keyspace: open %s read-only: %w", path, err)
+		}
+	}
+	defer func() {
+		// bbolt validates its meta pages, but a hostile file must never
+		// crash the caller.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("keyspace: open %s: %w (%v)", path, ErrCorrupt, r)
+		}
+	}()
+	db, err := bolt.Open(path, o.Mode, &bolt.Options{
+		Timeout:         o.Timeout,
+		ReadOnly:        o.ReadOnly,
+		NoSync:          o.NoSync,
+		InitialMmapSize: o.MmapSize,
+		FreelistType:    bolt.FreelistMapType,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("keyspace: open %s: %w", path, classifyOpenError(err))
+	}
+	s := &BoltStore{db: db, path: path, readOnly: o.ReadOnly}
+	if err := s.init(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("keyspace: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// classifyOpenError maps bbolt's errors to this package's sentinels.
+func classifyOpenError(err error) error {
+	var pathErr *os.PathError
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return ErrLocked
+	case errors.As(err, &pathErr):
+		return err
+	default:
+		// invalid meta, checksum, version mismatch, file too small, ...
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+}
+
+// init makes sure the file holds the keyspace bucket, creating it in an empty
+// file opened read-write.
+func (s *BoltStore) init() error {
+	check := func(tx *bolt.Tx) (found bool, err error) {
+		if tx.Bucket(bucketName) != nil {
+			return true, nil
+		}
+		c := tx.Cursor()
+		if k, _ := c.First(); k != nil {
+			return false, fmt.Errorf("%w (it has a bucket %q and no %q)", ErrNotKeyspace, k, bucketName)
+		}
+		return false, nil
+	}
+	if s.readOnly {
+		return s.db.View(func(tx *bolt.Tx) error {
+			found, err := check(tx)
+			if err == nil && !found {
+				err = fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
+			}
+			return err
+		})
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		found, err := check(tx)
+		if err != nil || found {
+			return err
+		}
+		_, err = tx.CreateBucket(bucketName)
+		return err
+	})
+}
+
+// Path returns the file name the store was opened with.
+func (s *BoltStore) Path() string { return s.path }
+
+// Size returns the size of the file in bytes, as last committed.
+func (s *BoltStore) Size() (int64, error) {
+	var size int64
+	err := s.View(func(tx Tx) error {
+		size = tx.(*boltTx).tx.Size()
+		return nil
+	})
+	return size, err
+}
+
+// View runs fn in a read-only bbolt transaction.
+func (s *BoltStore) View(fn func(tx Tx) error) error {
+	return s.run(false, fn)
+}
+
+// Update runs fn in a read-write bbolt transaction.
+func (s *BoltStore) Update(fn func(tx Tx) error) error {
+	if s.readOnly {
+		return fmt.Errorf("keyspace: update %s: %w (opened read-only)", s.path, ErrReadOnly)
+	}
+	return s.run(true, fn)
+}
+
+func (s *BoltStore) run(writable bool, fn func(tx Tx) error) error {
+	btx, err := s.db.Begin(writable)
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
+			return ErrClosed
+		}
+		return fmt.Errorf("keyspace: begin: %w", err)
+	}
+	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), writable: writable}
+	committed := false
+	defer func() {
+		t.closed = true
+		if !committed {
+			_ = btx.Rollback()
+		}
+	}()
+	if err := fn(t); err != nil {
+		return err
+	}
+	if t.err != nil {
+		return t.err
+	}
+	if !writable {
+		return nil
+	}
+	committed = true
+	if err := btx.Commit(); err != nil {
+		return fmt.Errorf("keyspace: commit: %w", err)
+	}
+	return nil
+}
+
+// Close closes the file, waiting for running transactions to finish.
+func (s *BoltStore) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("keyspace: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// boltTx is a Tx over one bbolt transaction.
+type boltTx struct {
+	tx       *bolt.Tx
+	b        *bolt.Bucket
+	writable bool
+	closed   bool
+	writes   uint64 // incremented by every write, so scans know to re-seek
+	err      error
+}
+
+func (t *boltTx) usable(write bool) error {
+	switch {
+	case t.closed:
+		return ErrTxClosed
+	case write && !t.writable:
+		return ErrReadOnly
+	}
+	return nil
+}
+
+func (t *boltTx) Writable() bool { return t.writable }
+func (t *boltTx) Err() error     { return t.err }
+
+func (t *boltTx) Get(key []byte) ([]byte, error) {
+	if err := t.usable(false); err != nil {
+		return nil, err
+	}
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	if v := t.b.Get(key); v != nil {
+		return v, nil
+	}
+	// bbolt returns nil both for a missing key and, on some pages, for an
+	// empty value: tell them apart with a cursor.
+	if k, _ := t.b.Cursor().Seek(key); k != nil && bytes.Equal(k, key) {
+		return []byte{}, nil
+	}
+	return nil, ErrNotFound
+}
+
+func (t *boltTx) Put(key, value []byte) error {
+	if err := t.usable(true); err != nil {
+		return err
+	}
+	if err := checkPut(key, value); err != nil {
+		return err
+	}
+	// bbolt keeps the slices until commit; the caller may reuse theirs.
+	buf := make([]byte, len(key)+len(value))
+	copy(buf, key)
+	copy(buf[len(key):], value)
+	return t.putOwned(buf[:len(key):len(key)], buf[len(key):])
+}
+
+// putOwned stores slices that nobody else will modify until commit.
+func (t *boltTx) putOwned(key, value []byte) error {
+	t.writes++
+	if err := t.b.Put(key, value); err != nil {
+		return fmt.Errorf("keyspace: put: %w", err)
+	}
+	return nil
+}
+
+// beginBulk tunes the bucket for a sorted batch that starts at first: when
+// the batch lands after every existing key, pages are filled completely
+// (bbolt's split point, FillPercent, defaults to half full).
+func (t *boltTx) beginBulk(first []byte) {
+	if last, _ := t.b.Cursor().Last(); last == nil || bytes.Compare(first, last) > 0 {
+		t.b.FillPercent = 1.0
+	}
+}
+
+func (t *boltTx) Delete(key []byte) error {
+	if err := t.usable(true); err != nil {
+		return err
+	}
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	t.writes++
+	if err := t.b.Delete(key); err != nil {
+		return fmt.Errorf("keyspace: delete: %w", err)
+	}
+	return nil
+}
+
+func (t *boltTx) DeleteRange(r Range) (int, error) {
+	if err := t.usable(true); err != nil {
+		return 0, err
+	}
+	return deleteRange(t, r)
+}
+
+func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
+	return func(yield func([]byte, []byte) bool) {
+		if err := t.usable(false); err != nil {
+			t.setErr(err)
+			return
+		}
+		if r.empty() {
+			return
+		}
+		c := t.b.Cursor()
+		var k, v []byte
+		if r.Reverse {
+			k, v = seekBefore(c, r.End)
+		} else if r.Start == nil {
+			k, v = c.First()
+		} else {
+			k, v = c.Seek(r.Start)
+		}
+		for n := 0; k != nil && r.contains(k); {
+			writes := t.writes
+			if !yield(k, v) {
+				return
+			}
+			if n++; r.Limit > 0 && n >= r.Limit {
+				return
+			}
+			if t.writes != writes {
+				// The loop body wrote: bbolt cursors do not survive writes
+				// reliably, so seek again from the last key yielded.
+				// The last key stays readable: bbolt does not unmap or
+				// reuse memory before the transaction ends.
+				last := k
+				if r.Reverse {
+					k, v = seekBefore(c, last)
+				} else if k, v = c.Seek(last); k != nil && bytes.Equal(k, last) {
+					k, v = c.Next()
+				}
+				continue
+			}
+			if r.Reverse {
+				k, v = c.Prev()
+			} else {
+				k, v = c.Next()
+			}
+		}
+	}
+}
+
+// seekBefore positions c on the largest key < end (the last key when end is
+// nil).
+func seekBefore(c *bolt.Cursor, end []byte) ([]byte, []byte) {
+	if end == nil {
+		return c.Last()
+	}
+	if k, _ := c.Seek(end); k == nil {
+		return c.Last()
+	}
+	return c.Prev()
+}
+
+func (t *boltTx) setErr(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}

@@ -1,0 +1,4 @@
+// Package cli is the keyspace command line.
+//
+// Not yet implemented; see issue 7.
+package cli

@@ -1,0 +1,55 @@
+// Package keyspace is one ordered map of byte keys to byte values, with
+// serializable transactions and range scans. Every indexing technique in this
+// module — geohash proximity search (package geo), composite keys (package
+// composite), enumerable keys (package enumkeys) and secondary index tables
+// (package indextable) — compiles down to Get, Put, Delete and Scan over this
+// one keyspace, so a caller can change a record, its index entries, its geo
+// point and a counter in a single atomic transaction.
+//
+// # Backends
+//
+// Two backends implement [Store]:
+//
+//   - [Open] returns the embedded default, a go.etcd.io/bbolt file. The whole
+//     keyspace lives in one top-level bucket named "keyspace". A file without
+//     that bucket is refused with [ErrNotKeyspace] unless it is empty.
+//   - [NewMemory] returns an in-memory store on a copy-on-write
+//     github.com/google/btree. Update works on a clone and publishes it on
+//     commit; View reads the published snapshot without holding a lock.
+//
+// Both pass the same conformance suite (package storetest) and enforce the
+// same limits ([MaxKeySize], [MaxValueSize]), so code written against one
+// behaves the same on the other.
+//
+// # Transactions
+//
+// [Store.Update] is serializable: one writer at a time. If the function
+// returns an error or panics, nothing it wrote is kept (a panic is re-raised
+// after the rollback). Write transaction functions so that they could be run
+// again: no side effects outside the Tx. A future distributed backend will
+// retry them on conflict, as FoundationDB does.
+//
+// [Store.View] sees a consistent snapshot: the state after the last Update
+// that committed before it began, and nothing of any Update that commits
+// while it runs.
+//
+// # Scans
+//
+// [Tx.Scan] returns a Go iterator over a [Range]: Start is inclusive, End is
+// exclusive, nil means unbounded, Reverse walks from the end down, Limit caps
+// the number of pairs. [Prefix] builds the range of every key that starts
+// with a prefix. A scan cannot fail half way on the current backends, but the
+// interface allows it: check [Tx.Err] after the loop, and note that Update
+// refuses to commit a transaction whose Err is set.
+//
+// Writes inside a scan loop of the same transaction are allowed: the scan
+// continues after the last key it yielded (before it, in reverse) and sees
+// the writes made so far. This makes "scan and delete" loops safe.
+//
+// # Validity of keys and values
+//
+// Slices handed out by Get and Scan are valid only until the transaction
+// ends, and must never be modified (on bbolt they point into the read-only
+// memory map). Copy them to keep them. Slices passed to Put may be reused by
+// the caller as soon as Put returns.
+package keyspace

@@ -1,0 +1,112 @@
+package keyspace
+
+import (
+	"bytes"
+	"iter"
+)
+
+// Store is an ordered keyspace with serializable transactions.
+// Implementations are safe for concurrent use by many goroutines.
+type Store interface {
+	// View runs fn in a read-only transaction over a consistent snapshot.
+	// The error fn returns is returned as is.
+	View(fn func(tx Tx) error) error
+	// Update runs fn in a read-write transaction. Writers are serialized.
+	// If fn returns an error or panics, or leaves tx.Err set, every write is
+	// rolled back; otherwise they are committed atomically.
+	Update(fn func(tx Tx) error) error
+	// Close releases the store. Transactions started afterwards fail with
+	// ErrClosed. Close waits for running transactions to finish.
+	Close() error
+}
+
+// Tx is a transaction. It is valid only inside the function passed to View or
+// Update, and must not be used from more than one goroutine at a time.
+type Tx interface {
+	// Get returns the value stored under key, or ErrNotFound.
+	Get(key []byte) ([]byte, error)
+	// Put stores value under key, replacing any previous value. A nil value
+	// is stored as an empty one.
+	Put(key, value []byte) error
+	// Delete removes key. Deleting an absent key is not an error.
+	Delete(key []byte) error
+	// DeleteRange removes every key in r (Reverse is ignored; Limit caps the
+	// number removed) and returns how many were removed.
+	DeleteRange(r Range) (int, error)
+	// Scan iterates over the pairs in r in key order (reverse order when
+	// r.Reverse). Check Err after the loop.
+	Scan(r Range) iter.Seq2[[]byte, []byte]
+	// Err returns the first error met by a Scan of this transaction.
+	Err() error
+	// Writable reports whether this is an Update transaction.
+	Writable() bool
+}
+
+// Range selects the keys k with Start <= k < End. A nil Start is the
+// beginning of the keyspace and a nil End its end. Reverse iterates from the
+// largest key down; the bounds keep their meaning (Start is still inclusive
+// and End exclusive). A Limit greater than zero stops the scan after that
+// many pairs.
+type Range struct {
+	Start   []byte
+	End     []byte
+	Reverse bool
+	Limit   int
+}
+
+// Prefix returns the range of all keys that start with p. Prefix(nil) is the
+// whole keyspace.
+func Prefix(p []byte) Range {
+	if len(p) == 0 {
+		return Range{}
+	}
+	return Range{Start: bytes.Clone(p), End: PrefixEnd(p)}
+}
+
+// PrefixEnd returns the smallest key greater than every key that starts with
+// p, or nil when there is none (p is empty or all 0xFF bytes).
+func PrefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] != 0xFF {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// contains reports whether k lies within the bounds of r.
+func (r Range) contains(k []byte) bool {
+	if r.Start != nil && bytes.Compare(k, r.Start) < 0 {
+		return false
+	}
+	return r.End == nil || bytes.Compare(k, r.End) < 0
+}
+
+// empty reports whether no key can lie within the bounds of r.
+func (r Range) empty() bool {
+	return r.Start != nil && r.End != nil && bytes.Compare(r.Start, r.End) >= 0
+}
+
+// deleteRange is DeleteRange for any Tx: it collects the keys first (so the
+// scan never walks a tree it is changing) and deletes them one by one.
+func deleteRange(tx Tx, r Range) (int, error) {
+	if !tx.Writable() {
+		return 0, ErrReadOnly
+	}
+	r.Reverse = false
+	var keys [][]byte
+	for k := range tx.Scan(r) {
+		keys = append(keys, bytes.Clone(k))
+	}
+	if err := tx.Err(); err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := tx.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

@@ -1,0 +1,117 @@
+package keyspace
+
+import (
+	"bytes"
+	"fmt"
+	"iter"
+	"slices"
+)
+
+// BulkOptions configure BulkLoad.
+type BulkOptions struct {
+	// BatchSize is how many pairs each transaction writes. Zero or less
+	// writes everything in one transaction: all or nothing, at the price of
+	// holding the whole load in memory.
+	BatchSize int
+	// Progress, if set, is called after each committed batch with the total
+	// number of pairs written so far.
+	Progress func(written int)
+}
+
+// bulkWriter is implemented by the transactions of both backends: it lets
+// BulkLoad skip the defensive copy of Put and tune the backend for sorted
+// appends.
+type bulkWriter interface {
+	beginBulk(first []byte)
+	putOwned(key, value []byte) error
+}
+
+// BulkLoad writes the pairs from src in sorted batches, one transaction per
+// batch. It is the fast path for imports: sorting a batch turns random
+// inserts into sequential ones, and on bbolt a batch that lands after every
+// existing key fills its pages completely.
+//
+// BulkLoad keeps the slices src yields until their batch is written: src must
+// not reuse them. When a key appears twice, the later value wins. Batches
+// already committed stay when a later one fails; use BatchSize 0 for an
+// all-or-nothing load.
+func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, error) {
+	var o BulkOptions
+	if opts != nil {
+		o = *opts
+	}
+	var batch []item
+	written := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		batch = sortUnique(batch)
+		err := s.Update(func(tx Tx) error {
+			bw, ok := tx.(bulkWriter)
+			if ok {
+				bw.beginBulk(batch[0].key)
+			}
+			for _, it := range batch {
+				if err := checkPut(it.key, it.value); err != nil {
+					return fmt.Errorf("keyspace: bulk load key %q: %w", truncate(it.key), err)
+				}
+				var err error
+				if ok {
+					err = bw.putOwned(it.key, it.value)
+				} else {
+					err = tx.Put(it.key, it.value)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		written += len(batch)
+		batch = batch[:0]
+		if o.Progress != nil {
+			o.Progress(written)
+		}
+		return nil
+	}
+	for k, v := range src {
+		if v == nil {
+			v = []byte{}
+		}
+		batch = append(batch, item{key: k, value: v})
+		if o.BatchSize > 0 && len(batch) >= o.BatchSize {
+			if err := flush(); err != nil {
+				return written, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return written, err
+	}
+	return written, nil
+}
+
+// sortUnique sorts items by key, keeping the last of equal keys.
+func sortUnique(items []item) []item {
+	slices.SortStableFunc(items, func(a, b item) int { return bytes.Compare(a.key, b.key) })
+	out := items[:0]
+	for i, it := range items {
+		if i+1 < len(items) && bytes.Equal(it.key, items[i+1].key) {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// truncate shortens a key for an error message.
+func truncate(k []byte) []byte {
+	if len(k) > 64 {
+		return k[:64]
+	}
+	return k
+}

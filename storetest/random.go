@@ -1,0 +1,183 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+)
+
+// modelSeeds make the randomized test reproducible: a failure names its seed.
+var modelSeeds = []uint64{1, 2, 3, 42, 20261122}
+
+// randomKey draws from a small alphabet that includes 0x00 and 0xFF, so that
+// keys collide, share prefixes and sit on the awkward bytes.
+func randomKey(r *rand.Rand) []byte {
+	const alphabet = "\x00ab\xff"
+	n := 1 + r.IntN(4)
+	k := make([]byte, n)
+	for i := range k {
+		k[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return k
+}
+
+// randomRange draws bounds (sometimes nil, sometimes inverted), a direction
+// and a limit.
+func randomRange(r *rand.Rand) keyspace.Range {
+	var rg keyspace.Range
+	switch r.IntN(4) {
+	case 0:
+		k := randomKey(r)
+		rg = keyspace.Prefix(k[:1+r.IntN(len(k))])
+	default:
+		if r.IntN(3) > 0 {
+			rg.Start = randomKey(r)
+		}
+		if r.IntN(3) > 0 {
+			rg.End = randomKey(r)
+		}
+	}
+	rg.Reverse = r.IntN(2) == 0
+	if r.IntN(3) == 0 {
+		rg.Limit = 1 + r.IntN(10)
+	}
+	return rg
+}
+
+var errAbort = errors.New("storetest: abort this transaction")
+
+// testModel runs thousands of random operations in random transactions, some
+// of which roll back, and compares every read with the reference model.
+func testModel(t *testing.T, newStore NewStore) {
+	for _, seed := range modelSeeds {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, seed))
+			s := open(t, newStore)
+			committed := Model{}
+			for txn := 0; txn < 200; txn++ {
+				m := committed.Clone()
+				abort := r.IntN(5) == 0
+				err := s.Update(func(tx keyspace.Tx) error {
+					for op := 0; op < 20; op++ {
+						if err := randomOp(t, r, tx, m); err != nil {
+							return err
+						}
+					}
+					if abort {
+						return errAbort
+					}
+					return nil
+				})
+				if abort && err != errAbort || !abort && err != nil {
+					t.Fatalf("seed %d txn %d: Update = %v", seed, txn, err)
+				}
+				if !abort {
+					committed = m
+				}
+				checkContents(t, s, committed)
+				// A random read-only scan of the committed state.
+				rg := randomRange(r)
+				err = s.View(func(tx keyspace.Tx) error {
+					got, err := Collect(tx, rg)
+					if want := committed.Scan(rg); !slices.Equal(got, want) {
+						t.Fatalf("seed %d txn %d: View Scan(%q..%q rev=%v lim=%d) = %s, want %s",
+							seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// randomOp applies one random operation to tx and m and checks reads.
+func randomOp(t *testing.T, r *rand.Rand, tx keyspace.Tx, m Model) error {
+	k := randomKey(r)
+	switch op := r.IntN(10); {
+	case op < 4:
+		v := fmt.Sprint(r.IntN(1000))
+		m[string(k)] = v
+		return tx.Put(k, []byte(v))
+	case op < 6:
+		delete(m, string(k))
+		return tx.Delete(k)
+	case op < 7:
+		rg := randomRange(r)
+		n, err := tx.DeleteRange(rg)
+		if want := m.DeleteRange(rg); n != want {
+			t.Fatalf("DeleteRange(%q..%q lim=%d) removed %d, model %d", rg.Start, rg.End, rg.Limit, n, want)
+		}
+		return err
+	case op < 8:
+		v, err := tx.Get(k)
+		want, ok := m[string(k)]
+		switch {
+		case ok && (err != nil || string(v) != want):
+			t.Fatalf("Get(%q) = %q, %v; want %q", k, v, err, want)
+		case !ok && !errors.Is(err, keyspace.ErrNotFound):
+			t.Fatalf("Get(%q) = %q, %v; want ErrNotFound", k, v, err)
+		}
+		return nil
+	default:
+		rg := randomRange(r)
+		got, err := Collect(tx, rg)
+		if want := m.Scan(rg); !slices.Equal(got, want) {
+			t.Fatalf("Scan(%q..%q rev=%v lim=%d) inside Update = %s, want %s",
+				rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
+		}
+		return err
+	}
+}
+
+// testBulkLoad loads unsorted pairs with duplicate keys, in batches and all
+// at once, and compares the result with the model.
+func testBulkLoad(t *testing.T, newStore NewStore) {
+	for _, batch := range []int{0, 1, 7, 1000} {
+		t.Run(fmt.Sprint("batch=", batch), func(t *testing.T) {
+			s := open(t, newStore)
+			m := Model{"pre-existing": "x"}
+			fill(t, s, m)
+			r := rand.New(rand.NewPCG(7, uint64(batch)))
+			type kv struct{ k, v []byte }
+			var src []kv
+			for i := 0; i < 500; i++ {
+				k := []byte(fmt.Sprintf("k%03d", r.IntN(300)))
+				v := []byte(fmt.Sprint(i))
+				src = append(src, kv{k, v})
+				m[string(k)] = string(v) // later values win
+			}
+			progressCalls, lastProgress := 0, 0
+			n, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
+				for _, p := range src {
+					if !yield(p.k, p.v) {
+						return
+					}
+				}
+			}, &keyspace.BulkOptions{BatchSize: batch, Progress: func(w int) { progressCalls++; lastProgress = w }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != lastProgress || progressCalls == 0 {
+				t.Errorf("BulkLoad wrote %d, last progress %d after %d calls", n, lastProgress, progressCalls)
+			}
+			checkContents(t, s, m)
+		})
+	}
+	t.Run("bad key rolls back the batch", func(t *testing.T) {
+		s := open(t, newStore)
+		_, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
+			_ = yield([]byte("good"), []byte("1")) && yield([]byte{}, []byte("2"))
+		}, nil)
+		if !errors.Is(err, keyspace.ErrEmptyKey) {
+			t.Fatalf("BulkLoad with an empty key = %v, want ErrEmptyKey", err)
+		}
+		checkContents(t, s, Model{})
+	})
+}
