@@ -1,0 +1,76 @@
+package keyspace
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+)
+
+// ErrBadCursor is returned by Range.Resume for a token that was not made by
+// Range.Cursor of the same range and direction, or was damaged.
+var ErrBadCursor = errors.New("keyspace: invalid or foreign cursor")
+
+// cursorVersion is the first byte of every token, so the format can change.
+const cursorVersion = 1
+
+// Cursor returns an opaque token that continues a scan of r after last, the
+// last key a page returned. Tokens are stateless (Cassandra's paging state,
+// FoundationDB's continuations): the scan resumes at an exclusive bound, so a
+// page costs O(page) however deep it is, and keys inserted meanwhile are seen
+// if they sort after the bound. A token names its range: Resume rejects it
+// for any other range or direction. Limit is not part of it, so page sizes
+// may change between pages.
+func (r Range) Cursor(last []byte) string {
+	b := make([]byte, 0, 9+len(last))
+	b = append(b, cursorVersion)
+	b = binary.BigEndian.AppendUint64(b, r.fingerprint())
+	b = append(b, last...)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Resume returns r narrowed to the keys after the cursor (before it, in
+// reverse). An empty cursor returns r unchanged: the first page.
+func (r Range) Resume(cursor string) (Range, error) {
+	if cursor == "" {
+		return r, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(b) < 10 || b[0] != cursorVersion {
+		return r, fmt.Errorf("%w: not a cursor token", ErrBadCursor)
+	}
+	if binary.BigEndian.Uint64(b[1:9]) != r.fingerprint() {
+		return r, fmt.Errorf("%w: it belongs to another query", ErrBadCursor)
+	}
+	last := b[9:]
+	if !r.contains(last) {
+		return r, fmt.Errorf("%w: its position lies outside the query", ErrBadCursor)
+	}
+	if r.Reverse {
+		r.End = bytes.Clone(last)
+	} else {
+		r.Start = append(bytes.Clone(last), 0x00) // the smallest key after last
+	}
+	return r, nil
+}
+
+// fingerprint identifies the bounds and direction of r.
+func (r Range) fingerprint() uint64 {
+	h := fnv.New64a()
+	for _, b := range [][]byte{r.Start, r.End} {
+		var n [5]byte
+		n[0] = 0
+		if b != nil {
+			n[0] = 1
+		}
+		binary.BigEndian.PutUint32(n[1:], uint32(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	if r.Reverse {
+		h.Write([]byte{1})
+	}
+	return h.Sum64()
+}
