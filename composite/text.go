@@ -152,7 +152,7 @@ func inferKind(s string) Kind {
 	case uuidForm.MatchString(s):
 		return KindUUID
 	case strings.HasPrefix(s, "@"):
-		if _, err := time.Parse(time.RFC3339Nano, s[1:]); err == nil {
+		if _, err := parseTime(s[1:]); err == nil {
 			return KindTime
 		}
 	}
@@ -227,8 +227,7 @@ func parseAs(s string, kind Kind) (any, error) {
 		_, err := hex.Decode(u[:], []byte(strings.ReplaceAll(s, "-", "")))
 		return u, err
 	case KindTime:
-		tm, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(s, "@"))
-		return tm.UTC(), err
+		return parseTime(strings.TrimPrefix(s, "@"))
 	}
 	return nil, fmt.Errorf("unknown kind %v", kind)
 }
@@ -345,4 +344,17 @@ func writeEscaped(b *strings.Builder, s string) {
 		}
 		b.WriteByte(s[i])
 	}
+}
+
+// parseTime reads an RFC 3339 time that the tuple encoding can hold (int64
+// nanoseconds: the years 1678 to 2262).
+func parseTime(s string) (time.Time, error) {
+	tm, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if tm.Before(minTime) || tm.After(maxTime) {
+		return time.Time{}, fmt.Errorf("%w: time %s", ErrIntegerRange, s)
+	}
+	return tm.UTC(), nil
 }
