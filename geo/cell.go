@@ -1,0 +1,55 @@
+package geo
+
+import (
+	"math"
+
+	"github.com/mmcloughlin/geohash"
+)
+
+// MaxBits is the precision of stored cells: 64-bit integer geohashes (32
+// bits of latitude, 32 of longitude: about 4.7 mm by 9.3 mm at the equator).
+const MaxBits = 64
+
+// cell is a geohash cell of bits bits: every point whose 64-bit geohash
+// starts with hash is inside it. Cells with more bits are smaller; the cell
+// of 0 bits is the whole world. A cell is one contiguous range of 64-bit
+// geohashes, [lo, hi), hence of keys.
+type cell struct {
+	hash uint64
+	bits uint
+}
+
+// encode returns the 64-bit geohash of a valid point. The library maps
+// latitude 90 to the south pole row and longitude 180 out of range (its
+// 32-bit scaling overflows), so both are pulled in by 1e-9° (0.1 mm) first:
+// the point is stored in the northmost row or eastmost column, where it
+// belongs, and its exact coordinates are kept in the value.
+func encode(lat, lon float64) uint64 {
+	const edge = 1e-9
+	lat = math.Min(lat, 90-edge)
+	lon = math.Min(lon, 180-edge)
+	return geohash.EncodeInt(lat, lon)
+}
+
+// bounds returns the cell's rectangle.
+func (c cell) bounds() rect {
+	b := geohash.BoundingBoxIntWithPrecision(c.hash, c.bits)
+	return rect{MinLat: b.MinLat, MaxLat: b.MaxLat, MinLon: b.MinLng, MaxLon: b.MaxLng}
+}
+
+// children splits c in two by its next bit (geohash alternates longitude
+// and latitude bits, so cells halve along one axis at a time).
+func (c cell) children() [2]cell {
+	return [2]cell{{c.hash << 1, c.bits + 1}, {c.hash<<1 | 1, c.bits + 1}}
+}
+
+// span returns the cell's range of 64-bit geohashes [lo, hi]; hi is
+// inclusive so that the last cell needs no 2^64.
+func (c cell) span() (lo, hi uint64) {
+	if c.bits == 0 {
+		return 0, math.MaxUint64
+	}
+	shift := MaxBits - c.bits
+	lo = c.hash << shift
+	return lo, lo | (1<<shift - 1)
+}

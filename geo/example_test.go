@@ -1,0 +1,35 @@
+package geo_test
+
+import (
+	"fmt"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+)
+
+func Example() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		for _, p := range []geo.Point{
+			{ID: "ferry-building", Lat: 37.7955, Lon: -122.3937},
+			{ID: "coit-tower", Lat: 37.8024, Lon: -122.4058},
+			{ID: "golden-gate", Lat: 37.8199, Lon: -122.4783},
+		} {
+			if err := places.Put(tx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.Radius(tx, 37.7946, -122.3999, 2000, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f m\n", r.ID, r.Distance)
+		}
+		return err
+	})
+	// Output:
+	// ferry-building 554 m
+	// coit-tower 1010 m
+}

@@ -1,0 +1,344 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/dataset"
+)
+
+// TestRectAnglesAgainstSampling checks the exact nearest and farthest angle
+// from a point to a rectangle against a dense sampling of the rectangle's
+// boundary and interior: the exact minimum can be no larger than any sample,
+// the exact maximum no smaller, and both within a grid step of the samples.
+func TestRectAnglesAgainstSampling(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 3000; i++ {
+		var rc rect
+		if i%3 == 0 { // real geohash cells, including polar and ±180 ones
+			c := cell{hash: r.Uint64() >> (64 - uint(1+r.IntN(20))), bits: 0}
+			c.bits = uint(64 - clz(c.hash))
+			rc = c.bounds()
+		} else {
+			la1, la2 := r.Float64()*180-90, r.Float64()*180-90
+			lo1, lo2 := r.Float64()*360-180, r.Float64()*360-180
+			rc = rect{math.Min(la1, la2), math.Max(la1, la2), math.Min(lo1, lo2), math.Max(lo1, lo2)}
+		}
+		lat, lon := r.Float64()*180-90, r.Float64()*360-180
+		if i%7 == 0 {
+			lat = []float64{90, -90, 89.99, -89.99}[i%4]
+		}
+		const n = 60
+		sMin, sMax := math.Inf(1), 0.0
+		for a := 0; a <= n; a++ {
+			for b := 0; b <= n; b++ {
+				pl := rc.MinLat + (rc.MaxLat-rc.MinLat)*float64(a)/n
+				po := rc.MinLon + (rc.MaxLon-rc.MinLon)*float64(b)/n
+				d := angle(rad(lat), rad(lon), rad(pl), rad(po))
+				sMin, sMax = math.Min(sMin, d), math.Max(sMax, d)
+			}
+		}
+		step := rad(math.Max(rc.MaxLat-rc.MinLat, rc.MaxLon-rc.MinLon)/n) * 1.5
+		gotMin, gotMax := rc.minAngle(lat, lon), rc.maxAngle(lat, lon)
+		if gotMin > sMin+1e-12 || gotMin < sMin-step {
+			t.Fatalf("minAngle(%v, %v to %+v) = %v, sampled %v", lat, lon, rc, gotMin, sMin)
+		}
+		if gotMax < sMax-1e-12 || gotMax > sMax+step {
+			t.Fatalf("maxAngle(%v, %v to %+v) = %v, sampled %v", lat, lon, rc, gotMax, sMax)
+		}
+	}
+}
+
+func clz(x uint64) int {
+	n := 0
+	for i := 63; i >= 0 && x&(1<<uint(i)) == 0; i-- {
+		n++
+	}
+	return n
+}
+
+// pointSet names a synthetic or real set of points.
+type pointSet struct {
+	name   string
+	points []Point
+}
+
+func syntheticSets(r *rand.Rand, n int) []pointSet {
+	uniform := func(name string, gen func() (float64, float64)) pointSet {
+		ps := pointSet{name: name}
+		for i := 0; i < n; i++ {
+			lat, lon := gen()
+			ps.points = append(ps.points, Point{ID: fmt.Sprintf("%s-%d", name, i), Lat: lat, Lon: lon})
+		}
+		return ps
+	}
+	sphere := func() (float64, float64) { // uniform on the sphere
+		return math.Asin(2*r.Float64()-1) * 180 / math.Pi, r.Float64()*360 - 180
+	}
+	centres := [][2]float64{{37.77, -122.42}, {48.85, 2.35}, {35.68, 139.69}, {-33.87, 151.21}, {0.1, 0.1}, {-0.1, -0.1}}
+	clustered := func() (float64, float64) {
+		c := centres[r.IntN(len(centres))]
+		return clamp(c[0]+r.NormFloat64()*0.3, -90, 90), wrapLon(c[1] + r.NormFloat64()*0.3)
+	}
+	poles := func() (float64, float64) {
+		lat := 90 - math.Abs(r.NormFloat64())*0.5
+		if r.IntN(2) == 0 {
+			lat = -lat
+		}
+		if r.IntN(20) == 0 {
+			lat = math.Copysign(90, lat) // exactly on the pole
+		}
+		return lat, r.Float64()*360 - 180
+	}
+	antimeridian := func() (float64, float64) {
+		lon := 180 - math.Abs(r.NormFloat64())*0.3
+		if r.IntN(2) == 0 {
+			lon = -lon
+		}
+		if r.IntN(20) == 0 {
+			lon = []float64{180, -180}[r.IntN(2)]
+		}
+		return r.NormFloat64() * 20, lon
+	}
+	dup := uniform("duplicates", func() (float64, float64) { return []float64{10, 10.001}[r.IntN(2)], 20 })
+	return []pointSet{uniform("uniform", sphere), uniform("clustered", clustered), uniform("poles", poles),
+		uniform("antimeridian", antimeridian), dup}
+}
+
+func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
+
+func wrapLon(lon float64) float64 {
+	for lon > 180 {
+		lon -= 360
+	}
+	for lon < -180 {
+		lon += 360
+	}
+	return lon
+}
+
+// bruteRadius is the oracle: every point, its haversine distance, sorted.
+func bruteRadius(points []Point, lat, lon, radius float64) []Result {
+	var out []Result
+	for _, p := range points {
+		if d := Distance(lat, lon, p.Lat, p.Lon); d <= radius {
+			out = append(out, Result{Point: p, Distance: d})
+		}
+	}
+	sortResults(out)
+	return out
+}
+
+func stores(t *testing.T, fn func(t *testing.T, s keyspace.Store)) {
+	t.Run("memory", func(t *testing.T) { fn(t, keyspace.NewMemory()) })
+	t.Run("bbolt", func(t *testing.T) {
+		s, err := keyspace.Open(filepath.Join(t.TempDir(), "g.db"), &keyspace.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		fn(t, s)
+	})
+}
+
+func load(t testing.TB, s keyspace.Store, ix *Index, points []Point) {
+	t.Helper()
+	err := s.Update(func(tx keyspace.Tx) error {
+		for _, p := range points {
+			if err := ix.Put(tx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkResults(t *testing.T, what string, got, want []Result) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d results, brute force %d", what, len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.ID != w.ID || math.Abs(g.Distance-w.Distance) > 1e-6*math.Max(1, w.Distance) {
+			t.Fatalf("%s: result %d is %s at %.6f m, brute force %s at %.6f m", what, i, g.ID, g.Distance, w.ID, w.Distance)
+		}
+	}
+}
+
+func TestRadiusAgainstBruteForce(t *testing.T) {
+	stores(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(3, 4))
+		for _, set := range syntheticSets(r, 1500) {
+			t.Run(set.name, func(t *testing.T) {
+				ix := NewIndex(set.name)
+				load(t, s, ix, set.points)
+				radii := []float64{0, 1, 1000, 10_000, 100_000, 1_000_000, 5_000_000, 30_000_000}
+				for q := 0; q < 150; q++ {
+					var lat, lon float64
+					if q%2 == 0 { // centre on a point: radius 0 and exact-distance cases
+						p := set.points[r.IntN(len(set.points))]
+						lat, lon = p.Lat, p.Lon
+					} else {
+						lat, lon = r.Float64()*180-90, r.Float64()*360-180
+					}
+					radius := radii[r.IntN(len(radii))]
+					if q%5 == 0 { // exactly a point's distance
+						p := set.points[r.IntN(len(set.points))]
+						radius = Distance(lat, lon, p.Lat, p.Lon)
+					}
+					s.View(func(tx keyspace.Tx) error {
+						got, st, err := ix.Radius(tx, lat, lon, radius, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := bruteRadius(set.points, lat, lon, radius)
+						checkResults(t, fmt.Sprintf("radius %.0f m around (%v, %v)", radius, lat, lon), got, want)
+						if st.Results != len(got) || st.Candidates < len(got) || st.Ranges > st.Cells {
+							t.Fatalf("inconsistent stats %+v for %d results", st, len(got))
+						}
+						return nil
+					})
+				}
+			})
+		}
+	})
+}
+
+func TestRadiusCities(t *testing.T) {
+	cities := dataset.Cities(t)
+	var points []Point
+	for _, c := range cities {
+		if c.Lat == 0 && c.Lon == 0 {
+			continue // "Null Island" rows are bad data (SOURCES.md)
+		}
+		points = append(points, Point{ID: fmt.Sprint(c.ID), Lat: c.Lat, Lon: c.Lon})
+	}
+	s := keyspace.NewMemory()
+	ix := NewIndex("cities")
+	load(t, s, ix, points)
+	r := rand.New(rand.NewPCG(5, 6))
+	candidates, results := 0, 0
+	for q := 0; q < 200; q++ {
+		c := points[r.IntN(len(points))]
+		radius := []float64{1000, 10_000, 100_000}[q%3]
+		s.View(func(tx keyspace.Tx) error {
+			got, st, err := ix.Radius(tx, c.Lat, c.Lon, radius, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResults(t, fmt.Sprintf("cities: %.0f m around %s", radius, c.ID), got, bruteRadius(points, c.Lat, c.Lon, radius))
+			candidates += st.Candidates
+			results += st.Results
+			return nil
+		})
+	}
+	t.Logf("cities: %.2f candidates read per result over 200 queries", float64(candidates)/float64(results))
+}
+
+func TestRadiusLimitAndEmpty(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("x")
+	s.View(func(tx keyspace.Tx) error {
+		got, _, err := ix.Radius(tx, 0, 0, 1e9, nil)
+		if err != nil || len(got) != 0 {
+			t.Errorf("empty index: %v, %v", got, err)
+		}
+		return nil
+	})
+	set := syntheticSets(rand.New(rand.NewPCG(7, 8)), 300)[0]
+	load(t, s, ix, set.points)
+	s.View(func(tx keyspace.Tx) error {
+		got, _, err := ix.Radius(tx, 10, 10, 3_000_000, &QueryOptions{Limit: 5})
+		checkResults(t, "limit 5", got, bruteRadius(set.points, 10, 10, 3_000_000)[:5])
+		return err
+	})
+}
+
+func TestMoveAndDeleteLeaveNoStaleKeys(t *testing.T) {
+	stores(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("fleet")
+		r := rand.New(rand.NewPCG(9, 10))
+		live := map[string]Point{}
+		for step := 0; step < 400; step++ {
+			id := fmt.Sprint("car", r.IntN(30))
+			err := s.Update(func(tx keyspace.Tx) error {
+				if r.IntN(4) == 0 {
+					delete(live, id)
+					return ix.Delete(tx, id)
+				}
+				p := Point{ID: id, Lat: r.Float64()*180 - 90, Lon: r.Float64()*360 - 180, Payload: []byte(fmt.Sprint(step))}
+				if r.IntN(3) == 0 {
+					p.Scope = []any{"tenant", int64(r.IntN(2))}
+				}
+				live[id] = p
+				return ix.Put(tx, p)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.View(func(tx keyspace.Tx) error {
+			points, ids := 0, 0
+			for range tx.Scan(ix.points.Range()) {
+				points++
+			}
+			for range tx.Scan(ix.ids.Range()) {
+				ids++
+			}
+			if points != len(live) || ids != len(live) {
+				t.Errorf("%d point keys and %d id keys for %d live points", points, ids, len(live))
+			}
+			for id, want := range live {
+				got, err := ix.Get(tx, id)
+				if err != nil || got.Lat != want.Lat || got.Lon != want.Lon || string(got.Payload) != string(want.Payload) || len(got.Scope) != len(want.Scope) {
+					t.Errorf("Get(%s) = %+v, %v; want %+v", id, got, err, want)
+				}
+			}
+			return nil
+		})
+	})
+}
+
+func TestBadInputChangesNothing(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("x")
+	bad := []Point{
+		{ID: "a", Lat: 91}, {ID: "a", Lat: -90.0001}, {ID: "a", Lon: 180.5}, {ID: "a", Lat: math.NaN()},
+		{ID: "a", Lon: math.Inf(1)}, {ID: "", Lat: 1, Lon: 1},
+	}
+	for _, p := range bad {
+		err := s.Update(func(tx keyspace.Tx) error { return ix.Put(tx, p) })
+		if !errors.Is(err, ErrInvalidPoint) && !errors.Is(err, ErrEmptyID) {
+			t.Errorf("Put(%+v) = %v, want a clear error", p, err)
+		}
+	}
+	if s.Len() != 0 {
+		t.Errorf("bad puts left %d keys", s.Len())
+	}
+	s.View(func(tx keyspace.Tx) error {
+		for _, radius := range []float64{-1, math.NaN()} {
+			if _, _, err := ix.Radius(tx, 0, 0, radius, nil); !errors.Is(err, ErrBadQuery) {
+				t.Errorf("Radius(radius %v) = %v, want ErrBadQuery", radius, err)
+			}
+		}
+		if _, _, err := ix.Radius(tx, 95, 0, 10, nil); !errors.Is(err, ErrInvalidPoint) {
+			t.Errorf("Radius at latitude 95 = %v, want ErrInvalidPoint", err)
+		}
+		return nil
+	})
+	// Both poles and both sides of the antimeridian are valid.
+	for _, p := range []Point{{ID: "n", Lat: 90, Lon: 0}, {ID: "s", Lat: -90, Lon: 0}, {ID: "e", Lon: 180}, {ID: "w", Lon: -180}} {
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.Put(tx, p) }); err != nil {
+			t.Errorf("Put(%+v) = %v", p, err)
+		}
+	}
+}

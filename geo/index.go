@@ -1,0 +1,163 @@
+package geo
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// Errors callers can test with errors.Is.
+var (
+	// ErrEmptyID: a point needs an id.
+	ErrEmptyID = errors.New("geo: empty point id")
+	// ErrBadQuery: a query argument is out of range (radius, k, limit…).
+	ErrBadQuery = errors.New("geo: invalid query")
+)
+
+// Point is one indexed point.
+type Point struct {
+	ID       string
+	Lat, Lon float64         // degrees
+	Scope    composite.Tuple // optional partition, e.g. {"US", "CA"}
+	Payload  []byte          // stored with the point, returned by queries
+}
+
+// Index is a named geo index. Key layout (composite tuples):
+//
+//	("g", name, "p", scope…, cell uint64, id) → lat float64 | lon float64 | payload
+//	("g", name, "i", id)                      → packed (scope…, cell)
+//
+// The first is what queries scan: cell is the point's 64-bit geohash, so a
+// geohash cell of any precision under one scope is one contiguous key range.
+// The second finds a point's current key by id, so Put can move a point and
+// Delete remove it in the same transaction. Ids are unique per index, across
+// scopes.
+type Index struct {
+	name   string
+	points composite.Subspace
+	ids    composite.Subspace
+}
+
+// NewIndex returns the geo index called name.
+func NewIndex(name string) *Index {
+	return &Index{name: name, points: composite.NewSubspace("g", name, "p"), ids: composite.NewSubspace("g", name, "i")}
+}
+
+// Name returns the index's name.
+func (ix *Index) Name() string { return ix.name }
+
+func (ix *Index) wrap(err error) error { return fmt.Errorf("geo: index %s: %w", ix.name, err) }
+
+// Put adds or moves a point. A point that moves (or changes scope) loses its
+// old key in the same transaction.
+func (ix *Index) Put(tx keyspace.Tx, p Point) error {
+	if p.ID == "" {
+		return ix.wrap(ErrEmptyID)
+	}
+	if err := validate(p.Lat, p.Lon); err != nil {
+		return ix.wrap(err)
+	}
+	if err := ix.deleteKey(tx, p.ID); err != nil {
+		return err
+	}
+	where := append(append(composite.Tuple{}, p.Scope...), encode(p.Lat, p.Lon))
+	whereBytes, err := where.TryPack()
+	if err != nil {
+		return ix.wrap(fmt.Errorf("scope: %w", err))
+	}
+	key := ix.points.Pack(append(where, p.ID))
+	if err := tx.Put(key, encodeValue(p)); err != nil {
+		return ix.wrap(err)
+	}
+	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereBytes)
+}
+
+// Get returns the point with the given id, or an error wrapping
+// keyspace.ErrNotFound.
+func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
+	key, err := ix.pointKey(tx, id)
+	if err != nil {
+		return Point{}, err
+	}
+	v, err := tx.Get(key)
+	if err != nil {
+		return Point{}, ix.wrap(fmt.Errorf("point %q: %w (index out of step)", id, err))
+	}
+	return ix.decode(key, v)
+}
+
+// Delete removes the point with the given id; a missing id is not an error.
+func (ix *Index) Delete(tx keyspace.Tx, id string) error {
+	if id == "" {
+		return ix.wrap(ErrEmptyID)
+	}
+	return ix.deleteKey(tx, id)
+}
+
+// pointKey reads the reverse entry of id and returns the point's key.
+func (ix *Index) pointKey(tx keyspace.Tx, id string) ([]byte, error) {
+	if id == "" {
+		return nil, ix.wrap(ErrEmptyID)
+	}
+	where, err := tx.Get(ix.ids.Pack(composite.Tuple{id}))
+	if err != nil {
+		return nil, ix.wrap(fmt.Errorf("point %q: %w", id, err))
+	}
+	t, err := composite.Unpack(where)
+	if err != nil {
+		return nil, ix.wrap(fmt.Errorf("point %q: corrupt reverse entry: %w", id, err))
+	}
+	return ix.points.Pack(append(t, id)), nil
+}
+
+func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
+	key, err := ix.pointKey(tx, id)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := tx.Delete(key); err != nil {
+		return ix.wrap(err)
+	}
+	return tx.Delete(ix.ids.Pack(composite.Tuple{id}))
+}
+
+// encodeValue lays out a point's value: lat and lon as IEEE bits, then the
+// payload.
+func encodeValue(p Point) []byte {
+	v := make([]byte, 16, 16+len(p.Payload))
+	binary.BigEndian.PutUint64(v, math.Float64bits(p.Lat))
+	binary.BigEndian.PutUint64(v[8:], math.Float64bits(p.Lon))
+	return append(v, p.Payload...)
+}
+
+// decode rebuilds a point from its key and value, copying out of the
+// transaction.
+func (ix *Index) decode(key, v []byte) (Point, error) {
+	t, err := ix.points.Unpack(key)
+	if err != nil || len(t) < 2 || len(v) < 16 {
+		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: %v", key, err))
+	}
+	id, ok := t[len(t)-1].(string)
+	if !ok {
+		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: id is %T", key, t[len(t)-1]))
+	}
+	p := Point{
+		ID:  id,
+		Lat: math.Float64frombits(binary.BigEndian.Uint64(v)),
+		Lon: math.Float64frombits(binary.BigEndian.Uint64(v[8:])),
+	}
+	if len(t) > 2 {
+		p.Scope = t[:len(t)-2]
+	}
+	if len(v) > 16 {
+		p.Payload = append([]byte(nil), v[16:]...)
+	}
+	return p, nil
+}
