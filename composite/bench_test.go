@@ -2,10 +2,10 @@ package composite
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
 )
 
 var benchKey = Tuple{"US", "CA", "San Francisco", int64(123456)}
@@ -27,15 +27,9 @@ func BenchmarkUnpack(b *testing.B) {
 }
 
 func benchStores(b *testing.B, fn func(b *testing.B, s keyspace.Store)) {
-	b.Run("memory", func(b *testing.B) { fn(b, keyspace.NewMemory()) })
-	b.Run("bbolt", func(b *testing.B) {
-		s, err := keyspace.Open(filepath.Join(b.TempDir(), "b.db"), &keyspace.Options{NoSync: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		fn(b, s)
-	})
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) { fn(b, be.Open(b)) })
+	}
 }
 
 // loadUsers writes n users spread over 50 states and 40 cities each.

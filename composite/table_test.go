@@ -6,27 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/internal/dataset"
+	"github.com/keyspacedb/keyspace/storetest"
 )
-
-// stores runs a test on both backends.
-func stores(t *testing.T, fn func(t *testing.T, s keyspace.Store)) {
-	t.Run("memory", func(t *testing.T) { fn(t, keyspace.NewMemory()) })
-	t.Run("bbolt", func(t *testing.T) {
-		s, err := keyspace.Open(filepath.Join(t.TempDir(), "t.db"), &keyspace.Options{NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		fn(t, s)
-	})
-}
 
 var userSchema = Schema{{Name: "state", Kind: KindString}, {Name: "city", Kind: KindString}, {Name: "id", Kind: KindInt}}
 
@@ -45,7 +32,7 @@ func userRows(r *rand.Rand, n int) []Tuple {
 // TestQueriesAgainstBruteForce compares every kind of text query with a
 // filter over the decoded rows.
 func TestQueriesAgainstBruteForce(t *testing.T) {
-	stores(t, func(t *testing.T, s keyspace.Store) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		tbl := NewTable("users", userSchema)
 		rows := userRows(rand.New(rand.NewPCG(1, 1)), 400)
 		err := s.Update(func(tx keyspace.Tx) error {
@@ -178,7 +165,7 @@ func TestTableKeyShape(t *testing.T) {
 }
 
 func TestGroupCountsAgainstRecount(t *testing.T) {
-	stores(t, func(t *testing.T, s keyspace.Store) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		tbl := NewTable("users", userSchema)
 		rows := userRows(rand.New(rand.NewPCG(2, 2)), 600)
 		unique := map[string]Tuple{}
@@ -231,7 +218,7 @@ func TestGroupCountsAgainstRecount(t *testing.T) {
 func TestCitiesDataset(t *testing.T) {
 	cities := dataset.Cities(t)
 	schema := Schema{{Name: "country", Kind: KindString}, {Name: "state", Kind: KindString}, {Name: "city", Kind: KindString}, {Name: "id", Kind: KindInt}}
-	stores(t, func(t *testing.T, s keyspace.Store) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		tbl := NewTable("cities", schema)
 		_, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
 			for _, c := range cities {

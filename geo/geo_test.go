@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/internal/dataset"
+	"github.com/keyspacedb/keyspace/storetest"
 )
 
 // TestRectAnglesAgainstSampling checks the exact nearest and farthest angle
@@ -134,18 +134,6 @@ func bruteRadius(points []Point, lat, lon, radius float64) []Result {
 	return out
 }
 
-func stores(t *testing.T, fn func(t *testing.T, s keyspace.Store)) {
-	t.Run("memory", func(t *testing.T) { fn(t, keyspace.NewMemory()) })
-	t.Run("bbolt", func(t *testing.T) {
-		s, err := keyspace.Open(filepath.Join(t.TempDir(), "g.db"), &keyspace.Options{NoSync: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		fn(t, s)
-	})
-}
-
 func load(t testing.TB, s keyspace.Store, ix *Index, points []Point) {
 	t.Helper()
 	err := s.Update(func(tx keyspace.Tx) error {
@@ -175,7 +163,7 @@ func checkResults(t *testing.T, what string, got, want []Result) {
 }
 
 func TestRadiusAgainstBruteForce(t *testing.T) {
-	stores(t, func(t *testing.T, s keyspace.Store) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(3, 4))
 		for _, set := range syntheticSets(r, 1500) {
 			t.Run(set.name, func(t *testing.T) {
@@ -264,7 +252,7 @@ func TestRadiusLimitAndEmpty(t *testing.T) {
 }
 
 func TestMoveAndDeleteLeaveNoStaleKeys(t *testing.T) {
-	stores(t, func(t *testing.T, s keyspace.Store) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		ix := NewIndex("fleet")
 		r := rand.New(rand.NewPCG(9, 10))
 		live := map[string]Point{}

@@ -1,0 +1,43 @@
+package storetest
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+)
+
+// Backend names a way to open a fresh, empty store for a test or benchmark.
+type Backend struct {
+	Name string
+	// Open returns an empty store, closed when tb ends.
+	Open func(tb testing.TB) keyspace.Store
+}
+
+// Backends lists every backend, so that technique packages run their tests
+// and benchmarks on each: the memory B-tree and a bbolt file (without fsync)
+// in a temporary directory.
+func Backends() []Backend {
+	return []Backend{
+		{"memory", func(tb testing.TB) keyspace.Store {
+			s := keyspace.NewMemory()
+			tb.Cleanup(func() { s.Close() })
+			return s
+		}},
+		{"bbolt", func(tb testing.TB) keyspace.Store {
+			s, err := keyspace.Open(filepath.Join(tb.TempDir(), "test.db"), &keyspace.Options{NoSync: true})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { s.Close() })
+			return s
+		}},
+	}
+}
+
+// EachBackend runs fn as a subtest on a fresh store of every backend.
+func EachBackend(t *testing.T, fn func(t *testing.T, s keyspace.Store)) {
+	for _, b := range Backends() {
+		t.Run(b.Name, func(t *testing.T) { fn(t, b.Open(t)) })
+	}
+}
