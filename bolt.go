@@ -193,7 +193,7 @@ func (s *BoltStore) run(writable bool, fn func(tx Tx) error) error {
 		}
 		return fmt.Errorf("keyspace: begin: %w", err)
 	}
-	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), writable: writable}
+	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), txState: txState{writable: writable}}
 	committed := false
 	defer func() {
 		t.closed = true
@@ -227,26 +227,10 @@ func (s *BoltStore) Close() error {
 
 // boltTx is a Tx over one bbolt transaction.
 type boltTx struct {
-	tx       *bolt.Tx
-	b        *bolt.Bucket
-	writable bool
-	closed   bool
-	writes   uint64 // incremented by every write, so scans know to re-seek
-	err      error
+	txState
+	tx *bolt.Tx
+	b  *bolt.Bucket
 }
-
-func (t *boltTx) usable(write bool) error {
-	switch {
-	case t.closed:
-		return ErrTxClosed
-	case write && !t.writable:
-		return ErrReadOnly
-	}
-	return nil
-}
-
-func (t *boltTx) Writable() bool { return t.writable }
-func (t *boltTx) Err() error     { return t.err }
 
 func (t *boltTx) Get(key []byte) ([]byte, error) {
 	if err := t.usable(false); err != nil {
@@ -274,10 +258,7 @@ func (t *boltTx) Put(key, value []byte) error {
 		return err
 	}
 	// bbolt keeps the slices until commit; the caller may reuse theirs.
-	buf := make([]byte, len(key)+len(value))
-	copy(buf, key)
-	copy(buf[len(key):], value)
-	return t.putOwned(buf[:len(key):len(key)], buf[len(key):])
+	return t.putOwned(ownedCopy(key, value))
 }
 
 // putOwned stores slices that nobody else will modify until commit.
@@ -377,10 +358,4 @@ func seekBefore(c *bolt.Cursor, end []byte) ([]byte, []byte) {
 		return c.Last()
 	}
 	return c.Prev()
-}
-
-func (t *boltTx) setErr(err error) {
-	if t.err == nil {
-		t.err = err
-	}
 }

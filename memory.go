@@ -63,7 +63,7 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	t := &memTx{tree: s.published.Load().Clone(), writable: true}
+	t := &memTx{tree: s.published.Load().Clone(), txState: txState{writable: true}}
 	defer func() { t.closed = true }()
 	if err := fn(t); err != nil {
 		return err
@@ -89,25 +89,9 @@ func (s *MemoryStore) Len() int { return s.published.Load().Len() }
 // memTx is a Tx over one tree: the published snapshot for View, a private
 // clone for Update.
 type memTx struct {
-	tree     *btree.BTreeG[item]
-	writable bool
-	closed   bool
-	writes   uint64
-	err      error
+	txState
+	tree *btree.BTreeG[item]
 }
-
-func (t *memTx) usable(write bool) error {
-	switch {
-	case t.closed:
-		return ErrTxClosed
-	case write && !t.writable:
-		return ErrReadOnly
-	}
-	return nil
-}
-
-func (t *memTx) Writable() bool { return t.writable }
-func (t *memTx) Err() error     { return t.err }
 
 func (t *memTx) Get(key []byte) ([]byte, error) {
 	if err := t.usable(false); err != nil {
@@ -130,10 +114,7 @@ func (t *memTx) Put(key, value []byte) error {
 	if err := checkPut(key, value); err != nil {
 		return err
 	}
-	buf := make([]byte, len(key)+len(value))
-	copy(buf, key)
-	copy(buf[len(key):], value)
-	return t.putOwned(buf[:len(key):len(key)], buf[len(key):])
+	return t.putOwned(ownedCopy(key, value))
 }
 
 func (t *memTx) putOwned(key, value []byte) error {
@@ -260,11 +241,5 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 		t.tree.Ascend(visit)
 	} else {
 		t.tree.AscendGreaterOrEqual(item{key: lo}, visit)
-	}
-}
-
-func (t *memTx) setErr(err error) {
-	if t.err == nil {
-		t.err = err
 	}
 }

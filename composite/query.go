@@ -75,14 +75,7 @@ func (q Query) Range(s Subspace) keyspace.Range {
 	if q.PartialDesc {
 		// Descending elements are escaped and inverted byte by byte, so a
 		// prefix stays a prefix (appendDesc): no terminator either.
-		inv := []byte{codeDesc}
-		for _, c := range enc {
-			inv = append(inv, ^c)
-			if c == 0x00 {
-				inv = append(inv, ^byte(escape))
-			}
-		}
-		enc = inv
+		enc = appendInvertedEscaped([]byte{codeDesc}, enc)
 	}
 	return keyspace.Prefix(append(key, enc...))
 }

@@ -252,14 +252,21 @@ func appendDesc(dst []byte, inner any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("descending: %w", err)
 	}
-	dst = append(dst, codeDesc)
+	dst = appendInvertedEscaped(append(dst, codeDesc), enc)
+	return append(dst, ^byte(descTerminal1), ^byte(descTerminal2)), nil
+}
+
+// appendInvertedEscaped appends enc with each 00 escaped as 00 FF, every byte
+// inverted. It works byte by byte, so a prefix of enc gives a prefix of the
+// output: descending "starts with" queries rely on that.
+func appendInvertedEscaped(dst, enc []byte) []byte {
 	for _, c := range enc {
 		dst = append(dst, ^c)
 		if c == 0x00 {
 			dst = append(dst, ^byte(escape))
 		}
 	}
-	return append(dst, ^byte(descTerminal1), ^byte(descTerminal2)), nil
+	return dst
 }
 
 // Unpack decodes a packed tuple. Integers come back as int64, or uint64 when

@@ -1,0 +1,37 @@
+package keyspace
+
+// txState is the bookkeeping every backend's Tx shares.
+type txState struct {
+	writable bool
+	closed   bool
+	writes   uint64 // incremented by every write, so scans know to re-seek
+	err      error  // the first scan error
+}
+
+func (t *txState) usable(write bool) error {
+	switch {
+	case t.closed:
+		return ErrTxClosed
+	case write && !t.writable:
+		return ErrReadOnly
+	}
+	return nil
+}
+
+func (t *txState) Writable() bool { return t.writable }
+func (t *txState) Err() error     { return t.err }
+
+func (t *txState) setErr(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
+// ownedCopy copies a pair into one allocation, so that a backend may keep it
+// while the caller reuses its slices.
+func ownedCopy(key, value []byte) ([]byte, []byte) {
+	buf := make([]byte, len(key)+len(value))
+	copy(buf, key)
+	copy(buf[len(key):], value)
+	return buf[:len(key):len(key)], buf[len(key):]
+}
