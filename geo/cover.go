@@ -10,12 +10,6 @@ import (
 // over-scan of 1.98× at 8 cells and 1.42× at 20.
 const DefaultMaxCells = 24
 
-// region is what a covering covers: it classifies a cell as outside (no
-// point of it can match), inside (every point matches) or crossing.
-type region interface {
-	classify(r rect) (outside, inside bool)
-}
-
 // coveredCell is one cell of a covering.
 type coveredCell struct {
 	cell

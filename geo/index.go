@@ -16,6 +16,9 @@ var (
 	ErrEmptyID = errors.New("geo: empty point id")
 	// ErrBadQuery: a query argument is out of range (radius, k, limit…).
 	ErrBadQuery = errors.New("geo: invalid query")
+	// ErrBadPolygon: a polygon that is unclosed, too short, self-crossing
+	// or has positions out of range.
+	ErrBadPolygon = errors.New("geo: invalid polygon")
 )
 
 // Point is one indexed point.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/paulmach/orb"
 )
 
 // Result is a point found by a query, with its distance from the query's
@@ -33,46 +34,84 @@ type QueryOptions struct {
 	MaxCells int             // covering budget; 0 for DefaultMaxCells
 }
 
-// circle is the region within angle θ (radians) of a centre.
-type circle struct {
-	lat, lon, θ float64
-}
-
-func (c circle) classify(r rect) (outside, inside bool) {
-	if r.minAngle(c.lat, c.lon) > c.θ {
-		return true, false
-	}
-	return false, r.maxAngle(c.lat, c.lon) <= c.θ
-}
-
 // Radius returns the points within radius metres of (lat, lon), nearest
 // first, ties by id.
 func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOptions) ([]Result, Stats, error) {
-	var o QueryOptions
-	if opts != nil {
-		o = *opts
-	}
 	if err := validate(lat, lon); err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, -1) {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: radius %v must be a non-negative number of metres", ErrBadQuery, radius))
 	}
+	return ix.search(tx, newCircle(lat, lon, radius), lat, lon, opts)
+}
+
+// Box returns the points inside a latitude/longitude rectangle (edges
+// included; MinLon > MaxLon crosses the antimeridian), nearest the box's
+// centre first, ties by id. Distances are from the centre: the middle
+// latitude and the middle of the box's longitude span.
+func (ix *Index) Box(tx keyspace.Tx, b Box, opts *QueryOptions) ([]Result, Stats, error) {
+	if err := b.validate(); err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
+	lat, lon := b.centre()
+	return ix.search(tx, newBoxRegion(b), lat, lon, opts)
+}
+
+// BoxAround answers Redis's GEOSEARCH … BYBOX width height: the points at
+// most height/2 metres north or south of (lat, lon) along its meridian and
+// at most width/2 metres east or west of that meridian along their own
+// parallel, nearest first, ties by id.
+func (ix *Index) BoxAround(tx keyspace.Tx, lat, lon, width, height float64, opts *QueryOptions) ([]Result, Stats, error) {
+	if err := validate(lat, lon); err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
+	for _, v := range []struct {
+		name string
+		m    float64
+	}{{"width", width}, {"height", height}} {
+		if math.IsNaN(v.m) || v.m < 0 || math.IsInf(v.m, 0) {
+			return nil, Stats{}, ix.wrap(fmt.Errorf("%w: box %s %v must be a non-negative number of metres", ErrBadQuery, v.name, v.m))
+		}
+	}
+	return ix.search(tx, newAroundBox(lat, lon, width, height), lat, lon, opts)
+}
+
+// Within returns the points inside an orb.Polygon or orb.MultiPolygon
+// (GeoJSON rings of [lon, lat]; boundary included; holes excluded), nearest
+// the polygon's centroid first, ties by id. Edges are straight lines in
+// longitude and latitude, as in GeoJSON; a polygon across the antimeridian
+// must be split into a MultiPolygon (RFC 7946 §3.1.9). An unclosed ring, a
+// ring of fewer than four positions, crossing edges or positions out of
+// range are an error wrapping ErrBadPolygon.
+func (ix *Index) Within(tx keyspace.Tx, polygon orb.Geometry, opts *QueryOptions) ([]Result, Stats, error) {
+	reg, err := newPolygonRegion(polygon)
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
+	lat, lon := reg.centre()
+	return ix.search(tx, reg, lat, lon, opts)
+}
+
+// search covers reg, scans the covering's ranges, keeps the points reg
+// contains (all of them in cells wholly inside), and sorts them by distance
+// from (lat, lon).
+func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *QueryOptions) ([]Result, Stats, error) {
+	var o QueryOptions
+	if opts != nil {
+		o = *opts
+	}
 	if o.Limit < 0 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, o.Limit))
 	}
-	if o.MaxCells <= 0 {
-		o.MaxCells = DefaultMaxCells
-	}
-	reg := circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi)}
-	cells := cover(reg, o.MaxCells)
+	cells := cover(reg, o.maxCells())
 	runs := spans(cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	var out []Result
 	for _, s := range runs {
 		err := ix.scanSpan(tx, o.Scope, s, &st, func(p Point) {
-			if d := Distance(lat, lon, p.Lat, p.Lon); d <= radius {
-				out = append(out, Result{Point: p, Distance: d})
+			if s.inside || reg.contains(p.Lat, p.Lon) {
+				out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
 			}
 		})
 		if err != nil {
@@ -87,15 +126,33 @@ func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOpt
 	return out, st, nil
 }
 
+func (o QueryOptions) maxCells() int {
+	if o.MaxCells <= 0 {
+		return DefaultMaxCells
+	}
+	return o.MaxCells
+}
+
 // scanSpan reads every point of one geohash span under scope.
 func (ix *Index) scanSpan(tx keyspace.Tx, scope composite.Tuple, s span, st *Stats, fn func(Point)) error {
+	return ix.scan(tx, ix.hashRange(scope, s.lo, s.hi), st, fn)
+}
+
+// hashRange is the key range of the points under scope whose geohash is in
+// [lo, hi].
+func (ix *Index) hashRange(scope composite.Tuple, lo, hi uint64) keyspace.Range {
 	base := append(composite.Tuple{}, scope...)
-	r := keyspace.Range{Start: ix.points.Pack(append(base, s.lo))}
-	if s.hi == math.MaxUint64 {
+	r := keyspace.Range{Start: ix.points.Pack(append(base, lo))}
+	if hi == math.MaxUint64 {
 		r.End = ix.points.RangeOf(scope).End
 	} else {
-		r.End = ix.points.Pack(append(base, s.hi+1))
+		r.End = ix.points.Pack(append(base, hi+1))
 	}
+	return r
+}
+
+// scan decodes every point of r, counting candidates.
+func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, fn func(Point)) error {
 	for k, v := range tx.Scan(r) {
 		st.Candidates++
 		p, err := ix.decode(k, v)

@@ -1,0 +1,298 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+)
+
+// brute is the oracle for every query: test every point, measure from the
+// centre, sort by distance then id.
+func brute(points []Point, lat, lon float64, match func(p Point) bool) []Result {
+	var out []Result
+	for _, p := range points {
+		if match(p) {
+			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
+		}
+	}
+	sortResults(out)
+	return out
+}
+
+// bruteInBox tests a point against a box written out independently of
+// boxRegion: longitudes compared going east from MinLon.
+func bruteInBox(b Box, p Point) bool {
+	if p.Lat < b.MinLat || p.Lat > b.MaxLat {
+		return false
+	}
+	east := func(from, to float64) float64 { return math.Mod(to-from+720, 360) }
+	width := east(b.MinLon, b.MaxLon)
+	if b.MinLon <= b.MaxLon {
+		width = b.MaxLon - b.MinLon
+	}
+	return east(b.MinLon, p.Lon) <= width || width == 360 ||
+		math.Abs(p.Lon) == 180 && (b.MinLon == -p.Lon || b.MaxLon == -p.Lon)
+}
+
+func randomBox(r *rand.Rand) Box {
+	la1, la2 := r.Float64()*180-90, r.Float64()*180-90
+	b := Box{MinLat: math.Min(la1, la2), MaxLat: math.Max(la1, la2), MinLon: r.Float64()*360 - 180}
+	b.MaxLon = wrap(b.MinLon + r.ExpFloat64()*20) // often crosses ±180
+	switch r.IntN(8) {
+	case 0:
+		b.MinLon, b.MaxLon = -180, 180
+	case 1:
+		b.MinLon, b.MaxLon = 170, -170
+	case 2:
+		b.MinLon = -180
+	case 3:
+		b.MaxLat = 90
+	case 4:
+		b.MinLat = -90
+	}
+	if r.IntN(3) > 0 { // mostly small boxes
+		b.MaxLat = math.Min(90, b.MinLat+r.ExpFloat64()*3)
+	}
+	return b
+}
+
+// star is a random simple polygon: vertices at jittered, evenly spread
+// angles around a centre, optionally with a small hole in the middle. It
+// is shrunk to stay clear of the poles and the antimeridian (GeoJSON
+// polygons do not cross them).
+func star(r *rand.Rand, lat, lon, size float64, hole bool) orb.Polygon {
+	lat, lon = clamp(lat, -89.5, 89.5), clamp(lon, -179.5, 179.5)
+	size = math.Min(size, 0.9*math.Min(90-math.Abs(lat), 180-math.Abs(lon)))
+	n := 5 + r.IntN(12)
+	ring := func(scale float64) orb.Ring {
+		var out orb.Ring
+		for i := 0; i < n; i++ {
+			a := (float64(i) + 0.8*r.Float64()) / float64(n) * 2 * math.Pi
+			d := size * scale * (0.5 + r.Float64()/2)
+			out = append(out, orb.Point{lon + d*math.Cos(a), lat + d*math.Sin(a)})
+		}
+		return append(out, out[0])
+	}
+	p := orb.Polygon{ring(1)}
+	if hole {
+		p = append(p, ring(0.1))
+	}
+	return p
+}
+
+func TestBoxAndPolygonAgainstBruteForce(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(11, 12))
+		for _, set := range syntheticSets(r, 1200) {
+			t.Run(set.name, func(t *testing.T) {
+				ix := NewIndex(set.name)
+				load(t, s, ix, set.points)
+				s.View(func(tx keyspace.Tx) error {
+					for q := 0; q < 150; q++ {
+						b := randomBox(r)
+						got, st, err := ix.Box(tx, b, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						lat, lon := b.centre()
+						checkResults(t, fmt.Sprintf("box %+v", b), got, brute(set.points, lat, lon, func(p Point) bool { return bruteInBox(b, p) }))
+						checkStats(t, st, got)
+					}
+					for q := 0; q < 150; q++ {
+						c := set.points[r.IntN(len(set.points))]
+						w, h := r.ExpFloat64()*200_000, r.ExpFloat64()*200_000
+						if q%10 == 0 {
+							w = 50_000_000 // wider than the Earth
+						}
+						got, st, err := ix.BoxAround(tx, c.Lat, c.Lon, w, h, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						// Redis's test, written out: distance along the
+						// meridian, then along the point's parallel.
+						want := brute(set.points, c.Lat, c.Lon, func(p Point) bool {
+							return EarthRadius*rad(math.Abs(p.Lat-c.Lat)) <= h/2 && Distance(p.Lat, p.Lon, p.Lat, c.Lon) <= w/2
+						})
+						checkResults(t, fmt.Sprintf("%.0f×%.0f m box around %s", w, h, c.ID), got, want)
+						checkStats(t, st, got)
+					}
+					for q := 0; q < 150; q++ {
+						c := set.points[r.IntN(len(set.points))]
+						poly := star(r, c.Lat, c.Lon, r.ExpFloat64()*2, q%3 == 0)
+						var g orb.Geometry = poly
+						switch q % 9 {
+						case 0:
+							g = orb.MultiPolygon{poly, star(r, -c.Lat, wrap(c.Lon+180), 1, false)}
+						case 1: // a polar cap, edges along ±180 and the pole
+							g = orb.Polygon{{{-180, 80}, {180, 80}, {180, 90}, {-180, 90}, {-180, 80}}}
+						case 2: // a box either side of the antimeridian, split
+							g = orb.MultiPolygon{{{{170, -10}, {180, -10}, {180, 10}, {170, 10}, {170, -10}}},
+								{{{-180, -10}, {-170, -10}, {-170, 10}, {-180, 10}, {-180, -10}}}}
+						}
+						got, st, err := ix.Within(tx, g, nil)
+						if err != nil {
+							t.Fatalf("%v: %v", g, err)
+						}
+						cen, _ := planar.CentroidArea(g)
+						want := brute(set.points, cen.Lat(), cen.Lon(), func(p Point) bool {
+							return planar.MultiPolygonContains(toMulti(g), orb.Point{p.Lon, p.Lat})
+						})
+						checkResults(t, fmt.Sprintf("polygon %v", g), got, want)
+						checkStats(t, st, got)
+					}
+					return nil
+				})
+			})
+		}
+	})
+}
+
+func toMulti(g orb.Geometry) orb.MultiPolygon {
+	if p, ok := g.(orb.Polygon); ok {
+		return orb.MultiPolygon{p}
+	}
+	return g.(orb.MultiPolygon)
+}
+
+func checkStats(t *testing.T, st Stats, got []Result) {
+	t.Helper()
+	if st.Results != len(got) || st.Candidates < len(got) || st.Ranges < 0 {
+		t.Fatalf("inconsistent stats %+v for %d results", st, len(got))
+	}
+}
+
+func TestNearestAgainstBruteForce(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(13, 14))
+		for _, set := range syntheticSets(r, 1500) {
+			t.Run(set.name, func(t *testing.T) {
+				ix := NewIndex(set.name)
+				load(t, s, ix, set.points)
+				all := brute(set.points, 0, 0, func(Point) bool { return true })
+				s.View(func(tx keyspace.Tx) error {
+					for q := 0; q < 200; q++ {
+						lat, lon := r.Float64()*180-90, r.Float64()*360-180
+						if q%2 == 0 {
+							p := set.points[r.IntN(len(set.points))]
+							lat, lon = p.Lat, p.Lon
+						}
+						if q%11 == 0 {
+							lat = []float64{90, -90}[q%2]
+						}
+						k := []int{1, 10, 100, 2000}[r.IntN(4)]
+						got, st, err := ix.Nearest(tx, lat, lon, k, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := brute(set.points, lat, lon, func(Point) bool { return true })
+						want = want[:min(k, len(want))]
+						checkResults(t, fmt.Sprintf("%d nearest (%v, %v)", k, lat, lon), got, want)
+						checkStats(t, st, got)
+					}
+					return nil
+				})
+				_ = all
+			})
+		}
+	})
+}
+
+func TestNearestCandidates(t *testing.T) {
+	// Clustered points: the target is fewer than 3k candidates read.
+	r := rand.New(rand.NewPCG(15, 16))
+	set := syntheticSets(r, 20_000)[1]
+	s := keyspace.NewMemory()
+	ix := NewIndex("c")
+	load(t, s, ix, set.points)
+	for _, k := range []int{10, 100} {
+		var per []float64
+		s.View(func(tx keyspace.Tx) error {
+			for q := 0; q < 100; q++ {
+				p := set.points[r.IntN(len(set.points))]
+				_, st, err := ix.Nearest(tx, p.Lat+r.NormFloat64()*0.01, p.Lon+r.NormFloat64()*0.01, k, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				per = append(per, float64(st.Candidates)/float64(k))
+			}
+			return nil
+		})
+		slices.Sort(per)
+		t.Logf("k=%d: median %.2f·k candidates, p90 %.2f·k", k, per[len(per)/2], per[len(per)*9/10])
+	}
+}
+
+func TestNearestSmallAndEmpty(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("x")
+	s.View(func(tx keyspace.Tx) error {
+		got, _, err := ix.Nearest(tx, 0, 0, 5, nil)
+		if err != nil || len(got) != 0 {
+			t.Errorf("empty index: %v, %v", got, err)
+		}
+		return nil
+	})
+	pts := []Point{{ID: "b", Lat: 1, Lon: 1}, {ID: "a", Lat: 1, Lon: 1}, {ID: "c", Lat: -1, Lon: 179.9}}
+	load(t, s, ix, pts)
+	s.View(func(tx keyspace.Tx) error {
+		got, _, err := ix.Nearest(tx, 0, -179.9, 10, nil)
+		checkResults(t, "3 points, k 10", got, brute(pts, 0, -179.9, func(Point) bool { return true }))
+		return err
+	})
+}
+
+func TestQueryBadInput(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("x")
+	square := orb.Ring{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}
+	s.View(func(tx keyspace.Tx) error {
+		for _, k := range []int{0, -1} {
+			if _, _, err := ix.Nearest(tx, 0, 0, k, nil); !errors.Is(err, ErrBadQuery) {
+				t.Errorf("Nearest(k=%d) = %v, want ErrBadQuery", k, err)
+			}
+		}
+		if _, _, err := ix.Nearest(tx, math.NaN(), 0, 1, nil); !errors.Is(err, ErrInvalidPoint) {
+			t.Errorf("Nearest(NaN) = %v", err)
+		}
+		for _, b := range []Box{{MinLat: 10, MaxLat: 5}, {MinLat: -91, MaxLat: 0}, {MaxLon: 181}} {
+			if _, _, err := ix.Box(tx, b, nil); !errors.Is(err, ErrBadQuery) && !errors.Is(err, ErrInvalidPoint) {
+				t.Errorf("Box(%+v) = %v, want a clear error", b, err)
+			}
+		}
+		for _, wh := range [][2]float64{{-1, 1}, {1, math.NaN()}, {math.Inf(1), 1}} {
+			if _, _, err := ix.BoxAround(tx, 0, 0, wh[0], wh[1], nil); !errors.Is(err, ErrBadQuery) {
+				t.Errorf("BoxAround(%v) = %v, want ErrBadQuery", wh, err)
+			}
+		}
+		bad := map[string]orb.Geometry{
+			"unclosed":      orb.Polygon{square[:4]},
+			"too short":     orb.Polygon{{{0, 0}, {1, 1}, {0, 0}}},
+			"self-crossing": orb.Polygon{{{0, 0}, {1, 1}, {1, 0}, {0, 1}, {0, 0}}},
+			"hole crossing": orb.Polygon{square, {{0.5, 0.5}, {2, 0.5}, {0.5, 0.7}, {0.5, 0.5}}},
+			"latitude 91":   orb.Polygon{{{0, 0}, {1, 91}, {1, 0}, {0, 0}}},
+			"no rings":      orb.Polygon{},
+			"one position":  orb.Polygon{{{1, 1}, {1, 1}, {1, 1}, {1, 1}}},
+			"a point":       orb.Point{1, 2},
+			"nil":           nil,
+		}
+		for name, g := range bad {
+			if _, _, err := ix.Within(tx, g, nil); !errors.Is(err, ErrBadPolygon) {
+				t.Errorf("Within(%s) = %v, want ErrBadPolygon", name, err)
+			}
+		}
+		// Repeated positions and a hole are fine.
+		ok := orb.Polygon{{{0, 0}, {1, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}, {{0.2, 0.2}, {0.4, 0.2}, {0.4, 0.4}, {0.2, 0.2}}}
+		if _, _, err := ix.Within(tx, ok, nil); err != nil {
+			t.Errorf("Within(valid polygon) = %v", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,205 @@
+package geo
+
+import (
+	"fmt"
+	"math"
+)
+
+// A region is what a query asks for. It classifies a cell's rectangle for
+// the covering (outside: no point of it can match; inside: every point
+// matches, so the point needs no test) and tests a single point.
+type region interface {
+	classify(r rect) (outside, inside bool)
+	contains(lat, lon float64) bool
+}
+
+// circle is the region within radius metres, angle θ = radius/R (radians,
+// at most π), of a centre.
+type circle struct {
+	lat, lon, θ, radius float64
+}
+
+func newCircle(lat, lon, radius float64) circle {
+	return circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
+}
+
+func (c circle) classify(r rect) (outside, inside bool) {
+	if r.minAngle(c.lat, c.lon) > c.θ {
+		return true, false
+	}
+	return false, r.maxAngle(c.lat, c.lon) <= c.θ
+}
+
+func (c circle) contains(lat, lon float64) bool {
+	return Distance(c.lat, c.lon, lat, lon) <= c.radius // exactly the distance reported
+}
+
+// Box is a latitude/longitude rectangle in degrees, edges included. When
+// MinLon > MaxLon the box crosses the antimeridian: it runs east from MinLon
+// through ±180° to MaxLon. Longitudes 180 and -180 are the same meridian.
+type Box struct {
+	MinLat, MinLon, MaxLat, MaxLon float64
+}
+
+func (b Box) validate() error {
+	if err := validate(b.MinLat, b.MinLon); err != nil {
+		return fmt.Errorf("box minimum corner: %w", err)
+	}
+	if err := validate(b.MaxLat, b.MaxLon); err != nil {
+		return fmt.Errorf("box maximum corner: %w", err)
+	}
+	if b.MinLat > b.MaxLat {
+		return fmt.Errorf("%w: box minimum latitude %v is north of its maximum %v", ErrBadQuery, b.MinLat, b.MaxLat)
+	}
+	return nil
+}
+
+// lonIntervals returns the box's longitudes as closed intervals without
+// wrap-around. An interval that ends on one side of the antimeridian gets a
+// degenerate twin on the other, since ±180° is one meridian and a point on
+// it may be stored at either.
+func (b Box) lonIntervals() [][2]float64 {
+	var out [][2]float64
+	if b.MinLon <= b.MaxLon {
+		out = append(out, [2]float64{b.MinLon, b.MaxLon})
+	} else {
+		out = append(out, [2]float64{b.MinLon, 180}, [2]float64{-180, b.MaxLon})
+	}
+	for _, iv := range out {
+		if iv[0] == -180 {
+			out = append(out, [2]float64{180, 180})
+			break
+		}
+	}
+	for _, iv := range out {
+		if iv[1] == 180 {
+			out = append(out, [2]float64{-180, -180})
+			break
+		}
+	}
+	return out
+}
+
+// centre is the middle of the box, along its own longitude span.
+func (b Box) centre() (lat, lon float64) {
+	span := b.MaxLon - b.MinLon
+	if span < 0 {
+		span += 360
+	}
+	return (b.MinLat + b.MaxLat) / 2, wrap(b.MinLon + span/2)
+}
+
+// wrap brings a longitude into [-180, 180].
+func wrap(lon float64) float64 {
+	if lon > 180 {
+		return lon - 360
+	}
+	if lon < -180 {
+		return lon + 360
+	}
+	return lon
+}
+
+// boxRegion is a Box prepared for classification.
+type boxRegion struct {
+	minLat, maxLat float64
+	lons           [][2]float64
+}
+
+func newBoxRegion(b Box) boxRegion {
+	return boxRegion{minLat: b.MinLat, maxLat: b.MaxLat, lons: b.lonIntervals()}
+}
+
+func (b boxRegion) classify(r rect) (outside, inside bool) {
+	if r.MaxLat < b.minLat || r.MinLat > b.maxLat {
+		return true, false
+	}
+	outside = true
+	for _, iv := range b.lons {
+		if r.MaxLon >= iv[0] && r.MinLon <= iv[1] {
+			outside = false
+			if r.MinLon >= iv[0] && r.MaxLon <= iv[1] && r.MinLat >= b.minLat && r.MaxLat <= b.maxLat {
+				return false, true
+			}
+		}
+	}
+	return outside, false
+}
+
+func (b boxRegion) contains(lat, lon float64) bool {
+	if lat < b.minLat || lat > b.maxLat {
+		return false
+	}
+	for _, iv := range b.lons {
+		if lon >= iv[0] && lon <= iv[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// aroundBox is Redis's BYBOX: the points whose distance from the centre
+// along the centre's meridian is at most half the height, and whose
+// distance from the centre's meridian along their own parallel is at most
+// half the width. With φ the point's latitude and Δλ its longitude
+// difference from the centre, the haversine distance between (φ, λ) and
+// (φ, λc) is 2R·asin(cos φ·|sin(Δλ/2)|), so the second test is
+//
+//	cos φ · |sin(Δλ/2)| ≤ sin(w / 4R)
+//
+// (always true once w/4R reaches π/2). For a fixed Δλ it is hardest to meet
+// near the equator and easiest near a pole: the box widens in longitude
+// towards the poles, as Redis's does.
+type aroundBox struct {
+	lat, lon float64 // centre, degrees
+	halfLat  float64 // half the height as a latitude difference, degrees
+	sinHalfW float64 // sin(w/4R), capped at 1
+}
+
+func newAroundBox(lat, lon, width, height float64) aroundBox {
+	return aroundBox{
+		lat: lat, lon: lon,
+		halfLat:  height / 2 / EarthRadius * 180 / math.Pi,
+		sinHalfW: math.Sin(math.Min(width/4/EarthRadius, math.Pi/2)),
+	}
+}
+
+func (a aroundBox) classify(r rect) (outside, inside bool) {
+	lo, hi := math.Max(r.MinLat, a.lat-a.halfLat), math.Min(r.MaxLat, a.lat+a.halfLat)
+	if lo > hi {
+		return true, false
+	}
+	// Outside if even the most favourable latitude (the largest |φ| of the
+	// cell inside the band) cannot reach the cell's nearest longitude.
+	cosMin := math.Cos(rad(math.Max(math.Abs(lo), math.Abs(hi))))
+	if cosMin*math.Sin(rad(lonGap(a.lon, r.MinLon, r.MaxLon))/2) > a.sinHalfW {
+		return true, false
+	}
+	// Inside if the whole cell is within the band and the least favourable
+	// latitude (the smallest |φ|) still reaches its farthest longitude.
+	if r.MinLat < a.lat-a.halfLat || r.MaxLat > a.lat+a.halfLat {
+		return false, false
+	}
+	cosMax := 1.0
+	if r.MinLat > 0 || r.MaxLat < 0 {
+		cosMax = math.Cos(rad(math.Min(math.Abs(r.MinLat), math.Abs(r.MaxLat))))
+	}
+	return false, cosMax*math.Sin(rad(lonFar(a.lon, r.MinLon, r.MaxLon))/2) <= a.sinHalfW
+}
+
+func (a aroundBox) contains(lat, lon float64) bool {
+	if math.Abs(lat-a.lat) > a.halfLat {
+		return false
+	}
+	return math.Cos(rad(lat))*math.Abs(math.Sin(rad(lonGap(a.lon, lon, lon))/2)) <= a.sinHalfW
+}
+
+// lonFar is the largest angular difference in degrees (at most 180) between
+// lon and any longitude in [lo, hi].
+func lonFar(lon, lo, hi float64) float64 {
+	anti := wrap(lon + 180)
+	if anti >= lo && anti <= hi || anti == 180 && lo == -180 || anti == -180 && hi == 180 {
+		return 180
+	}
+	return math.Max(lonGap(lon, lo, lo), lonGap(lon, hi, hi))
+}
