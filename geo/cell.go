@@ -53,3 +53,4 @@ func (c cell) span() (lo, hi uint64) {
 	lo = c.hash << shift
 	return lo, lo | (1<<shift - 1)
 }
+

@@ -8,7 +8,7 @@ import (
 // DefaultMaxCells bounds the cells of a covering, and so the key ranges a
 // query scans (adjacent cells merge into one range). S2 publishes an area
 // over-scan of 1.98× at 8 cells and 1.42× at 20.
-const DefaultMaxCells = 24
+const DefaultMaxCells = 16
 
 // coveredCell is one cell of a covering.
 type coveredCell struct {

@@ -25,11 +25,44 @@
 // so a circle across ±180° or around a pole needs no special case: it is
 // met by cells on both sides of the seam.
 //
+// For a radius query the circle's latitude/longitude bounding box is tested
+// first, so the long descent from the world to the circle's size costs no
+// trigonometry. Cells wholly inside the query region are not tested point by
+// point; rejected candidates are rejected from the coordinates in the value,
+// without decoding the key.
+//
+// # Queries
+//
+//   - Radius: within r metres of a centre.
+//   - Box: a latitude/longitude rectangle, which may cross the antimeridian
+//     (MinLon > MaxLon); BoxAround is Redis's BYBOX, width × height metres
+//     around a centre.
+//   - Within: an orb.Polygon or orb.MultiPolygon (GeoJSON rings; planar in
+//     longitude/latitude as GeoJSON specifies; holes; boundary included),
+//     validated first: unclosed rings, crossing edges and positions out of
+//     range are ErrBadPolygon.
+//   - Nearest: the exact k nearest neighbours with no radius, best-first
+//     over cells ordered by their minimum distance (see Nearest).
+//
+// Every query returns results nearest first (ties by id) with the distance
+// in metres, and Stats: cells, key ranges, candidates read, results. On
+// 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per
+// result and k-nearest about 2.6·k (see the README for the figures).
+// RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
+//
+// # The poles
+//
+// Results are exact at the poles: a circle or box holding a pole meets
+// every cell of the polar row, and Nearest stops splitting a polar cell at
+// polarScanBits so a query on the pole costs a bounded number of ranges.
+// Efficiency there is worse than elsewhere: geohash cells near a pole are
+// slivers a few metres wide and tens of kilometres tall, so a 1 km circle at
+// 89.7° needs many cells (measured on a dense polar cluster: 17 candidates
+// per result at 1 km, 5.7 at 10 km, 1.2 at 100 km). A polar cap with its
+// own square grid (an azimuthal projection) would fix this; it is not built.
+//
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
 // exact coordinates are kept in the value, so results are exact whatever
 // the cell.
-//
-// Status: radius queries are built; box, polygon and exact k-nearest
-// queries are next (issue 4).
 package geo

@@ -33,3 +33,32 @@ func Example() {
 	// ferry-building 554 m
 	// coit-tower 1010 m
 }
+
+func ExampleIndex_Nearest() {
+	store := keyspace.NewMemory()
+	stations := geo.NewIndex("stations")
+	store.Update(func(tx keyspace.Tx) error {
+		for _, p := range []geo.Point{
+			{ID: "amundsen-scott", Lat: -90, Lon: 0},
+			{ID: "vostok", Lat: -78.4645, Lon: 106.8339},
+			{ID: "mcmurdo", Lat: -77.8419, Lon: 166.6863},
+			{ID: "scott-base", Lat: -77.8494, Lon: 166.7682},
+		} {
+			if err := stations.Put(tx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		// Across the antimeridian from McMurdo, no radius needed.
+		results, _, err := stations.Nearest(tx, -77.85, -179.9, 2, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f km\n", r.ID, r.Distance/1000)
+		}
+		return err
+	})
+	// Output:
+	// scott-base 311 km
+	// mcmurdo 313 km
+}

@@ -31,10 +31,9 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	var out []Result
 	for _, c := range cells {
 		lo, hi := c.span()
-		err := ix.scanSpan(tx, o.Scope, span{lo: lo, hi: hi}, &st, func(p Point) {
-			if d := Distance(lat, lon, p.Lat, p.Lon); d <= radius {
-				out = append(out, Result{Point: p, Distance: d})
-			}
+		keep := func(plat, plon float64) bool { return Distance(lat, lon, plat, plon) <= radius }
+		err := ix.scanSpan(tx, o.Scope, span{lo: lo, hi: hi}, &st, keep, func(p Point) {
+			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
 		})
 		if err != nil {
 			return nil, st, err

@@ -140,6 +140,12 @@ func encodeValue(p Point) []byte {
 	return append(v, p.Payload...)
 }
 
+// valueCoords reads the coordinates from a point's value (at least 16
+// bytes).
+func valueCoords(v []byte) (lat, lon float64) {
+	return math.Float64frombits(binary.BigEndian.Uint64(v)), math.Float64frombits(binary.BigEndian.Uint64(v[8:]))
+}
+
 // decode rebuilds a point from its key and value, copying out of the
 // transaction.
 func (ix *Index) decode(key, v []byte) (Point, error) {
@@ -151,11 +157,8 @@ func (ix *Index) decode(key, v []byte) (Point, error) {
 	if !ok {
 		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: id is %T", key, t[len(t)-1]))
 	}
-	p := Point{
-		ID:  id,
-		Lat: math.Float64frombits(binary.BigEndian.Uint64(v)),
-		Lon: math.Float64frombits(binary.BigEndian.Uint64(v[8:])),
-	}
+	p := Point{ID: id}
+	p.Lat, p.Lon = valueCoords(v)
 	if len(t) > 2 {
 		p.Scope = t[:len(t)-2]
 	}

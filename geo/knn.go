@@ -88,6 +88,11 @@ func (s *nearestSearch) bound() float64 {
 	return s.best[0]
 }
 
+// near reports whether a point at these coordinates could be an answer.
+func (s *nearestSearch) near(lat, lon float64) bool {
+	return Distance(s.lat, s.lon, lat, lon) <= s.bound()
+}
+
 // add queues a point that was read.
 func (s *nearestSearch) add(p Point) {
 	if s.seen[p.ID] {
@@ -117,7 +122,7 @@ func (s *nearestSearch) seed() error {
 	fwd.Limit = s.k
 	collect := func(p Point) { n++; lastHash = encode(p.Lat, p.Lon); s.add(p) }
 	s.st.Ranges++
-	if err := s.ix.scan(s.tx, fwd, &s.st, collect); err != nil {
+	if err := s.ix.scan(s.tx, fwd, &s.st, nil, collect); err != nil {
 		return err
 	}
 	hi := uint64(math.MaxUint64)
@@ -133,7 +138,7 @@ func (s *nearestSearch) seed() error {
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, back, &s.st, collect); err != nil {
+		if err := s.ix.scan(s.tx, back, &s.st, nil, collect); err != nil {
 			return err
 		}
 		if n == s.k {
@@ -165,7 +170,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 	s.st.Cells++
 	for _, part := range subtract(lo, hi, s.readLo, s.readHi) {
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, part[0], part[1]), &s.st, s.add); err != nil {
+		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, part[0], part[1]), &s.st, s.near, s.add); err != nil {
 			return err
 		}
 	}

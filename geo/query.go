@@ -109,10 +109,12 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	var out []Result
 	for _, s := range runs {
-		err := ix.scanSpan(tx, o.Scope, s, &st, func(p Point) {
-			if s.inside || reg.contains(p.Lat, p.Lon) {
-				out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
-			}
+		keep := reg.contains
+		if s.inside {
+			keep = nil
+		}
+		err := ix.scanSpan(tx, o.Scope, s, &st, keep, func(p Point) {
+			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
 		})
 		if err != nil {
 			return nil, st, err
@@ -134,8 +136,8 @@ func (o QueryOptions) maxCells() int {
 }
 
 // scanSpan reads every point of one geohash span under scope.
-func (ix *Index) scanSpan(tx keyspace.Tx, scope composite.Tuple, s span, st *Stats, fn func(Point)) error {
-	return ix.scan(tx, ix.hashRange(scope, s.lo, s.hi), st, fn)
+func (ix *Index) scanSpan(tx keyspace.Tx, scope composite.Tuple, s span, st *Stats, keep func(lat, lon float64) bool, fn func(Point)) error {
+	return ix.scan(tx, ix.hashRange(scope, s.lo, s.hi), st, keep, fn)
 }
 
 // hashRange is the key range of the points under scope whose geohash is in
@@ -151,10 +153,15 @@ func (ix *Index) hashRange(scope composite.Tuple, lo, hi uint64) keyspace.Range 
 	return r
 }
 
-// scan decodes every point of r, counting candidates.
-func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, fn func(Point)) error {
+// scan reads every point of r, counting candidates, and passes those that
+// keep accepts (all when keep is nil) to fn. keep sees the coordinates from
+// the value, so a rejected candidate costs no key decoding.
+func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, keep func(lat, lon float64) bool, fn func(Point)) error {
 	for k, v := range tx.Scan(r) {
 		st.Candidates++
+		if keep != nil && len(v) >= 16 && !keep(valueCoords(v)) {
+			continue
+		}
 		p, err := ix.decode(k, v)
 		if err != nil {
 			return err
@@ -170,6 +177,9 @@ func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, fn func(Point
 // sortResults orders by distance, then id.
 func sortResults(rs []Result) {
 	slices.SortFunc(rs, func(a, b Result) int {
-		return cmp.Or(cmp.Compare(a.Distance, b.Distance), cmp.Compare(a.ID, b.ID))
+		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
+			return c // (cmp.Or would compare the ids every time)
+		}
+		return cmp.Compare(a.ID, b.ID)
 	})
 }

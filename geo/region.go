@@ -17,17 +17,53 @@ type region interface {
 // at most π), of a centre.
 type circle struct {
 	lat, lon, θ, radius float64
+	bbox                boxRegion // cheap first test for classify
 }
 
 func newCircle(lat, lon, radius float64) circle {
-	return circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
+	c := circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
+	c.bbox = newBoxRegion(circleBounds(lat, lon, c.θ))
+	return c
+}
+
+// circleBounds is the latitude/longitude box around a circle of angle θ.
+// The latitudes are φ ± θ. Unless the circle holds a pole, its extreme
+// longitudes are where a meridian is tangent to it, at
+//
+//	Δλ = asin(sin θ / cos φ)
+//
+// (on the right-angled spherical triangle pole–centre–tangent point), and
+// every longitude when sin θ ≥ cos φ.
+func circleBounds(lat, lon, θ float64) Box {
+	deg := θ * 180 / math.Pi
+	b := Box{MinLat: math.Max(-90, lat-deg), MaxLat: math.Min(90, lat+deg), MinLon: -180, MaxLon: 180}
+	if s := math.Sin(θ) / math.Cos(rad(lat)); lat-deg > -90 && lat+deg < 90 && θ < math.Pi/2 && s < 1 {
+		// Widen by a hair so rounding can only make the box larger.
+		d := math.Asin(s)*180/math.Pi + 1e-9
+		if d < 180 {
+			b.MinLon, b.MaxLon = wrap(lon-d), wrap(lon+d)
+		}
+	}
+	b.MinLat, b.MaxLat = math.Max(-90, b.MinLat-1e-9), math.Min(90, b.MaxLat+1e-9)
+	return b
 }
 
 func (c circle) classify(r rect) (outside, inside bool) {
+	out, inBox := c.bbox.classify(r)
+	switch {
+	case out:
+		return true, false
+	case c.θ >= math.Pi:
+		return false, true // the whole sphere
+	case r.MinLat <= c.bbox.minLat && r.MaxLat >= c.bbox.maxLat && len(c.bbox.lons) == 1 &&
+		r.MinLon <= c.bbox.lons[0][0] && r.MaxLon >= c.bbox.lons[0][1]:
+		return false, false // the cell holds the whole circle: it crosses
+	}
 	if r.minAngle(c.lat, c.lon) > c.θ {
 		return true, false
 	}
-	return false, r.maxAngle(c.lat, c.lon) <= c.θ
+	// A cell inside the circle is inside its bounding box too.
+	return false, inBox && r.maxAngle(c.lat, c.lon) <= c.θ
 }
 
 func (c circle) contains(lat, lon float64) bool {

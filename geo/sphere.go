@@ -103,13 +103,21 @@ func (r rect) maxAngle(lat, lon float64) float64 {
 }
 
 // meridianAngle is the smallest central angle from p to the meridian
-// segment at longitude mlon between latitudes lo and hi.
+// segment at longitude mlon between latitudes lo and hi. It compares
+// haversines (monotone in the angle) and takes one arcsine at the end.
 func meridianAngle(lat, lon, mlon, lo, hi float64) float64 {
 	φ, Δλ := rad(lat), rad(mlon-lon)
-	θ := math.Atan2(math.Sin(φ), math.Cos(φ)*math.Cos(Δλ)) // nearest on the great circle
-	out := math.Min(angle(φ, rad(lon), rad(lo), rad(mlon)), angle(φ, rad(lon), rad(hi), rad(mlon)))
-	if θ >= rad(lo) && θ <= rad(hi) {
-		out = math.Min(out, angle(φ, rad(lon), θ, rad(mlon)))
+	sinφ, cosφ := math.Sincos(φ)
+	s := math.Sin(Δλ / 2)
+	s2 := s * s
+	hav := func(θ float64) float64 { // haversine of the angle from p to (θ, mlon)
+		d := math.Sin((θ - φ) / 2)
+		return d*d + cosφ*math.Cos(θ)*s2
 	}
-	return out
+	θ := math.Atan2(sinφ, cosφ*math.Cos(Δλ)) // nearest on the great circle
+	h := math.Min(hav(rad(lo)), hav(rad(hi)))
+	if θ >= rad(lo) && θ <= rad(hi) {
+		h = math.Min(h, hav(θ))
+	}
+	return 2 * math.Asin(math.Sqrt(math.Min(1, math.Max(0, h))))
 }

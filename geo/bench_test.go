@@ -1,0 +1,141 @@
+package geo_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// benchPoints is the size of the benchmark data set: 1,000,000 clustered
+// points unless KEYSPACE_BENCH_POINTS says otherwise.
+func benchPoints(b *testing.B) []workload.Point {
+	n := 1_000_000
+	if s := os.Getenv("KEYSPACE_BENCH_POINTS"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pts, err := workload.Generate(workload.Clustered, n, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pts
+}
+
+func loadBench(b *testing.B, s keyspace.Store, ix *geo.Index, pts []workload.Point) {
+	for i := 0; i < len(pts); i += 100_000 {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for _, p := range pts[i:min(i+100_000, len(pts))] {
+				if err := ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type queryFunc func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error)
+
+// runQueries times fn over query centres near the data and reports
+// candidates read per result.
+func runQueries(b *testing.B, s keyspace.Store, centres []workload.Point, fn queryFunc) {
+	var cand, res, ranges int
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		c := centres[i%len(centres)]
+		s.View(func(tx keyspace.Tx) error {
+			_, st, err := fn(tx, c.Lat, c.Lon)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cand += st.Candidates
+			res += st.Results
+			ranges += st.Ranges
+			return nil
+		})
+	}
+	b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
+	b.ReportMetric(float64(res)/float64(b.N), "results/op")
+	b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
+}
+
+// BenchmarkQueries: radius 1, 10, 100 km and k nearest 10 and 100 on
+// clustered points, on both backends, next to Redis's fixed 3×3 geohash
+// block and a brute-force scan of a slice measured in the same run.
+func BenchmarkQueries(b *testing.B) {
+	pts := benchPoints(b)
+	r := rand.New(rand.NewPCG(2, 3))
+	centres := make([]workload.Point, 1000)
+	for i := range centres {
+		p := pts[r.IntN(len(pts))]
+		centres[i] = workload.Point{Lat: p.Lat + r.NormFloat64()*0.01, Lon: p.Lon + r.NormFloat64()*0.01}
+		centres[i].Lat = min(90, max(-90, centres[i].Lat))
+		centres[i].Lon = min(180, max(-180, centres[i].Lon))
+	}
+	radii := []float64{1000, 10_000, 100_000}
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			ix := geo.NewIndex("bench")
+			loadBench(b, s, ix, pts)
+			for _, radius := range radii {
+				name := fmt.Sprintf("radius=%gkm", radius/1000)
+				b.Run(name+"/adaptive", func(b *testing.B) {
+					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+						return ix.Radius(tx, lat, lon, radius, nil)
+					})
+				})
+				b.Run(name+"/grid3x3", func(b *testing.B) {
+					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+						return ix.RadiusFixedGrid(tx, lat, lon, radius, nil)
+					})
+				})
+			}
+			for _, k := range []int{10, 100} {
+				b.Run(fmt.Sprintf("knn=%d/best-first", k), func(b *testing.B) {
+					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+						return ix.Nearest(tx, lat, lon, k, nil)
+					})
+				})
+			}
+		})
+	}
+	// Brute force needs no store: every point, every query.
+	for _, radius := range radii {
+		b.Run(fmt.Sprintf("brute/radius=%gkm", radius/1000), func(b *testing.B) {
+			var res int
+			for i := 0; b.Loop(); i++ {
+				c := centres[i%len(centres)]
+				for _, p := range pts {
+					if geo.Distance(c.Lat, c.Lon, p.Lat, p.Lon) <= radius {
+						res++
+					}
+				}
+			}
+			b.ReportMetric(float64(len(pts))*float64(b.N)/float64(max(res, 1)), "candidates/result")
+		})
+	}
+	b.Run("brute/knn=10", func(b *testing.B) {
+		ds := make([]float64, len(pts))
+		for i := 0; b.Loop(); i++ {
+			c := centres[i%len(centres)]
+			for j, p := range pts {
+				ds[j] = geo.Distance(c.Lat, c.Lon, p.Lat, p.Lon)
+			}
+			slices.Sort(ds)
+		}
+	})
+}

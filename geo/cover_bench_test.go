@@ -1,0 +1,20 @@
+package geo
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkCover times building the covering of a circle alone.
+func BenchmarkCover(b *testing.B) {
+	for _, radius := range []float64{1000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("radius=%gkm", radius/1000), func(b *testing.B) {
+			reg := newCircle(37.7, -122.4, radius)
+			var cells int
+			for b.Loop() {
+				cells = len(cover(reg, DefaultMaxCells))
+			}
+			b.ReportMetric(float64(cells), "cells")
+		})
+	}
+}
