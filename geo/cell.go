@@ -53,4 +53,3 @@ func (c cell) span() (lo, hi uint64) {
 	lo = c.hash << shift
 	return lo, lo | (1<<shift - 1)
 }
-
