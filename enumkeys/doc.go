@@ -1,6 +1,24 @@
-// Package enumkeys keeps per-parent sequences of items: the seeds'
-// enumerable keys, where a message key userID_messageID makes the latest
-// message, the one before it and the one after it one step away.
+// Package enumkeys is the seeds' enumerable keys: a log of items per parent
+// (messages per user) whose ids come from an atomic per-parent counter, so
+// the key userID_messageID makes the latest message, the one before and the
+// one after one short seek away, and a time index packs the items per day.
 //
-// Not yet implemented; see issue 5.
+// # Key layout
+//
+//	("e", log, "c", parent)           → last id | live count (two uint64)
+//	("e", log, "m", parent, id)       → Unix nanoseconds | data
+//	("e", log, "t", parent, time, id) → ""
+//
+// ids are tuple integers, which sort numerically (9 before 10), so a
+// parent's items are one key range in id order. The counter is read and
+// written in the caller's transaction; keyspace write transactions are
+// serialized, so ids are unique and dense with no separate lock, and a
+// rolled-back append leaves no gap. Deleted ids are not reused (the counter
+// keeps the last id handed out), so Prev and Next step over them.
+//
+// The time index (the seeds' "messages packed per day") puts a parent's
+// items in time order whatever order they were appended in: a day, in any
+// time zone, or any period is one range scan of the index, and a count
+// reads keys only. Times are stored in UTC with nanosecond precision,
+// between the years 1678 and 2262.
 package enumkeys

@@ -1,0 +1,213 @@
+package enumkeys
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// Errors callers can test with errors.Is. A missing item wraps
+// keyspace.ErrNotFound.
+var (
+	// ErrEmptyParent: every item belongs to a named parent.
+	ErrEmptyParent = errors.New("enumkeys: empty parent")
+	// ErrBadID: id 0, or an id beyond the parent's latest.
+	ErrBadID = errors.New("enumkeys: id out of range")
+	// ErrBadRange: a range that ends before it starts, or a negative limit.
+	ErrBadRange = errors.New("enumkeys: invalid range")
+	// ErrBadTime: a time the key encoding cannot hold (outside 1678–2262).
+	ErrBadTime = errors.New("enumkeys: time out of range")
+)
+
+// Item is one entry of a parent's log.
+type Item struct {
+	Parent string
+	ID     uint64    // 1, 2, 3… per parent, in append order
+	Time   time.Time // UTC
+	Data   []byte
+}
+
+// Log is a named log of items per parent. See the package doc for the key
+// layout.
+type Log struct {
+	name     string
+	counters composite.Subspace // (parent) → last id | count
+	items    composite.Subspace // (parent, id) → unix nanos | data
+	times    composite.Subspace // (parent, time, id) → ""
+}
+
+// NewLog returns the log called name.
+func NewLog(name string) *Log {
+	return &Log{
+		name:     name,
+		counters: composite.NewSubspace("e", name, "c"),
+		items:    composite.NewSubspace("e", name, "m"),
+		times:    composite.NewSubspace("e", name, "t"),
+	}
+}
+
+// Name returns the log's name.
+func (l *Log) Name() string { return l.name }
+
+func (l *Log) wrap(err error) error { return fmt.Errorf("enumkeys: log %s: %w", l.name, err) }
+
+// counter is a parent's counter record: the last id handed out (never
+// reused, even after deletes) and the number of live items.
+type counter struct{ last, count uint64 }
+
+func (l *Log) readCounter(tx keyspace.Tx, parent string) (counter, error) {
+	v, err := tx.Get(l.counters.Pack(composite.Tuple{parent}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return counter{}, nil
+	}
+	if err != nil {
+		return counter{}, l.wrap(err)
+	}
+	if len(v) != 16 {
+		return counter{}, l.wrap(fmt.Errorf("%w: counter of %q is %d bytes", keyspace.ErrCorrupt, parent, len(v)))
+	}
+	return counter{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}, nil
+}
+
+func (l *Log) writeCounter(tx keyspace.Tx, parent string, c counter) error {
+	v := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, c.last), c.count)
+	return tx.Put(l.counters.Pack(composite.Tuple{parent}), v)
+}
+
+// Append adds an item to parent's log and returns it with its id: the
+// parent's previous last id plus one. The counter is read and written in
+// the caller's transaction, and keyspace write transactions are serialized,
+// so ids are unique and dense: two appends in one transaction get
+// consecutive ids, and a transaction that rolls back consumes none. A zero
+// at means now.
+func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (Item, error) {
+	if parent == "" {
+		return Item{}, l.wrap(ErrEmptyParent)
+	}
+	if at.IsZero() {
+		at = time.Now()
+	}
+	at = at.UTC()
+	if _, err := (composite.Tuple{at}).TryPack(); err != nil {
+		return Item{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, at.Format(time.RFC3339)))
+	}
+	c, err := l.readCounter(tx, parent)
+	if err != nil {
+		return Item{}, err
+	}
+	c.last++
+	c.count++
+	it := Item{Parent: parent, ID: c.last, Time: at, Data: data}
+	v := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(data)), uint64(at.UnixNano()))
+	if err := tx.Put(l.items.Pack(composite.Tuple{parent, it.ID}), append(v, data...)); err != nil {
+		return Item{}, l.wrap(err)
+	}
+	if err := tx.Put(l.times.Pack(composite.Tuple{parent, at, it.ID}), nil); err != nil {
+		return Item{}, l.wrap(err)
+	}
+	if err := l.writeCounter(tx, parent, c); err != nil {
+		return Item{}, l.wrap(err)
+	}
+	return it, nil
+}
+
+// checkID rejects an empty parent, id 0 and ids beyond the latest.
+func (l *Log) checkID(tx keyspace.Tx, parent string, id uint64) (counter, error) {
+	if parent == "" {
+		return counter{}, l.wrap(ErrEmptyParent)
+	}
+	c, err := l.readCounter(tx, parent)
+	if err != nil {
+		return c, err
+	}
+	if id == 0 || id > c.last {
+		return c, l.wrap(fmt.Errorf("%w: %q has ids 1…%d, not %d", ErrBadID, parent, c.last, id))
+	}
+	return c, nil
+}
+
+// Get returns one item. A deleted id wraps keyspace.ErrNotFound; id 0 or
+// beyond the latest is ErrBadID.
+func (l *Log) Get(tx keyspace.Tx, parent string, id uint64) (Item, error) {
+	if _, err := l.checkID(tx, parent, id); err != nil {
+		return Item{}, err
+	}
+	v, err := tx.Get(l.items.Pack(composite.Tuple{parent, id}))
+	if err != nil {
+		return Item{}, l.wrap(fmt.Errorf("%s/%d: %w", parent, id, err))
+	}
+	return decodeItem(parent, id, v)
+}
+
+// Delete removes one item. Its id is not reused.
+func (l *Log) Delete(tx keyspace.Tx, parent string, id uint64) error {
+	it, err := l.Get(tx, parent, id)
+	if err != nil {
+		return err
+	}
+	c, err := l.readCounter(tx, parent)
+	if err != nil {
+		return err
+	}
+	c.count--
+	if err := tx.Delete(l.items.Pack(composite.Tuple{parent, id})); err != nil {
+		return l.wrap(err)
+	}
+	if err := tx.Delete(l.times.Pack(composite.Tuple{parent, it.Time, id})); err != nil {
+		return l.wrap(err)
+	}
+	return l.writeCounter(tx, parent, c)
+}
+
+// DeleteParent removes a parent's whole log, counter included (its ids
+// start again at 1), and returns how many items it held.
+func (l *Log) DeleteParent(tx keyspace.Tx, parent string) (int, error) {
+	if parent == "" {
+		return 0, l.wrap(ErrEmptyParent)
+	}
+	n, err := tx.DeleteRange(l.items.RangeOf(composite.Tuple{parent}))
+	if err != nil {
+		return 0, l.wrap(err)
+	}
+	if _, err := tx.DeleteRange(l.times.RangeOf(composite.Tuple{parent})); err != nil {
+		return 0, l.wrap(err)
+	}
+	if err := tx.Delete(l.counters.Pack(composite.Tuple{parent})); err != nil {
+		return 0, l.wrap(err)
+	}
+	return n, nil
+}
+
+// Count returns the number of live items of parent, from its counter.
+func (l *Log) Count(tx keyspace.Tx, parent string) (int, error) {
+	if parent == "" {
+		return 0, l.wrap(ErrEmptyParent)
+	}
+	c, err := l.readCounter(tx, parent)
+	return int(c.count), err
+}
+
+// LastID returns the last id handed out to parent (0 when none), deleted or
+// not.
+func (l *Log) LastID(tx keyspace.Tx, parent string) (uint64, error) {
+	if parent == "" {
+		return 0, l.wrap(ErrEmptyParent)
+	}
+	c, err := l.readCounter(tx, parent)
+	return c.last, err
+}
+
+func decodeItem(parent string, id uint64, v []byte) (Item, error) {
+	if len(v) < 8 {
+		return Item{}, fmt.Errorf("enumkeys: %w: item %s/%d is %d bytes", keyspace.ErrCorrupt, parent, id, len(v))
+	}
+	it := Item{Parent: parent, ID: id, Time: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
+	if len(v) > 8 {
+		it.Data = append([]byte(nil), v[8:]...)
+	}
+	return it, nil
+}

@@ -1,0 +1,376 @@
+package enumkeys
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+	_ "time/tzdata" // real zones on any machine
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// model is the oracle: a plain list per parent.
+type model struct {
+	last  map[string]uint64
+	items map[string][]Item // live items in id order
+}
+
+func newModel() *model { return &model{last: map[string]uint64{}, items: map[string][]Item{}} }
+
+func (m *model) append(it Item) {
+	m.last[it.Parent] = it.ID
+	m.items[it.Parent] = append(m.items[it.Parent], it)
+}
+
+func (m *model) delete(parent string, id uint64) {
+	m.items[parent] = slices.DeleteFunc(m.items[parent], func(it Item) bool { return it.ID == id })
+}
+
+func (m *model) between(parent string, from, to time.Time) []Item {
+	var out []Item
+	for _, it := range m.items[parent] {
+		if !it.Time.Before(from) && it.Time.Before(to) {
+			out = append(out, it)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Item) int { return a.Time.Compare(b.Time) }) // ties stay in id order
+	return out
+}
+
+func sameItems(t *testing.T, what string, got, want []Item) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d items, model %d", what, len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.ID != w.ID || g.Parent != w.Parent || !g.Time.Equal(w.Time) || string(g.Data) != string(w.Data) {
+			t.Fatalf("%s: item %d is %+v, model %+v", what, i, g, w)
+		}
+	}
+}
+
+// allPages reads a listing page by page through its cursors.
+func allPages(t *testing.T, limit int, read func(cursor string) (Page, error)) []Item {
+	t.Helper()
+	var out []Item
+	cursor := ""
+	for pages := 0; ; pages++ {
+		p, err := read(cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit > 0 && len(p.Items) > limit {
+			t.Fatalf("page of %d items with limit %d", len(p.Items), limit)
+		}
+		out = append(out, p.Items...)
+		if p.Next == "" {
+			return out
+		}
+		cursor = p.Next
+		if pages > 10_000 {
+			t.Fatal("cursor does not advance")
+		}
+	}
+}
+
+func reversed(items []Item) []Item {
+	out := slices.Clone(items)
+	slices.Reverse(out)
+	return out
+}
+
+func TestLogAgainstModel(t *testing.T) {
+	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(1, 2))
+		log := NewLog("inbox")
+		m := newModel()
+		parents := []string{"alice", "bob", "c:a\x00rol"} // separators and zero bytes
+		base := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+		for step := 0; step < 600; step++ {
+			parent := parents[r.IntN(len(parents))]
+			err := s.Update(func(tx keyspace.Tx) error {
+				switch op := r.IntN(20); {
+				case op < 14: // append, times out of order
+					at := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
+					it, err := log.Append(tx, parent, at, []byte(fmt.Sprint("m", step)))
+					if err != nil {
+						return err
+					}
+					if it.ID != m.last[parent]+1 {
+						t.Fatalf("append to %s got id %d after %d", parent, it.ID, m.last[parent])
+					}
+					m.append(it)
+				case op < 19 && len(m.items[parent]) > 0:
+					id := m.items[parent][r.IntN(len(m.items[parent]))].ID
+					if err := log.Delete(tx, parent, id); err != nil {
+						return err
+					}
+					m.delete(parent, id)
+				case op == 19 && r.IntN(5) == 0:
+					n, err := log.DeleteParent(tx, parent)
+					if err != nil || n != len(m.items[parent]) {
+						t.Fatalf("DeleteParent(%s) = %d, %v; model has %d", parent, n, err, len(m.items[parent]))
+					}
+					delete(m.items, parent)
+					delete(m.last, parent)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step%20 != 19 {
+				continue
+			}
+			s.View(func(tx keyspace.Tx) error {
+				for _, p := range parents {
+					live := m.items[p]
+					if n, _ := log.Count(tx, p); n != len(live) {
+						t.Fatalf("Count(%s) = %d, model %d", p, n, len(live))
+					}
+					if last, _ := log.LastID(tx, p); last != m.last[p] {
+						t.Fatalf("LastID(%s) = %d, model %d", p, last, m.last[p])
+					}
+					if len(live) > 0 {
+						n := 1 + r.IntN(5)
+						got, err := log.Latest(tx, p, n)
+						if err != nil {
+							t.Fatal(err)
+						}
+						sameItems(t, "latest", got, reversed(live)[:min(n, len(live))])
+					}
+					limit := r.IntN(4)
+					fwd := allPages(t, limit, func(c string) (Page, error) {
+						return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Limit: limit, Cursor: c})
+					})
+					sameItems(t, "range", fwd, live)
+					back := allPages(t, limit, func(c string) (Page, error) {
+						return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Reverse: true, Limit: limit, Cursor: c})
+					})
+					sameItems(t, "reverse range", back, reversed(live))
+					for id := uint64(1); id <= m.last[p]; id++ {
+						idx := slices.IndexFunc(live, func(it Item) bool { return it.ID == id })
+						got, err := log.Get(tx, p, id)
+						if idx < 0 {
+							if !errors.Is(err, keyspace.ErrNotFound) {
+								t.Fatalf("Get(%s, deleted %d) = %v", p, id, err)
+							}
+						} else if err != nil || got.ID != id || string(got.Data) != string(live[idx].Data) {
+							t.Fatalf("Get(%s, %d) = %+v, %v", p, id, got, err)
+						}
+						// Prev and Next, across deleted ids.
+						wantPrev := -1
+						for i, it := range live {
+							if it.ID < id {
+								wantPrev = i
+							}
+						}
+						prev, err := log.Prev(tx, p, id)
+						if wantPrev < 0 != errors.Is(err, keyspace.ErrNotFound) || wantPrev >= 0 && prev.ID != live[wantPrev].ID {
+							t.Fatalf("Prev(%s, %d) = %d, %v", p, id, prev.ID, err)
+						}
+						wantNext := slices.IndexFunc(live, func(it Item) bool { return it.ID > id })
+						next, err := log.Next(tx, p, id)
+						if wantNext < 0 != errors.Is(err, keyspace.ErrNotFound) || wantNext >= 0 && next.ID != live[wantNext].ID {
+							t.Fatalf("Next(%s, %d) = %d, %v", p, id, next.ID, err)
+						}
+					}
+					for _, id := range []uint64{0, m.last[p] + 1} {
+						if _, err := log.Get(tx, p, id); !errors.Is(err, ErrBadID) {
+							t.Fatalf("Get(%s, %d) = %v, want ErrBadID", p, id, err)
+						}
+					}
+					// Days in several zones, and an arbitrary period.
+					loc, _ := time.LoadLocation(zones[r.IntN(len(zones))])
+					day := base.Add(time.Duration(r.IntN(5)*24) * time.Hour).In(loc)
+					from, to := DayBounds(day)
+					got := allPages(t, limit, func(c string) (Page, error) {
+						return log.Day(tx, p, day, &ListOptions{Limit: limit, Cursor: c})
+					})
+					sameItems(t, "day "+day.String(), got, m.between(p, from, to))
+					if n, _ := log.CountDay(tx, p, day); n != len(got) {
+						t.Fatalf("CountDay = %d, listed %d", n, len(got))
+					}
+					a := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
+					b := a.Add(time.Duration(r.Int64N(int64(30 * time.Hour))))
+					gotB, _ := log.Between(tx, p, a, b, &ListOptions{Reverse: true})
+					sameItems(t, "between reversed", gotB.Items, reversed(m.between(p, a, b)))
+				}
+				return nil
+			})
+		}
+	})
+}
+
+func TestDayPacking(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := keyspace.NewMemory()
+	log := NewLog("l")
+	// 2026-03-08 is the spring-forward day in New York: 23 hours long.
+	stamps := []time.Time{
+		time.Date(2026, 3, 7, 23, 59, 59, 999_999_999, ny), // the day before, last nanosecond
+		time.Date(2026, 3, 8, 0, 0, 0, 0, ny),              // midnight: the day's first
+		time.Date(2026, 3, 8, 3, 30, 0, 0, ny),             // after the jump
+		time.Date(2026, 3, 8, 1, 59, 0, 0, ny),             // appended out of order
+		time.Date(2026, 3, 8, 23, 59, 59, 0, ny),           // the day's last second
+		time.Date(2026, 3, 9, 0, 0, 0, 0, ny),              // next midnight: the next day
+	}
+	s.Update(func(tx keyspace.Tx) error {
+		for _, at := range stamps {
+			if _, err := log.Append(tx, "u", at, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+	s.View(func(tx keyspace.Tx) error {
+		from, to := DayBounds(time.Date(2026, 3, 8, 12, 0, 0, 0, ny))
+		if to.Sub(from) != 23*time.Hour {
+			t.Errorf("spring-forward day is %v long", to.Sub(from))
+		}
+		p, err := log.Day(tx, "u", time.Date(2026, 3, 8, 12, 0, 0, 0, ny), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uint64
+		for _, it := range p.Items {
+			ids = append(ids, it.ID)
+		}
+		// In time order: midnight (2), 01:59 (4), 03:30 (3), 23:59:59 (5).
+		if !slices.Equal(ids, []uint64{2, 4, 3, 5}) {
+			t.Errorf("items on 2026-03-08 in New York: ids %v, want [2 4 3 5]", ids)
+		}
+		// The same instants seen from UTC fall on other days: New York is
+		// 5 hours behind before the change and 4 after, so UTC's 2026-03-08
+		// holds the first four stamps (04:59:59.999 to 07:30 UTC) and not
+		// the last two (03:59:59 and 04:00 on the 9th).
+		if n, _ := log.CountDay(tx, "u", time.Date(2026, 3, 8, 12, 0, 0, 0, time.UTC)); n != 4 {
+			t.Errorf("items on 2026-03-08 UTC: %d, want 4", n)
+		}
+		return nil
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	s := keyspace.NewMemory()
+	log := NewLog("l")
+	err := s.Update(func(tx keyspace.Tx) error {
+		_, err := log.Append(tx, "", time.Now(), nil)
+		return err
+	})
+	if !errors.Is(err, ErrEmptyParent) {
+		t.Errorf("Append with no parent = %v", err)
+	}
+	err = s.Update(func(tx keyspace.Tx) error {
+		_, err := log.Append(tx, "u", time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC), nil)
+		return err
+	})
+	if !errors.Is(err, ErrBadTime) {
+		t.Errorf("Append in 2300 = %v", err)
+	}
+	if s.Len() != 0 {
+		t.Errorf("failed appends left %d keys", s.Len())
+	}
+	s.Update(func(tx keyspace.Tx) error { _, err := log.Append(tx, "u", time.Time{}, nil); return err })
+	s.View(func(tx keyspace.Tx) error {
+		now := time.Now()
+		checks := map[string]error{
+			"Between backwards": func() error { _, err := log.Between(tx, "u", now, now.Add(-time.Hour), nil); return err }(),
+			"Range backwards":   func() error { _, err := log.Range(tx, "u", 5, 2, nil); return err }(),
+			"Latest 0":          func() error { _, err := log.Latest(tx, "u", 0); return err }(),
+			"negative limit":    func() error { _, err := log.Range(tx, "u", 1, 2, &ListOptions{Limit: -1}); return err }(),
+		}
+		for name, err := range checks {
+			if !errors.Is(err, ErrBadRange) {
+				t.Errorf("%s = %v, want ErrBadRange", name, err)
+			}
+		}
+		for _, id := range []uint64{0, 2} {
+			if _, err := log.Prev(tx, "u", id); !errors.Is(err, ErrBadID) {
+				t.Errorf("Prev(%d) = %v, want ErrBadID", id, err)
+			}
+		}
+		if _, err := log.Range(tx, "u", 1, 2, &ListOptions{Cursor: "garbage"}); !errors.Is(err, keyspace.ErrBadCursor) {
+			t.Errorf("bad cursor = %v", err)
+		}
+		return nil
+	})
+}
+
+// TestConcurrentAppends: many goroutines append to shared and private
+// parents; every id is unique, and per parent the ids are dense and rise in
+// commit order (taken from a sequence written in the same transaction).
+func TestConcurrentAppends(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		log := NewLog("l")
+		seq := NewLog("commit-order")
+		type rec struct {
+			commit uint64
+			parent string
+			id     uint64
+		}
+		var mu sync.Mutex
+		var recs []rec
+		var wg sync.WaitGroup
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 40; i++ {
+					parent := []string{"shared", fmt.Sprint("own", g)}[i%2]
+					var got []rec
+					err := s.Update(func(tx keyspace.Tx) error {
+						got = got[:0]
+						c, err := seq.Append(tx, "all", time.Unix(0, 0), nil)
+						if err != nil {
+							return err
+						}
+						for j := 0; j < 1+i%3; j++ { // several appends in one transaction
+							it, err := log.Append(tx, parent, time.Time{}, nil)
+							if err != nil {
+								return err
+							}
+							got = append(got, rec{c.ID, parent, it.ID})
+						}
+						if i%7 == 0 {
+							return errors.New("roll back") // consumes no id
+						}
+						return nil
+					})
+					if err == nil {
+						mu.Lock()
+						recs = append(recs, got...)
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		slices.SortStableFunc(recs, func(a, b rec) int { return int(a.commit) - int(b.commit) })
+		last := map[string]uint64{}
+		for _, r := range recs {
+			if r.id != last[r.parent]+1 {
+				t.Fatalf("%s: id %d after %d in commit order", r.parent, r.id, last[r.parent])
+			}
+			last[r.parent] = r.id
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for p, id := range last {
+				if n, _ := log.Count(tx, p); uint64(n) != id {
+					t.Errorf("%s: count %d, last id %d", p, n, id)
+				}
+			}
+			return nil
+		})
+	})
+}

@@ -1,0 +1,212 @@
+package enumkeys
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// ListOptions page through a listing.
+type ListOptions struct {
+	Reverse bool   // newest (highest id, latest time) first
+	Limit   int    // items per page; 0 for all
+	Cursor  string // the previous page's Next; "" for the first page
+}
+
+// Page is one page of items and the cursor for the next ("" when done).
+type Page struct {
+	Items []Item
+	Next  string
+}
+
+// Latest returns the n newest items of parent, newest first.
+func (l *Log) Latest(tx keyspace.Tx, parent string, n int) ([]Item, error) {
+	if n < 1 {
+		return nil, l.wrap(fmt.Errorf("%w: asked for the latest %d", ErrBadRange, n))
+	}
+	p, err := l.Range(tx, parent, 1, ^uint64(0), &ListOptions{Reverse: true, Limit: n})
+	return p.Items, err
+}
+
+// Prev returns the live item just before id (deleted ids are skipped, and
+// id itself may be deleted); keyspace.ErrNotFound when there is none.
+func (l *Log) Prev(tx keyspace.Tx, parent string, id uint64) (Item, error) {
+	if _, err := l.checkID(tx, parent, id); err != nil {
+		return Item{}, err
+	}
+	return l.first(tx, parent, 1, id-1, true)
+}
+
+// Next returns the live item just after id; keyspace.ErrNotFound when
+// there is none.
+func (l *Log) Next(tx keyspace.Tx, parent string, id uint64) (Item, error) {
+	if _, err := l.checkID(tx, parent, id); err != nil {
+		return Item{}, err
+	}
+	return l.first(tx, parent, id+1, ^uint64(0), false)
+}
+
+func (l *Log) first(tx keyspace.Tx, parent string, from, to uint64, reverse bool) (Item, error) {
+	if from > to {
+		return Item{}, l.wrap(fmt.Errorf("%s: no item there: %w", parent, keyspace.ErrNotFound))
+	}
+	p, err := l.Range(tx, parent, from, to, &ListOptions{Reverse: reverse, Limit: 1})
+	if err != nil {
+		return Item{}, err
+	}
+	if len(p.Items) == 0 {
+		return Item{}, l.wrap(fmt.Errorf("%s: no item there: %w", parent, keyspace.ErrNotFound))
+	}
+	return p.Items[0], nil
+}
+
+// Range lists the live items of parent with ids in [from, to], in id order
+// (reverse: newest first), a page at a time.
+func (l *Log) Range(tx keyspace.Tx, parent string, from, to uint64, opts *ListOptions) (Page, error) {
+	if parent == "" {
+		return Page{}, l.wrap(ErrEmptyParent)
+	}
+	if from > to {
+		return Page{}, l.wrap(fmt.Errorf("%w: ids %d…%d end before they start", ErrBadRange, from, to))
+	}
+	r := keyspace.Range{Start: l.items.Pack(composite.Tuple{parent, from})}
+	if to == ^uint64(0) {
+		r.End = l.items.RangeOf(composite.Tuple{parent}).End
+	} else {
+		r.End = l.items.Pack(composite.Tuple{parent, to + 1})
+	}
+	return l.page(tx, r, opts, func(k, v []byte) (Item, error) {
+		t, err := l.items.Unpack(k)
+		if err != nil || len(t) != 2 {
+			return Item{}, l.wrap(fmt.Errorf("%w: item key %q", keyspace.ErrCorrupt, k))
+		}
+		return decodeItem(parent, toUint(t[1]), v)
+	})
+}
+
+// Between lists the items of parent stamped in [from, to), in time order
+// (ties by id; reverse: latest first). It scans the time index, so it reads
+// only the items of the period, not the parent's whole log.
+func (l *Log) Between(tx keyspace.Tx, parent string, from, to time.Time, opts *ListOptions) (Page, error) {
+	r, err := l.timeRange(parent, from, to)
+	if err != nil {
+		return Page{}, err
+	}
+	return l.page(tx, r, opts, func(k, _ []byte) (Item, error) {
+		t, err := l.times.Unpack(k)
+		if err != nil || len(t) != 3 {
+			return Item{}, l.wrap(fmt.Errorf("%w: time key %q", keyspace.ErrCorrupt, k))
+		}
+		id := toUint(t[2])
+		v, err := tx.Get(l.items.Pack(composite.Tuple{parent, id}))
+		if err != nil {
+			return Item{}, l.wrap(fmt.Errorf("time index names %s/%d: %w", parent, id, err))
+		}
+		return decodeItem(parent, id, v)
+	})
+}
+
+// CountBetween counts the items of parent stamped in [from, to), reading
+// keys of the time index only.
+func (l *Log) CountBetween(tx keyspace.Tx, parent string, from, to time.Time) (int, error) {
+	r, err := l.timeRange(parent, from, to)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for range tx.Scan(r) {
+		n++
+	}
+	return n, tx.Err()
+}
+
+// Day lists the items of parent on the calendar day of day, in day's time
+// zone: from its midnight to the next, so 23 or 25 hours across a
+// daylight-saving change.
+func (l *Log) Day(tx keyspace.Tx, parent string, day time.Time, opts *ListOptions) (Page, error) {
+	from, to := DayBounds(day)
+	return l.Between(tx, parent, from, to, opts)
+}
+
+// CountDay counts the items of parent on the calendar day of day.
+func (l *Log) CountDay(tx keyspace.Tx, parent string, day time.Time) (int, error) {
+	from, to := DayBounds(day)
+	return l.CountBetween(tx, parent, from, to)
+}
+
+// DayBounds returns the midnight starting t's calendar day in t's location
+// and the midnight starting the next.
+func DayBounds(t time.Time) (from, to time.Time) {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, t.Location()), time.Date(y, m, d+1, 0, 0, 0, 0, t.Location())
+}
+
+func (l *Log) timeRange(parent string, from, to time.Time) (keyspace.Range, error) {
+	if parent == "" {
+		return keyspace.Range{}, l.wrap(ErrEmptyParent)
+	}
+	if to.Before(from) {
+		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s ends before %s", ErrBadRange, to.Format(time.RFC3339), from.Format(time.RFC3339)))
+	}
+	start, err := composite.Tuple{parent, from.UTC()}.TryPack()
+	if err != nil {
+		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, from.Format(time.RFC3339)))
+	}
+	end, err := composite.Tuple{parent, to.UTC()}.TryPack()
+	if err != nil {
+		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, to.Format(time.RFC3339)))
+	}
+	prefix := l.times.Bytes()
+	return keyspace.Range{Start: append(append([]byte{}, prefix...), start...), End: append(append([]byte{}, prefix...), end...)}, nil
+}
+
+// page reads one page of r with decode, and makes the cursor for the next.
+func (l *Log) page(tx keyspace.Tx, r keyspace.Range, opts *ListOptions, decode func(k, v []byte) (Item, error)) (Page, error) {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Limit < 0 {
+		return Page{}, l.wrap(fmt.Errorf("%w: negative limit %d", ErrBadRange, o.Limit))
+	}
+	r.Reverse = o.Reverse
+	rr, err := r.Resume(o.Cursor)
+	if err != nil {
+		return Page{}, l.wrap(err)
+	}
+	if o.Limit > 0 {
+		rr.Limit = o.Limit + 1 // one more says whether there is a next page
+	}
+	var p Page
+	var last []byte
+	for k, v := range tx.Scan(rr) {
+		if o.Limit > 0 && len(p.Items) == o.Limit {
+			p.Next = r.Cursor(last)
+			break
+		}
+		it, err := decode(k, v)
+		if err != nil {
+			return Page{}, err
+		}
+		p.Items = append(p.Items, it)
+		last = append(last[:0], k...)
+	}
+	if err := tx.Err(); err != nil {
+		return Page{}, l.wrap(err)
+	}
+	return p, nil
+}
+
+// toUint reads an id element (tuples decode integers as int64, or uint64
+// above MaxInt64).
+func toUint(v any) uint64 {
+	switch v := v.(type) {
+	case int64:
+		return uint64(v)
+	case uint64:
+		return v
+	}
+	return 0
+}
