@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/dataset"
 	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -292,6 +293,55 @@ func TestQueryBadInput(t *testing.T) {
 		ok := orb.Polygon{{{0, 0}, {1, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}, {{0.2, 0.2}, {0.4, 0.2}, {0.4, 0.4}, {0.2, 0.2}}}
 		if _, _, err := ix.Within(tx, ok, nil); err != nil {
 			t.Errorf("Within(valid polygon) = %v", err)
+		}
+		return nil
+	})
+}
+
+// TestEveryQueryOnCities runs every query kind around real cities against
+// brute force.
+func TestEveryQueryOnCities(t *testing.T) {
+	cities := dataset.Cities(t)
+	var points []Point
+	for _, c := range cities {
+		if c.Lat == 0 && c.Lon == 0 {
+			continue // "Null Island" rows are bad data (SOURCES.md)
+		}
+		points = append(points, Point{ID: fmt.Sprint(c.ID), Lat: c.Lat, Lon: c.Lon})
+	}
+	s := keyspace.NewMemory()
+	ix := NewIndex("cities")
+	load(t, s, ix, points)
+	r := rand.New(rand.NewPCG(17, 18))
+	all := func(Point) bool { return true }
+	s.View(func(tx keyspace.Tx) error {
+		for q := 0; q < 40; q++ { // each brute force sorts 150,000 cities
+			c := points[r.IntN(len(points))]
+			k := []int{1, 10, 100}[q%3]
+			got, _, err := ix.Nearest(tx, c.Lat, c.Lon, k, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResults(t, fmt.Sprintf("%d nearest %s", k, c.ID), got, brute(points, c.Lat, c.Lon, all)[:k])
+
+			b := Box{MinLat: c.Lat - r.Float64(), MaxLat: c.Lat + r.Float64(), MinLon: wrap(c.Lon - 2*r.Float64()), MaxLon: wrap(c.Lon + 2*r.Float64())}
+			b.MinLat, b.MaxLat = math.Max(-90, b.MinLat), math.Min(90, b.MaxLat)
+			got, _, err = ix.Box(tx, b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lat, lon := b.centre()
+			checkResults(t, fmt.Sprintf("box %+v", b), got, brute(points, lat, lon, func(p Point) bool { return bruteInBox(b, p) }))
+
+			poly := star(r, c.Lat, c.Lon, r.Float64(), q%2 == 0)
+			got, _, err = ix.Within(tx, poly, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cen, _ := planar.CentroidArea(poly)
+			checkResults(t, "polygon", got, brute(points, cen.Lat(), cen.Lon(), func(p Point) bool {
+				return planar.PolygonContains(poly, orb.Point{p.Lon, p.Lat})
+			}))
 		}
 		return nil
 	})
