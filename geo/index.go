@@ -1,10 +1,12 @@
 package geo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -77,6 +79,53 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		return ix.wrap(err)
 	}
 	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereBytes)
+}
+
+// PutAll adds or moves many points in one transaction, as an import does.
+// Every point is checked before anything is written, so a bad one changes
+// nothing. The writes go in one sorted run of keys: a B+tree such as bbolt's takes sorted inserts
+// into a large transaction in linear time, random ones in far worse (its
+// nodes split only at commit, so an insert in the middle of a grown node
+// moves everything after it). A later duplicate id wins.
+func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
+	type entry struct{ key, value []byte }
+	pts := make([]entry, 0, len(points))
+	ids := make([]entry, 0, len(points))
+	seen := make(map[string]int, len(points))
+	for i, p := range points {
+		if p.ID == "" {
+			return ix.wrap(fmt.Errorf("point %d: %w", i, ErrEmptyID))
+		}
+		if err := validate(p.Lat, p.Lon); err != nil {
+			return ix.wrap(fmt.Errorf("point %q: %w", p.ID, err))
+		}
+		where := append(append(composite.Tuple{}, p.Scope...), encode(p.Lat, p.Lon))
+		whereBytes, err := where.TryPack()
+		if err != nil {
+			return ix.wrap(fmt.Errorf("point %q: scope: %w", p.ID, err))
+		}
+		e := entry{ix.points.Pack(append(where, p.ID)), encodeValue(p)}
+		if j, ok := seen[p.ID]; ok { // a later duplicate replaces the earlier
+			pts[j], ids[j] = e, entry{ids[j].key, whereBytes}
+			continue
+		}
+		seen[p.ID] = len(pts)
+		pts = append(pts, e)
+		ids = append(ids, entry{ix.ids.Pack(composite.Tuple{p.ID}), whereBytes})
+	}
+	for id := range seen {
+		if err := ix.deleteKey(tx, id); err != nil {
+			return err
+		}
+	}
+	all := append(pts, ids...)
+	slices.SortFunc(all, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
+	for _, e := range all {
+		if err := tx.Put(e.key, e.value); err != nil {
+			return ix.wrap(err)
+		}
+	}
+	return nil
 }
 
 // Get returns the point with the given id, or an error wrapping
@@ -166,4 +215,30 @@ func (ix *Index) decode(key, v []byte) (Point, error) {
 		p.Payload = append([]byte(nil), v[16:]...)
 	}
 	return p, nil
+}
+
+// Len counts the points of the index (one key per point in the reverse
+// entries; a scan of keys, not a stored counter).
+func (ix *Index) Len(tx keyspace.Tx) (int, error) {
+	n := 0
+	for range tx.Scan(ix.ids.Range()) {
+		n++
+	}
+	if err := tx.Err(); err != nil {
+		return 0, ix.wrap(err)
+	}
+	return n, nil
+}
+
+// Empty reports whether the index holds no points.
+func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
+	r := ix.ids.Range()
+	r.Limit = 1
+	for range tx.Scan(r) {
+		return false, nil
+	}
+	if err := tx.Err(); err != nil {
+		return false, ix.wrap(err)
+	}
+	return true, nil
 }

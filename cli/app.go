@@ -1,0 +1,151 @@
+// Package cli is the keyspace command line: import points, tables and logs
+// into the embedded bbolt file and answer every query the library answers,
+// as a table for people or JSON, NDJSON and GeoJSON for programs.
+//
+// Exit codes: 0 on success, 1 on a runtime error (a bad row, a locked or
+// corrupt file, an unknown index), 2 on a usage error (an unknown flag, a
+// missing argument). Errors go to stderr as one line. Query commands open
+// the file read-only.
+//
+// The binary is cli/keyspace; Run is the whole program, so tests can run it
+// in-process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/keyspacedb/keyspace"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// usageError marks errors that deserve exit code 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// Run runs the command line with args (args[0] is the program name) and
+// returns the exit code. Ctrl-C cancels the running command; an import in
+// progress rolls back.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "keyspace: %v\n", oneLine(err))
+	var ue usageError
+	msg := err.Error()
+	if errors.As(err, &ue) || strings.HasPrefix(msg, "Required flag") || strings.HasPrefix(msg, "flag provided but not defined") ||
+		strings.Contains(msg, "invalid value") || strings.HasPrefix(msg, "Required flags") {
+		return 2
+	}
+	return 1
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+// commonFlags are accepted before the command and after it alike.
+func commonFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "db", Value: "keyspace.db", EnvVars: []string{"KEYSPACE_DB"}, Usage: "the database `FILE`"},
+		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson or geojson"},
+		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bars"},
+	}
+}
+
+// prepare gives every leaf command the common flags and turns flag errors
+// into usage errors (exit 2) without printing the whole help.
+func prepare(cmds []*ucli.Command) {
+	for _, cmd := range cmds {
+		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error { return usageError{err} }
+		if len(cmd.Subcommands) > 0 {
+			prepare(cmd.Subcommands)
+			continue
+		}
+		cmd.Flags = append(cmd.Flags, commonFlags()...)
+	}
+}
+
+// common returns a common flag's value: where it was set, after or before
+// the command, else its default.
+func common(c *ucli.Context, name string) string {
+	for _, ctx := range c.Lineage() {
+		for _, n := range ctx.LocalFlagNames() {
+			if n == name {
+				return ctx.String(name)
+			}
+		}
+	}
+	return c.String(name)
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
+	cmds := []*ucli.Command{geoCommand(), tableCommand(), logCommand(), statsCommand()}
+	prepare(cmds)
+	return &ucli.App{
+		Name:                 "keyspace",
+		Usage:                "geospatial and composite-key indexing over one ordered keyspace",
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		ExitErrHandler:       func(*ucli.Context, error) {}, // Run reports errors and picks the code
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return usageError{err}
+		},
+		Flags:                commonFlags(),
+		Commands:             cmds,
+	}
+}
+
+// openRead opens the database read-only for a query: it must exist.
+func openRead(c *ucli.Context) (*keyspace.BoltStore, error) {
+	path := common(c, "db")
+	s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: true})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("database %s does not exist (import something first, or pass --db)", path)
+	}
+	return s, explainOpen(path, err)
+}
+
+// openWrite opens (or creates) the database for writing.
+func openWrite(c *ucli.Context) (*keyspace.BoltStore, error) {
+	path := common(c, "db")
+	s, err := keyspace.Open(path, nil)
+	return s, explainOpen(path, err)
+}
+
+func explainOpen(path string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, keyspace.ErrLocked):
+		return fmt.Errorf("database %s is locked by another process (a writer holds it; try again when it is done)", path)
+	case errors.Is(err, keyspace.ErrCorrupt), errors.Is(err, keyspace.ErrNotKeyspace):
+		return fmt.Errorf("%s is not a keyspace database: %w", path, err)
+	}
+	return fmt.Errorf("open %s: %w", path, err)
+}
+
+// output returns the --output format, checked against those allowed.
+func output(c *ucli.Context, allowed ...string) (string, error) {
+	f := common(c, "output")
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", usagef("--output %q: this command writes %s", f, strings.Join(allowed, ", "))
+}

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/enumkeys"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func logFlags(extra ...ucli.Flag) []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
+		&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Required: true, Usage: "the `PARENT` (a user)"},
+	}, extra...)
+}
+
+func logCommand() *ucli.Command {
+	one := func(name, usage string, fn func(l *enumkeys.Log, tx keyspace.Tx, parent string, id uint64) (enumkeys.Item, error)) *ucli.Command {
+		return &ucli.Command{
+			Name: name, Usage: usage, ArgsUsage: "ID",
+			UsageText: fmt.Sprintf("keyspace log %s --log inbox --parent alice 42", name),
+			Flags:     logFlags(),
+			Action: func(c *ucli.Context) error {
+				id, err := argID(c)
+				if err != nil {
+					return err
+				}
+				return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+					it, err := fn(l, tx, c.String("parent"), id)
+					return []enumkeys.Item{it}, "", err
+				})
+			},
+		}
+	}
+	pageFlags := []ucli.Flag{
+		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "items per page"},
+		&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+		&ucli.BoolFlag{Name: "reverse", Usage: "newest first"},
+	}
+	opts := func(c *ucli.Context) *enumkeys.ListOptions {
+		return &enumkeys.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
+	}
+	return &ucli.Command{
+		Name:  "log",
+		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days",
+		Subcommands: []*ucli.Command{
+			{
+				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
+				UsageText: `keyspace log append --log inbox --parent alice "hello"`,
+				Flags:     logFlags(&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "the item's time (RFC 3339; default now)"}),
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 1 {
+						return usagef("log append wants one DATA argument")
+					}
+					s, err := openWrite(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					var at time.Time
+					if t := c.Timestamp("time"); t != nil {
+						at = *t
+					}
+					var it enumkeys.Item
+					err = s.Update(func(tx keyspace.Tx) error {
+						it, err = enumkeys.NewLog(c.String("log")).Append(tx, c.String("parent"), at, []byte(c.Args().First()))
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintln(c.App.Writer, it.ID)
+					return nil
+				},
+			},
+			one("get", "one item by id", (*enumkeys.Log).Get),
+			one("prev", "the item before an id (deleted ids are skipped)", (*enumkeys.Log).Prev),
+			one("next", "the item after an id", (*enumkeys.Log).Next),
+			{
+				Name: "latest", Usage: "the newest items, newest first",
+				UsageText: "keyspace log latest --log inbox --parent alice -n 10",
+				Flags:     logFlags(&ucli.IntFlag{Name: "n", Value: 10, Usage: "how many"}),
+				Action: func(c *ucli.Context) error {
+					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+						items, err := l.Latest(tx, c.String("parent"), c.Int("n"))
+						return items, "", err
+					})
+				},
+			},
+			{
+				Name: "day", Usage: "the items of one calendar day in a time zone",
+				UsageText: "keyspace log day --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
+				Flags: logFlags(append([]ucli.Flag{
+					&ucli.StringFlag{Name: "date", Required: true, Usage: "`YYYY-MM-DD`"},
+					&ucli.StringFlag{Name: "tz", Value: "UTC", Usage: "IANA time `ZONE`"},
+				}, pageFlags...)...),
+				Action: func(c *ucli.Context) error {
+					loc, err := time.LoadLocation(c.String("tz"))
+					if err != nil {
+						return usagef("--tz %q: %v", c.String("tz"), err)
+					}
+					day, err := time.ParseInLocation("2006-01-02", c.String("date"), loc)
+					if err != nil {
+						return usagef("--date %q: want YYYY-MM-DD", c.String("date"))
+					}
+					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+						p, err := l.Day(tx, c.String("parent"), day, opts(c))
+						return p.Items, p.Next, err
+					})
+				},
+			},
+			{
+				Name: "range", Usage: "items with ids from --from to --to, a page at a time",
+				UsageText: "keyspace log range --log inbox --parent alice --from 10 --to 20 --limit 5",
+				Flags: logFlags(append([]ucli.Flag{
+					&ucli.Uint64Flag{Name: "from", Value: 1, Usage: "first `ID`"},
+					&ucli.Uint64Flag{Name: "to", Value: ^uint64(0), DefaultText: "the latest", Usage: "last `ID`"},
+				}, pageFlags...)...),
+				Action: func(c *ucli.Context) error {
+					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+						p, err := l.Range(tx, c.String("parent"), c.Uint64("from"), c.Uint64("to"), opts(c))
+						return p.Items, p.Next, err
+					})
+				},
+			},
+		},
+	}
+}
+
+func argID(c *ucli.Context) (uint64, error) {
+	if c.NArg() != 1 {
+		return 0, usagef("%s wants one ID", c.Command.Name)
+	}
+	id, err := strconv.ParseUint(c.Args().First(), 10, 64)
+	if err != nil {
+		return 0, usagef("ID %q is not a positive integer", c.Args().First())
+	}
+	return id, nil
+}
+
+// logRead runs a read on the log and prints the items (and the next
+// page's cursor).
+func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error)) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	s, err := openRead(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.View(func(tx keyspace.Tx) error {
+		items, next, err := fn(enumkeys.NewLog(c.String("log")), tx)
+		if err != nil {
+			return err
+		}
+		type jsonItem struct {
+			ID   uint64    `json:"id"`
+			Time time.Time `json:"time"`
+			Data string    `json:"data"`
+		}
+		switch format {
+		case "json", "ndjson":
+			var out []jsonItem
+			for _, it := range items {
+				out = append(out, jsonItem{it.ID, it.Time, string(it.Data)})
+			}
+			enc := json.NewEncoder(c.App.Writer)
+			if format == "ndjson" {
+				for _, it := range out {
+					if err := enc.Encode(it); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Items []jsonItem `json:"items"`
+				Next  string     `json:"next,omitempty"`
+			}{append([]jsonItem{}, out...), next})
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tTIME\tDATA")
+		for _, it := range items {
+			fmt.Fprintf(tw, "%d\t%s\t%s\n", it.ID, it.Time.Format(time.RFC3339), it.Data)
+		}
+		tw.Flush()
+		if next != "" {
+			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", next)
+		}
+		return nil
+	})
+}

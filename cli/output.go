@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+)
+
+// jsonResult is one geo result in JSON output.
+type jsonResult struct {
+	ID        string          `json:"id"`
+	Lat       float64         `json:"lat"`
+	Lon       float64         `json:"lon"`
+	DistanceM *float64        `json:"distance_m,omitempty"`
+	Scope     string          `json:"scope,omitempty"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
+}
+
+type jsonStats struct {
+	Cells      int `json:"cells"`
+	Ranges     int `json:"ranges"`
+	Candidates int `json:"candidates"`
+	Results    int `json:"results"`
+}
+
+// payloadJSON returns a payload as JSON: itself when it is JSON (imports
+// store the other columns as an object), else a JSON string.
+func payloadJSON(p []byte) json.RawMessage {
+	if len(p) == 0 {
+		return nil
+	}
+	if json.Valid(p) {
+		return p
+	}
+	b, _ := json.Marshal(string(p))
+	return b
+}
+
+func toJSON(r geo.Result, withDistance bool) jsonResult {
+	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Payload: payloadJSON(r.Payload)}
+	if withDistance {
+		d := r.Distance
+		out.DistanceM = &d
+	}
+	if len(r.Scope) > 0 {
+		out.Scope = formatScope(r.Scope)
+	}
+	return out
+}
+
+// writeResults prints geo results in the chosen format.
+func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, withDistance bool) error {
+	switch format {
+	case "json":
+		doc := struct {
+			Results []jsonResult `json:"results"`
+			Stats   jsonStats    `json:"stats"`
+		}{Results: []jsonResult{}, Stats: jsonStats(st)}
+		for _, r := range rs {
+			doc.Results = append(doc.Results, toJSON(r, withDistance))
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	case "ndjson":
+		enc := json.NewEncoder(w)
+		for _, r := range rs {
+			if err := enc.Encode(toJSON(r, withDistance)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "geojson":
+		fc := geojson.NewFeatureCollection()
+		for _, r := range rs {
+			f := geojson.NewFeature(orb.Point{r.Lon, r.Lat})
+			f.ID = r.ID
+			if withDistance {
+				f.Properties["distance_m"] = r.Distance
+			}
+			var props map[string]any
+			if json.Unmarshal(r.Payload, &props) == nil {
+				for k, v := range props {
+					f.Properties[k] = v
+				}
+			} else if len(r.Payload) > 0 {
+				f.Properties["payload"] = string(r.Payload)
+			}
+			fc.Append(f)
+		}
+		b, err := json.MarshalIndent(fc, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if withDistance {
+		fmt.Fprintln(tw, "ID\tLAT\tLON\tDISTANCE\tPAYLOAD")
+	} else {
+		fmt.Fprintln(tw, "ID\tLAT\tLON\tPAYLOAD")
+	}
+	for _, r := range rs {
+		payload := strings.ReplaceAll(string(r.Payload), "\t", " ")
+		if len(payload) > 60 {
+			payload = payload[:57] + "..."
+		}
+		if withDistance {
+			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\t%s\n", r.ID, r.Lat, r.Lon, formatDistance(r.Distance), payload)
+		} else {
+			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\n", r.ID, r.Lat, r.Lon, payload)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d results; %d ranges, %d candidates read\n", st.Results, st.Ranges, st.Candidates)
+	return err
+}
+
+func formatDistance(m float64) string {
+	if m >= 1000 {
+		return fmt.Sprintf("%.3f km", m/1000)
+	}
+	return fmt.Sprintf("%.1f m", m)
+}
