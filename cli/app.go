@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
@@ -39,7 +41,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, intersperse(app, args))
 	if err == nil {
 		return 0
 	}
@@ -148,4 +150,83 @@ func output(c *ucli.Context, allowed ...string) (string, error) {
 		}
 	}
 	return "", usagef("--output %q: this command writes %s", f, strings.Join(allowed, ", "))
+}
+
+// intersperse moves the flags that follow a command's positional arguments
+// in front of them, so `table scan 'CA:*' --limit 5` works as people type
+// it (urfave/cli v2 stops reading flags at the first argument). "--" ends
+// the flags.
+func intersperse(app *ucli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	cmds := app.Commands
+	var leaf *ucli.Command
+	i := 1
+	takesValue := func(flags []ucli.Flag, tok string) bool {
+		name := strings.TrimLeft(tok, "-")
+		if strings.Contains(name, "=") {
+			return false
+		}
+		for _, f := range flags {
+			if slices.Contains(f.Names(), name) {
+				_, isBool := f.(*ucli.BoolFlag)
+				return !isBool
+			}
+		}
+		return false
+	}
+	for i < len(args) {
+		tok := args[i]
+		if strings.HasPrefix(tok, "-") && tok != "-" {
+			out = append(out, tok)
+			if takesValue(app.Flags, tok) && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+			i++
+			continue
+		}
+		var next *ucli.Command
+		for _, c := range cmds {
+			if c.HasName(tok) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		out = append(out, tok)
+		i++
+		leaf, cmds = next, next.Subcommands
+		if len(cmds) == 0 {
+			break
+		}
+	}
+	if leaf == nil {
+		return args
+	}
+	var flags, positional []string
+	for ; i < len(args); i++ {
+		tok := args[i]
+		if tok == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if _, err := strconv.ParseFloat(tok, 64); err == nil || !strings.HasPrefix(tok, "-") || tok == "-" {
+			positional = append(positional, tok)
+			continue
+		}
+		flags = append(flags, tok)
+		if takesValue(leaf.Flags, tok) && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	out = append(out, flags...)
+	if len(positional) > 0 {
+		out = append(append(out, "--"), positional...)
+	}
+	return out
 }

@@ -1,0 +1,358 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/dataset"
+)
+
+// binary is the keyspace command, built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "keyspace-cli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "keyspace")
+	if out, err := exec.Command("go", "build", "-o", binary, "./keyspace").CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("building the binary: %v\n%s", err, out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs the binary and returns stdout, stderr and the exit code.
+func run(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+type jsonResults struct {
+	Results []struct {
+		ID        string          `json:"id"`
+		Lat       float64         `json:"lat"`
+		Lon       float64         `json:"lon"`
+		DistanceM float64         `json:"distance_m"`
+		Payload   json.RawMessage `json:"payload"`
+	} `json:"results"`
+	Stats struct{ Ranges, Candidates, Results int } `json:"stats"`
+}
+
+func decode(t *testing.T, out string) jsonResults {
+	t.Helper()
+	var r jsonResults
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("output is not the JSON contract: %v\n%s", err, out)
+	}
+	if r.Stats.Results != len(r.Results) {
+		t.Fatalf("stats say %d results, got %d", r.Stats.Results, len(r.Results))
+	}
+	return r
+}
+
+type city struct {
+	id       string
+	lat, lon float64
+}
+
+// brute is the oracle: every city, sorted by distance then id.
+func brute(cities []city, lat, lon float64, keep func(c city, d float64) bool) []string {
+	type hit struct {
+		id string
+		d  float64
+	}
+	var hits []hit
+	for _, c := range cities {
+		if d := geo.Distance(lat, lon, c.lat, c.lon); keep(c, d) {
+			hits = append(hits, hit{c.id, d})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.d != b.d {
+			if a.d < b.d {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.id)
+	}
+	return ids
+}
+
+func ids(r jsonResults) []string {
+	var out []string
+	for _, x := range r.Results {
+		out = append(out, x.ID)
+	}
+	return out
+}
+
+// TestCitiesEndToEnd imports the real cities file with the binary and checks
+// each query kind against brute force over the same CSV.
+func TestCitiesEndToEnd(t *testing.T) {
+	path := dataset.Path(t, "dr5hn_cities_flat.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cities []city
+	for _, r := range recs[1:] {
+		lat, _ := strconv.ParseFloat(r[8], 64)
+		lon, _ := strconv.ParseFloat(r[9], 64)
+		cities = append(cities, city{r[0], lat, lon})
+	}
+	db := filepath.Join(t.TempDir(), "cities.db")
+	if _, stderr, code := run(t, "", "--db", db, "--quiet", "geo", "import", "--index", "cities", path); code != 0 {
+		t.Fatalf("import exited %d: %s", code, stderr)
+	}
+	q := func(args ...string) jsonResults {
+		t.Helper()
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v exited %d: %s", args, code, stderr)
+		}
+		return decode(t, out)
+	}
+	centres := []city{cities[100], cities[5000], cities[77777], {"pole", 89.9, 10}, {"dateline", -17.7, 179.9}}
+	for _, c := range centres {
+		lat, lon := fmt.Sprint(c.lat), fmt.Sprint(c.lon)
+		got := q("geo", "near", "--index", "cities", "--lat", lat, "--lon", lon, "--radius", "25km")
+		want := brute(cities, c.lat, c.lon, func(_ city, d float64) bool { return d <= 25000 })
+		if !slices.Equal(ids(got), want) {
+			t.Errorf("near %s: %v, brute force %v", c.id, ids(got), want)
+		}
+		got = q("geo", "knn", "--index", "cities", "--lat", lat, "--lon", lon, "--k", "7")
+		want = brute(cities, c.lat, c.lon, func(city, float64) bool { return true })[:7]
+		if !slices.Equal(ids(got), want) {
+			t.Errorf("knn %s: %v, brute force %v", c.id, ids(got), want)
+		}
+		for i, r := range got.Results {
+			if d := geo.Distance(c.lat, c.lon, r.Lat, r.Lon); math.Abs(d-r.DistanceM) > 1e-6*math.Max(1, d) {
+				t.Errorf("result %d distance %v, recomputed %v", i, r.DistanceM, d)
+			}
+		}
+		// A box of ±0.3° around the centre.
+		minLat, maxLat := math.Max(-90, c.lat-0.3), math.Min(90, c.lat+0.3)
+		got = q("geo", "box", "--index", "cities", "--min-lat", fmt.Sprint(minLat), "--max-lat", fmt.Sprint(maxLat),
+			"--min-lon", fmt.Sprint(c.lon-0.3), "--max-lon", fmt.Sprint(math.Min(180, c.lon+0.3)))
+		want = brute(cities, (minLat+maxLat)/2, c.lon+(math.Min(180, c.lon+0.3)-(c.lon-0.3))/2-0.3, func(x city, _ float64) bool {
+			return x.lat >= minLat && x.lat <= maxLat && x.lon >= c.lon-0.3 && x.lon <= math.Min(180, c.lon+0.3)
+		})
+		if !slices.Equal(ids(got), want) {
+			t.Errorf("box around %s: %d results, brute force %d", c.id, len(got.Results), len(want))
+		}
+	}
+	// A polygon: a triangle around the first centre, as a GeoJSON Feature.
+	c := centres[0]
+	poly := fmt.Sprintf(`{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[%v,%v],[%v,%v],[%v,%v],[%v,%v]]]}}`,
+		c.lon-0.5, c.lat-0.4, c.lon+0.5, c.lat-0.4, c.lon, c.lat+0.6, c.lon-0.5, c.lat-0.4)
+	polyFile := filepath.Join(t.TempDir(), "triangle.geojson")
+	os.WriteFile(polyFile, []byte(poly), 0o644)
+	got := q("geo", "within", "--index", "cities", "--polygon", polyFile)
+	n := 0
+	for _, x := range cities {
+		if inTriangle(x, c) {
+			n++
+		}
+	}
+	if len(got.Results) != n || n == 0 {
+		t.Errorf("within the triangle: %d results, brute force %d", len(got.Results), n)
+	}
+	// GeoJSON output parses and has one feature per result.
+	out, _, _ := run(t, "", "--db", db, "geo", "near", "--index", "cities", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", "10km", "--output", "geojson")
+	var fc struct {
+		Type     string `json:"type"`
+		Features []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(out), &fc); err != nil || fc.Type != "FeatureCollection" {
+		t.Errorf("geojson output: %v\n%s", err, out)
+	}
+}
+
+// inTriangle is the point-in-triangle test for the polygon above, by signs
+// of cross products (independent of orb).
+func inTriangle(x, c city) bool {
+	a := [2]float64{c.lon - 0.5, c.lat - 0.4}
+	b := [2]float64{c.lon + 0.5, c.lat - 0.4}
+	d := [2]float64{c.lon, c.lat + 0.6}
+	p := [2]float64{x.lon, x.lat}
+	cross := func(o, u, v [2]float64) float64 { return (u[0]-o[0])*(v[1]-o[1]) - (u[1]-o[1])*(v[0]-o[0]) }
+	s1, s2, s3 := cross(a, b, p), cross(b, d, p), cross(d, a, p)
+	return (s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0)
+}
+
+func TestBadImportsChangeNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	good := "id,lat,lon,name\na,10,20,first\nb,11,21,second\n"
+	if _, stderr, code := run(t, good, "--db", db, "geo", "import", "--index", "p", "-"); code != 0 {
+		t.Fatalf("good import: %d %s", code, stderr)
+	}
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	bad := map[string]struct{ csv, want string }{
+		"missing column": {"id,lat,name\nc,1,x\n", "no lon column"},
+		"text in number": {"id,lat,lon\nc,1,2\nd,north,3\n", `line 3: latitude "north" is not a number`},
+		"latitude 91":    {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
+		"empty id":       {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
+		"truncated":      {"id,lat,lon\nc,1,2\nd,1", "line 3: wrong number of fields"},
+	}
+	for name, tc := range bad {
+		_, stderr, code := run(t, tc.csv, "--db", db, "geo", "import", "--index", "p", "-")
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line with %q", name, code, stderr, tc.want)
+		}
+		if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+			t.Errorf("%s: the database changed:\n%s\n%s", name, before, after)
+		}
+	}
+	// --skip-bad imports the good rows and names the bad lines.
+	_, stderr, code := run(t, "id,lat,lon\nc,1,2\nd,95,2\ne,3,4\n", "--db", db, "geo", "import", "--index", "p", "--skip-bad", "-")
+	if code != 0 || !strings.Contains(stderr, "imported 2 points") || !strings.Contains(stderr, "line 3: latitude 95") {
+		t.Errorf("--skip-bad: exit %d, %q", code, stderr)
+	}
+}
+
+func TestErrorsAndExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	run(t, "id,lat,lon\na,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
+	notDB := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notDB, bytes.Repeat([]byte("not a database "), 1000), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--db", db, "geo", "near", "--index", "nope", "--lat", "1", "--lon", "1", "--radius", "1km"}, 1, "unknown geo index"},
+		{[]string{"--db", filepath.Join(dir, "missing.db"), "stats"}, 1, "does not exist"},
+		{[]string{"--db", notDB, "stats"}, 1, "not a keyspace database"},
+		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1"}, 2, `"radius"`},
+		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "3 parsecs"}, 2, "distance"},
+		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "1", "--bogus"}, 2, "bogus"},
+		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "91", "--lon", "1", "--radius", "1km"}, 1, "latitude 91"},
+		{[]string{"--db", db, "geo", "knn", "--index", "p", "--lat", "1", "--lon", "1", "--k", "0"}, 1, "k = 0"},
+	}
+	for _, tc := range cases {
+		_, stderr, code := run(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestLockedDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	s, err := keyspace.Open(db, nil) // this process holds the file read-write
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start := time.Now()
+	_, stderr, code := run(t, "id,lat,lon\na,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
+	if code != 1 || !strings.Contains(stderr, "locked") {
+		t.Errorf("second writer: exit %d, %q", code, stderr)
+	}
+	if waited := time.Since(start); waited > 20*time.Second {
+		t.Errorf("the locked error took %v", waited) // the lock timeout is 3 s; this only catches a hang
+	}
+}
+
+func TestLogAndTableCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for i, text := range []string{"hello", "lunch?", "bye"} {
+		out, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "inbox", "--parent", "alice",
+			"--time", fmt.Sprintf("2026-11-21T%02d:00:00Z", 9+i*5), text)
+		if code != 0 || strings.TrimSpace(out) != fmt.Sprint(i+1) {
+			t.Fatalf("append %d: %q %q %d", i, out, stderr, code)
+		}
+	}
+	out, _, _ := run(t, "", "--db", db, "log", "latest", "--log", "inbox", "--parent", "alice", "-n", "2", "--output", "json")
+	var page struct{ Items []struct{ ID uint64 } }
+	json.Unmarshal([]byte(out), &page)
+	if len(page.Items) != 2 || page.Items[0].ID != 3 || page.Items[1].ID != 2 {
+		t.Errorf("latest 2: %s", out)
+	}
+	out, _, _ = run(t, "", "--db", db, "log", "day", "--log", "inbox", "--parent", "alice", "--date", "2026-11-21", "--tz", "Asia/Tokyo", "--output", "json")
+	page.Items = nil
+	json.Unmarshal([]byte(out), &page)
+	// Tokyo is UTC+9: 09:00Z and 14:00Z fall on the 21st there, 19:00Z on the 22nd.
+	if len(page.Items) != 2 || page.Items[0].ID != 1 || page.Items[1].ID != 2 {
+		t.Errorf("day in Tokyo: %s", out)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "log", "get", "--log", "inbox", "--parent", "alice", "9"); code != 1 || !strings.Contains(stderr, "out of range") {
+		t.Errorf("get 9: %d %q", code, stderr)
+	}
+
+	csvText := "country,state,city,id\nUS,CA,San Francisco,9\nUS,CA,San Jose,10\nUS,CA,Fresno,11\nUS,NY,Albany,12\nUS,CA,San Diego,13\n"
+	if _, stderr, code := run(t, csvText, "--db", db, "table", "import", "--table", "c", "--key-cols", "country,state,city,id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	var keys []string
+	cursor := ""
+	for pages := 0; pages < 10; pages++ {
+		args := []string{"--db", db, "table", "scan", "--table", "c", "US:CA:San*", "--limit", "2", "--output", "json"}
+		if cursor != "" {
+			args = append(args, "--cursor", cursor)
+		}
+		out, stderr, code := run(t, "", args...)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var p struct {
+			Rows []struct{ Key string }
+			Next string
+		}
+		json.Unmarshal([]byte(out), &p)
+		for _, r := range p.Rows {
+			keys = append(keys, r.Key)
+		}
+		if cursor = p.Next; cursor == "" {
+			break
+		}
+	}
+	want := []string{"US:CA:San Diego:13", "US:CA:San Francisco:9", "US:CA:San Jose:10"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("paged scan: %v, want %v", keys, want)
+	}
+	out, _, _ = run(t, "", "--db", db, "table", "count", "--table", "c", "--depth", "2", "US", "--output", "json")
+	var counts map[string]int
+	json.Unmarshal([]byte(out), &counts)
+	if counts["US:CA"] != 4 || counts["US:NY"] != 1 {
+		t.Errorf("counts: %s", out)
+	}
+}
