@@ -107,8 +107,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
-		Flags:                commonFlags(),
-		Commands:             cmds,
+		Flags:    commonFlags(),
+		Commands: cmds,
 	}
 }
 
