@@ -90,6 +90,26 @@ func (b Box) validate() error {
 	return nil
 }
 
+// MinDistance returns the smallest great-circle distance in metres from
+// (lat, lon) to any point of the box (0 inside it). An R-tree over the same
+// points can use it as the node distance of an exact spherical k-nearest
+// search.
+func (b Box) MinDistance(lat, lon float64) float64 {
+	best := math.Inf(1)
+	for _, iv := range b.lonIntervals() {
+		r := rect{MinLat: b.MinLat, MaxLat: b.MaxLat, MinLon: iv[0], MaxLon: iv[1]}
+		best = math.Min(best, r.minAngle(lat, lon))
+	}
+	return best * EarthRadius
+}
+
+// CircleBounds returns the latitude/longitude box around the circle of
+// radius metres about (lat, lon): MinLon > MaxLon when it crosses the
+// antimeridian, every longitude when it holds a pole.
+func CircleBounds(lat, lon, radius float64) Box {
+	return circleBounds(lat, lon, math.Min(radius/EarthRadius, math.Pi))
+}
+
 // lonIntervals returns the box's longitudes as closed intervals without
 // wrap-around. An interval that ends on one side of the antimeridian gets a
 // degenerate twin on the other, since ±180° is one meridian and a point on

@@ -1,0 +1,249 @@
+// Package bench runs keyspace's proximity benchmarks: it generates a
+// dataset, loads it into every peer, asks every peer the same queries and
+// measures them side by side in one run.
+//
+// Peers: brute force (also the oracle for recall), an in-memory R-tree
+// (github.com/tidwall/rtree, with an exact spherical k-nearest), keyspace on
+// the memory and bbolt backends, and Redis GEO's fixed 3×3 geohash block
+// (geo.Index.RadiusFixedGrid, radius queries only) over the bbolt index.
+//
+// Figures per query kind and peer: median and p99 latency, queries per
+// second, candidates examined per result, recall against brute force; per
+// peer: load rate and bytes per point (the file for bbolt, the live heap
+// for the in-memory peers). `keyspace bench` prints them; Report.JSON and
+// Report.Markdown write them for machines and people.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+)
+
+var errUnsupported = errors.New("bench: query not supported by this peer")
+
+// Config describes one run.
+type Config struct {
+	Points  int           // dataset size; default 100,000
+	Dataset workload.Kind // default workload.Clustered
+	Queries int           // queries per kind; default 200
+	Seed    uint64        // default 1
+	Dir     string        // where the bbolt file goes; default a temporary directory
+	// Progress, if set, is told what is running.
+	Progress func(stage string)
+}
+
+// Kind of query, with its parameter.
+type Query struct {
+	Kind   string  `json:"kind"` // "radius", "box", "knn"
+	Metres float64 `json:"metres,omitempty"`
+	K      int     `json:"k,omitempty"`
+}
+
+func (q Query) String() string {
+	switch q.Kind {
+	case "radius":
+		return fmt.Sprintf("radius %g km", q.Metres/1000)
+	case "box":
+		return fmt.Sprintf("box %g km", q.Metres/1000)
+	}
+	return fmt.Sprintf("knn k=%d", q.K)
+}
+
+// Result is one peer's figures for one query kind.
+type Result struct {
+	Query               Query   `json:"query"`
+	Peer                string  `json:"peer"`
+	MedianMicros        float64 `json:"median_us"`
+	P99Micros           float64 `json:"p99_us"`
+	QueriesPerSecond    float64 `json:"qps"`
+	CandidatesPerResult float64 `json:"candidates_per_result"`
+	ResultsPerQuery     float64 `json:"results_per_query"`
+	Recall              float64 `json:"recall"`
+	Exact               bool    `json:"exact"`
+}
+
+// Load is one peer's loading figures.
+type Load struct {
+	Peer          string  `json:"peer"`
+	PointsPerSec  float64 `json:"points_per_second"`
+	BytesPerPoint float64 `json:"bytes_per_point"`
+}
+
+// Report is a whole run.
+type Report struct {
+	Dataset string   `json:"dataset"`
+	Points  int      `json:"points"`
+	Queries int      `json:"queries_per_kind"`
+	Loads   []Load   `json:"loads"`
+	Results []Result `json:"results"`
+}
+
+// Queries is the standard query set.
+var Queries = []Query{
+	{Kind: "radius", Metres: 1000}, {Kind: "radius", Metres: 10_000}, {Kind: "radius", Metres: 100_000},
+	{Kind: "box", Metres: 20_000},
+	{Kind: "knn", K: 1}, {Kind: "knn", K: 10}, {Kind: "knn", K: 100},
+}
+
+// Run runs the benchmark.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Points == 0 {
+		cfg.Points = 100_000
+	}
+	if cfg.Dataset == "" {
+		cfg.Dataset = workload.Clustered
+	}
+	if cfg.Queries == 0 {
+		cfg.Queries = 200
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	if cfg.Points < 1 || cfg.Queries < 1 {
+		return nil, fmt.Errorf("bench: want at least one point and one query, got %d and %d", cfg.Points, cfg.Queries)
+	}
+	say := func(s string) {
+		if cfg.Progress != nil {
+			cfg.Progress(s)
+		}
+	}
+	if cfg.Dir == "" {
+		dir, err := os.MkdirTemp("", "keyspace-bench")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		cfg.Dir = dir
+	}
+	say(fmt.Sprintf("generating %d %s points", cfg.Points, cfg.Dataset))
+	points, err := workload.Generate(cfg.Dataset, cfg.Points, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	// Query centres near the data, as real queries are.
+	r := rand.New(rand.NewPCG(cfg.Seed, 99))
+	centres := make([][2]float64, cfg.Queries)
+	for i := range centres {
+		p := points[r.IntN(len(points))]
+		centres[i] = [2]float64{clamp(p.Lat+r.NormFloat64()*0.01, -90, 90), clamp(p.Lon+r.NormFloat64()*0.01, -180, 180)}
+	}
+	peers := []peer{&brutePeer{}, &rtreePeer{}, memoryPeer("keyspace memory", false), boltPeer("keyspace bbolt", cfg.Dir, false),
+		boltPeer("3x3 geohash (bbolt)", cfg.Dir, true)}
+	defer func() {
+		for _, p := range peers {
+			p.close()
+		}
+	}()
+	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries}
+	for _, p := range peers {
+		say("loading " + p.name())
+		start := time.Now()
+		bytes, err := p.load(points)
+		if err != nil {
+			return nil, fmt.Errorf("bench: loading %s: %w", p.name(), err)
+		}
+		if _, isBrute := p.(*brutePeer); isBrute {
+			continue // holding the slice is not loading
+		}
+		rep.Loads = append(rep.Loads, Load{Peer: p.name(), PointsPerSec: float64(len(points)) / time.Since(start).Seconds(),
+			BytesPerPoint: float64(bytes) / float64(len(points))})
+	}
+	for _, q := range Queries {
+		// The oracle's answers first.
+		truth := make([][]string, len(centres))
+		for i, c := range centres {
+			if truth[i], _, err = ask(peers[0], q, c); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range peers {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			say(fmt.Sprintf("%s: %s", q, p.name()))
+			res, err := measure(p, q, centres, truth)
+			if errors.Is(err, errUnsupported) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s on %s: %w", q, p.name(), err)
+			}
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	return rep, nil
+}
+
+func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
+
+// ask puts one query to a peer.
+func ask(p peer, q Query, c [2]float64) ([]string, int, error) {
+	switch q.Kind {
+	case "radius":
+		return p.radius(c[0], c[1], q.Metres)
+	case "box":
+		return p.box(boxAround(c, q.Metres))
+	}
+	return p.nearest(c[0], c[1], q.K)
+}
+
+// boxAround is a box about metres on a side centred on c (not crossing a
+// pole).
+func boxAround(c [2]float64, metres float64) geo.Box {
+	dLat := metres / 2 / geo.EarthRadius * 180 / 3.141592653589793
+	b := geo.CircleBounds(c[0], c[1], metres/2)
+	b.MinLat, b.MaxLat = max(-90, c[0]-dLat), min(90, c[0]+dLat)
+	return b
+}
+
+// measure times every query and compares its answer with the truth.
+func measure(p peer, q Query, centres [][2]float64, truth [][]string) (Result, error) {
+	lat := make([]time.Duration, len(centres))
+	var candidates, results, found, wanted int
+	start := time.Now()
+	for i, c := range centres {
+		t := time.Now()
+		ids, n, err := ask(p, q, c)
+		lat[i] = time.Since(t)
+		if err != nil {
+			return Result{}, err
+		}
+		candidates += n
+		results += len(ids)
+		got := map[string]bool{}
+		for _, id := range ids {
+			got[id] = true
+		}
+		for _, id := range truth[i] {
+			if got[id] {
+				found++
+			}
+		}
+		wanted += len(truth[i])
+	}
+	total := time.Since(start)
+	slices.Sort(lat)
+	res := Result{
+		Query: q, Peer: p.name(), Exact: p.exact(),
+		MedianMicros:     float64(lat[len(lat)/2].Nanoseconds()) / 1000,
+		P99Micros:        float64(lat[min(len(lat)-1, len(lat)*99/100)].Nanoseconds()) / 1000,
+		QueriesPerSecond: float64(len(centres)) / total.Seconds(),
+		ResultsPerQuery:  float64(results) / float64(len(centres)),
+		Recall:           1,
+	}
+	if results > 0 {
+		res.CandidatesPerResult = float64(candidates) / float64(results)
+	}
+	if wanted > 0 {
+		res.Recall = float64(found) / float64(wanted)
+	}
+	return res, nil
+}

@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/internal/workload"
+)
+
+// TestRunEndToEnd runs the whole benchmark on small datasets: every exact
+// peer must find exactly what brute force finds, and the outputs parse.
+func TestRunEndToEnd(t *testing.T) {
+	for _, kind := range workload.Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			rep, err := Run(context.Background(), Config{Points: 3000, Queries: 30, Dataset: kind, Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			peers := map[string]bool{}
+			for _, res := range rep.Results {
+				peers[res.Peer] = true
+				if res.Exact && res.Recall != 1 {
+					t.Errorf("%s on %s: recall %v, want 1", res.Peer, res.Query, res.Recall)
+				}
+				if res.MedianMicros <= 0 || res.QueriesPerSecond <= 0 {
+					t.Errorf("%s on %s: no timing %+v", res.Peer, res.Query, res)
+				}
+			}
+			if len(peers) != 5 || len(rep.Loads) != 4 { // brute force has no load figure
+				t.Errorf("peers %v, loads %d", peers, len(rep.Loads))
+			}
+			var buf bytes.Buffer
+			if err := rep.WriteJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+			var back Report
+			if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back.Results) != len(rep.Results) {
+				t.Errorf("JSON round trip: %v", err)
+			}
+			buf.Reset()
+			rep.WriteText(&buf)
+			rep.WriteMarkdown(&buf)
+			if !strings.Contains(buf.String(), "keyspace bbolt") {
+				t.Errorf("text report names no keyspace peer:\n%s", buf.String())
+			}
+		})
+	}
+}
+
+// BenchmarkPeers is the same workload for go test -bench and benchstat:
+// radius 10 km and k=10 on 100,000 clustered points.
+func BenchmarkPeers(b *testing.B) {
+	points, _ := workload.Generate(workload.Clustered, 100_000, 1)
+	peers := []peer{&rtreePeer{}, memoryPeer("keyspace-memory", false), boltPeer("keyspace-bbolt", b.TempDir(), false), boltPeer("grid3x3-bbolt", b.TempDir(), true)}
+	for _, p := range peers {
+		if _, err := p.load(points); err != nil {
+			b.Fatal(err)
+		}
+		defer p.close()
+	}
+	for _, q := range []Query{{Kind: "radius", Metres: 10_000}, {Kind: "knn", K: 10}} {
+		for _, p := range peers {
+			b.Run(strings.ReplaceAll(q.String(), " ", "-")+"/"+strings.ReplaceAll(p.name(), " ", "-"), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					c := points[(i*7919)%len(points)]
+					if _, _, err := ask(p, q, [2]float64{c.Lat, c.Lon}); err != nil && err != errUnsupported {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

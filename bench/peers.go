@@ -1,0 +1,314 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/tidwall/rtree"
+)
+
+// A peer answers the benchmark's queries. Every answer is the ids found,
+// nearest first, and the candidates the peer examined to find them.
+type peer interface {
+	name() string
+	exact() bool // must have recall 1.0
+	load(points []workload.Point) (bytesUsed int64, err error)
+	radius(lat, lon, metres float64) ([]string, int, error)
+	box(b geo.Box) ([]string, int, error)
+	nearest(lat, lon float64, k int) ([]string, int, error)
+	close() error
+}
+
+// heapBytes is the live heap after a collection, for bytes per point.
+func heapBytes() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// ---- brute force: the oracle ----
+
+type brutePeer struct{ points []workload.Point }
+
+func (*brutePeer) name() string { return "brute force" }
+func (*brutePeer) exact() bool  { return true }
+func (*brutePeer) close() error { return nil }
+func (p *brutePeer) load(points []workload.Point) (int64, error) {
+	p.points = points
+	return int64(len(points)) * 40, nil // the slice the others also hold
+}
+
+type hit struct {
+	id string
+	d  float64
+}
+
+func sortedIDs(hits []hit) []string {
+	slices.SortFunc(hits, func(a, b hit) int {
+		switch {
+		case a.d < b.d:
+			return -1
+		case a.d > b.d:
+			return 1
+		}
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids
+}
+
+func (p *brutePeer) radius(lat, lon, metres float64) ([]string, int, error) {
+	var hits []hit
+	for _, q := range p.points {
+		if d := geo.Distance(lat, lon, q.Lat, q.Lon); d <= metres {
+			hits = append(hits, hit{q.ID, d})
+		}
+	}
+	return sortedIDs(hits), len(p.points), nil
+}
+
+func inBox(b geo.Box, lat, lon float64) bool {
+	if lat < b.MinLat || lat > b.MaxLat {
+		return false
+	}
+	if b.MinLon <= b.MaxLon {
+		return lon >= b.MinLon && lon <= b.MaxLon
+	}
+	return lon >= b.MinLon || lon <= b.MaxLon
+}
+
+func boxCentre(b geo.Box) (float64, float64) {
+	span := b.MaxLon - b.MinLon
+	if span < 0 {
+		span += 360
+	}
+	lon := b.MinLon + span/2
+	if lon > 180 {
+		lon -= 360
+	}
+	return (b.MinLat + b.MaxLat) / 2, lon
+}
+
+func (p *brutePeer) box(b geo.Box) ([]string, int, error) {
+	lat, lon := boxCentre(b)
+	var hits []hit
+	for _, q := range p.points {
+		if inBox(b, q.Lat, q.Lon) {
+			hits = append(hits, hit{q.ID, geo.Distance(lat, lon, q.Lat, q.Lon)})
+		}
+	}
+	return sortedIDs(hits), len(p.points), nil
+}
+
+func (p *brutePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
+	hits := make([]hit, len(p.points))
+	for i, q := range p.points {
+		hits[i] = hit{q.ID, geo.Distance(lat, lon, q.Lat, q.Lon)}
+	}
+	ids := sortedIDs(hits)
+	return ids[:min(k, len(ids))], len(p.points), nil
+}
+
+// ---- an in-memory R-tree (github.com/tidwall/rtree) ----
+
+type rtreePeer struct {
+	tr rtree.RTreeG[workload.Point]
+}
+
+func (*rtreePeer) name() string { return "R-tree (tidwall/rtree)" }
+func (*rtreePeer) exact() bool  { return true }
+func (*rtreePeer) close() error { return nil }
+func (p *rtreePeer) load(points []workload.Point) (int64, error) {
+	before := heapBytes()
+	for _, q := range points {
+		pt := [2]float64{q.Lon, q.Lat}
+		p.tr.Insert(pt, pt, q)
+	}
+	return heapBytes() - before, nil
+}
+
+// search visits the points in b, splitting a box across ±180° in two.
+func (p *rtreePeer) search(b geo.Box, fn func(q workload.Point)) {
+	parts := [][2]float64{{b.MinLon, b.MaxLon}}
+	if b.MinLon > b.MaxLon {
+		parts = [][2]float64{{b.MinLon, 180}, {-180, b.MaxLon}}
+	}
+	for _, lo := range parts {
+		p.tr.Search([2]float64{lo[0], b.MinLat}, [2]float64{lo[1], b.MaxLat}, func(_, _ [2]float64, q workload.Point) bool {
+			fn(q)
+			return true
+		})
+	}
+}
+
+func (p *rtreePeer) radius(lat, lon, metres float64) ([]string, int, error) {
+	var hits []hit
+	n := 0
+	p.search(geo.CircleBounds(lat, lon, metres), func(q workload.Point) {
+		n++
+		if d := geo.Distance(lat, lon, q.Lat, q.Lon); d <= metres {
+			hits = append(hits, hit{q.ID, d})
+		}
+	})
+	return sortedIDs(hits), n, nil
+}
+
+func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
+	lat, lon := boxCentre(b)
+	var hits []hit
+	n := 0
+	p.search(b, func(q workload.Point) {
+		n++
+		if inBox(b, q.Lat, q.Lon) {
+			hits = append(hits, hit{q.ID, geo.Distance(lat, lon, q.Lat, q.Lon)})
+		}
+	})
+	return sortedIDs(hits), n, nil
+}
+
+// nearest is exact on the sphere: nodes are ordered by their true minimum
+// great-circle distance (geo.Box.MinDistance), points by haversine.
+func (p *rtreePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
+	var hits []hit
+	n := 0
+	dist := func(min, max [2]float64, q workload.Point, item bool) float64 {
+		if item {
+			return geo.Distance(lat, lon, q.Lat, q.Lon)
+		}
+		return geo.Box{MinLat: min[1], MinLon: min[0], MaxLat: max[1], MaxLon: max[0]}.MinDistance(lat, lon)
+	}
+	var last float64
+	p.tr.Nearby(dist, func(_, _ [2]float64, q workload.Point, d float64) bool {
+		n++
+		if len(hits) >= k && d > last {
+			return false // past the k-th distance: ties are in
+		}
+		hits = append(hits, hit{q.ID, d})
+		last = d
+		return true
+	})
+	ids := sortedIDs(hits)
+	return ids[:min(k, len(ids))], n, nil
+}
+
+// ---- keyspace, and Redis's 3×3 block over the same index ----
+
+type keyspacePeer struct {
+	label string
+	grid  bool // answer radius queries with RadiusFixedGrid
+	open  func() (keyspace.Store, func() int64, error)
+	store keyspace.Store
+	size  func() int64
+	ix    *geo.Index
+	dir   string
+}
+
+func memoryPeer(label string, grid bool) *keyspacePeer {
+	return &keyspacePeer{label: label, grid: grid, open: func() (keyspace.Store, func() int64, error) {
+		return keyspace.NewMemory(), nil, nil
+	}}
+}
+
+func boltPeer(label, dir string, grid bool) *keyspacePeer {
+	p := &keyspacePeer{label: label, grid: grid, dir: dir}
+	p.open = func() (keyspace.Store, func() int64, error) {
+		path := filepath.Join(dir, "bench-"+label+".db")
+		os.Remove(path)
+		s, err := keyspace.Open(path, &keyspace.Options{NoSync: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, func() int64 { n, _ := s.Size(); return n }, nil
+	}
+	return p
+}
+
+func (p *keyspacePeer) name() string { return p.label }
+func (p *keyspacePeer) exact() bool  { return !p.grid }
+func (p *keyspacePeer) close() error {
+	if p.store == nil {
+		return nil
+	}
+	err := p.store.Close()
+	if p.dir != "" {
+		os.Remove(filepath.Join(p.dir, "bench-"+p.label+".db"))
+	}
+	return err
+}
+
+func (p *keyspacePeer) load(points []workload.Point) (int64, error) {
+	before := heapBytes()
+	s, size, err := p.open()
+	if err != nil {
+		return 0, err
+	}
+	p.store, p.size, p.ix = s, size, geo.NewIndex("bench")
+	pts := make([]geo.Point, len(points))
+	for i, q := range points {
+		pts[i] = geo.Point{ID: q.ID, Lat: q.Lat, Lon: q.Lon}
+	}
+	if err := s.Update(func(tx keyspace.Tx) error { return p.ix.PutAll(tx, pts) }); err != nil {
+		return 0, err
+	}
+	if size != nil {
+		return size(), nil
+	}
+	return heapBytes() - before, nil
+}
+
+func resultIDs(rs []geo.Result) []string {
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+func (p *keyspacePeer) query(fn func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error)) ([]string, int, error) {
+	var ids []string
+	var n int
+	err := p.store.View(func(tx keyspace.Tx) error {
+		rs, st, err := fn(tx)
+		ids, n = resultIDs(rs), st.Candidates
+		return err
+	})
+	return ids, n, err
+}
+
+func (p *keyspacePeer) radius(lat, lon, metres float64) ([]string, int, error) {
+	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) {
+		if p.grid {
+			return p.ix.RadiusFixedGrid(tx, lat, lon, metres, nil)
+		}
+		return p.ix.Radius(tx, lat, lon, metres, nil)
+	})
+}
+
+func (p *keyspacePeer) box(b geo.Box) ([]string, int, error) {
+	if p.grid {
+		return nil, 0, errUnsupported
+	}
+	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Box(tx, b, nil) })
+}
+
+func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
+	if p.grid {
+		return nil, 0, errUnsupported
+	}
+	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Nearest(tx, lat, lon, k, nil) })
+}

@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// rtreeName is the peer ratios are taken against.
+const rtreeName = "R-tree (tidwall/rtree)"
+
+// ratio is a peer's median over the R-tree's for the same query.
+func (r *Report) ratio(res Result) float64 {
+	for _, o := range r.Results {
+		if o.Query == res.Query && o.Peer == rtreeName && o.MedianMicros > 0 {
+			return res.MedianMicros / o.MedianMicros
+		}
+	}
+	return 0
+}
+
+// WriteText prints the report as tables for a terminal.
+func (r *Report) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%d %s points, %d queries per kind\n\n", r.Points, r.Dataset, r.Queries)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "load\tpoints/s\tbytes/point\t")
+	for _, l := range r.Loads {
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t\n", l.Peer, l.PointsPerSec, l.BytesPerPoint)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "query\tpeer\tmedian µs\tp99 µs\tqueries/s\tresults\tcand/result\trecall\tvs R-tree\t")
+	var last Query
+	for _, res := range r.Results {
+		label := ""
+		if res.Query != last {
+			label, last = res.Query.String(), res.Query
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f×\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
+			res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res))
+	}
+	return tw.Flush()
+}
+
+// WriteJSON writes the report for machines.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteMarkdown writes the report as Markdown tables.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%d %s points, %d queries per kind, all peers in one process and one run.\n\n", r.Points, r.Dataset, r.Queries)
+	b.WriteString("| load | points/s | bytes/point |\n| --- | ---: | ---: |\n")
+	for _, l := range r.Loads {
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f |\n", l.Peer, l.PointsPerSec, l.BytesPerPoint)
+	}
+	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | vs R-tree |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, res := range r.Results {
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %.2f | %.3f | %.2f× |\n", res.Query, res.Peer, res.MedianMicros,
+			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

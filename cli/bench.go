@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/keyspacedb/keyspace/bench"
+	"github.com/keyspacedb/keyspace/internal/workload"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func benchCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "bench",
+		Usage: "proximity benchmark: keyspace (memory and bbolt) against brute force, an R-tree and Redis's 3×3 geohash block, in one run",
+		UsageText: "keyspace bench\n" +
+			"keyspace bench --points 1000000 --dataset clustered --report bench-report",
+		Flags: []ucli.Flag{
+			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
+			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles or antimeridian"},
+			&ucli.IntFlag{Name: "queries", Value: 200, Usage: "queries per kind"},
+			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
+		},
+		Action: func(c *ucli.Context) error {
+			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries")}
+			if cfg.Points < 1 || cfg.Queries < 1 {
+				return usagef("--points and --queries must be at least 1")
+			}
+			quiet := common(c, "quiet") == "true" || c.Bool("json")
+			if !quiet {
+				cfg.Progress = func(stage string) { fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s…", stage) }
+			}
+			rep, err := bench.Run(c.Context, cfg)
+			if !quiet {
+				fmt.Fprint(c.App.ErrWriter, "\r\033[K")
+			}
+			if err != nil {
+				return err
+			}
+			if dir := c.String("report"); dir != "" {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				f, err := os.Create(filepath.Join(dir, "README.md"))
+				if err != nil {
+					return err
+				}
+				if err := rep.WriteMarkdown(f); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+			}
+			if c.Bool("json") {
+				return rep.WriteJSON(c.App.Writer)
+			}
+			return rep.WriteText(c.App.Writer)
+		},
+	}
+}
