@@ -1,5 +1,26 @@
-// Package indextable keeps tables of records with secondary indexes
-// maintained in the same transaction as the records.
+// Package indextable is the seeds' index tables: records under a primary
+// key with secondary indexes kept in step in the same transaction,
+// many-to-many relations kept in both directions, and atomic
+// read-modify-write.
 //
-// Not yet implemented; see issue 6.
+// # Key layout
+//
+//	("x", table, "r", pk…)                 → version uint64 | record (JSON by default)
+//	("x", table, "i", index, value…, pk…)  → len(value) byte | covered fields
+//	("x", table, "b", index)               → last pk built (only while a Build runs)
+//
+// An index value is a tuple whose components may be composite.Desc, so the
+// compound index "status asc, createTime desc" is the value
+// (status, Desc{createTime}) and "completed, newest first" is one prefix
+// scan. A record may have no value (not indexed) or many (a multikey index
+// over an array, duplicates once). The primary key closes every entry key,
+// so entries are unique per record and a unique index is checked by one
+// prefix scan of the value. A covering index stores projected fields in the
+// entry, so a lookup answers without reading records.
+//
+// Put computes the old and new entries of every index, checks uniqueness
+// before writing anything, and writes the record and only the entries that
+// changed. Verify recomputes an index from the table (missing, stale,
+// duplicate); Repair applies the difference; Build fills a new index in
+// resumable batches.
 package indextable

@@ -1,0 +1,219 @@
+package indextable
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// BuildOptions tune Build.
+type BuildOptions struct {
+	BatchSize int // records per transaction; default 10,000
+	// Progress is told how many records are done after each batch. An
+	// error stops the build; the next Build resumes after the last batch.
+	Progress func(done int) error
+}
+
+// Build fills ix from the records already in the table, in batches of one
+// transaction each. Progress is saved with every batch under
+// ("x", table, "b", index) → last primary key done, so a Build interrupted
+// by a crash or an error resumes where it stopped. Writes made meanwhile
+// maintain the index themselves, so the result is exact. It returns the
+// number of records this call visited.
+func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
+	var o BuildOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = 10_000
+	}
+	mark := ix.t.meta.Pack(composite.Tuple{ix.spec.Name})
+	done := 0
+	for {
+		n := 0
+		err := s.Update(func(tx keyspace.Tx) error {
+			r := ix.t.Range()
+			if last, err := tx.Get(mark); err == nil {
+				r.Start = append(append([]byte{}, last...), 0) // just after the last key done
+			} else if !errors.Is(err, keyspace.ErrNotFound) {
+				return err
+			}
+			r.Limit = o.BatchSize
+			var lastKey []byte
+			var werr error
+			err := ix.t.Scan(tx, r, func(rec Record[R]) bool {
+				n++
+				lastKey, _ = ix.t.recordKey(rec.Key)
+				werr = ix.add(tx, rec)
+				return werr == nil
+			})
+			if err = errors.Join(err, werr); err != nil {
+				return err
+			}
+			if n < o.BatchSize {
+				return tx.Delete(mark) // finished
+			}
+			return tx.Put(mark, lastKey)
+		})
+		if err != nil {
+			return done, ix.wrap(fmt.Errorf("build: %w", err))
+		}
+		done += n
+		if o.Progress != nil && n > 0 {
+			if err := o.Progress(done); err != nil {
+				return done, ix.wrap(fmt.Errorf("build stopped after %d records: %w", done, err))
+			}
+		}
+		if n < o.BatchSize {
+			return done, nil
+		}
+	}
+}
+
+// add writes a record's entries, checking uniqueness.
+func (ix *Index[R]) add(tx keyspace.Tx, rec Record[R]) error {
+	entries, err := ix.entryKeys(rec.Value, rec.Key)
+	if err != nil {
+		return err
+	}
+	for k, e := range entries {
+		if ix.spec.Unique {
+			if err := ix.checkUnique(tx, e.value, rec.Key); err != nil {
+				return err
+			}
+		}
+		if err := tx.Put([]byte(k), e.cover); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Problem is one inconsistency Verify found.
+type Problem struct {
+	Kind  string          // "missing", "stale" or "duplicate"
+	Value composite.Tuple // the index value
+	Key   composite.Tuple // the record's primary key
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s entry %v → %v", p.Kind, p.Value, p.Key) }
+
+// Verify recomputes the index from the table and compares: an entry the
+// table implies but the index lacks is missing; an entry the index holds
+// that no record implies (or with stale covered fields) is stale; two
+// records under one value of a unique index are a duplicate.
+func (ix *Index[R]) Verify(tx keyspace.Tx) ([]Problem, error) {
+	want, err := ix.expected(tx)
+	if err != nil {
+		return nil, err
+	}
+	var problems []Problem
+	seen := map[string]bool{}
+	perValue := map[string][]composite.Tuple{}
+	for k, v := range tx.Scan(ix.sub.Range()) {
+		e, err := ix.decodeEntry(k, v)
+		if err != nil {
+			return nil, err
+		}
+		w, ok := want[string(k)]
+		if !ok || !bytes.Equal(w.cover, v) {
+			problems = append(problems, Problem{"stale", e.Value, e.Key})
+		}
+		seen[string(k)] = true
+		if ix.spec.Unique {
+			vk := string(e.Value.Pack())
+			perValue[vk] = append(perValue[vk], e.Key)
+			if len(perValue[vk]) == 2 {
+				problems = append(problems, Problem{"duplicate", e.Value, e.Key})
+			}
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		if !seen[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		e, _ := ix.decodeEntry([]byte(k), want[k].cover)
+		problems = append(problems, Problem{"missing", e.Value, e.Key})
+	}
+	return problems, nil
+}
+
+// expected recomputes every entry from the table.
+func (ix *Index[R]) expected(tx keyspace.Tx) (map[string]entry, error) {
+	want := map[string]entry{}
+	var ferr error
+	err := ix.t.Scan(tx, ix.t.Range(), func(rec Record[R]) bool {
+		entries, err := ix.entryKeys(rec.Value, rec.Key)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		for k, e := range entries {
+			want[k] = e
+		}
+		return true
+	})
+	return want, errors.Join(err, ferr)
+}
+
+// Repair makes the index what the table implies: stale entries go, missing
+// ones are written. Duplicates of a unique index are reported, not fixed
+// (which record keeps the value is the caller's decision). It returns what
+// it found.
+func (ix *Index[R]) Repair(tx keyspace.Tx) ([]Problem, error) {
+	problems, err := ix.Verify(tx)
+	if err != nil {
+		return nil, err
+	}
+	want, err := ix.expected(tx)
+	if err != nil {
+		return nil, err
+	}
+	var stale [][]byte
+	for k, v := range tx.Scan(ix.sub.Range()) {
+		if w, ok := want[string(k)]; !ok || !bytes.Equal(w.cover, v) {
+			stale = append(stale, append([]byte(nil), k...))
+		}
+	}
+	for _, k := range stale {
+		if err := tx.Delete(k); err != nil {
+			return nil, err
+		}
+	}
+	for k, e := range want {
+		if err := tx.Put([]byte(k), e.cover); err != nil {
+			return nil, err
+		}
+	}
+	return problems, nil
+}
+
+// Drop deletes every entry of the index and its build progress. Once the
+// transaction has committed, take the declaration away with
+// Table.RemoveIndex, or the next write will start the index again.
+func (ix *Index[R]) Drop(tx keyspace.Tx) error {
+	if _, err := tx.DeleteRange(ix.sub.Range()); err != nil {
+		return ix.wrap(err)
+	}
+	if err := tx.Delete(ix.t.meta.Pack(composite.Tuple{ix.spec.Name})); err != nil {
+		return ix.wrap(err)
+	}
+	return nil
+}
+
+// RemoveIndex stops the table maintaining ix (after Drop).
+func (t *Table[R]) RemoveIndex(ix *Index[R]) {
+	t.indexes = slices.DeleteFunc(t.indexes, func(o *Index[R]) bool { return o == ix })
+}

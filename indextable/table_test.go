@@ -1,0 +1,401 @@
+package indextable
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+type user struct {
+	Name    string   `json:"name"`
+	City    string   `json:"city"`
+	Email   string   `json:"email"`
+	Status  string   `json:"status"`
+	Created int64    `json:"created"`
+	Tags    []string `json:"tags"`
+	Count   int      `json:"count"`
+}
+
+type indexes struct {
+	city, email, tags, status *Index[user]
+}
+
+func usersTable(t testing.TB) (*Table[user], indexes) {
+	tb := New[user]("users", nil)
+	var ix indexes
+	var err error
+	must := func(i *Index[user], e error) *Index[user] {
+		if e != nil {
+			t.Fatal(e)
+		}
+		return i
+	}
+	ix.city = must(tb.AddIndex(IndexSpec[user]{Name: "by_city",
+		Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} },
+		Cover:  func(u user) any { return map[string]string{"name": u.Name} }}))
+	ix.email = must(tb.AddIndex(IndexSpec[user]{Name: "by_email", Unique: true,
+		Values: func(u user) []composite.Tuple {
+			if u.Email == "" {
+				return nil
+			}
+			return []composite.Tuple{{u.Email}}
+		}}))
+	ix.tags = must(tb.AddIndex(IndexSpec[user]{Name: "by_tag", Values: func(u user) []composite.Tuple {
+		var out []composite.Tuple
+		for _, tag := range u.Tags {
+			out = append(out, composite.Tuple{tag})
+		}
+		return out
+	}}))
+	ix.status = must(tb.AddIndex(IndexSpec[user]{Name: "by_status_created", Values: func(u user) []composite.Tuple {
+		return []composite.Tuple{{u.Status, composite.Desc{V: u.Created}}}
+	}}))
+	_ = err
+	return tb, ix
+}
+
+// recompute is the oracle: index entries (value, key) from the model.
+func recompute(model map[int64]user, values func(user) []composite.Tuple) [][2]string {
+	var out [][2]string
+	for id, u := range model {
+		seen := map[string]bool{}
+		for _, v := range values(u) {
+			k := fmt.Sprint(v)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, [2]string{k, fmt.Sprint(composite.Tuple{id})})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]string) int {
+		if a[0] != b[0] {
+			if a[0] < b[0] {
+				return -1
+			}
+			return 1
+		}
+		if a[1] < b[1] {
+			return -1
+		} else if a[1] > b[1] {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func scanned(t *testing.T, s keyspace.Store, ix *Index[user]) [][2]string {
+	var out [][2]string
+	s.View(func(tx keyspace.Tx) error {
+		p, err := ix.Scan(tx, ix.All(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range p.Entries {
+			out = append(out, [2]string{fmt.Sprint(e.Value), fmt.Sprint(e.Key)})
+		}
+		return nil
+	})
+	slices.SortFunc(out, func(a, b [2]string) int {
+		if a[0] != b[0] {
+			if a[0] < b[0] {
+				return -1
+			}
+			return 1
+		}
+		if a[1] < b[1] {
+			return -1
+		} else if a[1] > b[1] {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func TestIndexesAgainstRecomputation(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tb, ix := usersTable(t)
+		r := rand.New(rand.NewPCG(1, 2))
+		model := map[int64]user{}
+		cities := []string{"Oslo", "Lima", "Pune", "a:b\x00c"}
+		randomUser := func() user {
+			u := user{Name: fmt.Sprint("n", r.IntN(100)), City: cities[r.IntN(len(cities))], Status: []string{"open", "completed"}[r.IntN(2)],
+				Created: r.Int64N(1000)}
+			if r.IntN(3) > 0 {
+				u.Email = fmt.Sprintf("u%d@x", r.IntN(40))
+			}
+			for range r.IntN(4) { // duplicates and empty arrays
+				u.Tags = append(u.Tags, []string{"go", "geo", "db"}[r.IntN(3)])
+			}
+			return u
+		}
+		for step := 0; step < 500; step++ {
+			id := int64(r.IntN(60))
+			u := randomUser()
+			failHalfWay := r.IntN(10) == 0
+			pending := map[int64]*user{}
+			err := s.Update(func(tx keyspace.Tx) error {
+				for j := 0; j < 1+r.IntN(3); j++ {
+					if r.IntN(4) == 0 {
+						if err := tb.Delete(tx, composite.Tuple{id}); err != nil {
+							return err
+						}
+						pending[id] = nil
+					} else {
+						if _, err := tb.Put(tx, composite.Tuple{id}, u); err != nil {
+							return err
+						}
+						uu := u
+						pending[id] = &uu
+					}
+					id, u = int64(r.IntN(60)), randomUser()
+				}
+				if failHalfWay {
+					return errors.New("fail after writing")
+				}
+				return nil
+			})
+			switch {
+			case errors.Is(err, ErrUnique):
+				// rolled back whole: the model stays
+			case err != nil && !failHalfWay:
+				t.Fatal(err)
+			case err == nil:
+				for id, u := range pending {
+					if u == nil {
+						delete(model, id)
+					} else {
+						model[id] = *u
+					}
+				}
+			}
+			if step%50 != 49 {
+				continue
+			}
+			for _, x := range []*Index[user]{ix.city, ix.email, ix.tags, ix.status} {
+				want := recompute(model, x.spec.Values)
+				if got := scanned(t, s, x); !slices.Equal(got, want) {
+					t.Fatalf("step %d: index %s:\n got %v\nwant %v", step, x.Name(), got, want)
+				}
+				s.View(func(tx keyspace.Tx) error {
+					problems, err := x.Verify(tx)
+					if err != nil || len(problems) != 0 {
+						t.Fatalf("verify %s: %v %v", x.Name(), problems, err)
+					}
+					return nil
+				})
+			}
+		}
+	})
+}
+
+func TestQueriesAndCovering(t *testing.T) {
+	s := keyspace.NewMemory()
+	tb, ix := usersTable(t)
+	users := map[int64]user{
+		1: {Name: "ann", City: "Oslo", Status: "completed", Created: 10, Email: "ann@x"},
+		2: {Name: "bob", City: "Oslo", Status: "completed", Created: 30},
+		3: {Name: "cai", City: "Lima", Status: "open", Created: 20},
+		4: {Name: "dee", City: "Oslo", Status: "completed", Created: 20, Tags: []string{"go", "go"}},
+	}
+	s.Update(func(tx keyspace.Tx) error {
+		for id, u := range users {
+			if _, err := tb.Put(tx, composite.Tuple{id}, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.View(func(tx keyspace.Tx) error {
+		// status = completed, newest createTime first, paged two at a time.
+		var order []int64
+		cursor := ""
+		for {
+			p, err := ix.status.Scan(tx, ix.status.Equal("completed"), &ListOptions{Limit: 2, Cursor: cursor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range p.Entries {
+				order = append(order, e.Key[0].(int64))
+			}
+			if cursor = p.Next; cursor == "" {
+				break
+			}
+		}
+		if !slices.Equal(order, []int64{2, 4, 1}) {
+			t.Errorf("completed, newest first: %v, want [2 4 1]", order)
+		}
+		// Covering: names of Oslo users without reading a record.
+		p, _ := ix.city.Scan(tx, ix.city.Equal("Oslo"), nil)
+		var names []string
+		for _, e := range p.Entries {
+			var c map[string]string
+			if err := (JSON{}).Unmarshal(e.Covered, &c); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, c["name"])
+		}
+		if !slices.Equal(names, []string{"ann", "bob", "dee"}) {
+			t.Errorf("covered names in Oslo: %v", names)
+		}
+		// Multikey with a duplicate: one entry.
+		p, _ = ix.tags.Scan(tx, ix.tags.Equal("go"), nil)
+		if len(p.Entries) != 1 {
+			t.Errorf("tag go: %d entries, want 1", len(p.Entries))
+		}
+		// Records for entries, and a range on the compound index.
+		p, _ = ix.status.Scan(tx, ix.status.Between(composite.Tuple{"completed"}, composite.Tuple{composite.Desc{V: int64(25)}}, nil), nil)
+		recs, err := ix.status.Records(tx, p.Entries)
+		if err != nil || len(recs) != 2 || recs[0].Value.Name != "dee" || recs[1].Value.Name != "ann" {
+			t.Errorf("completed with createTime ≤ 25: %+v %v", recs, err)
+		}
+		return nil
+	})
+	// A unique violation names the index and value and writes nothing.
+	err := s.Update(func(tx keyspace.Tx) error {
+		_, err := tb.Put(tx, composite.Tuple{int64(9)}, user{Name: "eve", Email: "ann@x"})
+		return err
+	})
+	if !errors.Is(err, ErrUnique) || !contains(err.Error(), "by_email") || !contains(err.Error(), "ann@x") {
+		t.Errorf("unique violation: %v", err)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		if _, err := tb.Get(tx, composite.Tuple{int64(9)}); !errors.Is(err, keyspace.ErrNotFound) {
+			t.Errorf("the refused record exists: %v", err)
+		}
+		return nil
+	})
+}
+
+func contains(s, sub string) bool {
+	return len(sub) == 0 || len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub))
+}
+
+func TestBuildResumeVerifyRepairDrop(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tb := New[user]("people", nil)
+		s.Update(func(tx keyspace.Tx) error {
+			for i := 0; i < 2500; i++ {
+				if _, err := tb.Put(tx, composite.Tuple{int64(i)}, user{City: fmt.Sprint("c", i%7), Name: fmt.Sprint(i)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		ix, _ := tb.AddIndex(IndexSpec[user]{Name: "by_city", Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} }})
+		s.View(func(tx keyspace.Tx) error {
+			if p, _ := ix.Verify(tx); len(p) != 2500 {
+				t.Errorf("unbuilt index: %d problems, want 2500 missing", len(p))
+			}
+			return nil
+		})
+		// A build that stops after two batches (a crash), then resumes.
+		crash := errors.New("crash")
+		done, err := ix.Build(s, &BuildOptions{BatchSize: 500, Progress: func(n int) error {
+			if n >= 1000 {
+				return crash
+			}
+			return nil
+		}})
+		if !errors.Is(err, crash) || done != 1000 {
+			t.Fatalf("interrupted build: %d, %v", done, err)
+		}
+		var progress []int
+		done, err = ix.Build(s, &BuildOptions{BatchSize: 500, Progress: func(n int) error { progress = append(progress, n); return nil }})
+		if err != nil || done != 1500 {
+			t.Fatalf("resumed build visited %d records (%v), want the remaining 1500", done, err)
+		}
+		if !slices.Equal(progress, []int{500, 1000, 1500}) {
+			t.Errorf("progress %v", progress)
+		}
+		s.Update(func(tx keyspace.Tx) error {
+			if p, _ := ix.Verify(tx); len(p) != 0 {
+				t.Errorf("after build: %v", p[:min(3, len(p))])
+			}
+			// Damage it: a stale entry and a missing one; Repair fixes both.
+			tx.Put(ix.sub.Pack(composite.Tuple{"nowhere", int64(99999)}), []byte{1})
+			tx.Delete(ix.sub.Pack(composite.Tuple{"c1", int64(1)}))
+			p, _ := ix.Verify(tx)
+			if len(p) != 2 {
+				t.Errorf("damaged: %v", p)
+			}
+			if _, err := ix.Repair(tx); err != nil {
+				t.Fatal(err)
+			}
+			if p, _ := ix.Verify(tx); len(p) != 0 {
+				t.Errorf("after repair: %v", p)
+			}
+			return ix.Drop(tx)
+		})
+		tb.RemoveIndex(ix)
+		s.View(func(tx keyspace.Tx) error {
+			n := 0
+			for range tx.Scan(ix.sub.Range()) {
+				n++
+			}
+			if n != 0 {
+				t.Errorf("%d entries after drop", n)
+			}
+			return nil
+		})
+	})
+}
+
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tb := New[user]("counters", nil)
+		key := composite.Tuple{"page"}
+		var wg sync.WaitGroup
+		var conflicts sync.Map
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 50; i++ {
+					// Read-modify-write in one transaction.
+					if err := s.Update(func(tx keyspace.Tx) error {
+						_, err := tb.Update(tx, key, func(u *user) error { u.Count++; u.Tags = append(u.Tags, "x"); return nil })
+						return err
+					}); err != nil {
+						t.Error(err)
+					}
+					// Compare-and-set across transactions: retry on conflict.
+					for {
+						var rec Record[user]
+						s.View(func(tx keyspace.Tx) error { rec, _ = tb.Get(tx, key); return nil })
+						rec.Value.Created++
+						err := s.Update(func(tx keyspace.Tx) error {
+							_, err := tb.CompareAndSet(tx, key, rec.Version, rec.Value)
+							return err
+						})
+						if err == nil {
+							break
+						}
+						if !errors.Is(err, ErrVersion) {
+							t.Error(err)
+							return
+						}
+						conflicts.Store(g, true)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		s.View(func(tx keyspace.Tx) error {
+			rec, err := tb.Get(tx, key)
+			if err != nil || rec.Value.Count != 400 || len(rec.Value.Tags) != 400 || rec.Value.Created != 400 || rec.Version != 800 {
+				t.Errorf("after 400 increments and 400 CAS: count %d tags %d created %d version %d (%v)",
+					rec.Value.Count, len(rec.Value.Tags), rec.Value.Created, rec.Version, err)
+			}
+			return nil
+		})
+	})
+}
