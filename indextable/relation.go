@@ -1,0 +1,174 @@
+package indextable
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// Relation is a many-to-many link between two kinds of entity (users who
+// like items), kept in both directions, each newest first, and
+// denormalised: a link seen from the left carries the right's fields (the
+// item's title) and from the right the left's (the user's name), so either
+// list answers without reading the other side. Key layout:
+//
+//	("x", rel, "l", left, right)            → link time (Unix nanoseconds)
+//	("x", rel, "f", left, Desc(time), right) → right's fields
+//	("x", rel, "b", right, Desc(time), left) → left's fields
+//
+// SetLeftFields and SetRightFields rewrite every copy of one entity's fields
+// in the caller's transaction, so a rename reaches every list at once.
+type Relation struct {
+	name              string
+	links, fwd, back  composite.Subspace
+	leftRef, rightRef composite.Subspace // ("x", rel, "lf"|"rf", id) → the entity's current fields
+}
+
+// NewRelation returns the relation called name.
+func NewRelation(name string) *Relation {
+	return &Relation{name: name,
+		links: composite.NewSubspace("x", name, "l"), fwd: composite.NewSubspace("x", name, "f"),
+		back: composite.NewSubspace("x", name, "b"), leftRef: composite.NewSubspace("x", name, "lf"),
+		rightRef: composite.NewSubspace("x", name, "rf")}
+}
+
+func (r *Relation) wrap(err error) error { return fmt.Errorf("indextable: relation %s: %w", r.name, err) }
+
+// SetLeftFields records a left entity's fields (a user's name) and rewrites
+// every copy of them in the right-hand lists. It returns the copies
+// rewritten.
+func (r *Relation) SetLeftFields(tx keyspace.Tx, left string, fields []byte) (int, error) {
+	return r.setFields(tx, r.leftRef, r.fwd, r.back, left, fields)
+}
+
+// SetRightFields records a right entity's fields (an item's title) and
+// rewrites every copy in the left-hand lists.
+func (r *Relation) SetRightFields(tx keyspace.Tx, right string, fields []byte) (int, error) {
+	return r.setFields(tx, r.rightRef, r.back, r.fwd, right, fields)
+}
+
+// setFields stores id's fields under ref, then walks id's own list (mine)
+// and rewrites id's copy in each partner's list (theirs).
+func (r *Relation) setFields(tx keyspace.Tx, ref, mine, theirs composite.Subspace, id string, fields []byte) (int, error) {
+	if id == "" {
+		return 0, r.wrap(ErrEmptyKey)
+	}
+	if err := tx.Put(ref.Pack(composite.Tuple{id}), fields); err != nil {
+		return 0, r.wrap(err)
+	}
+	var keys [][]byte
+	for k := range tx.Scan(mine.RangeOf(composite.Tuple{id})) {
+		t, err := mine.Unpack(k)
+		if err != nil || len(t) != 3 {
+			return 0, r.wrap(fmt.Errorf("%w: link key %q", keyspace.ErrCorrupt, k))
+		}
+		keys = append(keys, theirs.Pack(composite.Tuple{t[2], t[1], id}))
+	}
+	if err := tx.Err(); err != nil {
+		return 0, r.wrap(err)
+	}
+	for _, k := range keys {
+		if err := tx.Put(k, fields); err != nil {
+			return 0, r.wrap(err)
+		}
+	}
+	return len(keys), nil
+}
+
+func (r *Relation) fields(tx keyspace.Tx, ref composite.Subspace, id string) ([]byte, error) {
+	v, err := tx.Get(ref.Pack(composite.Tuple{id}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// Link links left to right at time at (re-linking moves the link to the new
+// time), copying each side's current fields into the other's list.
+func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error {
+	if left == "" || right == "" {
+		return r.wrap(ErrEmptyKey)
+	}
+	if err := r.Unlink(tx, left, right); err != nil {
+		return err
+	}
+	lf, err := r.fields(tx, r.leftRef, left)
+	if err != nil {
+		return r.wrap(err)
+	}
+	rf, err := r.fields(tx, r.rightRef, right)
+	if err != nil {
+		return r.wrap(err)
+	}
+	when := composite.Desc{V: at.UTC()}
+	for _, w := range []struct {
+		key, value []byte
+	}{
+		{r.links.Pack(composite.Tuple{left, right}), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))},
+		{r.fwd.Pack(composite.Tuple{left, when, right}), rf},
+		{r.back.Pack(composite.Tuple{right, when, left}), lf},
+	} {
+		if err := tx.Put(w.key, w.value); err != nil {
+			return r.wrap(err)
+		}
+	}
+	return nil
+}
+
+// Unlink removes the link between left and right, if there is one.
+func (r *Relation) Unlink(tx keyspace.Tx, left, right string) error {
+	lk := r.links.Pack(composite.Tuple{left, right})
+	v, err := tx.Get(lk)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return nil
+	}
+	if err != nil || len(v) != 8 {
+		return r.wrap(fmt.Errorf("link %s–%s: %v", left, right, err))
+	}
+	when := composite.Desc{V: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
+	for _, k := range [][]byte{lk, r.fwd.Pack(composite.Tuple{left, when, right}), r.back.Pack(composite.Tuple{right, when, left})} {
+		if err := tx.Delete(k); err != nil {
+			return r.wrap(err)
+		}
+	}
+	return nil
+}
+
+// Link is one entry of a list: the other side's id, the link time and the
+// other side's fields as they are now.
+type Link struct {
+	ID     string
+	Time   time.Time
+	Fields []byte
+}
+
+// Rights lists what left links to (the items a user likes), newest first.
+func (r *Relation) Rights(tx keyspace.Tx, left string, limit int) ([]Link, error) {
+	return r.list(tx, r.fwd, left, limit)
+}
+
+// Lefts lists what links to right (the users who like an item), newest
+// first.
+func (r *Relation) Lefts(tx keyspace.Tx, right string, limit int) ([]Link, error) {
+	return r.list(tx, r.back, right, limit)
+}
+
+func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, limit int) ([]Link, error) {
+	rg := sub.RangeOf(composite.Tuple{id})
+	rg.Limit = limit
+	var out []Link
+	for k, v := range tx.Scan(rg) {
+		t, err := sub.Unpack(k)
+		if err != nil || len(t) != 3 {
+			return nil, r.wrap(fmt.Errorf("%w: link key %q", keyspace.ErrCorrupt, k))
+		}
+		at, _ := t[1].(composite.Desc).V.(time.Time)
+		other, _ := t[2].(string)
+		out = append(out, Link{ID: other, Time: at, Fields: append([]byte(nil), v...)})
+	}
+	return out, tx.Err()
+}

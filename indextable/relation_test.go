@@ -1,0 +1,104 @@
+package indextable
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// TestSeedLikes is seed 000 end to end: users u1 (jerrylou) and u2
+// (gunsluo), items i1 (mac pro) and i2 (ipad); u1 likes i1 at 1512099720
+// and i2 at 1512109720, u2 likes i1 at 1512119720.
+func TestSeedLikes(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		type User struct{ Name string }
+		type Item struct{ Title string }
+		users, items := New[User]("users", nil), New[Item]("items", nil)
+		likes := NewRelation("likes")
+		nameOf := func(u User) []byte { b, _ := json.Marshal(map[string]string{"name": u.Name}); return b }
+		titleOf := func(i Item) []byte { b, _ := json.Marshal(map[string]string{"title": i.Title}); return b }
+		err := s.Update(func(tx keyspace.Tx) error {
+			for id, u := range map[string]User{"u1": {"jerrylou"}, "u2": {"gunsluo"}} {
+				users.Put(tx, composite.Tuple{id}, u)
+				likes.SetLeftFields(tx, id, nameOf(u))
+			}
+			for id, i := range map[string]Item{"i1": {"mac pro"}, "i2": {"ipad"}} {
+				items.Put(tx, composite.Tuple{id}, i)
+				likes.SetRightFields(tx, id, titleOf(i))
+			}
+			for _, l := range []struct {
+				u, i string
+				at   int64
+			}{{"u1", "i1", 1512099720}, {"u1", "i2", 1512109720}, {"u2", "i1", 1512119720}} {
+				if err := likes.Link(tx, l.u, l.i, time.Unix(l.at, 0)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := func(fn func(tx keyspace.Tx) ([]Link, error)) []string {
+			var out []string
+			s.View(func(tx keyspace.Tx) error {
+				links, err := fn(tx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range links {
+					out = append(out, l.ID+"@"+strconv.FormatInt(l.Time.Unix(), 10)+"="+string(l.Fields))
+				}
+				return nil
+			})
+			return out
+		}
+		// Items u1 likes, with titles, newest first.
+		got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Rights(tx, "u1", 0) })
+		want := []string{`i2@1512109720={"title":"ipad"}`, `i1@1512099720={"title":"mac pro"}`}
+		if !slices.Equal(got, want) {
+			t.Errorf("items u1 likes: %v, want %v", got, want)
+		}
+		// Users who like i1, with names, newest first.
+		got = list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, "i1", 0) })
+		want = []string{`u2@1512119720={"name":"gunsluo"}`, `u1@1512099720={"name":"jerrylou"}`}
+		if !slices.Equal(got, want) {
+			t.Errorf("users who like i1: %v, want %v", got, want)
+		}
+		// u1 renames: the record and every copy change in one transaction.
+		s.Update(func(tx keyspace.Tx) error {
+			users.Put(tx, composite.Tuple{"u1"}, User{"jerry"})
+			n, err := likes.SetLeftFields(tx, "u1", nameOf(User{"jerry"}))
+			if n != 2 {
+				t.Errorf("rename rewrote %d copies, want 2", n)
+			}
+			return err
+		})
+		for _, item := range []string{"i1", "i2"} {
+			for _, l := range list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, item, 0) }) {
+				if l[:2] == "u1" && l[len(l)-len(`{"name":"jerry"}`):] != `{"name":"jerry"}` {
+					t.Errorf("%s still shows %s", item, l)
+				}
+			}
+		}
+		// Unlink removes both directions; re-linking moves the time.
+		s.Update(func(tx keyspace.Tx) error {
+			if err := likes.Unlink(tx, "u1", "i1"); err != nil {
+				return err
+			}
+			return likes.Link(tx, "u2", "i2", time.Unix(1512200000, 0))
+		})
+		if got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, "i1", 0) }); len(got) != 1 || got[0][:2] != "u2" {
+			t.Errorf("after unlink, i1's likers: %v", got)
+		}
+		if got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Rights(tx, "u2", 0) }); len(got) != 2 || got[0][:2] != "i2" {
+			t.Errorf("u2's likes, newest first: %v", got)
+		}
+	})
+}

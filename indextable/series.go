@@ -1,0 +1,112 @@
+package indextable
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// Series is the seeds' IoT bucket table: readings of a sensor folded into
+// one record per minute or hour (count, sum, min, max, and optionally the
+// raw values by second), so a day of per-second readings is 1,440 records,
+// and a period is one range scan. Key layout:
+//
+//	("x", series, "s", sensor, bucket start) → Bucket (JSON)
+type Series struct {
+	name    string
+	sub     composite.Subspace
+	width   time.Duration
+	keepRaw bool
+}
+
+// SeriesOptions configure a series.
+type SeriesOptions struct {
+	Width   time.Duration // bucket width: time.Minute (default) or time.Hour, or any whole number of seconds
+	KeepRaw bool          // also keep each reading by its second within the bucket
+}
+
+// Bucket is one period's aggregate.
+type Bucket struct {
+	Start time.Time         `json:"start"`
+	Count int               `json:"count"`
+	Sum   float64           `json:"sum"`
+	Min   float64           `json:"min"`
+	Max   float64           `json:"max"`
+	Raw   map[int64]float64 `json:"raw,omitempty"` // second within the bucket → last reading
+}
+
+// Mean is Sum / Count.
+func (b Bucket) Mean() float64 { return b.Sum / float64(b.Count) }
+
+// NewSeries returns the series called name.
+func NewSeries(name string, opts *SeriesOptions) *Series {
+	s := &Series{name: name, sub: composite.NewSubspace("x", name, "s"), width: time.Minute}
+	if opts != nil {
+		if opts.Width >= time.Second {
+			s.width = opts.Width.Truncate(time.Second)
+		}
+		s.keepRaw = opts.KeepRaw
+	}
+	return s
+}
+
+func (s *Series) wrap(err error) error { return fmt.Errorf("indextable: series %s: %w", s.name, err) }
+
+// Add folds one reading into its bucket (read-modify-write in the caller's
+// transaction, so concurrent writers lose nothing).
+func (s *Series) Add(tx keyspace.Tx, sensor string, at time.Time, v float64) error {
+	if sensor == "" {
+		return s.wrap(ErrEmptyKey)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return s.wrap(fmt.Errorf("reading %v is not a number", v))
+	}
+	start := at.UTC().Truncate(s.width)
+	key, err := composite.Tuple{sensor, start}.TryPack()
+	if err != nil {
+		return s.wrap(fmt.Errorf("time %s: %w", at, err))
+	}
+	key = append(append([]byte{}, s.sub.Bytes()...), key...)
+	b := Bucket{Start: start, Min: v, Max: v}
+	if old, err := tx.Get(key); err == nil {
+		if err := json.Unmarshal(old, &b); err != nil {
+			return s.wrap(fmt.Errorf("%w: bucket %s %s: %v", keyspace.ErrCorrupt, sensor, start, err))
+		}
+	} else if !errors.Is(err, keyspace.ErrNotFound) {
+		return s.wrap(err)
+	}
+	b.Count++
+	b.Sum += v
+	b.Min, b.Max = math.Min(b.Min, v), math.Max(b.Max, v)
+	if s.keepRaw {
+		if b.Raw == nil {
+			b.Raw = map[int64]float64{}
+		}
+		b.Raw[int64(at.Sub(start)/time.Second)] = v
+	}
+	body, _ := json.Marshal(b)
+	return tx.Put(key, body)
+}
+
+// Range returns the buckets of sensor that start in [from, to), in time
+// order.
+func (s *Series) Range(tx keyspace.Tx, sensor string, from, to time.Time) ([]Bucket, error) {
+	if to.Before(from) {
+		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to, from))
+	}
+	r := s.sub.Between(composite.Tuple{sensor}, composite.Tuple{from.UTC().Truncate(s.width)}, composite.Tuple{to.UTC()})
+	var out []Bucket
+	for _, v := range tx.Scan(r) {
+		var b Bucket
+		if err := json.Unmarshal(v, &b); err != nil {
+			return nil, s.wrap(fmt.Errorf("%w: %v", keyspace.ErrCorrupt, err))
+		}
+		out = append(out, b)
+	}
+	return out, tx.Err()
+}
