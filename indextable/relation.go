@@ -36,7 +36,9 @@ func NewRelation(name string) *Relation {
 		rightRef: composite.NewSubspace("x", name, "rf")}
 }
 
-func (r *Relation) wrap(err error) error { return fmt.Errorf("indextable: relation %s: %w", r.name, err) }
+func (r *Relation) wrap(err error) error {
+	return fmt.Errorf("indextable: relation %s: %w", r.name, err)
+}
 
 // SetLeftFields records a left entity's fields (a user's name) and rewrites
 // every copy of them in the right-hand lists. It returns the copies
