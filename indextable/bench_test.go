@@ -1,7 +1,10 @@
 package indextable
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -76,5 +79,53 @@ func BenchmarkLookup(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkBuild: an index added to a table of 1,000,000 records
+// (KEYSPACE_BENCH_RECORDS to change), built in batches of 10,000 on bbolt,
+// interrupted half way and resumed, then verified.
+func BenchmarkBuild(b *testing.B) {
+	n := 1_000_000
+	if v := os.Getenv("KEYSPACE_BENCH_RECORDS"); v != "" {
+		n, _ = strconv.Atoi(v)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		s := storetest.Backends()[1].Open(b)
+		tb := New[user]("people", nil)
+		for i := 0; i < n; i += 100_000 {
+			s.Update(func(tx keyspace.Tx) error {
+				for j := i; j < min(i+100_000, n); j++ {
+					tb.Put(tx, composite.Tuple{int64(j)}, user{Name: fmt.Sprint(j), City: fmt.Sprint("c", j%5000)})
+				}
+				return nil
+			})
+		}
+		ix, _ := tb.AddIndex(IndexSpec[user]{Name: "by_city", Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} }})
+		b.StartTimer()
+		stop := errors.New("interrupted")
+		done, err := ix.Build(s, &BuildOptions{Progress: func(d int) error {
+			if d >= n/2 {
+				return stop
+			}
+			return nil
+		}})
+		if !errors.Is(err, stop) {
+			b.Fatal(err)
+		}
+		rest, err := ix.Build(s, nil)
+		if err != nil || done+rest != n {
+			b.Fatalf("built %d + %d of %d: %v", done, rest, n, err)
+		}
+		b.StopTimer()
+		s.View(func(tx keyspace.Tx) error {
+			if p, err := ix.Verify(tx); err != nil || len(p) != 0 {
+				b.Fatalf("verify after build: %d problems, %v", len(p), err)
+			}
+			return nil
+		})
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
+		b.StartTimer()
 	}
 }
