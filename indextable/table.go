@@ -1,10 +1,12 @@
 package indextable
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -224,6 +226,95 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 		}
 	}
 	return version, nil
+}
+
+// Row is a record to write with PutAll.
+type Row[R any] struct {
+	Key   composite.Tuple
+	Value R
+}
+
+// PutAll writes many records, as an import does: every change is worked out
+// and every unique index checked (against the store and within rows) before
+// anything is written, then all writes go in one sorted run of keys, which
+// bbolt takes into a large transaction in linear time. A later row with the
+// same key wins.
+func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
+	type write struct {
+		key, value []byte
+		del        bool
+	}
+	var writes []write
+	last := map[string]int{}
+	for i, row := range rows {
+		k, err := t.recordKey(row.Key)
+		if err != nil {
+			return err
+		}
+		last[string(k)] = i
+	}
+	claimed := make([]map[string]string, len(t.indexes)) // unique value → record key, within rows
+	for i := range claimed {
+		claimed[i] = map[string]string{}
+	}
+	for i, row := range rows {
+		key, _ := t.recordKey(row.Key)
+		if last[string(key)] != i {
+			continue
+		}
+		old, existed, err := t.get(tx, row.Key)
+		if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+			return err
+		}
+		body, err := t.codec.Marshal(row.Value)
+		if err != nil {
+			return t.wrap(fmt.Errorf("record %v: %w", row.Key, err))
+		}
+		writes = append(writes, write{key: key, value: append(binary.BigEndian.AppendUint64(nil, old.Version+1), body...)})
+		for j, ix := range t.indexes {
+			var oldKeys map[string]entry
+			if existed {
+				if oldKeys, err = ix.entryKeys(old.Value, row.Key); err != nil {
+					return err
+				}
+			}
+			newKeys, err := ix.entryKeys(row.Value, row.Key)
+			if err != nil {
+				return err
+			}
+			for k, e := range newKeys {
+				if ix.spec.Unique {
+					v := string(e.value.Pack())
+					if other, ok := claimed[j][v]; ok && other != string(key) {
+						return ix.wrap(fmt.Errorf("%w: value %v is given to two rows (writing %v)", ErrUnique, e.value, row.Key))
+					}
+					claimed[j][v] = string(key)
+					if err := ix.checkUnique(tx, e.value, row.Key); err != nil {
+						return err
+					}
+				}
+				writes = append(writes, write{key: []byte(k), value: e.cover})
+			}
+			for k := range oldKeys {
+				if _, ok := newKeys[k]; !ok {
+					writes = append(writes, write{key: []byte(k), del: true})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(writes, func(a, b write) int { return bytes.Compare(a.key, b.key) })
+	for _, w := range writes {
+		var err error
+		if w.del {
+			err = tx.Delete(w.key)
+		} else {
+			err = tx.Put(w.key, w.value)
+		}
+		if err != nil {
+			return t.wrap(err)
+		}
+	}
+	return nil
 }
 
 // Delete removes the record under pk and its index entries; a missing

@@ -399,3 +399,36 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		})
 	})
 }
+
+// TestPutAllMatchesPut: a bulk write leaves the same records and indexes
+// as one Put per row, and refuses a unique value given to two rows.
+func TestPutAllMatchesPut(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tb, ix := usersTable(t)
+		r := rand.New(rand.NewPCG(5, 6))
+		model := map[int64]user{}
+		for round := 0; round < 3; round++ { // later rounds overwrite earlier records
+			var rows []Row[user]
+			for i := 0; i < 300; i++ {
+				id := int64(r.IntN(400))
+				u := user{Name: fmt.Sprint(i), City: fmt.Sprint("c", r.IntN(9)), Status: "open", Created: int64(i), Tags: []string{"x", fmt.Sprint(r.IntN(3))}}
+				rows = append(rows, Row[user]{composite.Tuple{id}, u})
+				model[id] = u
+			}
+			if err := s.Update(func(tx keyspace.Tx) error { return tb.PutAll(tx, rows) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, x := range []*Index[user]{ix.city, ix.tags, ix.status, ix.email} {
+			if got, want := scanned(t, s, x), recompute(model, x.spec.Values); !slices.Equal(got, want) {
+				t.Fatalf("index %s after PutAll differs from recomputation", x.Name())
+			}
+		}
+		err := s.Update(func(tx keyspace.Tx) error {
+			return tb.PutAll(tx, []Row[user]{{composite.Tuple{int64(1000)}, user{Email: "same@x"}}, {composite.Tuple{int64(1001)}, user{Email: "same@x"}}})
+		})
+		if !errors.Is(err, ErrUnique) {
+			t.Errorf("two rows with one unique value: %v", err)
+		}
+	})
+}
