@@ -93,7 +93,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), logCommand(), statsCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), statsCommand(), verifyCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",

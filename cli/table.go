@@ -1,17 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -95,59 +94,54 @@ func tableImport(c *ucli.Context) error {
 			}
 		}
 	}
-	table := composite.NewTable(c.String("table"), schema)
 	s, err := openWrite(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	// Build and check every key first, then write them in key order: bbolt
-	// takes a sorted run into one large transaction in linear time.
-	type kv struct{ key, record []byte }
-	var writes []kv
-	for _, r := range rows {
-		key := make(composite.Tuple, len(keyCols))
-		for j, k := range keyCols {
-			v := r.fields[k]
-			if v == "" {
-				return fmt.Errorf("%s: line %d: empty key column %q (nothing imported)", name, r.line, k)
-			}
-			key[j] = v
-			if schema[j].Kind == composite.KindInt {
-				key[j], _ = strconv.ParseInt(v, 10, 64)
-			}
-		}
-		packed, err := table.Key(key)
-		if err != nil {
-			return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
-		}
-		record, _ := json.Marshal(r.fields)
-		writes = append(writes, kv{packed, record})
-	}
-	slices.SortStableFunc(writes, func(a, b kv) int { return bytes.Compare(a.key, b.key) })
-	bar := newBar(c, len(writes), "importing")
+	bar := newBar(c, len(rows), "importing")
 	err = s.Update(func(tx keyspace.Tx) error {
-		if err := saveSchema(tx, table.Name(), schema); err != nil {
+		if err := saveSchema(tx, c.String("table"), schema); err != nil {
 			return err
 		}
-		for i, w := range writes {
-			if i%65536 == 0 {
-				if err := c.Context.Err(); err != nil {
-					return fmt.Errorf("interrupted: %w (nothing imported)", err)
-				}
-				bar.Set(i)
-			}
-			if err := tx.Put(w.key, w.record); err != nil {
-				return err
-			}
+		table, _, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
 		}
-		return nil
+		batch := make([]indextable.Row[record], 0, len(rows))
+		for _, r := range rows {
+			key := make(composite.Tuple, len(keyCols))
+			for j, k := range keyCols {
+				v := r.fields[k]
+				if v == "" {
+					return fmt.Errorf("%s: line %d: empty key column %q (nothing imported)", name, r.line, k)
+				}
+				key[j] = v
+				if schema[j].Kind == composite.KindInt {
+					key[j], _ = strconv.ParseInt(v, 10, 64)
+				}
+			}
+			if _, err := key.TryPack(); err != nil {
+				return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
+			}
+			rec := record{}
+			for k, v := range r.fields {
+				rec[k] = v
+			}
+			batch = append(batch, indextable.Row[record]{Key: key, Value: rec})
+		}
+		// One PutAll: indexes kept in step, one sorted run of writes.
+		if err := table.PutAll(tx, batch); err != nil {
+			return err
+		}
+		bar.Set(len(rows))
+		return c.Context.Err()
 	})
 	bar.Finish()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %d rows into table %s keyed %s\n", len(rows), table.Name(), strings.Join(keyCols, ":"))
+	fmt.Fprintf(c.App.ErrWriter, "imported %d rows into table %s keyed %s\n", len(rows), c.String("table"), strings.Join(keyCols, ":"))
 	return nil
 }
 
@@ -168,28 +162,42 @@ func saveSchema(tx keyspace.Tx, table string, schema composite.Schema) error {
 	return tx.Put(catalogKey(table), b)
 }
 
-// loadTable returns a table with the schema its import saved.
-func loadTable(tx keyspace.Tx, name string) (*composite.Table, error) {
+// record is a command-line table's record: the CSV row's fields.
+type record = map[string]any
+
+// openTable returns a table with the key schema its import saved and the
+// indexes created on it (see index.go).
+func openTable(tx keyspace.Tx, name string) (*indextable.Table[record], composite.Schema, error) {
 	b, err := tx.Get(catalogKey(name))
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil, fmt.Errorf("unknown table %q (import it first; see keyspace stats)", name)
+		return nil, nil, fmt.Errorf("unknown table %q (import it first; see keyspace stats)", name)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var cols []schemaColumn
 	if err := json.Unmarshal(b, &cols); err != nil {
-		return nil, fmt.Errorf("table %s: corrupt schema: %w", name, err)
+		return nil, nil, fmt.Errorf("table %s: corrupt schema: %w", name, err)
 	}
 	schema := make(composite.Schema, len(cols))
 	for i, col := range cols {
 		k, err := composite.ParseKind(col.Kind)
 		if err != nil {
-			return nil, fmt.Errorf("table %s: corrupt schema: %w", name, err)
+			return nil, nil, fmt.Errorf("table %s: corrupt schema: %w", name, err)
 		}
 		schema[i] = composite.Column{Name: col.Name, Kind: k}
 	}
-	return composite.NewTable(name, schema), nil
+	t := indextable.New[record](name, nil)
+	specs, err := loadIndexSpecs(tx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, spec := range specs {
+		if _, err := t.AddIndex(spec.indexSpec()); err != nil {
+			return nil, nil, err
+		}
+	}
+	return t, schema, nil
 }
 
 func tableScan(c *ucli.Context) error {
@@ -203,27 +211,29 @@ func tableScan(c *ucli.Context) error {
 	}
 	defer s.Close()
 	return s.View(func(tx keyspace.Tx) error {
-		t, err := loadTable(tx, c.String("table"))
+		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
 		}
-		r := t.Subspace().Range()
+		r := t.Range()
 		if q := c.Args().First(); q != "" && q != "*" {
-			if r, err = t.Query(q); err != nil {
+			pq, err := composite.ParseQuery(q, schema)
+			if err != nil {
 				return usageError{err}
 			}
+			r = pq.Range(t.Records())
 		}
-		page, err := t.Scan(tx, r, composite.ScanOptions{Reverse: c.Bool("reverse"), Limit: c.Int("limit"), Cursor: c.String("cursor")})
+		page, err := scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"))
 		if err != nil {
 			return err
 		}
 		type jsonRow struct {
-			Key    string          `json:"key"`
-			Record json.RawMessage `json:"record"`
+			Key    string `json:"key"`
+			Record record `json:"record"`
 		}
 		var out []jsonRow
-		for _, row := range page.Rows {
-			out = append(out, jsonRow{formatScope(row.Key), payloadJSON(row.Record)})
+		for _, rec := range page.records {
+			out = append(out, jsonRow{formatScope(rec.Key), rec.Value})
 		}
 		switch format {
 		case "json":
@@ -232,7 +242,7 @@ func tableScan(c *ucli.Context) error {
 			return enc.Encode(struct {
 				Rows []jsonRow `json:"rows"`
 				Next string    `json:"next,omitempty"`
-			}{append([]jsonRow{}, out...), page.Next})
+			}{append([]jsonRow{}, out...), page.next})
 		case "ndjson":
 			enc := json.NewEncoder(c.App.Writer)
 			for _, r := range out {
@@ -245,11 +255,12 @@ func tableScan(c *ucli.Context) error {
 		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tRECORD")
 		for _, r := range out {
-			fmt.Fprintf(tw, "%s\t%s\n", r.Key, r.Record)
+			b, _ := json.Marshal(r.Record)
+			fmt.Fprintf(tw, "%s\t%s\n", r.Key, b)
 		}
 		tw.Flush()
-		if page.Next != "" {
-			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", page.Next)
+		if page.next != "" {
+			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", page.next)
 		}
 		return nil
 	})
@@ -266,25 +277,25 @@ func tableCount(c *ucli.Context) error {
 	}
 	defer s.Close()
 	return s.View(func(tx keyspace.Tx) error {
-		t, err := loadTable(tx, c.String("table"))
+		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
 		}
 		var prefix composite.Tuple
 		if p := c.Args().First(); p != "" {
 			n := strings.Count(p, ":") + 1 // a first guess, refined by the parser
-			if n > len(t.Schema()) {
-				return usagef("prefix %q has more parts than the key's %d columns", p, len(t.Schema()))
+			if n > len(schema) {
+				return usagef("prefix %q has more parts than the key's %d columns", p, len(schema))
 			}
-			if prefix, err = composite.ParseText(p, t.Schema()[:n]); err != nil {
+			if prefix, err = composite.ParseText(p, schema[:n]); err != nil {
 				return usageError{err}
 			}
 		}
 		depth := c.Int("depth")
-		if depth < len(prefix) || depth > len(t.Schema()) {
-			return usagef("--depth %d: want %d to %d", depth, len(prefix), len(t.Schema()))
+		if depth < len(prefix) || depth > len(schema) {
+			return usagef("--depth %d: want %d to %d", depth, len(prefix), len(schema))
 		}
-		groups, err := t.Count(tx, prefix, depth)
+		groups, err := composite.GroupCounts(tx, t.Records(), prefix, depth)
 		if err != nil {
 			return err
 		}
@@ -304,4 +315,37 @@ func tableCount(c *ucli.Context) error {
 		}
 		return tw.Flush()
 	})
+}
+
+// recordPage is a page of records and the next cursor.
+type recordPage struct {
+	records []indextable.Record[record]
+	next    string
+}
+
+// scanPage reads one page of records in r, with a cursor for the next.
+func scanPage(tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, reverse bool, limit int, cursor string) (recordPage, error) {
+	if limit < 0 {
+		return recordPage{}, usagef("--limit %d: must be positive", limit)
+	}
+	r.Reverse = reverse
+	rr, err := r.Resume(cursor)
+	if err != nil {
+		return recordPage{}, usageError{err}
+	}
+	if limit > 0 {
+		rr.Limit = limit + 1
+	}
+	var p recordPage
+	var last []byte
+	err = t.Scan(tx, rr, func(rec indextable.Record[record]) bool {
+		if limit > 0 && len(p.records) == limit {
+			p.next = r.Cursor(last)
+			return false
+		}
+		p.records = append(p.records, rec)
+		last = append(append(last[:0], t.Records().Bytes()...), rec.Key.Pack()...)
+		return true
+	})
+	return p, err
 }

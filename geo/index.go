@@ -242,3 +242,37 @@ func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
 	}
 	return true, nil
 }
+
+// Verify checks that every point key has its reverse entry and every
+// reverse entry names an existing point key, and returns a description of
+// each problem.
+func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
+	var problems []string
+	for k, v := range tx.Scan(ix.points.Range()) {
+		p, err := ix.decode(k, v)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		want, err := ix.pointKey(tx, p.ID)
+		if err != nil || !bytes.Equal(want, k) {
+			problems = append(problems, fmt.Sprintf("point %q has no matching reverse entry", p.ID))
+		}
+	}
+	for k := range tx.Scan(ix.ids.Range()) {
+		t, err := ix.ids.Unpack(k)
+		if err != nil || len(t) != 1 {
+			problems = append(problems, fmt.Sprintf("corrupt reverse entry %q", k))
+			continue
+		}
+		id, _ := t[0].(string)
+		key, err := ix.pointKey(tx, id)
+		if err == nil {
+			_, err = tx.Get(key)
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("reverse entry of %q names no point", id))
+		}
+	}
+	return problems, tx.Err()
+}

@@ -367,6 +367,10 @@ func (t *Table[R]) Scan(tx keyspace.Tx, r keyspace.Range, fn func(Record[R]) boo
 	return nil
 }
 
+// Records is the subspace of the records, keyed by primary key (for text
+// queries: composite.ParseQuery(…).Range(t.Records()), and GroupCounts).
+func (t *Table[R]) Records() composite.Subspace { return t.records }
+
 // Range is every record; RangeOf the records whose key starts with prefix.
 func (t *Table[R]) Range() keyspace.Range { return t.records.Range() }
 

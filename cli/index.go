@@ -1,0 +1,379 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/indextable"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// indexDef is an index the command line created, kept in the catalog at
+// ("meta", "index", table, name): record fields (dotted paths; a leading
+// "-" makes the component descending; an array field makes the index
+// multikey), uniqueness and covered fields.
+type indexDef struct {
+	Name   string   `json:"name"`
+	Fields []string `json:"fields"`
+	Unique bool     `json:"unique,omitempty"`
+	Cover  []string `json:"cover,omitempty"`
+}
+
+func indexKey(table, name string) []byte { return composite.Tuple{"meta", "index", table, name}.Pack() }
+
+func loadIndexSpecs(tx keyspace.Tx, table string) ([]indexDef, error) {
+	var out []indexDef
+	sub := composite.NewSubspace("meta", "index", table)
+	for _, v := range tx.Scan(sub.Range()) {
+		var d indexDef
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, fmt.Errorf("table %s: corrupt index definition: %w", table, err)
+		}
+		out = append(out, d)
+	}
+	return out, tx.Err()
+}
+
+// field reads a dotted path from a record.
+func field(r record, path string) any {
+	var cur any = r
+	for _, part := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[part]
+	}
+	return cur
+}
+
+// typed turns a field into a tuple element: numbers from CSV text become
+// numbers (so 9 sorts before 10), the rest stay strings.
+func typed(v any) (any, bool) {
+	switch v := v.(type) {
+	case nil:
+		return nil, false
+	case string:
+		if isPlainInt(v) {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n, true
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".eE") {
+			return f, true
+		}
+		return v, true
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v), true
+		}
+		return v, true
+	case bool:
+		return v, true
+	}
+	b, _ := json.Marshal(v)
+	return string(b), true
+}
+
+func (d indexDef) indexSpec() indextable.IndexSpec[record] {
+	spec := indextable.IndexSpec[record]{Name: d.Name, Unique: d.Unique}
+	spec.Values = func(r record) []composite.Tuple {
+		out := []composite.Tuple{{}}
+		for _, f := range d.Fields {
+			desc := strings.HasPrefix(f, "-")
+			v := field(r, strings.TrimPrefix(f, "-"))
+			elems := []any{v}
+			if arr, ok := v.([]any); ok { // multikey: one value per element
+				elems = arr
+			}
+			var next []composite.Tuple
+			for _, t := range out {
+				for _, e := range elems {
+					x, ok := typed(e)
+					if !ok {
+						continue
+					}
+					if desc {
+						x = composite.Desc{V: x}
+					}
+					next = append(next, append(append(composite.Tuple{}, t...), x))
+				}
+			}
+			out = next
+		}
+		return out
+	}
+	if len(d.Cover) > 0 {
+		spec.Cover = func(r record) any {
+			c := record{}
+			for _, f := range d.Cover {
+				c[f] = field(r, f)
+			}
+			return c
+		}
+	}
+	return spec
+}
+
+func indexFlags(extra ...ucli.Flag) []ucli.Flag {
+	return append([]ucli.Flag{tableFlag(), &ucli.StringFlag{Name: "name", Required: true, Usage: "the index `NAME`"}}, extra...)
+}
+
+// withIndex opens the table and finds the named index.
+func withIndex(tx keyspace.Tx, c *ucli.Context) (*indextable.Table[record], *indextable.Index[record], error) {
+	t, _, err := openTable(tx, c.String("table"))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ix := range t.Indexes() {
+		if ix.Name() == c.String("name") {
+			return t, ix, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("unknown index %q on table %s (see keyspace index create)", c.String("name"), c.String("table"))
+}
+
+func indexCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "index",
+		Usage: "secondary indexes on a table: create, build, lookup, scan, verify, drop",
+		Subcommands: []*ucli.Command{
+			{
+				Name: "create", Usage: "declare an index over record fields (-field for descending; array fields are multikey)",
+				UsageText: "keyspace index create --table cities --name by_state_name --fields state_code,-name --cover name",
+				Flags: indexFlags(
+					&ucli.StringFlag{Name: "fields", Required: true, Usage: "`FIELDS`, comma-separated"},
+					&ucli.BoolFlag{Name: "unique", Usage: "refuse two records with one value"},
+					&ucli.StringFlag{Name: "cover", Usage: "`FIELDS` to copy into the index entries"}),
+				Action: func(c *ucli.Context) error {
+					d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique")}
+					if cv := c.String("cover"); cv != "" {
+						d.Cover = strings.Split(cv, ",")
+					}
+					s, err := openWrite(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					return s.Update(func(tx keyspace.Tx) error {
+						if _, _, err := openTable(tx, c.String("table")); err != nil {
+							return err
+						}
+						if _, err := tx.Get(indexKey(c.String("table"), d.Name)); err == nil {
+							return fmt.Errorf("index %s already exists on table %s", d.Name, c.String("table"))
+						}
+						b, _ := json.Marshal(d)
+						if err := tx.Put(indexKey(c.String("table"), d.Name), b); err != nil {
+							return err
+						}
+						fmt.Fprintf(c.App.ErrWriter, "created index %s; run keyspace index build to fill it\n", d.Name)
+						return nil
+					})
+				},
+			},
+			{
+				Name: "build", Usage: "fill an index from the table's records, in resumable batches",
+				UsageText: "keyspace index build --table cities --name by_state_name",
+				Flags:     indexFlags(&ucli.IntFlag{Name: "batch", Value: 10_000, Usage: "records per transaction"}),
+				Action: func(c *ucli.Context) error {
+					s, err := openWrite(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					var ix *indextable.Index[record]
+					var total int
+					err = s.View(func(tx keyspace.Tx) error {
+						t, x, err := withIndex(tx, c)
+						ix = x
+						if err == nil {
+							for range tx.Scan(t.Range()) {
+								total++
+							}
+						}
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					bar := newBar(c, total, "building")
+					n, err := ix.Build(s, &indextable.BuildOptions{BatchSize: c.Int("batch"), Progress: func(done int) error {
+						bar.Set(done)
+						return c.Context.Err()
+					}})
+					bar.Finish()
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.ErrWriter, "built index %s over %d records\n", ix.Name(), n)
+					return nil
+				},
+			},
+			{
+				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or US:CA)",
+				UsageText: "keyspace index lookup --table cities --name by_state_name CA",
+				ArgsUsage: "VALUE",
+				Flags:     indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N`"}),
+				Action:    func(c *ucli.Context) error { return indexRead(c, true) },
+			},
+			{
+				Name: "scan", Usage: "index entries (value, key, covered fields) under an optional value prefix, a page at a time",
+				UsageText: "keyspace index scan --table cities --name by_state_name CA --limit 20",
+				ArgsUsage: "[VALUE]",
+				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "entries per page"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+					&ucli.BoolFlag{Name: "reverse", Usage: "descending"}),
+				Action: func(c *ucli.Context) error { return indexRead(c, false) },
+			},
+			{
+				Name: "verify", Usage: "compare an index with a recomputation from its table; exit 1 on any problem",
+				UsageText: "keyspace index verify --table cities --name by_state_name",
+				Flags:     indexFlags(),
+				Action: func(c *ucli.Context) error {
+					s, err := openRead(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					return s.View(func(tx keyspace.Tx) error {
+						_, ix, err := withIndex(tx, c)
+						if err != nil {
+							return err
+						}
+						return reportProblems(c, ix)(tx)
+					})
+				},
+			},
+			{
+				Name: "drop", Usage: "delete an index and its definition",
+				UsageText: "keyspace index drop --table cities --name by_state_name",
+				Flags:     indexFlags(),
+				Action: func(c *ucli.Context) error {
+					s, err := openWrite(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					return s.Update(func(tx keyspace.Tx) error {
+						_, ix, err := withIndex(tx, c)
+						if err != nil {
+							return err
+						}
+						if err := ix.Drop(tx); err != nil {
+							return err
+						}
+						return tx.Delete(indexKey(c.String("table"), c.String("name")))
+					})
+				},
+			},
+		},
+	}
+}
+
+// reportProblems prints Verify's findings and fails if there are any.
+func reportProblems(c *ucli.Context, ix *indextable.Index[record]) func(tx keyspace.Tx) error {
+	return func(tx keyspace.Tx) error {
+		problems, err := ix.Verify(tx)
+		if err != nil {
+			return err
+		}
+		for _, p := range problems[:min(len(problems), 20)] {
+			fmt.Fprintln(c.App.Writer, p)
+		}
+		if len(problems) > 0 {
+			return fmt.Errorf("index %s: %d problems (keyspace index build repairs missing entries)", ix.Name(), len(problems))
+		}
+		fmt.Fprintf(c.App.Writer, "index %s: consistent\n", ix.Name())
+		return nil
+	}
+}
+
+func indexRead(c *ucli.Context, records bool) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	s, err := openRead(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.View(func(tx keyspace.Tx) error {
+		_, ix, err := withIndex(tx, c)
+		if err != nil {
+			return err
+		}
+		r := ix.All()
+		if v := c.Args().First(); v != "" {
+			t, err := composite.ParseText(v, nil)
+			if err != nil {
+				return usageError{err}
+			}
+			r = ix.Equal(t...)
+		} else if records {
+			return usagef("index lookup wants a VALUE")
+		}
+		opts := &indextable.ListOptions{Limit: c.Int("limit")}
+		if !records {
+			opts.Cursor, opts.Reverse = c.String("cursor"), c.Bool("reverse")
+		}
+		page, err := ix.Scan(tx, r, opts)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			Value   string          `json:"value"`
+			Key     string          `json:"key"`
+			Covered json.RawMessage `json:"covered,omitempty"`
+			Record  record          `json:"record,omitempty"`
+		}
+		var out []row
+		for _, e := range page.Entries {
+			out = append(out, row{Value: formatScope(e.Value), Key: formatScope(e.Key), Covered: payloadJSON(e.Covered)})
+		}
+		if records {
+			recs, err := ix.Records(tx, page.Entries)
+			if err != nil {
+				return err
+			}
+			for i := range recs {
+				out[i].Record = recs[i].Value
+			}
+		}
+		switch format {
+		case "json":
+			enc := json.NewEncoder(c.App.Writer)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Entries []row  `json:"entries"`
+				Next    string `json:"next,omitempty"`
+			}{append([]row{}, out...), page.Next})
+		case "ndjson":
+			enc := json.NewEncoder(c.App.Writer)
+			for _, r := range out {
+				if err := enc.Encode(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "VALUE\tKEY\tDATA")
+		for _, r := range out {
+			data := []byte(r.Covered)
+			if records {
+				data, _ = json.Marshal(r.Record)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Value, r.Key, data)
+		}
+		tw.Flush()
+		if page.Next != "" {
+			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", page.Next)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func relFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "rel", Required: true, Usage: "the relation `NAME`, e.g. likes"}
+}
+
+func relCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "rel",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields",
+		Subcommands: []*ucli.Command{
+			{
+				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
+				UsageText: `keyspace rel link --rel likes --left-fields '{"name":"jerrylou"}' --right-fields '{"title":"mac pro"}' u1 i1`,
+				Flags: []ucli.Flag{relFlag(),
+					&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "when (RFC 3339; default now)"},
+					&ucli.StringFlag{Name: "left-fields", Usage: "`JSON` to show with LEFT in RIGHT's list (sets it for every link of LEFT)"},
+					&ucli.StringFlag{Name: "right-fields", Usage: "`JSON` to show with RIGHT in LEFT's list"}},
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 2 {
+						return usagef("rel link wants LEFT and RIGHT")
+					}
+					at := time.Now()
+					if t := c.Timestamp("time"); t != nil {
+						at = *t
+					}
+					return relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) error {
+						left, right := c.Args().Get(0), c.Args().Get(1)
+						if f := c.String("left-fields"); f != "" {
+							if _, err := r.SetLeftFields(tx, left, []byte(f)); err != nil {
+								return err
+							}
+						}
+						if f := c.String("right-fields"); f != "" {
+							if _, err := r.SetRightFields(tx, right, []byte(f)); err != nil {
+								return err
+							}
+						}
+						return r.Link(tx, left, right, at)
+					})
+				},
+			},
+			{
+				Name: "unlink", Usage: "remove the link between LEFT and RIGHT", ArgsUsage: "LEFT RIGHT",
+				UsageText: "keyspace rel unlink --rel likes u1 i1",
+				Flags:     []ucli.Flag{relFlag()},
+				Action: func(c *ucli.Context) error {
+					if c.NArg() != 2 {
+						return usagef("rel unlink wants LEFT and RIGHT")
+					}
+					return relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) error {
+						return r.Unlink(tx, c.Args().Get(0), c.Args().Get(1))
+					})
+				},
+			},
+			{
+				Name: "list", Usage: "what --left links to, or what links to --right, newest first",
+				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1",
+				Flags: []ucli.Flag{relFlag(), &ucli.StringFlag{Name: "left"}, &ucli.StringFlag{Name: "right"},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}}},
+				Action: func(c *ucli.Context) error {
+					format, err := output(c, "table", "json")
+					if err != nil {
+						return err
+					}
+					if (c.String("left") == "") == (c.String("right") == "") {
+						return usagef("rel list wants --left or --right")
+					}
+					s, err := openRead(c)
+					if err != nil {
+						return err
+					}
+					defer s.Close()
+					return s.View(func(tx keyspace.Tx) error {
+						r := indextable.NewRelation(c.String("rel"))
+						var links []indextable.Link
+						if c.String("left") != "" {
+							links, err = r.Rights(tx, c.String("left"), c.Int("limit"))
+						} else {
+							links, err = r.Lefts(tx, c.String("right"), c.Int("limit"))
+						}
+						if err != nil {
+							return err
+						}
+						if format == "json" {
+							type item struct {
+								ID     string          `json:"id"`
+								Time   time.Time       `json:"time"`
+								Fields json.RawMessage `json:"fields,omitempty"`
+							}
+							out := []item{}
+							for _, l := range links {
+								out = append(out, item{l.ID, l.Time, payloadJSON(l.Fields)})
+							}
+							enc := json.NewEncoder(c.App.Writer)
+							enc.SetIndent("", "  ")
+							return enc.Encode(out)
+						}
+						tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+						fmt.Fprintln(tw, "ID\tTIME\tFIELDS")
+						for _, l := range links {
+							fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, l.Time.Format(time.RFC3339), l.Fields)
+						}
+						return tw.Flush()
+					})
+				},
+			},
+		},
+	}
+}
+
+func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) error) error {
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Update(func(tx keyspace.Tx) error { return fn(indextable.NewRelation(c.String("rel")), tx) })
+}
+
+func verifyCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "verify",
+		Usage:     "check every table index and every geo index's reverse entries; exit 1 on any problem",
+		UsageText: "keyspace --db cities.db verify",
+		Action: func(c *ucli.Context) error {
+			s, err := openRead(c)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			bad := 0
+			err = s.View(func(tx keyspace.Tx) error {
+				tables, err := composite.Groups(tx, composite.NewSubspace("meta", "table"), nil, 1)
+				if err != nil {
+					return err
+				}
+				for _, tt := range tables {
+					name, _ := tt[0].(string)
+					t, _, err := openTable(tx, name)
+					if err != nil {
+						return err
+					}
+					for _, ix := range t.Indexes() {
+						problems, err := ix.Verify(tx)
+						if err != nil {
+							return err
+						}
+						bad += len(problems)
+						fmt.Fprintf(c.App.Writer, "table %s index %s: %d problems\n", name, ix.Name(), len(problems))
+						for _, p := range problems[:min(len(problems), 10)] {
+							fmt.Fprintln(c.App.Writer, "  ", p)
+						}
+					}
+				}
+				geos, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
+				if err != nil {
+					return err
+				}
+				for _, g := range geos {
+					name, _ := g[0].(string)
+					problems, err := geo.NewIndex(name).Verify(tx)
+					if err != nil {
+						return err
+					}
+					bad += len(problems)
+					fmt.Fprintf(c.App.Writer, "geo index %s: %d problems\n", name, len(problems))
+					for _, p := range problems[:min(len(problems), 10)] {
+						fmt.Fprintln(c.App.Writer, "  ", p)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if bad > 0 {
+				return fmt.Errorf("%d problems", bad)
+			}
+			return nil
+		},
+	}
+}
