@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -414,5 +416,57 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	// A missing index: one line, exit 1.
 	if _, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "orders", "--name", "nope", "x"); code != 1 || !strings.Contains(stderr, "unknown index") {
 		t.Errorf("unknown index: %d %q", code, stderr)
+	}
+}
+
+// TestSVGAndExplain: the SVG parses as XML with one result element per
+// result, and --explain prints the covering.
+func TestSVGAndExplain(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&csvText, "p%d,%v,%v\n", i, 48.85+float64(i%20)*0.002, 2.35+float64(i/20)*0.003)
+	}
+	run(t, csvText.String(), "--db", db, "geo", "import", "--index", "paris", "-")
+	svg := filepath.Join(dir, "q.svg")
+	out, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "paris", "--lat", "48.86", "--lon", "2.36", "--radius", "800m",
+		"--svg", svg, "--explain", "--output", "json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	res := decode(t, out)
+	if !strings.Contains(stderr, "covering:") || !strings.Contains(stderr, "range ") {
+		t.Errorf("--explain printed %q", stderr)
+	}
+	f, err := os.Open(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := xml.NewDecoder(f)
+	results, cells := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "class" && a.Value == "result" {
+					results++
+				}
+				if a.Name.Local == "class" && a.Value == "cell" {
+					cells++
+				}
+			}
+		}
+	}
+	if results != len(res.Results) || results == 0 || cells == 0 {
+		t.Errorf("SVG has %d result elements and %d cells for %d results", results, cells, len(res.Results))
 	}
 }

@@ -21,6 +21,14 @@ func scopeFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "scope", Usage: "the scope points were imported under, e.g. `US:CA`"}
 }
 
+// explainFlags are on every geo query.
+func explainFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.BoolFlag{Name: "explain", Usage: "print the covering (cells and key ranges) to stderr"},
+		&ucli.StringFlag{Name: "svg", Usage: "draw the query, its cells, results and rejected candidates into `FILE`"},
+	}
+}
+
 func centreFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.Float64Flag{Name: "lat", Required: true, Usage: "centre latitude, degrees"},
@@ -41,13 +49,13 @@ func geoCommand() *ucli.Command {
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
-				}, centreFlags()...),
+				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
 					if err != nil {
 						return usageError{err}
 					}
-					return geoQuery(c, true, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+					return geoQuery(c, circleShape(c.Float64("lat"), c.Float64("lon"), radius), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 						return ix.Radius(tx, c.Float64("lat"), c.Float64("lon"), radius, o)
 					})
 				},
@@ -58,9 +66,9 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours"},
-				}, centreFlags()...),
+				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
-					return geoQuery(c, true, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+					return geoQuery(c, nil, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 						return ix.Nearest(tx, c.Float64("lat"), c.Float64("lon"), c.Int("k"), o)
 					})
 				},
@@ -70,29 +78,29 @@ func geoCommand() *ucli.Command {
 				Usage: "points in a latitude/longitude box (min/max, may cross ±180), or width × height around a centre like Redis BYBOX",
 				UsageText: "keyspace geo box --index cities --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3\n" +
 					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km",
-				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.Float64Flag{Name: "min-lat"}, &ucli.Float64Flag{Name: "min-lon"},
 					&ucli.Float64Flag{Name: "max-lat"}, &ucli.Float64Flag{Name: "max-lon"},
 					&ucli.Float64Flag{Name: "lat"}, &ucli.Float64Flag{Name: "lon"},
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
-				},
+				}, explainFlags()...),
 				Action: geoBox,
 			},
 			{
 				Name:      "within",
 				Usage:     "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection)",
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
-				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
-				},
+				}, explainFlags()...),
 				Action: func(c *ucli.Context) error {
 					poly, err := readPolygon(c.String("polygon"))
 					if err != nil {
 						return err
 					}
-					return geoQuery(c, true, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+					return geoQuery(c, polygonShape(poly), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 						return ix.Within(tx, poly, o)
 					})
 				},
@@ -189,8 +197,8 @@ func geoCommand() *ucli.Command {
 type queryFn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error)
 
 // geoQuery opens the file read-only, checks the index exists and prints
-// what fn finds.
-func geoQuery(c *ucli.Context, withDistance bool, fn queryFn) error {
+// what fn finds (and, with --explain or --svg, how it found it).
+func geoQuery(c *ucli.Context, outline shape, fn queryFn) error {
 	format, err := output(c, "table", "json", "ndjson", "geojson")
 	if err != nil {
 		return err
@@ -216,11 +224,23 @@ func geoQuery(c *ucli.Context, withDistance bool, fn queryFn) error {
 		if empty {
 			return fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
 		}
-		rs, st, err := fn(ix, tx, &geo.QueryOptions{Scope: scope, Limit: c.Int("limit")})
+		o := &geo.QueryOptions{Scope: scope, Limit: c.Int("limit")}
+		if c.Bool("explain") || c.String("svg") != "" {
+			o.Explain = &geo.Explain{}
+		}
+		rs, st, err := fn(ix, tx, o)
 		if err != nil {
 			return err
 		}
-		return writeResults(c.App.Writer, format, rs, st, withDistance)
+		if c.Bool("explain") {
+			writeExplain(c.App.ErrWriter, o.Explain)
+		}
+		if path := c.String("svg"); path != "" {
+			if err := writeSVG(path, o.Explain, outline, rs); err != nil {
+				return err
+			}
+		}
+		return writeResults(c.App.Writer, format, rs, st, true)
 	})
 }
 
@@ -237,7 +257,7 @@ func geoBox(c *ucli.Context) error {
 			}
 		}
 		b := geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
-		return geoQuery(c, true, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+		return geoQuery(c, boxShape(b), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 			return ix.Box(tx, b, o)
 		})
 	case centred:
@@ -254,7 +274,7 @@ func geoBox(c *ucli.Context) error {
 		if err != nil {
 			return usageError{err}
 		}
-		return geoQuery(c, true, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+		return geoQuery(c, nil, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 			return ix.BoxAround(tx, c.Float64("lat"), c.Float64("lon"), w, h, o)
 		})
 	}
@@ -301,4 +321,26 @@ func formatScope(t composite.Tuple) string {
 		return fmt.Sprint(t)
 	}
 	return s
+}
+
+// polygonShape is a polygon's rings for the SVG.
+func polygonShape(g orb.Geometry) shape {
+	var out shape
+	var polys []orb.Polygon
+	switch g := g.(type) {
+	case orb.Polygon:
+		polys = []orb.Polygon{g}
+	case orb.MultiPolygon:
+		polys = g
+	}
+	for _, p := range polys {
+		for _, ring := range p {
+			var r [][2]float64
+			for _, pt := range ring {
+				r = append(r, [2]float64{pt[0], pt[1]})
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -43,7 +43,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, k: k, seen: map[string]bool{}}
+	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, k: k, seen: map[string]bool{}, explain: o.Explain}
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
@@ -72,9 +72,10 @@ type nearestSearch struct {
 	k        int
 	st       Stats
 
-	queue nearQueue
-	best  maxHeap         // the k smallest distances read, largest on top
-	seen  map[string]bool // ids already queued (the seed's)
+	queue   nearQueue
+	best    maxHeap         // the k smallest distances read, largest on top
+	seen    map[string]bool // ids already queued (the seed's)
+	explain *Explain
 	// read is the geohash interval [readLo, readHi] whose points are all
 	// queued; empty when readLo > readHi.
 	readLo, readHi uint64
@@ -168,8 +169,14 @@ func (s *nearestSearch) visit(it nearItem) error {
 		return nil
 	}
 	s.st.Cells++
+	if s.explain != nil {
+		s.explain.addCell(c, false)
+	}
 	for _, part := range subtract(lo, hi, s.readLo, s.readHi) {
 		s.st.Ranges++
+		if s.explain != nil {
+			s.explain.Ranges = append(s.explain.Ranges, part)
+		}
 		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, part[0], part[1]), &s.st, s.near, s.add); err != nil {
 			return err
 		}

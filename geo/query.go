@@ -32,6 +32,31 @@ type QueryOptions struct {
 	Scope    composite.Tuple // the scope the points were put under
 	Limit    int             // at most this many results (nearest first); 0 for all
 	MaxCells int             // covering budget; 0 for DefaultMaxCells
+	// Explain, if set, is filled with the covering and the candidates the
+	// query rejected (for `keyspace --explain` and `--svg`).
+	Explain *Explain
+}
+
+// Explain is what a query did: its cells, its key ranges and the points it
+// read and rejected.
+type Explain struct {
+	Cells    []CellInfo
+	Ranges   [][2]uint64 // inclusive 64-bit geohash bounds of each range scanned
+	Rejected []Point     // candidates read that were not results
+}
+
+// CellInfo is one covering cell.
+type CellInfo struct {
+	Hash   uint64 // the cell's geohash prefix, of Bits bits
+	Bits   uint
+	Box    Box
+	Inside bool // wholly inside the region: its points needed no test
+}
+
+func (e *Explain) addCell(c cell, inside bool) {
+	b := c.bounds()
+	e.Cells = append(e.Cells, CellInfo{Hash: c.hash, Bits: c.bits, Inside: inside,
+		Box: Box{MinLat: b.MinLat, MinLon: b.MinLon, MaxLat: b.MaxLat, MaxLon: b.MaxLon}})
 }
 
 // Radius returns the points within radius metres of (lat, lon), nearest
@@ -107,11 +132,27 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	cells := cover(reg, o.maxCells())
 	runs := spans(cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
+	if o.Explain != nil {
+		for _, c := range cells {
+			o.Explain.addCell(c.cell, c.inside)
+		}
+		for _, s := range runs {
+			o.Explain.Ranges = append(o.Explain.Ranges, [2]uint64{s.lo, s.hi})
+		}
+	}
 	var out []Result
 	for _, s := range runs {
 		keep := reg.contains
 		if s.inside {
 			keep = nil
+		} else if o.Explain != nil {
+			keep = func(lat, lon float64) bool {
+				if reg.contains(lat, lon) {
+					return true
+				}
+				o.Explain.Rejected = append(o.Explain.Rejected, Point{Lat: lat, Lon: lon})
+				return false
+			}
 		}
 		err := ix.scanSpan(tx, o.Scope, s, &st, keep, func(p Point) {
 			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
