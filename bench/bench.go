@@ -38,6 +38,11 @@ type Config struct {
 	Dir     string        // where the bbolt file goes; default a temporary directory
 	// Progress, if set, is told what is running.
 	Progress func(stage string)
+	// ScalingSizes, if set, adds radius-10 km runs at these dataset sizes
+	// (and the main size) to the report, for the scaling chart.
+	ScalingSizes []int
+
+	only *Query // run just this query (scaling runs)
 }
 
 // Kind of query, with its parameter.
@@ -84,6 +89,16 @@ type Report struct {
 	Queries int      `json:"queries_per_kind"`
 	Loads   []Load   `json:"loads"`
 	Results []Result `json:"results"`
+	// Scaling is radius-10 km medians at growing dataset sizes (when
+	// Config.ScalingSizes is set).
+	Scaling []ScalePoint `json:"scaling,omitempty"`
+}
+
+// ScalePoint is one peer's median at one dataset size.
+type ScalePoint struct {
+	Points       int     `json:"points"`
+	Peer         string  `json:"peer"`
+	MedianMicros float64 `json:"median_us"`
 }
 
 // Queries is the standard query set.
@@ -157,6 +172,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			BytesPerPoint: float64(bytes) / float64(len(points))})
 	}
 	for _, q := range Queries {
+		if cfg.only != nil && q != *cfg.only {
+			continue
+		}
 		// The oracle's answers first.
 		truth := make([][]string, len(centres))
 		for i, c := range centres {
@@ -178,6 +196,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			rep.Results = append(rep.Results, res)
 		}
+	}
+	if len(cfg.ScalingSizes) > 0 {
+		for _, res := range rep.Results {
+			if res.Query == (Query{Kind: "radius", Metres: 10_000}) {
+				rep.Scaling = append(rep.Scaling, ScalePoint{cfg.Points, res.Peer, res.MedianMicros})
+			}
+		}
+		for _, n := range cfg.ScalingSizes {
+			if n == cfg.Points {
+				continue
+			}
+			say(fmt.Sprintf("scaling: %d points", n))
+			sub := cfg
+			sub.Points, sub.ScalingSizes, sub.Progress = n, nil, nil
+			sub.only = &Query{Kind: "radius", Metres: 10_000}
+			r, err := Run(ctx, sub)
+			if err != nil {
+				return nil, err
+			}
+			for _, res := range r.Results {
+				rep.Scaling = append(rep.Scaling, ScalePoint{n, res.Peer, res.MedianMicros})
+			}
+		}
+		slices.SortStableFunc(rep.Scaling, func(a, b ScalePoint) int { return a.Points - b.Points })
 	}
 	return rep, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 
@@ -72,5 +74,49 @@ func BenchmarkPeers(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestChartsParse: the report's SVG charts are XML with bars in them, the
+// scaling chart included.
+func TestChartsParse(t *testing.T) {
+	rep, err := Run(context.Background(), Config{Points: 3000, Queries: 10, Dir: t.TempDir(), ScalingSizes: []int{1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts := rep.Charts()
+	for _, name := range []string{"latency.svg", "candidates.svg", "scaling.svg"} {
+		svg, ok := charts[name]
+		if !ok {
+			t.Fatalf("no %s", name)
+		}
+		dec := xml.NewDecoder(strings.NewReader(svg))
+		bars := 0
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s is not XML: %v", name, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				for _, a := range se.Attr {
+					if a.Name.Local == "class" && a.Value == "bar" {
+						bars++
+					}
+				}
+			}
+		}
+		if bars == 0 {
+			t.Errorf("%s has no bars", name)
+		}
+	}
+	sizes := map[int]bool{}
+	for _, s := range rep.Scaling {
+		sizes[s.Points] = true
+	}
+	if !sizes[1000] || !sizes[3000] {
+		t.Errorf("scaling sizes %v", sizes)
 	}
 }

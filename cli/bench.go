@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/keyspacedb/keyspace/bench"
 	"github.com/keyspacedb/keyspace/internal/workload"
@@ -25,6 +27,11 @@ func benchCommand() *ucli.Command {
 		},
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries")}
+			if c.String("report") != "" { // the scaling chart: 10,000 points up to --points
+				for n := 10_000; n < cfg.Points; n *= 10 {
+					cfg.ScalingSizes = append(cfg.ScalingSizes, n)
+				}
+			}
 			if cfg.Points < 1 || cfg.Queries < 1 {
 				return usagef("--points and --queries must be at least 1")
 			}
@@ -40,18 +47,7 @@ func benchCommand() *ucli.Command {
 				return err
 			}
 			if dir := c.String("report"); dir != "" {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return err
-				}
-				f, err := os.Create(filepath.Join(dir, "README.md"))
-				if err != nil {
-					return err
-				}
-				if err := rep.WriteMarkdown(f); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
+				if err := writeReport(dir, rep); err != nil {
 					return err
 				}
 			}
@@ -61,4 +57,29 @@ func benchCommand() *ucli.Command {
 			return rep.WriteText(c.App.Writer)
 		},
 	}
+}
+
+// writeReport writes README.md (the tables) and the SVG charts into dir.
+func writeReport(dir string, rep *bench.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md); err != nil {
+		return err
+	}
+	charts := rep.Charts()
+	names := make([]string, 0, len(charts))
+	for name := range charts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	md.WriteString("\n")
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(charts[name]), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(&md, "![%s](%s)\n\n", strings.TrimSuffix(name, ".svg"), name)
+	}
+	return os.WriteFile(filepath.Join(dir, "README.md"), []byte(md.String()), 0o644)
 }
