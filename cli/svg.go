@@ -63,10 +63,13 @@ func writeSVG(path string, ex *geo.Explain, outline shape, rs []geo.Result) erro
 	}
 	padLon, padLat := math.Max((maxLon-minLon)*0.15, 1e-4), math.Max((maxLat-minLat)*0.15, 1e-4)
 	minLon, maxLon, minLat, maxLat = minLon-padLon, maxLon+padLon, minLat-padLat, maxLat+padLat
+	// Equirectangular, with longitude shrunk by the cosine of the middle
+	// latitude so shapes look as they do on the ground there.
+	kx := math.Max(0.05, math.Cos((minLat+maxLat)/2*math.Pi/180))
 	const width = 800.0
-	scale := width / (maxLon - minLon)
+	scale := width / ((maxLon - minLon) * kx)
 	height := (maxLat - minLat) * scale
-	x := func(lon float64) float64 { return (lon - minLon) * scale }
+	x := func(lon float64) float64 { return (lon - minLon) * scale * kx }
 	y := func(lat float64) float64 { return (maxLat - lat) * scale }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`+"\n", width, height, width, height)
@@ -77,7 +80,7 @@ func writeSVG(path string, ex *geo.Explain, outline shape, rs []geo.Result) erro
 			fill = "#bbf7d0"
 		}
 		fmt.Fprintf(&b, `<rect class="cell" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" fill-opacity="0.6" stroke="#3b82f6" stroke-width="0.5"><title>cell %d bits</title></rect>`+"\n",
-			x(c.Box.MinLon), y(c.Box.MaxLat), (c.Box.MaxLon-c.Box.MinLon)*scale, (c.Box.MaxLat-c.Box.MinLat)*scale, fill, c.Bits)
+			x(c.Box.MinLon), y(c.Box.MaxLat), (c.Box.MaxLon-c.Box.MinLon)*scale*kx, (c.Box.MaxLat-c.Box.MinLat)*scale, fill, c.Bits)
 	}
 	for _, ring := range outline {
 		var pts []string
