@@ -2,11 +2,13 @@ package geo
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -88,7 +90,15 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 // nodes split only at commit, so an insert in the middle of a grown node
 // moves everything after it). A later duplicate id wins.
 func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
-	type entry struct{ key, value []byte }
+	// Entries carry what their keys sort by, so sorting compares scope
+	// bytes, geohash and id rather than the long shared key prefix (tuple
+	// encoding preserves each element's order).
+	type entry struct {
+		scope      []byte
+		hash       uint64
+		id         string
+		key, value []byte
+	}
 	pts := make([]entry, 0, len(points))
 	ids := make([]entry, 0, len(points))
 	seen := make(map[string]int, len(points))
@@ -99,30 +109,51 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		if err := validate(p.Lat, p.Lon); err != nil {
 			return ix.wrap(fmt.Errorf("point %q: %w", p.ID, err))
 		}
-		where := append(append(composite.Tuple{}, p.Scope...), encode(p.Lat, p.Lon))
-		whereBytes, err := where.TryPack()
+		scope, err := composite.Tuple(p.Scope).TryPack()
 		if err != nil {
 			return ix.wrap(fmt.Errorf("point %q: scope: %w", p.ID, err))
 		}
-		e := entry{ix.points.Pack(append(where, p.ID)), encodeValue(p)}
+		h := encode(p.Lat, p.Lon)
+		where := append(append(composite.Tuple{}, p.Scope...), h)
+		whereBytes := where.Pack()
+		e := entry{scope: scope, hash: h, id: p.ID, key: ix.points.Pack(append(where, p.ID)), value: encodeValue(p)}
 		if j, ok := seen[p.ID]; ok { // a later duplicate replaces the earlier
-			pts[j], ids[j] = e, entry{ids[j].key, whereBytes}
+			pts[j], ids[j].value = e, whereBytes
 			continue
 		}
 		seen[p.ID] = len(pts)
 		pts = append(pts, e)
-		ids = append(ids, entry{ix.ids.Pack(composite.Tuple{p.ID}), whereBytes})
+		ids = append(ids, entry{id: p.ID, key: ix.ids.Pack(composite.Tuple{p.ID}), value: whereBytes})
 	}
-	for id := range seen {
-		if err := ix.deleteKey(tx, id); err != nil {
-			return err
+	// Points that exist already lose their old keys; an empty index (a
+	// first import) has none to look up.
+	empty, err := ix.Empty(tx)
+	if err != nil {
+		return err
+	}
+	if !empty {
+		for id := range seen {
+			if err := ix.deleteKey(tx, id); err != nil {
+				return err
+			}
 		}
 	}
-	all := append(pts, ids...)
-	slices.SortFunc(all, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
-	for _, e := range all {
-		if err := tx.Put(e.key, e.value); err != nil {
-			return ix.wrap(err)
+	slices.SortFunc(pts, func(a, b entry) int {
+		if c := bytes.Compare(a.scope, b.scope); c != 0 {
+			return c
+		}
+		if a.hash != b.hash {
+			return cmp.Compare(a.hash, b.hash)
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	slices.SortFunc(ids, func(a, b entry) int { return strings.Compare(a.id, b.id) })
+	// Reverse entries ("i") sort before point keys ("p"): one ascending run.
+	for _, list := range [][]entry{ids, pts} {
+		for _, e := range list {
+			if err := tx.Put(e.key, e.value); err != nil {
+				return ix.wrap(err)
+			}
 		}
 	}
 	return nil
