@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"time"
 
@@ -89,6 +90,8 @@ type Report struct {
 	Queries int      `json:"queries_per_kind"`
 	Loads   []Load   `json:"loads"`
 	Results []Result `json:"results"`
+	// Notes say what was left out of the run and why.
+	Notes []string `json:"notes,omitempty"`
 	// Scaling is radius-10 km medians at growing dataset sizes (when
 	// Config.ScalingSizes is set).
 	Scaling []ScalePoint `json:"scaling,omitempty"`
@@ -158,6 +161,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}()
 	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		rep.Notes = append(rep.Notes, "Redis GEOSEARCH: skipped, no redis-server on the PATH")
+	} else {
+		rep.Notes = append(rep.Notes, "Redis GEOSEARCH: skipped, the Redis peer is not built yet (redis-server was found)")
+	}
 	for _, p := range peers {
 		say("loading " + p.name())
 		start := time.Now()

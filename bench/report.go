@@ -31,6 +31,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "query\tpeer\tmedian µs\tp99 µs\tqueries/s\tresults\tcand/result\trecall\tvs R-tree\t")
 	var last Query
@@ -59,6 +62,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("| load | points/s | bytes/point |\n| --- | ---: | ---: |\n")
 	for _, l := range r.Loads {
 		fmt.Fprintf(&b, "| %s | %.0f | %.0f |\n", l.Peer, l.PointsPerSec, l.BytesPerPoint)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\n_Note: %s._\n", n)
 	}
 	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | vs R-tree |\n")
 	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
