@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/paulmach/orb"
 )
 
 var errUnsupported = errors.New("bench: query not supported by this peer")
@@ -48,7 +50,7 @@ type Config struct {
 
 // Kind of query, with its parameter.
 type Query struct {
-	Kind   string  `json:"kind"` // "radius", "box", "knn"
+	Kind   string  `json:"kind"` // "radius", "box", "polygon", "knn"
 	Metres float64 `json:"metres,omitempty"`
 	K      int     `json:"k,omitempty"`
 }
@@ -59,6 +61,8 @@ func (q Query) String() string {
 		return fmt.Sprintf("radius %g km", q.Metres/1000)
 	case "box":
 		return fmt.Sprintf("box %g km", q.Metres/1000)
+	case "polygon":
+		return fmt.Sprintf("polygon %g km", q.Metres/1000)
 	}
 	return fmt.Sprintf("knn k=%d", q.K)
 }
@@ -107,7 +111,7 @@ type ScalePoint struct {
 // Queries is the standard query set.
 var Queries = []Query{
 	{Kind: "radius", Metres: 1000}, {Kind: "radius", Metres: 10_000}, {Kind: "radius", Metres: 100_000},
-	{Kind: "box", Metres: 20_000},
+	{Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000},
 	{Kind: "knn", K: 1}, {Kind: "knn", K: 10}, {Kind: "knn", K: 100},
 }
 
@@ -241,6 +245,8 @@ func ask(p peer, q Query, c [2]float64) ([]string, int, error) {
 		return p.radius(c[0], c[1], q.Metres)
 	case "box":
 		return p.box(boxAround(c, q.Metres))
+	case "polygon":
+		return p.polygon(hexagon(c, q.Metres))
 	}
 	return p.nearest(c[0], c[1], q.K)
 }
@@ -248,10 +254,24 @@ func ask(p peer, q Query, c [2]float64) ([]string, int, error) {
 // boxAround is a box about metres on a side centred on c (not crossing a
 // pole).
 func boxAround(c [2]float64, metres float64) geo.Box {
-	dLat := metres / 2 / geo.EarthRadius * 180 / 3.141592653589793
+	dLat := metres / 2 / geo.EarthRadius * 180 / math.Pi
 	b := geo.CircleBounds(c[0], c[1], metres/2)
 	b.MinLat, b.MaxLat = max(-90, c[0]-dLat), min(90, c[0]+dLat)
 	return b
+}
+
+// hexagon is a regular hexagon about metres across centred on c, moved
+// inwards where it would cross a pole or ±180° (a GeoJSON polygon may not).
+func hexagon(c [2]float64, metres float64) orb.Polygon {
+	rLat := metres / 2 / geo.EarthRadius * 180 / math.Pi
+	rLon := math.Min(rLat/math.Max(0.05, math.Cos(c[0]*math.Pi/180)), 90)
+	lat, lon := clamp(c[0], -90+rLat, 90-rLat), clamp(c[1], -180+rLon, 180-rLon)
+	var ring orb.Ring
+	for i := 0; i <= 6; i++ {
+		a := float64(i%6) * math.Pi / 3
+		ring = append(ring, orb.Point{lon + rLon*math.Cos(a), lat + rLat*math.Sin(a)})
+	}
+	return orb.Polygon{ring}
 }
 
 // measure times every query and compares its answer with the truth.

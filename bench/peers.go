@@ -9,6 +9,8 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 	"github.com/tidwall/rtree"
 )
 
@@ -20,6 +22,7 @@ type peer interface {
 	load(points []workload.Point) (bytesUsed int64, err error)
 	radius(lat, lon, metres float64) ([]string, int, error)
 	box(b geo.Box) ([]string, int, error)
+	polygon(p orb.Polygon) ([]string, int, error)
 	nearest(lat, lon float64, k int) ([]string, int, error)
 	close() error
 }
@@ -115,6 +118,17 @@ func (p *brutePeer) box(b geo.Box) ([]string, int, error) {
 	return sortedIDs(hits), len(p.points), nil
 }
 
+func (p *brutePeer) polygon(poly orb.Polygon) ([]string, int, error) {
+	c, _ := planar.CentroidArea(poly)
+	var hits []hit
+	for _, q := range p.points {
+		if planar.PolygonContains(poly, orb.Point{q.Lon, q.Lat}) {
+			hits = append(hits, hit{q.ID, geo.Distance(c.Lat(), c.Lon(), q.Lat, q.Lon)})
+		}
+	}
+	return sortedIDs(hits), len(p.points), nil
+}
+
 func (p *brutePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	hits := make([]hit, len(p.points))
 	for i, q := range p.points {
@@ -176,6 +190,20 @@ func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
 		n++
 		if inBox(b, q.Lat, q.Lon) {
 			hits = append(hits, hit{q.ID, geo.Distance(lat, lon, q.Lat, q.Lon)})
+		}
+	})
+	return sortedIDs(hits), n, nil
+}
+
+func (p *rtreePeer) polygon(poly orb.Polygon) ([]string, int, error) {
+	c, _ := planar.CentroidArea(poly)
+	b := poly.Bound()
+	var hits []hit
+	n := 0
+	p.search(geo.Box{MinLat: b.Min[1], MinLon: b.Min[0], MaxLat: b.Max[1], MaxLon: b.Max[0]}, func(q workload.Point) {
+		n++
+		if planar.PolygonContains(poly, orb.Point{q.Lon, q.Lat}) {
+			hits = append(hits, hit{q.ID, geo.Distance(c.Lat(), c.Lon(), q.Lat, q.Lon)})
 		}
 	})
 	return sortedIDs(hits), n, nil
@@ -304,6 +332,13 @@ func (p *keyspacePeer) box(b geo.Box) ([]string, int, error) {
 		return nil, 0, errUnsupported
 	}
 	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Box(tx, b, nil) })
+}
+
+func (p *keyspacePeer) polygon(poly orb.Polygon) ([]string, int, error) {
+	if p.grid {
+		return nil, 0, errUnsupported
+	}
+	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Within(tx, poly, nil) })
 }
 
 func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {

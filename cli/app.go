@@ -93,7 +93,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), statsCommand(), verifyCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), statsCommand(), verifyCommand(), completionCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",
@@ -229,4 +229,43 @@ func intersperse(app *ucli.App, args []string) []string {
 		out = append(append(out, "--"), positional...)
 	}
 	return out
+}
+
+// completionScripts are printed by `keyspace completion SHELL`; both ask
+// the binary itself (urfave/cli's --generate-bash-completion) for the
+// words that can follow.
+var completionScripts = map[string]string{
+	"bash": `_keyspace_complete() {
+  local cur="${COMP_WORDS[COMP_CWORD]}"
+  local opts
+  opts=$("${COMP_WORDS[@]:0:COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
+}
+complete -o default -F _keyspace_complete keyspace
+`,
+	"zsh": `#compdef keyspace
+_keyspace() {
+  local -a opts
+  opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  _describe 'values' opts
+}
+compdef _keyspace keyspace
+`,
+}
+
+func completionCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script (bash or zsh)",
+		UsageText: "source <(keyspace completion bash)",
+		ArgsUsage: "bash|zsh",
+		Action: func(c *ucli.Context) error {
+			script, ok := completionScripts[c.Args().First()]
+			if !ok {
+				return usagef("completion wants bash or zsh")
+			}
+			_, err := fmt.Fprint(c.App.Writer, script)
+			return err
+		},
+	}
 }

@@ -470,3 +470,51 @@ func TestSVGAndExplain(t *testing.T) {
 		t.Errorf("SVG has %d result elements and %d cells for %d results", results, cells, len(res.Results))
 	}
 }
+
+func TestCompletion(t *testing.T) {
+	out, _, code := run(t, "", "geo", "--generate-bash-completion")
+	if code != 0 || !strings.Contains(out, "near") || !strings.Contains(out, "knn") {
+		t.Errorf("geo completions: %d %q", code, out)
+	}
+	out, _, code = run(t, "", "completion", "bash")
+	if code != 0 || !strings.Contains(out, "complete -o default -F _keyspace_complete keyspace") {
+		t.Errorf("bash script: %d %q", code, out)
+	}
+	if _, _, code := run(t, "", "completion", "fish"); code != 2 {
+		t.Errorf("unknown shell: exit %d, want 2", code)
+	}
+}
+
+// TestInterruptedImportChangesNothing sends Ctrl-C (SIGINT) to a large
+// import: it exits 1 and the database is as it was.
+func TestInterruptedImportChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	var big strings.Builder
+	big.WriteString("id,lat,lon,note\n")
+	for i := 0; i < 400_000; i++ {
+		fmt.Fprintf(&big, "p%d,%v,%v,some payload text\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
+	}
+	file := filepath.Join(dir, "big.csv")
+	os.WriteFile(file, []byte(big.String()), 0o644)
+	cmd := exec.Command(binary, "--db", db, "--quiet", "geo", "import", "--index", "p", file)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if err == nil {
+		t.Skip("the import finished before the interrupt arrived")
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("interrupted import: %v, %q", err, errb.String())
+	}
+	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
+	}
+}
