@@ -22,10 +22,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/dataset"
 	"github.com/keyspacedb/keyspace/internal/workload"
 	"github.com/paulmach/orb"
 )
@@ -146,10 +148,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Dir = dir
 	}
 	say(fmt.Sprintf("generating %d %s points", cfg.Points, cfg.Dataset))
-	points, err := workload.Generate(cfg.Dataset, cfg.Points, cfg.Seed)
+	points, err := generate(cfg)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Points = len(points)
 	// Query centres near the data, as real queries are.
 	r := rand.New(rand.NewPCG(cfg.Seed, 99))
 	centres := make([][2]float64, cfg.Queries)
@@ -234,6 +237,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		slices.SortStableFunc(rep.Scaling, func(a, b ScalePoint) int { return a.Points - b.Points })
 	}
 	return rep, nil
+}
+
+// Cities is the dataset of real world cities from ../shared/data
+// (dr5hn_cities_flat.csv, ODbL), when it is there.
+const Cities workload.Kind = "cities"
+
+// generate makes the dataset: a generator, or the real cities (the first
+// Points of them, without the rows at 0,0 that SOURCES.md calls bad data).
+func generate(cfg Config) ([]workload.Point, error) {
+	if cfg.Dataset != Cities {
+		return workload.Generate(cfg.Dataset, cfg.Points, cfg.Seed)
+	}
+	dir, err := dataset.Dir()
+	if err != nil {
+		return nil, fmt.Errorf("bench: the cities dataset needs ../shared/data: %w", err)
+	}
+	cities, err := dataset.ReadCities(filepath.Join(dir, dataset.CitiesFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []workload.Point
+	for _, c := range cities {
+		if c.Lat == 0 && c.Lon == 0 {
+			continue
+		}
+		out = append(out, workload.Point{ID: fmt.Sprint(c.ID), Lat: c.Lat, Lon: c.Lon})
+		if len(out) == cfg.Points {
+			break
+		}
+	}
+	return out, nil
 }
 
 func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }

@@ -21,6 +21,19 @@ func (r *Report) ratio(res Result) float64 {
 	return 0
 }
 
+// gridName is the 3×3 baseline peer.
+const gridName = "3x3 geohash (bbolt)"
+
+// gridRatio is a peer's candidates per result over the 3×3 block's.
+func (r *Report) gridRatio(res Result) string {
+	for _, o := range r.Results {
+		if o.Query == res.Query && o.Peer == gridName && o.CandidatesPerResult > 0 {
+			return fmt.Sprintf("%.2f×", res.CandidatesPerResult/o.CandidatesPerResult)
+		}
+	}
+	return "—"
+}
+
 // WriteText prints the report as tables for a terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%d %s points, %d queries per kind\n\n", r.Points, r.Dataset, r.Queries)
@@ -35,15 +48,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, "note:", n)
 	}
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "query\tpeer\tmedian µs\tp99 µs\tqueries/s\tresults\tcand/result\trecall\tvs R-tree\t")
+	fmt.Fprintln(tw, "query\tpeer\tmedian µs\tp99 µs\tqueries/s\tresults\tcand/result\trecall\ttime vs R-tree\tcand vs 3×3\t")
 	var last Query
 	for _, res := range r.Results {
 		label := ""
 		if res.Query != last {
 			label, last = res.Query.String(), res.Query
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f×\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
-			res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res))
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f×\t%s\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
+			res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	return tw.Flush()
 }
@@ -66,11 +79,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n_Note: %s._\n", n)
 	}
-	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | vs R-tree |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | time vs R-tree | candidates vs 3×3 |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, res := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %.2f | %.3f | %.2f× |\n", res.Query, res.Peer, res.MedianMicros,
-			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res))
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %.2f | %.3f | %.2f× | %s |\n", res.Query, res.Peer, res.MedianMicros,
+			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/keyspacedb/keyspace/bench"
 	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -20,7 +21,7 @@ func benchCommand() *ucli.Command {
 			"keyspace bench --points 1000000 --dataset clustered --report bench-report",
 		Flags: []ucli.Flag{
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
-			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles or antimeridian"},
+			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
 			&ucli.IntFlag{Name: "queries", Value: 200, Usage: "queries per kind"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
@@ -36,13 +37,15 @@ func benchCommand() *ucli.Command {
 				return usagef("--points and --queries must be at least 1")
 			}
 			quiet := common(c, "quiet") == "true" || c.Bool("json")
-			if !quiet {
-				cfg.Progress = func(stage string) { fmt.Fprintf(c.App.ErrWriter, "\r\033[K%s…", stage) }
+			if !quiet && isTerminal(c.App.ErrWriter) {
+				// A spinner-style bar (the number of stages depends on the
+				// peers), with the stage as its description.
+				bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(c.App.ErrWriter), progressbar.OptionSpinnerType(14),
+					progressbar.OptionClearOnFinish(), progressbar.OptionSetElapsedTime(true))
+				cfg.Progress = func(stage string) { bar.Describe(stage); bar.Add(1) }
+				defer bar.Finish()
 			}
 			rep, err := bench.Run(c.Context, cfg)
-			if !quiet {
-				fmt.Fprint(c.App.ErrWriter, "\r\033[K")
-			}
 			if err != nil {
 				return err
 			}
