@@ -138,7 +138,14 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 			}
 		}
 	}
-	slices.SortFunc(pts, func(a, b entry) int {
+	// Sort small handles, not the entries themselves (they are wide).
+	byKey := make([]int32, len(pts))
+	byID := make([]int32, len(ids))
+	for i := range byKey {
+		byKey[i], byID[i] = int32(i), int32(i)
+	}
+	slices.SortFunc(byKey, func(i, j int32) int {
+		a, b := &pts[i], &pts[j]
 		if c := bytes.Compare(a.scope, b.scope); c != 0 {
 			return c
 		}
@@ -147,11 +154,14 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		}
 		return strings.Compare(a.id, b.id)
 	})
-	slices.SortFunc(ids, func(a, b entry) int { return strings.Compare(a.id, b.id) })
+	slices.SortFunc(byID, func(i, j int32) int { return strings.Compare(ids[i].id, ids[j].id) })
 	// Reverse entries ("i") sort before point keys ("p"): one ascending run.
-	for _, list := range [][]entry{ids, pts} {
-		for _, e := range list {
-			if err := tx.Put(e.key, e.value); err != nil {
+	for _, run := range []struct {
+		order   []int32
+		entries []entry
+	}{{byID, ids}, {byKey, pts}} {
+		for _, i := range run.order {
+			if err := tx.Put(run.entries[i].key, run.entries[i].value); err != nil {
 				return ix.wrap(err)
 			}
 		}
