@@ -21,7 +21,8 @@
 // outside the region are dropped and halves inside it kept whole, until the
 // covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
 // key range. Whether a cell is outside or inside is decided exactly on the
-// sphere (rect.minAngle, rect.maxAngle, with the maths in their comments),
+// sphere (rect.minAngle, rect.maxAngle and ref.minAngle, with the maths in
+// their comments),
 // so a circle across ±180° or around a pole needs no special case: it is
 // met by cells on both sides of the seam.
 //

@@ -43,7 +43,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, k: k, seen: map[string]bool{}, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, ref: newRef(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
@@ -69,6 +69,7 @@ type nearestSearch struct {
 	tx       keyspace.Tx
 	scope    composite.Tuple
 	lat, lon float64
+	ref      ref // the query point, trigonometry done
 	k        int
 	st       Stats
 
@@ -162,7 +163,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 	}
 	if !s.scanNow(c, D) {
 		for _, child := range c.children() {
-			if d := lowerBound(child.bounds().minAngle(s.lat, s.lon) * EarthRadius); d <= D {
+			if d := lowerBound(s.ref.minAngle(child.bounds()) * EarthRadius); d <= D {
 				heap.Push(&s.queue, nearItem{key: d, isCell: true, cell: child})
 			}
 		}

@@ -18,11 +18,14 @@ type region interface {
 type circle struct {
 	lat, lon, θ, radius float64
 	bbox                boxRegion // cheap first test for classify
+	centre, anti        ref       // the centre and its antipode, trigonometry done
 }
 
 func newCircle(lat, lon, radius float64) circle {
 	c := circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
 	c.bbox = newBoxRegion(circleBounds(lat, lon, c.θ))
+	c.centre = newRef(lat, lon)
+	c.anti = c.centre.antipode()
 	return c
 }
 
@@ -59,11 +62,12 @@ func (c circle) classify(r rect) (outside, inside bool) {
 		r.MinLon <= c.bbox.lons[0][0] && r.MaxLon >= c.bbox.lons[0][1]:
 		return false, false // the cell holds the whole circle: it crosses
 	}
-	if r.minAngle(c.lat, c.lon) > c.θ {
+	if c.centre.minAngle(r) > c.θ {
 		return true, false
 	}
-	// A cell inside the circle is inside its bounding box too.
-	return false, inBox && r.maxAngle(c.lat, c.lon) <= c.θ
+	// A cell inside the circle is inside its bounding box too. Its farthest
+	// point from the centre is its nearest to the antipode.
+	return false, inBox && math.Pi-c.anti.minAngle(r) <= c.θ
 }
 
 func (c circle) contains(lat, lon float64) bool {

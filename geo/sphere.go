@@ -74,50 +74,68 @@ func lonGap(lon, lo, hi float64) float64 {
 //
 // a sinusoid R·cos(θ − θ*) with θ* = atan2(B, A): unimodal, so its maximum
 // over [θ1, θ2] is at θ* when θ* lies inside, else at an endpoint.
-func (r rect) minAngle(lat, lon float64) float64 {
-	if lonGap(lon, r.MinLon, r.MaxLon) == 0 {
+func (r rect) minAngle(lat, lon float64) float64 { return newRef(lat, lon).minAngle(r) }
+
+// ref is a point with its trigonometry computed once, for the many
+// rectangles a covering measures it against.
+type ref struct {
+	lat, lon   float64 // degrees
+	φ          float64 // radians
+	sinφ, cosφ float64
+}
+
+func newRef(lat, lon float64) ref {
+	φ := rad(lat)
+	s, c := math.Sincos(φ)
+	return ref{lat: lat, lon: lon, φ: φ, sinφ: s, cosφ: c}
+}
+
+// antipode is the point opposite p.
+func (p ref) antipode() ref {
+	lon := p.lon + 180
+	if lon > 180 {
+		lon -= 360
+	}
+	return ref{lat: -p.lat, lon: lon, φ: -p.φ, sinφ: -p.sinφ, cosφ: p.cosφ}
+}
+
+// minAngle is rect.minAngle with p's trigonometry precomputed. It compares
+// haversines h = sin²(d/2), monotone in the angle d, and takes one arcsine
+// at the end; the haversine from p to (θ, λ) on a meridian Δλ away is
+//
+//	h(θ) = sin²((θ − φ)/2) + cos φ·cos θ·sin²(Δλ/2)
+func (p ref) minAngle(r rect) float64 {
+	if lonGap(p.lon, r.MinLon, r.MaxLon) == 0 {
 		switch {
-		case lat < r.MinLat:
-			return rad(r.MinLat - lat)
-		case lat > r.MaxLat:
-			return rad(lat - r.MaxLat)
+		case p.lat < r.MinLat:
+			return rad(r.MinLat - p.lat)
+		case p.lat > r.MaxLat:
+			return rad(p.lat - r.MaxLat)
 		}
 		return 0
 	}
+	lo, hi := rad(r.MinLat), rad(r.MaxLat)
+	dLo, dHi := math.Sin((lo-p.φ)/2), math.Sin((hi-p.φ)/2)
+	cosLo, cosHi := math.Cos(lo), math.Cos(hi)
 	best := math.Inf(1)
-	for _, edge := range []float64{r.MinLon, r.MaxLon} {
-		best = math.Min(best, meridianAngle(lat, lon, edge, r.MinLat, r.MaxLat))
+	for _, edge := range [2]float64{r.MinLon, r.MaxLon} {
+		s := math.Sin(rad(edge-p.lon) / 2)
+		s2 := s * s
+		h := math.Min(dLo*dLo+p.cosφ*cosLo*s2, dHi*dHi+p.cosφ*cosHi*s2)
+		// The nearest point of the whole meridian: the sinusoid's peak.
+		θ := math.Atan2(p.sinφ, p.cosφ*(1-2*s2))
+		if θ >= lo && θ <= hi {
+			d := math.Sin((θ - p.φ) / 2)
+			h = math.Min(h, d*d+p.cosφ*math.Cos(θ)*s2)
+		}
+		best = math.Min(best, h)
 	}
-	return best
+	return 2 * math.Asin(math.Sqrt(math.Min(1, math.Max(0, best))))
 }
 
 // maxAngle is the largest central angle (radians) from p to any point of r.
 // A point's distance from p is π minus its distance from p's antipode, so
 // the farthest point of r from p is the nearest point of r to the antipode.
 func (r rect) maxAngle(lat, lon float64) float64 {
-	anti := lon + 180
-	if anti > 180 {
-		anti -= 360
-	}
-	return math.Pi - r.minAngle(-lat, anti)
-}
-
-// meridianAngle is the smallest central angle from p to the meridian
-// segment at longitude mlon between latitudes lo and hi. It compares
-// haversines (monotone in the angle) and takes one arcsine at the end.
-func meridianAngle(lat, lon, mlon, lo, hi float64) float64 {
-	φ, Δλ := rad(lat), rad(mlon-lon)
-	sinφ, cosφ := math.Sincos(φ)
-	s := math.Sin(Δλ / 2)
-	s2 := s * s
-	hav := func(θ float64) float64 { // haversine of the angle from p to (θ, mlon)
-		d := math.Sin((θ - φ) / 2)
-		return d*d + cosφ*math.Cos(θ)*s2
-	}
-	θ := math.Atan2(sinφ, cosφ*math.Cos(Δλ)) // nearest on the great circle
-	h := math.Min(hav(rad(lo)), hav(rad(hi)))
-	if θ >= rad(lo) && θ <= rad(hi) {
-		h = math.Min(h, hav(θ))
-	}
-	return 2 * math.Asin(math.Sqrt(math.Min(1, math.Max(0, h))))
+	return math.Pi - newRef(lat, lon).antipode().minAngle(r)
 }
