@@ -22,9 +22,8 @@
 // covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
 // key range. Whether a cell is outside or inside is decided exactly on the
 // sphere (rect.minAngle, rect.maxAngle and ref.minAngle, with the maths in
-// their comments),
-// so a circle across ±180° or around a pole needs no special case: it is
-// met by cells on both sides of the seam.
+// their comments), so a circle across ±180° or around a pole needs no
+// special case: it is met by cells on both sides of the seam.
 //
 // For a radius query the circle's latitude/longitude bounding box is tested
 // first, so the long descent from the world to the circle's size costs no
