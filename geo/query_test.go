@@ -346,3 +346,46 @@ func TestEveryQueryOnCities(t *testing.T) {
 		return nil
 	})
 }
+
+// TestPutAllMovesAndReplaces: a bulk write into a non-empty index moves
+// existing points (no stale keys), takes the last of duplicate ids, and a
+// bad point writes nothing.
+func TestPutAllMovesAndReplaces(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("bulk")
+		load(t, s, ix, []Point{{ID: "a", Lat: 1, Lon: 1}, {ID: "b", Lat: 2, Lon: 2, Scope: []any{"x"}}})
+		batch := []Point{{ID: "a", Lat: 10, Lon: 10}, {ID: "b", Lat: 20, Lon: 20}, {ID: "c", Lat: 3, Lon: 3}, {ID: "c", Lat: 30, Lon: 30}}
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, batch) }); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Update(func(tx keyspace.Tx) error {
+			return ix.PutAll(tx, []Point{{ID: "d", Lat: 5, Lon: 5}, {ID: "e", Lat: 95, Lon: 5}})
+		})
+		if !errors.Is(err, ErrInvalidPoint) {
+			t.Errorf("bad point in a batch: %v", err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			want := map[string][2]float64{"a": {10, 10}, "b": {20, 20}, "c": {30, 30}}
+			for id, ll := range want {
+				p, err := ix.Get(tx, id)
+				if err != nil || p.Lat != ll[0] || p.Lon != ll[1] || len(p.Scope) != 0 {
+					t.Errorf("Get(%s) = %+v, %v", id, p, err)
+				}
+			}
+			if _, err := ix.Get(tx, "d"); !errors.Is(err, keyspace.ErrNotFound) {
+				t.Errorf("d from the refused batch: %v", err)
+			}
+			if problems, err := ix.Verify(tx); err != nil || len(problems) != 0 {
+				t.Errorf("verify: %v %v", problems, err)
+			}
+			n := 0
+			for range tx.Scan(ix.points.Range()) {
+				n++
+			}
+			if n != 3 {
+				t.Errorf("%d point keys, want 3", n)
+			}
+			return nil
+		})
+	})
+}
