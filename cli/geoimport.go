@@ -136,7 +136,16 @@ func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) 
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return bufio.NewReaderSize(f, 1<<20), path, func() { f.Close() }, nil
+	var in io.Reader = bufio.NewReaderSize(f, 1<<20)
+	// On a terminal, a bar follows the bytes read (reading and checking
+	// the rows is most of an import's time; the write is one sorted run).
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && common(c, "quiet") != "true" && isTerminal(c.App.ErrWriter) {
+		bar := progressbar.NewOptions64(st.Size(), progressbar.OptionSetWriter(c.App.ErrWriter), progressbar.OptionSetDescription("reading "+path),
+			progressbar.OptionShowBytes(true), progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
+		r := progressbar.NewReader(in, bar)
+		in = &r
+	}
+	return in, path, func() { f.Close() }, nil
 }
 
 // readRows reads every record of the input, with its line number.
