@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -264,7 +265,7 @@ func TestQueriesAndCovering(t *testing.T) {
 		_, err := tb.Put(tx, composite.Tuple{int64(9)}, user{Name: "eve", Email: "ann@x"})
 		return err
 	})
-	if !errors.Is(err, ErrUnique) || !contains(err.Error(), "by_email") || !contains(err.Error(), "ann@x") {
+	if !errors.Is(err, ErrUnique) || !strings.Contains(err.Error(), "by_email") || !strings.Contains(err.Error(), "ann@x") {
 		t.Errorf("unique violation: %v", err)
 	}
 	s.View(func(tx keyspace.Tx) error {
@@ -273,10 +274,6 @@ func TestQueriesAndCovering(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-func contains(s, sub string) bool {
-	return len(sub) == 0 || len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub))
 }
 
 func TestBuildResumeVerifyRepairDrop(t *testing.T) {
