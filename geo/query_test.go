@@ -177,7 +177,6 @@ func TestNearestAgainstBruteForce(t *testing.T) {
 			t.Run(set.name, func(t *testing.T) {
 				ix := NewIndex(set.name)
 				load(t, s, ix, set.points)
-				all := brute(set.points, 0, 0, func(Point) bool { return true })
 				s.View(func(tx keyspace.Tx) error {
 					for q := 0; q < 200; q++ {
 						lat, lon := r.Float64()*180-90, r.Float64()*360-180
@@ -200,7 +199,6 @@ func TestNearestAgainstBruteForce(t *testing.T) {
 					}
 					return nil
 				})
-				_ = all
 			})
 		}
 	})

@@ -31,7 +31,6 @@ type indexes struct {
 func usersTable(t testing.TB) (*Table[user], indexes) {
 	tb := New[user]("users", nil)
 	var ix indexes
-	var err error
 	must := func(i *Index[user], e error) *Index[user] {
 		if e != nil {
 			t.Fatal(e)
@@ -58,7 +57,6 @@ func usersTable(t testing.TB) (*Table[user], indexes) {
 	ix.status = must(tb.AddIndex(IndexSpec[user]{Name: "by_status_created", Values: func(u user) []composite.Tuple {
 		return []composite.Tuple{{u.Status, composite.Desc{V: u.Created}}}
 	}}))
-	_ = err
 	return tb, ix
 }
 
