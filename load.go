@@ -24,6 +24,7 @@ type BulkOptions struct {
 type bulkWriter interface {
 	beginBulk(first []byte)
 	putOwned(key, value []byte) error
+	usable(write bool) error
 }
 
 // BulkLoad writes the pairs from src in sorted batches, one transaction per
@@ -114,4 +115,42 @@ func truncate(k []byte) []byte {
 		return k[:64]
 	}
 	return k
+}
+
+// WriteSorted writes pairs in the caller's transaction, for bulk writes
+// such as an import: the pairs should come in ascending key order, and the
+// transaction takes ownership of the slices (the caller must not change
+// them afterwards), which spares Put's defensive copy. When the first key
+// lands after every existing key, bbolt fills its pages completely. Each
+// pair is checked as Put checks it.
+func WriteSorted(tx Tx, pairs iter.Seq2[[]byte, []byte]) error {
+	bw, ok := tx.(bulkWriter)
+	if !ok && !tx.Writable() {
+		return ErrReadOnly
+	}
+	if ok {
+		if err := bw.usable(true); err != nil {
+			return err
+		}
+	}
+	first := true
+	for k, v := range pairs {
+		if err := checkPut(k, v); err != nil {
+			return fmt.Errorf("keyspace: write %q: %w", truncate(k), err)
+		}
+		if !ok {
+			if err := tx.Put(k, v); err != nil {
+				return err
+			}
+			continue
+		}
+		if first {
+			bw.beginBulk(k)
+			first = false
+		}
+		if err := bw.putOwned(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -155,16 +155,22 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		return strings.Compare(a.id, b.id)
 	})
 	slices.SortFunc(byID, func(i, j int32) int { return strings.Compare(ids[i].id, ids[j].id) })
-	// Reverse entries ("i") sort before point keys ("p"): one ascending run.
-	for _, run := range []struct {
-		order   []int32
-		entries []entry
-	}{{byID, ids}, {byKey, pts}} {
-		for _, i := range run.order {
-			if err := tx.Put(run.entries[i].key, run.entries[i].value); err != nil {
-				return ix.wrap(err)
+	// Reverse entries ("i") sort before point keys ("p"): one ascending run,
+	// handed over without copies (the keys and values were built here).
+	run := func(yield func(k, v []byte) bool) {
+		for _, i := range byID {
+			if !yield(ids[i].key, ids[i].value) {
+				return
 			}
 		}
+		for _, i := range byKey {
+			if !yield(pts[i].key, pts[i].value) {
+				return
+			}
+		}
+	}
+	if err := keyspace.WriteSorted(tx, run); err != nil {
+		return ix.wrap(err)
 	}
 	return nil
 }
