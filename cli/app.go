@@ -269,3 +269,23 @@ func completionCommand() *ucli.Command {
 		},
 	}
 }
+
+// viewDB runs fn in a read transaction on the database, opened read-only.
+func viewDB(c *ucli.Context, fn func(tx keyspace.Tx) error) error {
+	s, err := openRead(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.View(fn)
+}
+
+// updateDB runs fn in a write transaction on the database.
+func updateDB(c *ucli.Context, fn func(tx keyspace.Tx) error) error {
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Update(fn)
+}

@@ -119,12 +119,7 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
-					s, err := openRead(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					return s.View(func(tx keyspace.Tx) error {
+					return viewDB(c, func(tx keyspace.Tx) error {
 						p, err := geo.NewIndex(c.String("index")).Get(tx, c.Args().First())
 						if errors.Is(err, keyspace.ErrNotFound) {
 							return fmt.Errorf("no point %q in index %s", c.Args().First(), c.String("index"))

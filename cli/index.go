@@ -154,12 +154,7 @@ func indexCommand() *ucli.Command {
 					if cv := c.String("cover"); cv != "" {
 						d.Cover = strings.Split(cv, ",")
 					}
-					s, err := openWrite(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					return s.Update(func(tx keyspace.Tx) error {
+					return updateDB(c, func(tx keyspace.Tx) error {
 						if _, _, err := openTable(tx, c.String("table")); err != nil {
 							return err
 						}
@@ -234,12 +229,7 @@ func indexCommand() *ucli.Command {
 				UsageText: "keyspace index verify --table cities --name by_state_name",
 				Flags:     indexFlags(),
 				Action: func(c *ucli.Context) error {
-					s, err := openRead(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					return s.View(func(tx keyspace.Tx) error {
+					return viewDB(c, func(tx keyspace.Tx) error {
 						_, ix, err := withIndex(tx, c)
 						if err != nil {
 							return err
@@ -253,12 +243,7 @@ func indexCommand() *ucli.Command {
 				UsageText: "keyspace index drop --table cities --name by_state_name",
 				Flags:     indexFlags(),
 				Action: func(c *ucli.Context) error {
-					s, err := openWrite(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					return s.Update(func(tx keyspace.Tx) error {
+					return updateDB(c, func(tx keyspace.Tx) error {
 						_, ix, err := withIndex(tx, c)
 						if err != nil {
 							return err
@@ -297,12 +282,7 @@ func indexRead(c *ucli.Context, records bool) error {
 	if err != nil {
 		return err
 	}
-	s, err := openRead(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.View(func(tx keyspace.Tx) error {
+	return viewDB(c, func(tx keyspace.Tx) error {
 		_, ix, err := withIndex(tx, c)
 		if err != nil {
 			return err
@@ -346,20 +326,12 @@ func indexRead(c *ucli.Context, records bool) error {
 		}
 		switch format {
 		case "json":
-			enc := json.NewEncoder(c.App.Writer)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
+			return writeJSON(c.App.Writer, struct {
 				Entries []row  `json:"entries"`
 				Next    string `json:"next,omitempty"`
 			}{append([]row{}, out...), page.Next})
 		case "ndjson":
-			enc := json.NewEncoder(c.App.Writer)
-			for _, r := range out {
-				if err := enc.Encode(r); err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeNDJSON(c.App.Writer, out)
 		}
 		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "VALUE\tKEY\tDATA")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -150,12 +149,7 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 	if err != nil {
 		return err
 	}
-	s, err := openRead(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.View(func(tx keyspace.Tx) error {
+	return viewDB(c, func(tx keyspace.Tx) error {
 		items, next, err := fn(enumkeys.NewLog(c.String("log")), tx)
 		if err != nil {
 			return err
@@ -171,17 +165,10 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 			for _, it := range items {
 				out = append(out, jsonItem{it.ID, it.Time, string(it.Data)})
 			}
-			enc := json.NewEncoder(c.App.Writer)
 			if format == "ndjson" {
-				for _, it := range out {
-					if err := enc.Encode(it); err != nil {
-						return err
-					}
-				}
-				return nil
+				return writeNDJSON(c.App.Writer, out)
 			}
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
+			return writeJSON(c.App.Writer, struct {
 				Items []jsonItem `json:"items"`
 				Next  string     `json:"next,omitempty"`
 			}{append([]jsonItem{}, out...), next})

@@ -65,17 +65,13 @@ func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, wit
 		for _, r := range rs {
 			doc.Results = append(doc.Results, toJSON(r, withDistance))
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(w, doc)
 	case "ndjson":
-		enc := json.NewEncoder(w)
+		out := make([]jsonResult, 0, len(rs))
 		for _, r := range rs {
-			if err := enc.Encode(toJSON(r, withDistance)); err != nil {
-				return err
-			}
+			out = append(out, toJSON(r, withDistance))
 		}
-		return nil
+		return writeNDJSON(w, out)
 	case "geojson":
 		fc := geojson.NewFeatureCollection()
 		for _, r := range rs {
@@ -130,4 +126,22 @@ func formatDistance(m float64) string {
 		return fmt.Sprintf("%.3f km", m/1000)
 	}
 	return fmt.Sprintf("%.1f m", m)
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeNDJSON writes one JSON line per item.
+func writeNDJSON[T any](w io.Writer, items []T) error {
+	enc := json.NewEncoder(w)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			return err
+		}
+	}
+	return nil
 }

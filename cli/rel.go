@@ -79,12 +79,7 @@ func relCommand() *ucli.Command {
 					if (c.String("left") == "") == (c.String("right") == "") {
 						return usagef("rel list wants --left or --right")
 					}
-					s, err := openRead(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					return s.View(func(tx keyspace.Tx) error {
+					return viewDB(c, func(tx keyspace.Tx) error {
 						r := indextable.NewRelation(c.String("rel"))
 						var links []indextable.Link
 						if c.String("left") != "" {
@@ -105,9 +100,7 @@ func relCommand() *ucli.Command {
 							for _, l := range links {
 								out = append(out, item{l.ID, l.Time, payloadJSON(l.Fields)})
 							}
-							enc := json.NewEncoder(c.App.Writer)
-							enc.SetIndent("", "  ")
-							return enc.Encode(out)
+							return writeJSON(c.App.Writer, out)
 						}
 						tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 						fmt.Fprintln(tw, "ID\tTIME\tFIELDS")
@@ -123,12 +116,7 @@ func relCommand() *ucli.Command {
 }
 
 func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) error) error {
-	s, err := openWrite(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.Update(func(tx keyspace.Tx) error { return fn(indextable.NewRelation(c.String("rel")), tx) })
+	return updateDB(c, func(tx keyspace.Tx) error { return fn(indextable.NewRelation(c.String("rel")), tx) })
 }
 
 func verifyCommand() *ucli.Command {

@@ -205,12 +205,7 @@ func tableScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openRead(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.View(func(tx keyspace.Tx) error {
+	return viewDB(c, func(tx keyspace.Tx) error {
 		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
@@ -237,20 +232,12 @@ func tableScan(c *ucli.Context) error {
 		}
 		switch format {
 		case "json":
-			enc := json.NewEncoder(c.App.Writer)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
+			return writeJSON(c.App.Writer, struct {
 				Rows []jsonRow `json:"rows"`
 				Next string    `json:"next,omitempty"`
 			}{append([]jsonRow{}, out...), page.next})
 		case "ndjson":
-			enc := json.NewEncoder(c.App.Writer)
-			for _, r := range out {
-				if err := enc.Encode(r); err != nil {
-					return err
-				}
-			}
-			return nil
+			return writeNDJSON(c.App.Writer, out)
 		}
 		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tRECORD")
@@ -271,12 +258,7 @@ func tableCount(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := openRead(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.View(func(tx keyspace.Tx) error {
+	return viewDB(c, func(tx keyspace.Tx) error {
 		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
@@ -304,9 +286,7 @@ func tableCount(c *ucli.Context) error {
 			for _, g := range groups {
 				out[formatScope(g.Group)] = g.Count
 			}
-			enc := json.NewEncoder(c.App.Writer)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return writeJSON(c.App.Writer, out)
 		}
 		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tROWS")
