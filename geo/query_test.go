@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/internal/dataset"
 	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -299,17 +298,7 @@ func TestQueryBadInput(t *testing.T) {
 // TestEveryQueryOnCities runs every query kind around real cities against
 // brute force.
 func TestEveryQueryOnCities(t *testing.T) {
-	cities := dataset.Cities(t)
-	var points []Point
-	for _, c := range cities {
-		if c.Lat == 0 && c.Lon == 0 {
-			continue // "Null Island" rows are bad data (SOURCES.md)
-		}
-		points = append(points, Point{ID: fmt.Sprint(c.ID), Lat: c.Lat, Lon: c.Lon})
-	}
-	s := keyspace.NewMemory()
-	ix := NewIndex("cities")
-	load(t, s, ix, points)
+	s, ix, points := loadCities(t)
 	r := rand.New(rand.NewPCG(17, 18))
 	all := func(Point) bool { return true }
 	s.View(func(tx keyspace.Tx) error {

@@ -1,6 +1,7 @@
 package indextable
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -73,20 +74,7 @@ func recompute(model map[int64]user, values func(user) []composite.Tuple) [][2]s
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b [2]string) int {
-		if a[0] != b[0] {
-			if a[0] < b[0] {
-				return -1
-			}
-			return 1
-		}
-		if a[1] < b[1] {
-			return -1
-		} else if a[1] > b[1] {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1])) })
 	return out
 }
 
@@ -102,20 +90,7 @@ func scanned(t *testing.T, s keyspace.Store, ix *Index[user]) [][2]string {
 		}
 		return nil
 	})
-	slices.SortFunc(out, func(a, b [2]string) int {
-		if a[0] != b[0] {
-			if a[0] < b[0] {
-				return -1
-			}
-			return 1
-		}
-		if a[1] < b[1] {
-			return -1
-		} else if a[1] > b[1] {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1])) })
 	return out
 }
 
