@@ -264,19 +264,6 @@ func (ix *Index) decode(key, v []byte) (Point, error) {
 	return p, nil
 }
 
-// Len counts the points of the index (one key per point in the reverse
-// entries; a scan of keys, not a stored counter).
-func (ix *Index) Len(tx keyspace.Tx) (int, error) {
-	n := 0
-	for range tx.Scan(ix.ids.Range()) {
-		n++
-	}
-	if err := tx.Err(); err != nil {
-		return 0, ix.wrap(err)
-	}
-	return n, nil
-}
-
 // Empty reports whether the index holds no points.
 func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
 	r := ix.ids.Range()
