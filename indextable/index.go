@@ -92,6 +92,35 @@ func (ix *Index[R]) entryKeys(r R, pk composite.Tuple) (map[string]entry, error)
 	return out, nil
 }
 
+// diff compares a record's entries before (when it existed) and after a
+// write: add holds the entries the old record lacked (every new entry when
+// the index covers fields, whose copies may have changed), del the old
+// entries the new record no longer has.
+func (ix *Index[R]) diff(old R, existed bool, r R, pk composite.Tuple) (add map[string]entry, del []string, err error) {
+	var oldKeys map[string]entry
+	if existed {
+		if oldKeys, err = ix.entryKeys(old, pk); err != nil {
+			return nil, nil, err
+		}
+	}
+	newKeys, err := ix.entryKeys(r, pk)
+	if err != nil {
+		return nil, nil, err
+	}
+	add = make(map[string]entry, len(newKeys))
+	for k, e := range newKeys {
+		if _, ok := oldKeys[k]; !ok || ix.spec.Cover != nil {
+			add[k] = e
+		}
+	}
+	for k := range oldKeys {
+		if _, ok := newKeys[k]; !ok {
+			del = append(del, k)
+		}
+	}
+	return add, del, nil
+}
+
 // checkUnique fails if a record other than pk has value.
 func (ix *Index[R]) checkUnique(tx keyspace.Tx, value, pk composite.Tuple) error {
 	r := ix.sub.RangeOf(value)

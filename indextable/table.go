@@ -182,31 +182,21 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 	type change struct{ add, del, values [][]byte }
 	changes := make([]change, len(t.indexes))
 	for i, ix := range t.indexes {
-		var oldKeys map[string]entry
-		if existed {
-			if oldKeys, err = ix.entryKeys(old.Value, pk); err != nil {
-				return 0, err
-			}
-		}
-		newKeys, err := ix.entryKeys(r, pk)
+		add, del, err := ix.diff(old.Value, existed, r, pk)
 		if err != nil {
 			return 0, err
 		}
-		for k, e := range newKeys {
-			if _, ok := oldKeys[k]; !ok || ix.spec.Cover != nil {
-				if ix.spec.Unique {
-					if err := ix.checkUnique(tx, e.value, pk); err != nil {
-						return 0, err
-					}
+		for k, e := range add {
+			if ix.spec.Unique {
+				if err := ix.checkUnique(tx, e.value, pk); err != nil {
+					return 0, err
 				}
-				changes[i].add = append(changes[i].add, []byte(k))
-				changes[i].values = append(changes[i].values, e.cover)
 			}
+			changes[i].add = append(changes[i].add, []byte(k))
+			changes[i].values = append(changes[i].values, e.cover)
 		}
-		for k := range oldKeys {
-			if _, ok := newKeys[k]; !ok {
-				changes[i].del = append(changes[i].del, []byte(k))
-			}
+		for _, k := range del {
+			changes[i].del = append(changes[i].del, []byte(k))
 		}
 	}
 	version := old.Version + 1
@@ -272,17 +262,11 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 		}
 		writes = append(writes, write{key: key, value: append(binary.BigEndian.AppendUint64(nil, old.Version+1), body...)})
 		for j, ix := range t.indexes {
-			var oldKeys map[string]entry
-			if existed {
-				if oldKeys, err = ix.entryKeys(old.Value, row.Key); err != nil {
-					return err
-				}
-			}
-			newKeys, err := ix.entryKeys(row.Value, row.Key)
+			add, del, err := ix.diff(old.Value, existed, row.Value, row.Key)
 			if err != nil {
 				return err
 			}
-			for k, e := range newKeys {
+			for k, e := range add {
 				if ix.spec.Unique {
 					v := string(e.value.Pack())
 					if other, ok := claimed[j][v]; ok && other != string(key) {
@@ -295,10 +279,8 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 				}
 				writes = append(writes, write{key: []byte(k), value: e.cover})
 			}
-			for k := range oldKeys {
-				if _, ok := newKeys[k]; !ok {
-					writes = append(writes, write{key: []byte(k), del: true})
-				}
+			for _, k := range del {
+				writes = append(writes, write{key: []byte(k), del: true})
 			}
 		}
 	}
