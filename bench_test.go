@@ -3,26 +3,11 @@ package keyspace_test
 import (
 	"encoding/binary"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
 )
-
-// backends lists the stores every benchmark runs on.
-var backends = []struct {
-	name string
-	open func(b *testing.B) keyspace.Store
-}{
-	{"memory", func(*testing.B) keyspace.Store { return keyspace.NewMemory() }},
-	{"bbolt", func(b *testing.B) keyspace.Store {
-		s, err := keyspace.Open(filepath.Join(b.TempDir(), "bench.db"), &keyspace.Options{NoSync: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return s
-	}},
-}
 
 // benchKey is an 8-byte big-endian key: sorted order is numeric order.
 func benchKey(i uint64) []byte {
@@ -47,10 +32,9 @@ func loadSequential(b *testing.B, s keyspace.Store, n int) {
 
 func BenchmarkGet(b *testing.B) {
 	const n = 100_000
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
-			s := be.open(b)
-			defer s.Close()
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
 			loadSequential(b, s, n)
 			r := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
@@ -68,10 +52,9 @@ func BenchmarkGet(b *testing.B) {
 
 func BenchmarkPrefixScan100(b *testing.B) {
 	const n = 100_000
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
-			s := be.open(b)
-			defer s.Close()
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
 			loadSequential(b, s, n)
 			r := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
@@ -98,10 +81,9 @@ func BenchmarkPrefixScan100(b *testing.B) {
 // BenchmarkRandomPut writes 1,000 random keys per transaction, the batched
 // pattern LESSONS.md recommends (one key per bbolt transaction is ~1k/s).
 func BenchmarkRandomPut(b *testing.B) {
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
-			s := be.open(b)
-			defer s.Close()
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
 			r := rand.New(rand.NewPCG(3, 4))
 			value := make([]byte, 32)
 			b.ResetTimer()
@@ -125,10 +107,10 @@ func BenchmarkRandomPut(b *testing.B) {
 // keys/s.
 func BenchmarkBulkLoad1M(b *testing.B) {
 	const n = 1_000_000
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				s := be.open(b)
+				s := be.Open(b)
 				loadSequential(b, s, n)
 				s.Close()
 			}
