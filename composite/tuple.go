@@ -299,6 +299,9 @@ func decodeElement(b []byte, nested bool) (any, int, error) {
 		}
 		return nil, 1, nil
 	case code == codeBytes || code == codeString:
+		if end, escapes := findTerminator(b[1:]); code == codeString && end >= 0 && escapes == 0 {
+			return string(b[1 : 1+end]), end + 2, nil // the common case: one copy
+		}
 		s, n, err := decodeEscaped(b[1:])
 		if err != nil {
 			return nil, 0, err
@@ -362,22 +365,37 @@ func decodeElement(b []byte, nested bool) (any, int, error) {
 }
 
 // decodeEscaped reads an escaped, 0x00-terminated byte string and returns it
-// with the bytes consumed (terminator included).
+// with the bytes consumed (terminator included). The result is a fresh
+// copy, sized once.
 func decodeEscaped(b []byte) ([]byte, int, error) {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != 0x00 {
+	end, escapes := findTerminator(b)
+	if end >= 0 {
+		out := make([]byte, 0, end-escapes)
+		for i := 0; i < end; i++ {
 			out = append(out, b[i])
-			continue
+			if b[i] == 0x00 {
+				i++ // skip the escape byte
+			}
 		}
-		if i+1 < len(b) && b[i+1] == escape {
-			out = append(out, 0x00)
-			i++
-			continue
-		}
-		return out, i + 1, nil
+		return out, end + 1, nil
 	}
 	return nil, 0, fmt.Errorf("%w: string not terminated", ErrMalformed)
+}
+
+// findTerminator returns the index of the 0x00 that ends an escaped byte
+// string (-1 if there is none) and how many escaped zero bytes precede it.
+func findTerminator(b []byte) (end, escapes int) {
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0x00 {
+			if i+1 < len(b) && b[i+1] == escape {
+				escapes++
+				i++
+				continue
+			}
+			return i, escapes
+		}
+	}
+	return -1, escapes
 }
 
 func decodeInt(b []byte) (any, int, error) {

@@ -1,7 +1,7 @@
 package geo
 
 import (
-	"container/heap"
+	"math/bits"
 	"slices"
 )
 
@@ -31,10 +31,13 @@ type coveredCell struct {
 // across ±180° is simply met by cells on both sides of it.
 func cover(reg region, maxCells int) []coveredCell {
 	var done []coveredCell
-	q := &cellQueue{{}}
-	for q.Len() > 0 {
-		c := heap.Pop(q).(cell)
-		if c.bits >= MaxBits || len(done)+q.Len()+2 > maxCells {
+	// Children have one bit more than their parent, so a first-in
+	// first-out queue pops the largest cell first without a heap.
+	queue := []cell{startCell(reg)}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c.bits >= MaxBits || len(done)+len(queue)+2 > maxCells {
 			done = append(done, coveredCell{cell: c})
 			continue
 		}
@@ -45,7 +48,7 @@ func cover(reg region, maxCells int) []coveredCell {
 			case inside:
 				done = append(done, coveredCell{cell: child, inside: true})
 			default:
-				heap.Push(q, child)
+				queue = append(queue, child)
 			}
 		}
 	}
@@ -84,16 +87,30 @@ func spans(cells []coveredCell) []span {
 	return out
 }
 
-// cellQueue pops the largest cell (fewest bits) first.
-type cellQueue []cell
+// A bounded region knows a latitude/longitude box holding all of it.
+type bounded interface {
+	boundingBox() Box
+}
 
-func (q cellQueue) Len() int           { return len(q) }
-func (q cellQueue) Less(i, j int) bool { return q[i].bits < q[j].bits }
-func (q cellQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *cellQueue) Push(x any)        { *q = append(*q, x.(cell)) }
-func (q *cellQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
+// startCell is the smallest cell holding the region's bounding box, where
+// the descent from the whole world would arrive anyway: every point of a
+// box [minLat, maxLat] × [minLon, maxLon] quantizes between its corners on
+// each axis, so its geohash shares the corners' common prefix. A box across
+// the antimeridian, or touching ±180° (where a point may be stored on either
+// side), starts from the world.
+func startCell(reg region) cell {
+	b, ok := reg.(bounded)
+	if !ok {
+		return cell{}
+	}
+	box := b.boundingBox()
+	if box.MinLon > box.MaxLon || box.MinLon <= -180 || box.MaxLon >= 180 {
+		return cell{}
+	}
+	lo, hi := encode(box.MinLat, box.MinLon), encode(box.MaxLat, box.MaxLon)
+	differ := uint(bits.Len64(lo ^ hi)) // low bits where the corners differ
+	if differ == MaxBits {
+		return cell{}
+	}
+	return cell{hash: lo >> differ, bits: MaxBits - differ}
 }

@@ -51,6 +51,12 @@ func TestRectAnglesAgainstSampling(t *testing.T) {
 		if gotMax < sMax-1e-12 || gotMax > sMax+step {
 			t.Fatalf("maxAngle(%v, %v to %+v) = %v, sampled %v", lat, lon, rc, gotMax, sMax)
 		}
+		// havBounds may be loose, but never on the wrong side of a sample.
+		hLo, hHi := newRef(lat, lon).havBounds(rc)
+		hav := func(d float64) float64 { s := math.Sin(d / 2); return s * s }
+		if hLo > hav(sMin)*(1+1e-12)+1e-300 || hHi < hav(sMax)*(1-1e-12) {
+			t.Fatalf("havBounds(%v, %v to %+v) = [%v, %v], sampled [%v, %v]", lat, lon, rc, hLo, hHi, hav(sMin), hav(sMax))
+		}
 	}
 }
 

@@ -29,12 +29,10 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	cells := gridCells(lat, lon, radius)
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
 	var out []Result
+	test := within(lat, lon, radius)
 	for _, c := range cells {
 		lo, hi := c.span()
-		keep := func(plat, plon float64) bool { return Distance(lat, lon, plat, plon) <= radius }
-		err := ix.scanSpan(tx, o.Scope, span{lo: lo, hi: hi}, &st, keep, func(p Point) {
-			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
-		})
+		err := ix.scan(tx, ix.hashRange(o.Scope, lo, hi), &st, test, func(r Result) { out = append(out, r) })
 		if err != nil {
 			return nil, st, err
 		}

@@ -90,26 +90,24 @@ func (s *nearestSearch) bound() float64 {
 	return s.best[0]
 }
 
-// near reports whether a point at these coordinates could be an answer.
-func (s *nearestSearch) near(lat, lon float64) bool {
-	return Distance(s.lat, s.lon, lat, lon) <= s.bound()
+// near is the candidate test: could a point at these coordinates be an
+// answer?
+func (s *nearestSearch) near(lat, lon float64) (float64, bool) {
+	d := Distance(s.lat, s.lon, lat, lon)
+	return d, d <= s.bound()
 }
 
 // add queues a point that was read.
-func (s *nearestSearch) add(p Point) {
-	if s.seen[p.ID] {
+func (s *nearestSearch) add(r Result) {
+	if s.seen[r.ID] || r.Distance > s.bound() {
 		return
 	}
-	d := Distance(s.lat, s.lon, p.Lat, p.Lon)
-	if d > s.bound() {
-		return
-	}
-	s.seen[p.ID] = true
-	heap.Push(&s.queue, nearItem{key: d, result: Result{Point: p, Distance: d}})
+	s.seen[r.ID] = true
+	heap.Push(&s.queue, nearItem{key: r.Distance, result: r})
 	if len(s.best) < s.k {
-		heap.Push(&s.best, d)
-	} else if d < s.best[0] {
-		s.best[0] = d
+		heap.Push(&s.best, r.Distance)
+	} else if r.Distance < s.best[0] {
+		s.best[0] = r.Distance
 		heap.Fix(&s.best, 0)
 	}
 }
@@ -122,9 +120,10 @@ func (s *nearestSearch) seed() error {
 	n := 0
 	fwd := s.ix.hashRange(s.scope, h, math.MaxUint64)
 	fwd.Limit = s.k
-	collect := func(p Point) { n++; lastHash = encode(p.Lat, p.Lon); s.add(p) }
+	collect := func(r Result) { n++; lastHash = encode(r.Lat, r.Lon); s.add(r) }
+	all := within(s.lat, s.lon, math.Inf(1))
 	s.st.Ranges++
-	if err := s.ix.scan(s.tx, fwd, &s.st, nil, collect); err != nil {
+	if err := s.ix.scan(s.tx, fwd, &s.st, all, collect); err != nil {
 		return err
 	}
 	hi := uint64(math.MaxUint64)
@@ -140,7 +139,7 @@ func (s *nearestSearch) seed() error {
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, back, &s.st, nil, collect); err != nil {
+		if err := s.ix.scan(s.tx, back, &s.st, all, collect); err != nil {
 			return err
 		}
 		if n == s.k {

@@ -140,23 +140,35 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 			o.Explain.Ranges = append(o.Explain.Ranges, [2]uint64{s.lo, s.hi})
 		}
 	}
+	// Each candidate's distance is computed once: a circle's test is its
+	// distance from the centre, which is also the result's.
+	everything := within(lat, lon, math.Inf(1))
+	test := func(plat, plon float64) (float64, bool) {
+		if !reg.contains(plat, plon) {
+			return 0, false
+		}
+		return Distance(lat, lon, plat, plon), true
+	}
+	if c, ok := reg.(circle); ok {
+		test = within(lat, lon, c.radius)
+	}
+	if o.Explain != nil {
+		inner := test
+		test = func(plat, plon float64) (float64, bool) {
+			d, ok := inner(plat, plon)
+			if !ok {
+				o.Explain.Rejected = append(o.Explain.Rejected, Point{Lat: plat, Lon: plon})
+			}
+			return d, ok
+		}
+	}
 	var out []Result
 	for _, s := range runs {
-		keep := reg.contains
+		t := test
 		if s.inside {
-			keep = nil
-		} else if o.Explain != nil {
-			keep = func(lat, lon float64) bool {
-				if reg.contains(lat, lon) {
-					return true
-				}
-				o.Explain.Rejected = append(o.Explain.Rejected, Point{Lat: lat, Lon: lon})
-				return false
-			}
+			t = everything
 		}
-		err := ix.scanSpan(tx, o.Scope, s, &st, keep, func(p Point) {
-			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
-		})
+		err := ix.scan(tx, ix.hashRange(o.Scope, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
 		if err != nil {
 			return nil, st, err
 		}
@@ -176,11 +188,6 @@ func (o QueryOptions) maxCells() int {
 	return o.MaxCells
 }
 
-// scanSpan reads every point of one geohash span under scope.
-func (ix *Index) scanSpan(tx keyspace.Tx, scope composite.Tuple, s span, st *Stats, keep func(lat, lon float64) bool, fn func(Point)) error {
-	return ix.scan(tx, ix.hashRange(scope, s.lo, s.hi), st, keep, fn)
-}
-
 // hashRange is the key range of the points under scope whose geohash is in
 // [lo, hi].
 func (ix *Index) hashRange(scope composite.Tuple, lo, hi uint64) keyspace.Range {
@@ -194,20 +201,37 @@ func (ix *Index) hashRange(scope composite.Tuple, lo, hi uint64) keyspace.Range 
 	return r
 }
 
+// A candidateTest decides from a candidate's coordinates (read from the
+// value, so a rejected candidate costs no key decoding) whether it is a
+// result, and returns its distance from the query's centre.
+type candidateTest func(lat, lon float64) (distance float64, keep bool)
+
+// within is the test for the points at most radius metres from (lat, lon):
+// exactly the distance reported.
+func within(lat, lon, radius float64) candidateTest {
+	return func(plat, plon float64) (float64, bool) {
+		d := Distance(lat, lon, plat, plon)
+		return d, d <= radius
+	}
+}
+
 // scan reads every point of r, counting candidates, and passes those that
-// keep accepts (all when keep is nil) to fn. keep sees the coordinates from
-// the value, so a rejected candidate costs no key decoding.
-func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, keep func(lat, lon float64) bool, fn func(Point)) error {
+// test keeps to fn.
+func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, test candidateTest, fn func(Result)) error {
 	for k, v := range tx.Scan(r) {
 		st.Candidates++
-		if keep != nil && len(v) >= 16 && !keep(valueCoords(v)) {
+		if len(v) < 16 {
+			return ix.wrap(fmt.Errorf("corrupt point value under key %q", k))
+		}
+		d, ok := test(valueCoords(v))
+		if !ok {
 			continue
 		}
 		p, err := ix.decode(k, v)
 		if err != nil {
 			return err
 		}
-		fn(p)
+		fn(Result{Point: p, Distance: d})
 	}
 	if err := tx.Err(); err != nil {
 		return ix.wrap(err)
@@ -215,12 +239,29 @@ func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, keep func(lat
 	return nil
 }
 
-// sortResults orders by distance, then id.
+// sortResults orders by distance, then id. Results are wide (88 bytes), so
+// it sorts narrow (distance, index) pairs and permutes once.
 func sortResults(rs []Result) {
-	slices.SortFunc(rs, func(a, b Result) int {
-		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
-			return c // (cmp.Or would compare the ids every time)
+	if len(rs) < 2 {
+		return
+	}
+	type byDistance struct {
+		d float64
+		i int32
+	}
+	order := make([]byDistance, len(rs))
+	for i := range rs {
+		order[i] = byDistance{rs[i].Distance, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b byDistance) int {
+		if a.d != b.d {
+			return cmp.Compare(a.d, b.d)
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(rs[a.i].ID, rs[b.i].ID)
 	})
+	sorted := make([]Result, len(rs))
+	for i, o := range order {
+		sorted[i] = rs[o.i]
+	}
+	copy(rs, sorted)
 }

@@ -17,17 +17,28 @@ type region interface {
 // at most π), of a centre.
 type circle struct {
 	lat, lon, θ, radius float64
+	box                 Box       // the latitude/longitude box around it
 	bbox                boxRegion // cheap first test for classify
-	centre, anti        ref       // the centre and its antipode, trigonometry done
+	centre              ref       // trigonometry done once
+	// Haversine thresholds for classify, shaded by 1e-12 rad (6 µm) and a
+	// relative 1e-9 so that rounding can only keep a cell or test a point:
+	// a cell is outside when its lower bound exceeds hOut, inside when its
+	// upper bound is below hIn.
+	hOut, hIn float64
 }
 
 func newCircle(lat, lon, radius float64) circle {
 	c := circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
-	c.bbox = newBoxRegion(circleBounds(lat, lon, c.θ))
+	c.box = circleBounds(lat, lon, c.θ)
+	c.bbox = newBoxRegion(c.box)
 	c.centre = newRef(lat, lon)
-	c.anti = c.centre.antipode()
+	hav := func(θ float64) float64 { s := math.Sin(θ / 2); return s * s }
+	c.hOut = hav(math.Min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
+	c.hIn = hav(math.Max(0, c.θ-1e-12)) * (1 - 1e-9)
 	return c
 }
+
+func (c circle) boundingBox() Box { return c.box }
 
 // circleBounds is the latitude/longitude box around a circle of angle θ.
 // The latitudes are φ ± θ. Unless the circle holds a pole, its extreme
@@ -62,12 +73,12 @@ func (c circle) classify(r rect) (outside, inside bool) {
 		r.MinLon <= c.bbox.lons[0][0] && r.MaxLon >= c.bbox.lons[0][1]:
 		return false, false // the cell holds the whole circle: it crosses
 	}
-	if c.centre.minAngle(r) > c.θ {
+	lo, hi := c.centre.havBounds(r)
+	if lo > c.hOut {
 		return true, false
 	}
-	// A cell inside the circle is inside its bounding box too. Its farthest
-	// point from the centre is its nearest to the antipode.
-	return false, inBox && math.Pi-c.anti.minAngle(r) <= c.θ
+	// A cell inside the circle is inside its bounding box too.
+	return false, inBox && hi < c.hIn
 }
 
 func (c circle) contains(lat, lon float64) bool {

@@ -54,9 +54,20 @@ func lonGap(lon, lo, hi float64) float64 {
 	if lon >= lo && lon <= hi {
 		return 0
 	}
-	d1 := math.Mod(lo-lon+720, 360) // eastward to lo
-	d2 := math.Mod(lon-hi+720, 360) // westward to hi
-	return math.Min(d1, d2)
+	return math.Min(east(lon, lo), east(hi, lon)) // eastward to lo, westward to hi
+}
+
+// east is how far east, in degrees within [0, 360), b lies from a (both
+// within [-180, 180]).
+func east(a, b float64) float64 {
+	d := b - a
+	if d < 0 {
+		d += 360
+	}
+	if d >= 360 {
+		d -= 360
+	}
+	return d
 }
 
 // minAngle is the smallest central angle (radians) from point p (degrees) to
@@ -131,6 +142,36 @@ func (p ref) minAngle(r rect) float64 {
 		best = math.Min(best, h)
 	}
 	return 2 * math.Asin(math.Sqrt(math.Min(1, math.Max(0, best))))
+}
+
+// havBounds returns a lower and an upper bound on the haversine
+// h = sin²(d/2) from p to the points of r, cheaper than minAngle: on
+//
+//	h(φ, λ) = sin²((φ − φp)/2) + cos φp·cos φ·sin²((λ − λp)/2)
+//
+// both terms are non-negative and each depends on φ or λ in one monotone
+// way (half-angles stay within [0, π/2]), so bounding each term by its own
+// extreme over the rectangle bounds the sum: the latitude gap and the
+// longitude gap at their smallest with cos φ at its smallest (the
+// rectangle's latitude farthest from the equator) give the lower bound; the
+// gaps at their largest with cos φ at its largest give the upper. The
+// bounds are tight for the small cells a covering ends with: the slack is
+// the change of cos φ across one cell.
+func (p ref) havBounds(r rect) (lo, hi float64) {
+	gapMin := math.Max(0, math.Max(r.MinLat-p.lat, p.lat-r.MaxLat))
+	gapMax := math.Max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat))
+	cosMin := math.Cos(rad(math.Max(math.Abs(r.MinLat), math.Abs(r.MaxLat))))
+	cosMax := 1.0
+	if r.MinLat > 0 || r.MaxLat < 0 {
+		cosMax = math.Cos(rad(math.Min(math.Abs(r.MinLat), math.Abs(r.MaxLat))))
+	}
+	sLat := math.Sin(rad(gapMin) / 2)
+	sLon := math.Sin(rad(lonGap(p.lon, r.MinLon, r.MaxLon)) / 2)
+	lo = sLat*sLat + p.cosφ*cosMin*sLon*sLon
+	sLat = math.Sin(rad(gapMax) / 2)
+	sLon = math.Sin(rad(lonFar(p.lon, r.MinLon, r.MaxLon)) / 2)
+	hi = sLat*sLat + p.cosφ*cosMax*sLon*sLon
+	return lo, hi
 }
 
 // maxAngle is the largest central angle (radians) from p to any point of r.
