@@ -79,8 +79,16 @@ func writeSVG(path string, ex *geo.Explain, outline shape, rs []geo.Result) erro
 		if c.Inside {
 			fill = "#bbf7d0"
 		}
-		fmt.Fprintf(&b, `<rect class="cell" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" fill-opacity="0.6" stroke="#3b82f6" stroke-width="0.5"><title>cell %d bits</title></rect>`+"\n",
-			x(c.Box.MinLon), y(c.Box.MaxLat), (c.Box.MaxLon-c.Box.MinLon)*scale*kx, (c.Box.MaxLat-c.Box.MinLat)*scale, fill, c.Bits)
+		// A polar cap's cell is drawn as the box around it; a box across
+		// ±180° as its two pieces.
+		pieces := [][2]float64{{c.Box.MinLon, c.Box.MaxLon}}
+		if c.Box.MinLon > c.Box.MaxLon {
+			pieces = [][2]float64{{c.Box.MinLon, 180}, {-180, c.Box.MaxLon}}
+		}
+		for _, p := range pieces {
+			fmt.Fprintf(&b, `<rect class="cell" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" fill-opacity="0.6" stroke="#3b82f6" stroke-width="0.5"><title>%s cell, %d bits</title></rect>`+"\n",
+				x(p[0]), y(c.Box.MaxLat), (p[1]-p[0])*scale*kx, (c.Box.MaxLat-c.Box.MinLat)*scale, fill, c.Grid, c.Bits)
+		}
 	}
 	for _, ring := range outline {
 		var pts []string
@@ -108,10 +116,10 @@ func writeExplain(c interface{ Write([]byte) (int, error) }, ex *geo.Explain) {
 		if cell.Inside {
 			inside = " (inside: no point test)"
 		}
-		fmt.Fprintf(c, "  cell %0*b (%d bits) lat %.5f…%.5f lon %.5f…%.5f%s\n", int(cell.Bits), cell.Hash, cell.Bits,
+		fmt.Fprintf(c, "  %s cell %0*b (%d bits) lat %.5f…%.5f lon %.5f…%.5f%s\n", cell.Grid, int(cell.Bits), cell.Hash, cell.Bits,
 			cell.Box.MinLat, cell.Box.MaxLat, cell.Box.MinLon, cell.Box.MaxLon, inside)
 	}
 	for _, r := range ex.Ranges {
-		fmt.Fprintf(c, "  range %016x…%016x\n", r[0], r[1])
+		fmt.Fprintf(c, "  range %s %016x…%016x\n", r.Grid, r.Lo, r.Hi)
 	}
 }

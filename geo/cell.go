@@ -14,9 +14,22 @@ const MaxBits = 64
 // starts with hash is inside it. Cells with more bits are smaller; the cell
 // of 0 bits is the whole world. A cell is one contiguous range of 64-bit
 // geohashes, [lo, hi), hence of keys.
+//
+// A cell belongs to a grid: geohash cells between the polar caps, or cells
+// of a cap grid (see polar.go), whose hashes are Morton codes.
 type cell struct {
 	hash uint64
 	bits uint
+	grid grid
+}
+
+// locate returns the grid a point is stored in and its 64-bit hash there.
+func locate(lat, lon float64) (grid, uint64) {
+	h := encode(lat, lon)
+	if g := gridOf(h); g != geohashGrid {
+		return g, capHash(g, lat, lon)
+	}
+	return geohashGrid, h
 }
 
 // encode returns the 64-bit geohash of a valid point. The library maps
@@ -31,7 +44,33 @@ func encode(lat, lon float64) uint64 {
 	return geohash.EncodeInt(lat, lon)
 }
 
-// bounds returns the cell's rectangle.
+// rects returns latitude/longitude rectangles whose union holds the
+// cell's points: a cap cell's bounding rectangles, or a geohash cell's own
+// rectangle clipped to the latitudes between the caps (points above
+// CapLatitude are stored in the caps, so a geohash cell that reaches into a
+// cap row holds none of them; clipping keeps such cells out of coverings
+// near a pole).
+func (c cell) rects() ([3]rect, int) {
+	if c.grid != geohashGrid {
+		return c.capRects()
+	}
+	r := c.bounds()
+	r.MinLat, r.MaxLat = math.Max(r.MinLat, -CapLatitude), math.Min(r.MaxLat, CapLatitude)
+	if r.MinLat > r.MaxLat { // wholly in a cap row: an empty cell
+		r.MinLat, r.MaxLat = r.MaxLat, r.MinLat
+	}
+	return [3]rect{r}, 1
+}
+
+// width is the cell's larger side in metres.
+func (c cell) width() float64 {
+	if c.grid != geohashGrid {
+		return c.capWidth()
+	}
+	return cellWidth(c.bounds())
+}
+
+// bounds returns a geohash cell's rectangle.
 func (c cell) bounds() rect {
 	b := geohash.BoundingBoxIntWithPrecision(c.hash, c.bits)
 	return rect{MinLat: b.MinLat, MaxLat: b.MaxLat, MinLon: b.MinLng, MaxLon: b.MaxLng}
@@ -40,7 +79,7 @@ func (c cell) bounds() rect {
 // children splits c in two by its next bit (geohash alternates longitude
 // and latitude bits, so cells halve along one axis at a time).
 func (c cell) children() [2]cell {
-	return [2]cell{{c.hash << 1, c.bits + 1}, {c.hash<<1 | 1, c.bits + 1}}
+	return [2]cell{{c.hash << 1, c.bits + 1, c.grid}, {c.hash<<1 | 1, c.bits + 1, c.grid}}
 }
 
 // span returns the cell's range of 64-bit geohashes [lo, hi]; hi is

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -22,18 +23,44 @@ type coveredCell struct {
 // cover returns cells of mixed precision whose union contains every point
 // of the region, at most maxCells of them.
 //
-// It starts from the whole world (the cell of 0 bits) and repeatedly splits
-// the largest cell that crosses the region's boundary into its two halves,
-// dropping halves outside the region and keeping halves inside it whole,
-// until one more split would exceed maxCells or the crossing cells reach
-// full precision. Starting from the world rather than from a fixed
-// precision makes the antimeridian and the poles no special case: a circle
-// across ±180° is simply met by cells on both sides of it.
+// It starts from the roots of the three grids (the whole geohash world and
+// the two polar caps; see polar.go), or from the smallest geohash cell
+// holding the region's bounding box when that box stays between the caps,
+// and repeatedly splits the largest cell that crosses the region's boundary
+// into its two halves, dropping halves outside the region and keeping
+// halves inside it whole, until one more split would exceed maxCells or the
+// crossing cells reach full precision. Geohash cells in the cap rows hold
+// no points (those are in the caps) and are dropped. Starting from the
+// world rather than from a fixed precision makes the antimeridian no
+// special case: a circle across ±180° is simply met by cells on both sides
+// of it; a circle around a pole is met by the cap's cells.
 func cover(reg region, maxCells int) []coveredCell {
 	var done []coveredCell
-	// Children have one bit more than their parent, so a first-in
-	// first-out queue pops the largest cell first without a heap.
-	queue := []cell{startCell(reg)}
+	var queue []cell
+	// consider classifies a cell and keeps, queues or drops it.
+	consider := func(c cell) {
+		if inCapRows(c) {
+			return
+		}
+		outside, inside := classifyCell(reg, c)
+		switch {
+		case outside:
+		case inside:
+			done = append(done, coveredCell{cell: c, inside: true})
+		default:
+			queue = append(queue, c)
+		}
+	}
+	if start, ok := startCell(reg); ok {
+		queue = append(queue, start)
+	} else {
+		for _, g := range []grid{geohashGrid, northCap, southCap} {
+			consider(cell{grid: g})
+		}
+	}
+	// Children have one bit more than their parent and the roots have as
+	// many as each other, so a first-in first-out queue pops the largest
+	// cell first without a heap.
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
@@ -42,47 +69,73 @@ func cover(reg region, maxCells int) []coveredCell {
 			continue
 		}
 		for _, child := range c.children() {
-			outside, inside := reg.classify(child.bounds())
-			switch {
-			case outside:
-			case inside:
-				done = append(done, coveredCell{cell: child, inside: true})
-			default:
-				queue = append(queue, child)
-			}
+			consider(child)
 		}
 	}
 	slices.SortFunc(done, func(a, b coveredCell) int {
+		if a.grid != b.grid {
+			return cmp.Compare(a.grid, b.grid)
+		}
 		alo, _ := a.span()
 		blo, _ := b.span()
-		switch {
-		case alo < blo:
-			return -1
-		case alo > blo:
-			return 1
-		}
-		return 0
+		return cmp.Compare(alo, blo)
 	})
 	return done
 }
 
+// classifyCell classifies a cell by its rectangles: outside if all of
+// them are, inside if all of them are.
+func classifyCell(reg region, c cell) (outside, inside bool) {
+	rs, n := c.rects()
+	outside, inside = true, true
+	for _, r := range rs[:n] {
+		o, i := reg.classify(r)
+		outside, inside = outside && o, inside && i
+	}
+	return outside, inside
+}
+
 // span is a merged run of adjacent covering cells: one key range.
 type span struct {
-	lo, hi uint64 // inclusive geohash bounds
+	grid   grid
+	lo, hi uint64 // inclusive hash bounds
 	inside bool   // every cell of the run lies inside the region
 }
 
-// spans merges adjacent cells of a sorted covering into ranges.
-func spans(cells []coveredCell) []span {
+// spans merges adjacent cells of a sorted covering into ranges, and leaves
+// out each pole unless the region reaches it.
+//
+// Every point exactly on a pole (any longitude) projects to the same cap
+// cell, the leaf poleHash, so such points are one run of keys; datasets
+// that park unknown positions at a pole make that run long. A covering
+// cell holding the pole would read the whole run for any region near the
+// pole, so the run is cut out of the span that holds it when the leaf is
+// outside the region.
+func spans(reg region, cells []coveredCell) []span {
 	var out []span
 	for _, c := range cells {
 		lo, hi := c.span()
-		if n := len(out); n > 0 && out[n-1].hi != ^uint64(0) && out[n-1].hi+1 == lo {
+		if n := len(out); n > 0 && out[n-1].grid == c.grid && out[n-1].hi != ^uint64(0) && out[n-1].hi+1 == lo {
 			out[n-1].hi = hi
 			out[n-1].inside = out[n-1].inside && c.inside
 			continue
 		}
-		out = append(out, span{lo: lo, hi: hi, inside: c.inside})
+		out = append(out, span{grid: c.grid, lo: lo, hi: hi, inside: c.inside})
+	}
+	for i := 0; i < len(out); i++ {
+		s := out[i]
+		if s.grid == geohashGrid || s.inside || poleHash < s.lo || poleHash > s.hi {
+			continue
+		}
+		if outside, _ := classifyCell(reg, cell{hash: poleHash, bits: MaxBits, grid: s.grid}); !outside {
+			continue
+		}
+		var parts []span
+		for _, part := range subtract(s.lo, s.hi, poleHash, poleHash) {
+			parts = append(parts, span{grid: s.grid, lo: part[0], hi: part[1]})
+		}
+		out = slices.Replace(out, i, i+1, parts...)
+		i += len(parts) - 1
 	}
 	return out
 }
@@ -92,25 +145,28 @@ type bounded interface {
 	boundingBox() Box
 }
 
-// startCell is the smallest cell holding the region's bounding box, where
-// the descent from the whole world would arrive anyway: every point of a
-// box [minLat, maxLat] × [minLon, maxLon] quantizes between its corners on
-// each axis, so its geohash shares the corners' common prefix. A box across
-// the antimeridian, or touching ±180° (where a point may be stored on either
-// side), starts from the world.
-func startCell(reg region) cell {
-	b, ok := reg.(bounded)
-	if !ok {
-		return cell{}
+// startCell is the smallest geohash cell holding the region's bounding
+// box, where the descent from the whole world would arrive anyway: every
+// point of a box [minLat, maxLat] × [minLon, maxLon] quantizes between its
+// corners on each axis, so its geohash shares the corners' common prefix.
+// There is none (ok is false) for a box that reaches a polar cap's rows, or
+// crosses or touches ±180° (where a point may be stored on either side).
+func startCell(reg region) (c cell, ok bool) {
+	b, isBounded := reg.(bounded)
+	if !isBounded {
+		return cell{}, false
 	}
 	box := b.boundingBox()
 	if box.MinLon > box.MaxLon || box.MinLon <= -180 || box.MaxLon >= 180 {
-		return cell{}
+		return cell{}, false
 	}
 	lo, hi := encode(box.MinLat, box.MinLon), encode(box.MaxLat, box.MaxLon)
+	if gridOf(lo) != geohashGrid || gridOf(hi) != geohashGrid {
+		return cell{}, false
+	}
 	differ := uint(bits.Len64(lo ^ hi)) // low bits where the corners differ
 	if differ == MaxBits {
-		return cell{}
+		return cell{}, false
 	}
-	return cell{hash: lo >> differ, bits: MaxBits - differ}
+	return cell{hash: lo >> differ, bits: MaxBits - differ}, true
 }

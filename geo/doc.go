@@ -4,26 +4,32 @@
 //
 // # Key layout
 //
-//	("g", name, "p", scope…, cell uint64, id) → lat | lon (float64 bits) | payload
-//	("g", name, "i", id)                      → packed (scope…, cell)
+//	("g", name, "p", scope…, geohash uint64, id) → lat | lon (float64 bits) | payload
+//	("g", name, "n", scope…, morton uint64, id)  → the same, north polar cap
+//	("g", name, "s", scope…, morton uint64, id)  → the same, south polar cap
+//	("g", name, "i", id)                         → ['n' | 's'] packed (scope…, hash)
 //
-// cell is the point's 64-bit geohash (github.com/mmcloughlin/geohash), so a
-// geohash cell of any precision is one contiguous key range under a scope.
-// The second entry lets Put move a point and Delete remove it in the
+// Between the polar caps a point is keyed by its 64-bit geohash
+// (github.com/mmcloughlin/geohash), so a geohash cell of any precision is
+// one contiguous key range under a scope. Within CapLatitude (78.75°) of
+// either pole it is keyed by its cell in the cap's own grid (see The
+// poles). The last entry lets Put move a point and Delete remove it in the
 // caller's transaction. A scope (per country, per tenant) makes "users in
 // CA within 2 km" one small scan; queries name the scope exactly.
 //
 // # Coverings
 //
-// A query region is covered by geohash cells of mixed precision: starting
-// from the whole world, the largest cell that crosses the region's boundary
+// A query region is covered by cells of mixed precision: starting from the
+// whole world (or the smallest geohash cell holding the region's bounding
+// box), the largest cell that crosses the region's boundary
 // is split in two (geohash bits alternate longitude and latitude), halves
 // outside the region are dropped and halves inside it kept whole, until the
 // covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
-// key range. Whether a cell is outside or inside is decided exactly on the
-// sphere (rect.minAngle, rect.maxAngle and ref.minAngle, with the maths in
-// their comments), so a circle across ±180° or around a pole needs no
-// special case: it is met by cells on both sides of the seam.
+// key range. Whether a cell is outside or inside is decided on the sphere,
+// by bounds that can only keep a cell or test a point, never drop a match
+// (ref.havBounds for circles, rect.minAngle for k-nearest, with the maths
+// in their comments), so a circle across ±180° needs no special case: it is
+// met by cells on both sides of the seam.
 //
 // For a radius query the circle's latitude/longitude bounding box is tested
 // first, so the long descent from the world to the circle's size costs no
@@ -52,15 +58,26 @@
 //
 // # The poles
 //
-// Results are exact at the poles: a circle or box holding a pole meets
-// every cell of the polar row, and Nearest stops splitting a polar cell at
-// polarScanBits so a query on the pole costs a bounded number of ranges.
-// Efficiency there is worse than elsewhere: geohash cells near a pole are
-// slivers a few metres wide and tens of kilometres tall, so a 1 km circle at
-// 89.7° needs many cells (measured on a dense polar cluster with the
-// default 16 cells: 20 candidates per result at 1 km, 5.8 at 10 km, 1.2 at
-// 100 km). A polar cap with its own square grid (an azimuthal projection)
-// would fix this; it is not built.
+// Geohash cells near a pole are slivers: at 89.9° a cell is up to 570 times
+// taller than wide, so a 1 km circle there needs hundreds of cells or reads
+// far outside itself. Instead, each polar cap (|lat| ≥ 78.75°, the edge of
+// the geohash's northmost and southmost rows of 16, so the seam needs no
+// rounding rule) has its own grid: a quadtree over the azimuthal
+// equidistant projection around the pole, x = ρ·sin λ, y = ρ·cos λ with ρ
+// the angular distance from the pole, Morton-coded as a geohash is. Its
+// cells are square on the ground to within 0.7%, and a cell is again one
+// key range. Coverings and the k-nearest search run over the three grids
+// at once: a cap cell is classified through the latitude/longitude
+// rectangles that bound it (polar.go), a geohash cell through its rectangle
+// clipped to the latitudes between the caps. Every point exactly on a pole
+// has the same cap hash, so datasets that park unknown positions there
+// make one long run of keys; queries that do not reach the pole skip it.
+//
+// Measured on 100,000 points clustered at both poles (keyspace bench
+// --dataset poles, candidates read per result): radius 1 km 1.45 (31 on
+// geohash cells alone), 10 km 2.07 (6.3), box 1.84 (4.65), k-nearest k=10
+// 4.1 (27.6). Polygons, whose edges are straight in longitude/latitude,
+// fit the cap's square cells less well: 6.4 (3.7 on geohash cells).
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;

@@ -6,14 +6,18 @@ import (
 )
 
 // FuzzCovering checks the covering's two promises for a circle and a box
-// against one point: a point in the region has its geohash in some span,
-// and a point in an "inside" span is in the region.
+// against one point: a point in the region has its hash in some span of its
+// grid (geohash or polar cap), and a point in an "inside" span is in the
+// region.
 func FuzzCovering(f *testing.F) {
 	f.Add(37.7, -122.4, 1000.0, 37.705, -122.4, 10.0, 20.0)
 	f.Add(89.99, 0.0, 5000.0, 90.0, 123.0, -5.0, 170.0)    // the pole
 	f.Add(0.0, 179.99, 20000.0, 0.0, -179.99, 5.0, -175.0) // across ±180
 	f.Add(-90.0, 0.0, 1e7, -10.0, 180.0, -90.0, 0.0)
 	f.Add(10.0, 10.0, 0.0, 10.0, 10.0, 10.0, 10.0)
+	f.Add(78.75, 179.9, 3000.0, 78.7501, -179.99, 78.7, 10.0)  // the cap's edge, across ±180
+	f.Add(-89.999, 45.0, 500.0, -89.9995, -135.0, -80.0, 90.0) // across the south pole
+	f.Add(80.0, -90.0, 2e6, 60.0, 90.0, 85.0, -170.0)          // a cap and the geohash grid
 	f.Fuzz(func(t *testing.T, lat, lon, radius, plat, plon, lat2, lon2 float64) {
 		if validate(lat, lon) != nil || validate(plat, plon) != nil || validate(lat2, lon2) != nil ||
 			math.IsNaN(radius) || math.IsInf(radius, 0) || radius < 0 {
@@ -22,12 +26,12 @@ func FuzzCovering(f *testing.F) {
 		b := Box{MinLat: math.Min(lat, lat2), MaxLat: math.Max(lat, lat2), MinLon: lon, MaxLon: lon2}
 		regions := map[string]region{"circle": newCircle(lat, lon, radius), "box": newBoxRegion(b),
 			"around": newAroundBox(lat, lon, radius, radius/2)}
-		h := encode(plat, plon)
+		g, h := locate(plat, plon)
 		for name, reg := range regions {
 			in := reg.contains(plat, plon)
 			found := false
-			for _, s := range spans(cover(reg, DefaultMaxCells)) {
-				if h < s.lo || h > s.hi {
+			for _, s := range spans(reg, cover(reg, DefaultMaxCells)) {
+				if s.grid != g || h < s.lo || h > s.hi {
 					continue
 				}
 				found = true

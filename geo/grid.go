@@ -12,9 +12,10 @@ import (
 // geohash precision from the radius (Redis's geohashEstimateStepsByRadius,
 // at most 26 bits per axis), takes the query's cell and its eight
 // neighbours, drops neighbours the circle's bounding box does not reach and
-// scans the rest, filtering by distance. Results are exact for the points
-// it reads; like Redis it can miss points across a pole, which Radius does
-// not. Use Radius.
+// scans the rest, filtering by distance. Points in the polar caps (which
+// Redis keeps under geohashes too) are read through the caps' own grids.
+// Results are exact for the points it reads; like Redis it can miss points
+// across a pole, which Radius does not. Use Radius.
 func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOptions) ([]Result, Stats, error) {
 	var o QueryOptions
 	if opts != nil {
@@ -30,10 +31,31 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
 	var out []Result
 	test := within(lat, lon, radius)
+	scan := func(g grid, lo, hi uint64) error {
+		return ix.scan(tx, g, ix.hashRange(o.Scope, g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
+	}
 	for _, c := range cells {
-		lo, hi := c.span()
-		err := ix.scan(tx, ix.hashRange(o.Scope, lo, hi), &st, test, func(r Result) { out = append(out, r) })
-		if err != nil {
+		if lo, hi := c.span(); !inCapRows(c) {
+			if err := scan(geohashGrid, lo, hi); err != nil {
+				return nil, st, err
+			}
+		}
+	}
+	// Points in the polar caps are not under geohashes: where the block
+	// reaches a cap's rows, read the cap's part of the circle through its
+	// own grid, as Radius does.
+	var capSpans []span
+	if b := CircleBounds(lat, lon, radius); b.MaxLat >= CapLatitude-1e-6 || b.MinLat <= -CapLatitude+1e-6 {
+		c := newCircle(lat, lon, radius)
+		capSpans = spans(c, cover(c, DefaultMaxCells))
+	}
+	for _, s := range capSpans {
+		if s.grid == geohashGrid {
+			continue
+		}
+		st.Cells++
+		st.Ranges++
+		if err := scan(s.grid, s.lo, s.hi); err != nil {
 			return nil, st, err
 		}
 	}

@@ -35,23 +35,62 @@ type Point struct {
 
 // Index is a named geo index. Key layout (composite tuples):
 //
-//	("g", name, "p", scope…, cell uint64, id) → lat float64 | lon float64 | payload
-//	("g", name, "i", id)                      → packed (scope…, cell)
+//	("g", name, "p", scope…, geohash uint64, id) → lat float64 | lon float64 | payload
+//	("g", name, "n", scope…, morton uint64, id)  → the same, north polar cap
+//	("g", name, "s", scope…, morton uint64, id)  → the same, south polar cap
+//	("g", name, "i", id)                         → where the point's key is
 //
-// The first is what queries scan: cell is the point's 64-bit geohash, so a
-// geohash cell of any precision under one scope is one contiguous key range.
-// The second finds a point's current key by id, so Put can move a point and
-// Delete remove it in the same transaction. Ids are unique per index, across
-// scopes.
+// The first three are what queries scan: a point between the caps is keyed
+// by its 64-bit geohash, so a geohash cell of any precision under one
+// scope is one contiguous key range; a point in a polar cap (|lat| above
+// about 78.75°, CapLatitude) is keyed by its cell in the cap's own square
+// grid (polar.go), whose cells are contiguous ranges too. The last finds a
+// point's current key by id, so Put can move a point and Delete remove it
+// in the same transaction: its value is the packed tuple (scope…, hash),
+// preceded by the byte 'n' or 's' for a cap (no packed tuple starts with
+// either). Ids are unique per index, across scopes.
 type Index struct {
 	name   string
-	points composite.Subspace
+	points [3]composite.Subspace // by grid
 	ids    composite.Subspace
 }
 
 // NewIndex returns the geo index called name.
 func NewIndex(name string) *Index {
-	return &Index{name: name, points: composite.NewSubspace("g", name, "p"), ids: composite.NewSubspace("g", name, "i")}
+	ix := &Index{name: name, ids: composite.NewSubspace("g", name, "i")}
+	for g, tag := range [3]string{geohashGrid: "p", northCap: "n", southCap: "s"} {
+		ix.points[g] = composite.NewSubspace("g", name, tag)
+	}
+	return ix
+}
+
+// keyOrder ranks the grids as their subspaces sort: "n" < "p" < "s".
+var keyOrder = [3]int{geohashGrid: 1, northCap: 0, southCap: 2}
+
+// whereValue is a reverse entry's value: the packed (scope…, hash), after
+// a grid marker for the caps.
+func whereValue(g grid, packed []byte) []byte {
+	switch g {
+	case northCap:
+		return append([]byte{'n'}, packed...)
+	case southCap:
+		return append([]byte{'s'}, packed...)
+	}
+	return packed
+}
+
+// parseWhere splits a reverse entry's value into its grid and the packed
+// (scope…, hash).
+func parseWhere(v []byte) (grid, []byte) {
+	if len(v) > 0 {
+		switch v[0] {
+		case 'n':
+			return northCap, v[1:]
+		case 's':
+			return southCap, v[1:]
+		}
+	}
+	return geohashGrid, v
 }
 
 // Name returns the index's name.
@@ -71,16 +110,17 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 	if err := ix.deleteKey(tx, p.ID); err != nil {
 		return err
 	}
-	where := append(append(composite.Tuple{}, p.Scope...), encode(p.Lat, p.Lon))
+	g, h := locate(p.Lat, p.Lon)
+	where := append(append(composite.Tuple{}, p.Scope...), h)
 	whereBytes, err := where.TryPack()
 	if err != nil {
 		return ix.wrap(fmt.Errorf("scope: %w", err))
 	}
-	key := ix.points.Pack(append(where, p.ID))
+	key := ix.points[g].Pack(append(where, p.ID))
 	if err := tx.Put(key, encodeValue(p)); err != nil {
 		return ix.wrap(err)
 	}
-	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereBytes)
+	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes))
 }
 
 // PutAll adds or moves many points in one transaction, as an import does.
@@ -94,6 +134,7 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	// bytes, geohash and id rather than the long shared key prefix (tuple
 	// encoding preserves each element's order).
 	type entry struct {
+		grid       grid
 		scope      []byte
 		hash       uint64
 		id         string
@@ -113,10 +154,10 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		if err != nil {
 			return ix.wrap(fmt.Errorf("point %q: scope: %w", p.ID, err))
 		}
-		h := encode(p.Lat, p.Lon)
+		g, h := locate(p.Lat, p.Lon)
 		where := append(append(composite.Tuple{}, p.Scope...), h)
-		whereBytes := where.Pack()
-		e := entry{scope: scope, hash: h, id: p.ID, key: ix.points.Pack(append(where, p.ID)), value: encodeValue(p)}
+		whereBytes := whereValue(g, where.Pack())
+		e := entry{grid: g, scope: scope, hash: h, id: p.ID, key: ix.points[g].Pack(append(where, p.ID)), value: encodeValue(p)}
 		if j, ok := seen[p.ID]; ok { // a later duplicate replaces the earlier
 			pts[j], ids[j].value = e, whereBytes
 			continue
@@ -146,6 +187,9 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	}
 	slices.SortFunc(byKey, func(i, j int32) int {
 		a, b := &pts[i], &pts[j]
+		if a.grid != b.grid {
+			return cmp.Compare(keyOrder[a.grid], keyOrder[b.grid])
+		}
 		if c := bytes.Compare(a.scope, b.scope); c != 0 {
 			return c
 		}
@@ -155,7 +199,8 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		return strings.Compare(a.id, b.id)
 	})
 	slices.SortFunc(byID, func(i, j int32) int { return strings.Compare(ids[i].id, ids[j].id) })
-	// Reverse entries ("i") sort before point keys ("p"): one ascending run,
+	// Reverse entries ("i") sort before point keys ("n", "p", "s"): one
+	// ascending run,
 	// handed over without copies (the keys and values were built here).
 	run := func(yield func(k, v []byte) bool) {
 		for _, i := range byID {
@@ -178,7 +223,7 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 // Get returns the point with the given id, or an error wrapping
 // keyspace.ErrNotFound.
 func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
-	key, err := ix.pointKey(tx, id)
+	g, key, err := ix.pointKey(tx, id)
 	if err != nil {
 		return Point{}, err
 	}
@@ -186,7 +231,7 @@ func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
 	if err != nil {
 		return Point{}, ix.wrap(fmt.Errorf("point %q: %w (index out of step)", id, err))
 	}
-	return ix.decode(key, v)
+	return ix.decode(g, key, v)
 }
 
 // Delete removes the point with the given id; a missing id is not an error.
@@ -197,24 +242,26 @@ func (ix *Index) Delete(tx keyspace.Tx, id string) error {
 	return ix.deleteKey(tx, id)
 }
 
-// pointKey reads the reverse entry of id and returns the point's key.
-func (ix *Index) pointKey(tx keyspace.Tx, id string) ([]byte, error) {
+// pointKey reads the reverse entry of id and returns the point's grid and
+// key.
+func (ix *Index) pointKey(tx keyspace.Tx, id string) (grid, []byte, error) {
 	if id == "" {
-		return nil, ix.wrap(ErrEmptyID)
+		return 0, nil, ix.wrap(ErrEmptyID)
 	}
-	where, err := tx.Get(ix.ids.Pack(composite.Tuple{id}))
+	v, err := tx.Get(ix.ids.Pack(composite.Tuple{id}))
 	if err != nil {
-		return nil, ix.wrap(fmt.Errorf("point %q: %w", id, err))
+		return 0, nil, ix.wrap(fmt.Errorf("point %q: %w", id, err))
 	}
+	g, where := parseWhere(v)
 	t, err := composite.Unpack(where)
 	if err != nil {
-		return nil, ix.wrap(fmt.Errorf("point %q: corrupt reverse entry: %w", id, err))
+		return 0, nil, ix.wrap(fmt.Errorf("point %q: corrupt reverse entry: %w", id, err))
 	}
-	return ix.points.Pack(append(t, id)), nil
+	return g, ix.points[g].Pack(append(t, id)), nil
 }
 
 func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
-	key, err := ix.pointKey(tx, id)
+	_, key, err := ix.pointKey(tx, id)
 	if errors.Is(err, keyspace.ErrNotFound) {
 		return nil
 	}
@@ -242,10 +289,10 @@ func valueCoords(v []byte) (lat, lon float64) {
 	return math.Float64frombits(binary.BigEndian.Uint64(v)), math.Float64frombits(binary.BigEndian.Uint64(v[8:]))
 }
 
-// decode rebuilds a point from its key and value, copying out of the
-// transaction.
-func (ix *Index) decode(key, v []byte) (Point, error) {
-	t, err := ix.points.Unpack(key)
+// decode rebuilds a point from its key in grid g and its value, copying
+// out of the transaction.
+func (ix *Index) decode(g grid, key, v []byte) (Point, error) {
+	t, err := ix.points[g].Unpack(key)
 	if err != nil || len(t) < 2 || len(v) < 16 {
 		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: %v", key, err))
 	}
@@ -282,15 +329,21 @@ func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
 // each problem.
 func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
 	var problems []string
-	for k, v := range tx.Scan(ix.points.Range()) {
-		p, err := ix.decode(k, v)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		want, err := ix.pointKey(tx, p.ID)
-		if err != nil || !bytes.Equal(want, k) {
-			problems = append(problems, fmt.Sprintf("point %q has no matching reverse entry", p.ID))
+	for g, sub := range ix.points {
+		for k, v := range tx.Scan(sub.Range()) {
+			p, err := ix.decode(grid(g), k, v)
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			wantGrid, _ := locate(p.Lat, p.Lon)
+			_, want, err := ix.pointKey(tx, p.ID)
+			switch {
+			case err != nil || !bytes.Equal(want, k):
+				problems = append(problems, fmt.Sprintf("point %q has no matching reverse entry", p.ID))
+			case wantGrid != grid(g):
+				problems = append(problems, fmt.Sprintf("point %q is stored in the %s grid, not the %s grid", p.ID, grid(g).name(), wantGrid.name()))
+			}
 		}
 	}
 	for k := range tx.Scan(ix.ids.Range()) {
@@ -300,7 +353,7 @@ func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
 			continue
 		}
 		id, _ := t[0].(string)
-		key, err := ix.pointKey(tx, id)
+		_, key, err := ix.pointKey(tx, id)
 		if err == nil {
 			_, err = tx.Get(key)
 		}

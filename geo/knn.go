@@ -16,10 +16,12 @@ import (
 // The search is best-first over geohash cells (Hjaltason and Samet's
 // incremental nearest neighbour):
 //
-//  1. Seed: read the k points on each side of the query's own geohash in
-//     key order. Geohash order keeps most neighbours close, so the k-th
-//     smallest distance among them, D, is a fair first bound on the answer.
-//     The geohashes they span are remembered as already read.
+//  1. Seed: read the k points on each side of the query's own hash in key
+//     order (its geohash, or its cell in a polar cap's grid). Hash order
+//     keeps most neighbours close, so the k-th smallest distance among
+//     them, D, is a fair first bound on the answer. The hashes they span are
+//     remembered as already read. If the query's grid holds fewer than k
+//     points, the first k of each other grid give a looser D.
 //  2. A priority queue holds cells, keyed by their exact minimum distance to
 //     the query (rect.minAngle), and points, keyed by their distance; it
 //     starts with the whole world. Popping a point returns it: nothing left
@@ -47,7 +49,26 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
-	heap.Push(&s.queue, nearItem{isCell: true})
+	if math.IsInf(s.bound(), 1) {
+		// Fewer than k points in the query's grid: any k points from the
+		// others give a bound, loose but finite.
+		for _, g := range []grid{geohashGrid, northCap, southCap} {
+			if g != s.readGrid {
+				r := s.ix.hashRange(s.scope, g, 0, math.MaxUint64)
+				r.Limit = k
+				s.st.Ranges++
+				if err := s.ix.scan(tx, g, r, &s.st, within(lat, lon, math.Inf(1)), s.add); err != nil {
+					return nil, s.st, err
+				}
+			}
+		}
+	}
+	// Still no bound: the index holds fewer than k points, all now queued.
+	if !math.IsInf(s.bound(), 1) {
+		for _, g := range []grid{geohashGrid, northCap, southCap} {
+			s.push(cell{grid: g})
+		}
+	}
 	var out []Result
 	for s.queue.Len() > 0 && len(out) < k {
 		it := heap.Pop(&s.queue).(nearItem)
@@ -77,8 +98,10 @@ type nearestSearch struct {
 	best    maxHeap         // the k smallest distances read, largest on top
 	seen    map[string]bool // ids already queued (the seed's)
 	explain *Explain
-	// read is the geohash interval [readLo, readHi] whose points are all
-	// queued; empty when readLo > readHi.
+	// read is the interval [readLo, readHi] of hashes in readGrid (the
+	// query point's grid) whose points are all queued; empty when readLo >
+	// readHi.
+	readGrid       grid
 	readLo, readHi uint64
 }
 
@@ -112,22 +135,22 @@ func (s *nearestSearch) add(r Result) {
 	}
 }
 
-// seed reads k points on each side of the query's geohash.
+// seed reads k points on each side of the query's hash in its own grid.
 func (s *nearestSearch) seed() error {
-	h := encode(s.lat, s.lon)
-	s.readLo, s.readHi = 1, 0
+	g, h := locate(s.lat, s.lon)
+	s.readGrid, s.readLo, s.readHi = g, 1, 0
 	var lastHash uint64
 	n := 0
-	fwd := s.ix.hashRange(s.scope, h, math.MaxUint64)
+	fwd := s.ix.hashRange(s.scope, g, h, math.MaxUint64)
 	fwd.Limit = s.k
-	collect := func(r Result) { n++; lastHash = encode(r.Lat, r.Lon); s.add(r) }
+	collect := func(r Result) { n++; _, lastHash = locate(r.Lat, r.Lon); s.add(r) }
 	all := within(s.lat, s.lon, math.Inf(1))
 	s.st.Ranges++
-	if err := s.ix.scan(s.tx, fwd, &s.st, all, collect); err != nil {
+	if err := s.ix.scan(s.tx, g, fwd, &s.st, all, collect); err != nil {
 		return err
 	}
 	hi := uint64(math.MaxUint64)
-	if n == s.k { // more may share the last point's geohash
+	if n == s.k { // more may share the last point's hash
 		hi = lastHash - 1
 		if lastHash == 0 {
 			return nil
@@ -135,11 +158,11 @@ func (s *nearestSearch) seed() error {
 	}
 	lo := uint64(0)
 	if h > 0 {
-		back := s.ix.hashRange(s.scope, 0, h-1)
+		back := s.ix.hashRange(s.scope, g, 0, h-1)
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, back, &s.st, all, collect); err != nil {
+		if err := s.ix.scan(s.tx, g, back, &s.st, all, collect); err != nil {
 			return err
 		}
 		if n == s.k {
@@ -153,18 +176,39 @@ func (s *nearestSearch) seed() error {
 	return nil
 }
 
+// push queues a cell unless it is empty by construction (a geohash cell in
+// a cap's rows) or farther than D.
+func (s *nearestSearch) push(c cell) {
+	if inCapRows(c) {
+		return
+	}
+	if d := s.minDistance(c); d <= s.bound() {
+		heap.Push(&s.queue, nearItem{key: d, isCell: true, cell: c})
+	}
+}
+
+// minDistance is a lower bound in metres on the distance from the query to
+// any point of c, shaded for rounding.
+func (s *nearestSearch) minDistance(c cell) float64 {
+	rs, n := c.rects()
+	d := math.Inf(1)
+	for _, r := range rs[:n] {
+		d = math.Min(d, s.ref.minAngle(r))
+	}
+	return lowerBound(d * EarthRadius)
+}
+
 // visit handles a cell popped from the queue: skip, split or scan.
 func (s *nearestSearch) visit(it nearItem) error {
 	c, D := it.cell, s.bound()
 	lo, hi := c.span()
-	if it.key > D || s.readLo <= s.readHi && lo >= s.readLo && hi <= s.readHi {
+	read := c.grid == s.readGrid && s.readLo <= s.readHi
+	if it.key > D || read && lo >= s.readLo && hi <= s.readHi {
 		return nil // too far now that D has shrunk, or every point of it is queued
 	}
 	if !s.scanNow(c, D) {
 		for _, child := range c.children() {
-			if d := lowerBound(s.ref.minAngle(child.bounds()) * EarthRadius); d <= D {
-				heap.Push(&s.queue, nearItem{key: d, isCell: true, cell: child})
-			}
+			s.push(child)
 		}
 		return nil
 	}
@@ -172,39 +216,38 @@ func (s *nearestSearch) visit(it nearItem) error {
 	if s.explain != nil {
 		s.explain.addCell(c, false)
 	}
-	for _, part := range subtract(lo, hi, s.readLo, s.readHi) {
+	parts := [][2]uint64{{lo, hi}}
+	if read {
+		parts = subtract(lo, hi, s.readLo, s.readHi)
+	}
+	// The run of points exactly on the pole (see spans) is read only if
+	// the pole could hold an answer.
+	if c.grid != geohashGrid && poleHash >= lo && poleHash <= hi && s.minDistance(cell{hash: poleHash, bits: MaxBits, grid: c.grid}) > D {
+		var cut [][2]uint64
+		for _, part := range parts {
+			cut = append(cut, subtract(part[0], part[1], poleHash, poleHash)...)
+		}
+		parts = cut
+	}
+	for _, part := range parts {
 		s.st.Ranges++
 		if s.explain != nil {
-			s.explain.Ranges = append(s.explain.Ranges, part)
+			s.explain.addRange(c.grid, part[0], part[1])
 		}
-		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, part[0], part[1]), &s.st, s.near, s.add); err != nil {
+		if err := s.ix.scan(s.tx, c.grid, s.ix.hashRange(s.scope, c.grid, part[0], part[1]), &s.st, s.near, s.add); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// polarScanBits is where splitting stops for a cell that touches a pole
-// (20 bits: 10 of latitude, a row of 1,024 cells about 20 km tall). Every
-// cell of a pole's row is at the same minimum distance from a query at the
-// pole, so halving them in longitude rules nothing out: without this floor
-// a query at a pole with a point on it (D = 0) would split the row down to
-// 2^32 cells.
-const polarScanBits = 20
-
 // scanNow decides between scanning a cell and splitting it: scan once the
-// cell is no wider than D/2, when it is a leaf, or when it is a polar cell
-// at polarScanBits. (D/2 measured 2.6·k candidates on clustered points,
-// against 2.9·k at D and 2.4·k at D/4, which scans more ranges.)
+// cell is no wider than D/2, or when it is a leaf. (D/2 measured 2.6·k
+// candidates on clustered points, against 2.9·k at D and 2.4·k at D/4,
+// which scans more ranges.) Cells near the poles need no floor: the cap
+// grids' cells are square, so halving them does rule points out.
 func (s *nearestSearch) scanNow(c cell, D float64) bool {
-	if c.bits >= MaxBits {
-		return true
-	}
-	b := c.bounds()
-	if c.bits >= polarScanBits && (b.MaxLat >= 90 || b.MinLat <= -90) {
-		return true
-	}
-	return !math.IsInf(D, 1) && cellWidth(b) <= D/2
+	return c.bits >= MaxBits || !math.IsInf(D, 1) && c.width() <= D/2
 }
 
 // lowerBound shades a cell's minimum distance down by a rounding margin, so

@@ -41,22 +41,41 @@ type QueryOptions struct {
 // read and rejected.
 type Explain struct {
 	Cells    []CellInfo
-	Ranges   [][2]uint64 // inclusive 64-bit geohash bounds of each range scanned
+	Ranges   []RangeInfo // the key ranges scanned
 	Rejected []Point     // candidates read that were not results
 }
 
 // CellInfo is one covering cell.
 type CellInfo struct {
-	Hash   uint64 // the cell's geohash prefix, of Bits bits
+	Grid   string // "geohash", or "north" or "south" for a polar cap's grid
+	Hash   uint64 // the cell's hash prefix, of Bits bits
 	Bits   uint
-	Box    Box
+	Box    Box  // the cell's rectangle (for a cap cell, a box around it)
 	Inside bool // wholly inside the region: its points needed no test
 }
 
+// RangeInfo is one key range scanned: the hashes Lo…Hi (inclusive) of one
+// grid.
+type RangeInfo struct {
+	Grid   string
+	Lo, Hi uint64
+}
+
 func (e *Explain) addCell(c cell, inside bool) {
-	b := c.bounds()
-	e.Cells = append(e.Cells, CellInfo{Hash: c.hash, Bits: c.bits, Inside: inside,
-		Box: Box{MinLat: b.MinLat, MinLon: b.MinLon, MaxLat: b.MaxLat, MaxLon: b.MaxLon}})
+	rs, n := c.rects()
+	// The last one or two rectangles are the cell's (a cap cell's first may
+	// be the small disk around its pole); two cross ±180°: from the
+	// eastern piece's west edge east to the other's east edge.
+	last := rs[n-1]
+	b := Box{MinLat: last.MinLat, MinLon: last.MinLon, MaxLat: last.MaxLat, MaxLon: last.MaxLon}
+	if n >= 2 && rs[n-2].MaxLon == 180 && last.MinLon == -180 && rs[n-2].MinLat == last.MinLat {
+		b.MinLon = rs[n-2].MinLon
+	}
+	e.Cells = append(e.Cells, CellInfo{Grid: c.grid.name(), Hash: c.hash, Bits: c.bits, Inside: inside, Box: b})
+}
+
+func (e *Explain) addRange(g grid, lo, hi uint64) {
+	e.Ranges = append(e.Ranges, RangeInfo{Grid: g.name(), Lo: lo, Hi: hi})
 }
 
 // Radius returns the points within radius metres of (lat, lon), nearest
@@ -130,14 +149,14 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, o.Limit))
 	}
 	cells := cover(reg, o.maxCells())
-	runs := spans(cells)
+	runs := spans(reg, cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	if o.Explain != nil {
 		for _, c := range cells {
 			o.Explain.addCell(c.cell, c.inside)
 		}
 		for _, s := range runs {
-			o.Explain.Ranges = append(o.Explain.Ranges, [2]uint64{s.lo, s.hi})
+			o.Explain.addRange(s.grid, s.lo, s.hi)
 		}
 	}
 	// Each candidate's distance is computed once: a circle's test is its
@@ -168,7 +187,7 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		if s.inside {
 			t = everything
 		}
-		err := ix.scan(tx, ix.hashRange(o.Scope, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
+		err := ix.scan(tx, s.grid, ix.hashRange(o.Scope, s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
 		if err != nil {
 			return nil, st, err
 		}
@@ -188,15 +207,16 @@ func (o QueryOptions) maxCells() int {
 	return o.MaxCells
 }
 
-// hashRange is the key range of the points under scope whose geohash is in
-// [lo, hi].
-func (ix *Index) hashRange(scope composite.Tuple, lo, hi uint64) keyspace.Range {
+// hashRange is the key range of the points under scope in grid g whose
+// hash is in [lo, hi].
+func (ix *Index) hashRange(scope composite.Tuple, g grid, lo, hi uint64) keyspace.Range {
 	base := append(composite.Tuple{}, scope...)
-	r := keyspace.Range{Start: ix.points.Pack(append(base, lo))}
+	sub := ix.points[g]
+	r := keyspace.Range{Start: sub.Pack(append(base, lo))}
 	if hi == math.MaxUint64 {
-		r.End = ix.points.RangeOf(scope).End
+		r.End = sub.RangeOf(scope).End
 	} else {
-		r.End = ix.points.Pack(append(base, hi+1))
+		r.End = sub.Pack(append(base, hi+1))
 	}
 	return r
 }
@@ -217,7 +237,7 @@ func within(lat, lon, radius float64) candidateTest {
 
 // scan reads every point of r, counting candidates, and passes those that
 // test keeps to fn.
-func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, test candidateTest, fn func(Result)) error {
+func (ix *Index) scan(tx keyspace.Tx, g grid, r keyspace.Range, st *Stats, test candidateTest, fn func(Result)) error {
 	for k, v := range tx.Scan(r) {
 		st.Candidates++
 		if len(v) < 16 {
@@ -227,7 +247,7 @@ func (ix *Index) scan(tx keyspace.Tx, r keyspace.Range, st *Stats, test candidat
 		if !ok {
 			continue
 		}
-		p, err := ix.decode(k, v)
+		p, err := ix.decode(g, k, v)
 		if err != nil {
 			return err
 		}
