@@ -13,8 +13,8 @@ import (
 // id. It is exact and needs no radius. opts.Limit is ignored (k is the
 // limit) and so is opts.MaxCells.
 //
-// The search is best-first over geohash cells (Hjaltason and Samet's
-// incremental nearest neighbour):
+// The search is best-first over the cells of all three grids (geohash and
+// the two polar caps; Hjaltason and Samet's incremental nearest neighbour):
 //
 //  1. Seed: read the k points on each side of the query's own hash in key
 //     order (its geohash, or its cell in a polar cap's grid). Hash order
@@ -22,11 +22,12 @@ import (
 //     them, D, is a fair first bound on the answer. The hashes they span are
 //     remembered as already read. If the query's grid holds fewer than k
 //     points, the first k of each other grid give a looser D.
-//  2. A priority queue holds cells, keyed by their exact minimum distance to
-//     the query (rect.minAngle), and points, keyed by their distance; it
-//     starts with the whole world. Popping a point returns it: nothing left
-//     in the queue can be nearer. Popping a cell either splits it (if it is
-//     wider than D/2) or scans its unread key ranges and queues its points.
+//  2. A priority queue holds cells, keyed by their minimum distance to the
+//     query (rect.minAngle over the cell's rectangles), and points, keyed
+//     by their distance; it starts with the roots of the three grids.
+//     Popping a point returns it: nothing left in the queue can be nearer.
+//     Popping a cell either splits it (if it is wider than D/2) or scans
+//     its unread key ranges and queues its points.
 //  3. D shrinks to the k-th smallest distance read so far; a cell whose
 //     minimum distance exceeds D is never queued, and a cell is only
 //     scanned once it is no wider than D/2, so the scans stay close to the
