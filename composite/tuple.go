@@ -299,8 +299,10 @@ func decodeElement(b []byte, nested bool) (any, int, error) {
 		}
 		return nil, 1, nil
 	case code == codeBytes || code == codeString:
-		if end, escapes := findTerminator(b[1:]); code == codeString && end >= 0 && escapes == 0 {
-			return string(b[1 : 1+end]), end + 2, nil // the common case: one copy
+		if code == codeString {
+			if end, escapes := findTerminator(b[1:]); end >= 0 && escapes == 0 {
+				return string(b[1 : 1+end]), end + 2, nil // the common case: one copy
+			}
 		}
 		s, n, err := decodeEscaped(b[1:])
 		if err != nil {

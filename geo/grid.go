@@ -44,16 +44,17 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	// Points in the polar caps are not under geohashes: where the block
 	// reaches a cap's rows, read the cap's part of the circle through its
 	// own grid, as Radius does.
-	var capSpans []span
-	if b := CircleBounds(lat, lon, radius); b.MaxLat >= CapLatitude-1e-6 || b.MinLat <= -CapLatitude+1e-6 {
-		c := newCircle(lat, lon, radius)
-		capSpans = spans(c, cover(c, DefaultMaxCells))
-	}
-	for _, s := range capSpans {
-		if s.grid == geohashGrid {
-			continue
+	var capCells []coveredCell
+	c := newCircle(lat, lon, radius)
+	if c.box.MaxLat >= CapLatitude-1e-6 || c.box.MinLat <= -CapLatitude+1e-6 {
+		for _, cc := range cover(c, DefaultMaxCells) {
+			if cc.grid != geohashGrid {
+				capCells = append(capCells, cc)
+			}
 		}
-		st.Cells++
+	}
+	st.Cells += len(capCells)
+	for _, s := range spans(c, capCells) {
 		st.Ranges++
 		if err := scan(s.grid, s.lo, s.hi); err != nil {
 			return nil, st, err

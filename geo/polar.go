@@ -90,8 +90,8 @@ func capHash(g grid, lat, lon float64) uint64 {
 }
 
 // poleHash is the cap cell (a leaf) of every point exactly on the pole:
-// x = y = 0 quantizes to 2^31 on both axes.
-var poleHash = spread(1<<31)<<1 | spread(1<<31)
+// x = y = 0 quantizes to 2^31 on both axes, spread(1<<31)<<1 | spread(1<<31).
+const poleHash uint64 = 0xc000_0000_0000_0000
 
 // capQuantize maps [−capRho, capRho] to 32 bits.
 func capQuantize(v float64) uint32 {
