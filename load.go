@@ -20,7 +20,9 @@ type BulkOptions struct {
 
 // bulkWriter is implemented by the transactions of both backends: it lets
 // BulkLoad skip the defensive copy of Put and tune the backend for sorted
-// appends.
+// appends. putOwned takes over the pair's slices; a backend may keep them
+// (bbolt, until it copies them into pages at commit) or copy them where the
+// copy pays (the memory backend packs sorted pairs side by side).
 type bulkWriter interface {
 	beginBulk(first []byte)
 	putOwned(key, value []byte) error

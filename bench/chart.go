@@ -90,9 +90,27 @@ func (r *Report) Charts() map[string]string {
 		latency[g][p], cands[g][p] = res.MedianMicros, res.CandidatesPerResult
 	}
 	out := map[string]string{
-		"latency.svg":    barChart(fmt.Sprintf("Median µs per query, %d %s points", r.Points, r.Dataset), "µs", groups, peers, latency),
-		"candidates.svg": barChart("Candidates read per result", "", groups, peers, cands),
+		"latency.svg": barChart(fmt.Sprintf("Median µs per query, %d %s points", r.Points, r.Dataset), "µs", groups, peers, latency),
 	}
+	// Peers that do not report what they read (Redis) have no bars.
+	var cpeers []string
+	var keep []int
+	for p, name := range peers {
+		for g := range groups {
+			if cands[g][p] > 0 {
+				cpeers, keep = append(cpeers, name), append(keep, p)
+				break
+			}
+		}
+	}
+	for g := range cands {
+		row := make([]float64, len(keep))
+		for i, p := range keep {
+			row[i] = cands[g][p]
+		}
+		cands[g] = row
+	}
+	out["candidates.svg"] = barChart("Candidates read per result", "", groups, cpeers, cands)
 	if len(r.Scaling) > 0 {
 		var sizes []string
 		var speers []string

@@ -21,6 +21,15 @@ func (r *Report) ratio(res Result) float64 {
 	return 0
 }
 
+// candidates is candidates per result, or "—" for a peer that does not
+// report what it read (Redis).
+func (res Result) candidates() string {
+	if res.CandidatesPerResult == 0 && res.ResultsPerQuery > 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", res.CandidatesPerResult)
+}
+
 // gridName is the 3×3 baseline peer.
 const gridName = "3x3 geohash (bbolt)"
 
@@ -55,8 +64,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		if res.Query != last {
 			label, last = res.Query.String(), res.Query
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f×\t%s\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
-			res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res), r.gridRatio(res))
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%s\t%.3f\t%.2f×\t%s\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
+			res.QueriesPerSecond, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	return tw.Flush()
 }
@@ -82,8 +91,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | time vs R-tree | candidates vs 3×3 |\n")
 	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, res := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %.2f | %.3f | %.2f× | %s |\n", res.Query, res.Peer, res.MedianMicros,
-			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.CandidatesPerResult, res.Recall, r.ratio(res), r.gridRatio(res))
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %s | %.3f | %.2f× | %s |\n", res.Query, res.Peer, res.MedianMicros,
+			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -78,7 +78,34 @@ func FuzzUnpack(f *testing.F) {
 		if err != nil || !equalTuples(again, tup) {
 			t.Fatalf("Unpack(%q) = %#v, repacked and unpacked to %#v, %v", data, tup, again, err)
 		}
+		checkElements(t, data, tup)
 	})
+}
+
+// checkElements: NextElement walks data element by element, each element
+// unpacks to the matching element of tup, and UnpackString agrees with
+// Unpack on strings.
+func checkElements(t *testing.T, data []byte, tup Tuple) {
+	t.Helper()
+	rest := data
+	for i := range tup {
+		elem, r, err := NextElement(rest)
+		if err != nil {
+			t.Fatalf("NextElement at element %d of %q: %v", i, data, err)
+		}
+		one, err := Unpack(elem)
+		if err != nil || !equalTuples(one, tup[i:i+1]) {
+			t.Fatalf("element %d of %q is %q, unpacks to %#v (%v), want %#v", i, data, elem, one, err, tup[i])
+		}
+		s, err := UnpackString(elem)
+		if want, isString := tup[i].(string); isString != (err == nil) || s != want {
+			t.Fatalf("UnpackString(%q) = %q, %v; element is %#v", elem, s, err, tup[i])
+		}
+		rest = r
+	}
+	if len(rest) != 0 {
+		t.Fatalf("%q: %d bytes left after %d elements", data, len(rest), len(tup))
+	}
 }
 
 // FuzzText: text input never panics; whatever parses formats to text that

@@ -387,3 +387,21 @@ func TestUnpackMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestNextElement: every kind of element, zero bytes and separators in
+// strings, and the errors for truncated or foreign input.
+func TestNextElement(t *testing.T) {
+	tup := Tuple{nil, []byte{0, 1, 0xff}, "a\x00b:c", "", Tuple{"x", nil, int64(3)}, int64(-70000), uint64(1 << 63),
+		int64(0), float32(1.5), 2.25, false, true, UUID{1, 2, 3}, time.Unix(5, 6).UTC(), Desc{"z"}}
+	checkElements(t, tup.Pack(), tup)
+	for _, bad := range [][]byte{{}, {codeString, 'a'}, {codeIntZero + 3, 1}, {codeFloat64, 1, 2}, {0xff}} {
+		if _, _, err := NextElement(bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("NextElement(%q) = %v, want ErrMalformed", bad, err)
+		}
+	}
+	for _, bad := range [][]byte{{codeString, 'a', 0, 0}, {codeBytes, 'a', 0}, {codeString}, {codeString, 'a', 0, 0xff}} {
+		if s, err := UnpackString(bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("UnpackString(%q) = %q, %v, want ErrMalformed", bad, s, err)
+		}
+	}
+}

@@ -31,19 +31,15 @@ func benchPoints(b *testing.B) []workload.Point {
 	return pts
 }
 
+// loadBench imports the points in one PutAll, as `keyspace import` and the
+// bench runner do.
 func loadBench(b *testing.B, s keyspace.Store, ix *geo.Index, pts []workload.Point) {
-	for i := 0; i < len(pts); i += 100_000 {
-		err := s.Update(func(tx keyspace.Tx) error {
-			for _, p := range pts[i:min(i+100_000, len(pts))] {
-				if err := ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
+	points := make([]geo.Point, len(pts))
+	for i, p := range pts {
+		points[i] = geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}
+	}
+	if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+		b.Fatal(err)
 	}
 }
 

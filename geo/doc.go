@@ -4,10 +4,10 @@
 //
 // # Key layout
 //
-//	("g", name, "p", scope…, geohash uint64, id) → lat | lon (float64 bits) | payload
-//	("g", name, "n", scope…, morton uint64, id)  → the same, north polar cap
-//	("g", name, "s", scope…, morton uint64, id)  → the same, south polar cap
-//	("g", name, "i", id)                         → ['n' | 's'] packed (scope…, hash)
+//	("g", name, "p", (scope…), geohash uint64, id) → lat | lon (float64 bits) | payload
+//	("g", name, "n", (scope…), morton uint64, id)  → the same, north polar cap
+//	("g", name, "s", (scope…), morton uint64, id)  → the same, south polar cap
+//	("g", name, "i", id)                           → ['n' | 's'] packed ((scope…), hash)
 //
 // Between the polar caps a point is keyed by its 64-bit geohash
 // (github.com/mmcloughlin/geohash), so a geohash cell of any precision is
@@ -15,7 +15,11 @@
 // either pole it is keyed by its cell in the cap's own grid (see The
 // poles). The last entry lets Put move a point and Delete remove it in the
 // caller's transaction. A scope (per country, per tenant) makes "users in
-// CA within 2 km" one small scan; queries name the scope exactly.
+// CA within 2 km" one small scan; queries name the scope exactly. The scope
+// is one nested tuple, (scope…), rather than elements spliced into the key
+// as DESIGN.md sketched: the nesting ends it, so a longer scope such as
+// ("CA", 7) never sorts its 7 among the hashes of ("CA"). A scan decodes
+// only the id after that known prefix (pointRange.decode).
 //
 // # Coverings
 //

@@ -147,7 +147,7 @@ func bruteRadius(points []Point, lat, lon, radius float64) []Result {
 			out = append(out, Result{Point: p, Distance: d})
 		}
 	}
-	sortResults(out)
+	out = sortResults(out)
 	return out
 }
 

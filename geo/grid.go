@@ -32,7 +32,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	var out []Result
 	test := within(lat, lon, radius)
 	scan := func(g grid, lo, hi uint64) error {
-		return ix.scan(tx, g, ix.hashRange(o.Scope, g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
+		return ix.scan(tx, ix.hashRange(o.Scope, g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
 	}
 	for _, c := range cells {
 		if lo, hi := c.span(); !inCapRows(c) {
@@ -60,7 +60,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 			return nil, st, err
 		}
 	}
-	sortResults(out)
+	out = sortResults(out)
 	if o.Limit > 0 && len(out) > o.Limit {
 		out = out[:o.Limit]
 	}

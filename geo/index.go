@@ -35,10 +35,10 @@ type Point struct {
 
 // Index is a named geo index. Key layout (composite tuples):
 //
-//	("g", name, "p", scope…, geohash uint64, id) → lat float64 | lon float64 | payload
-//	("g", name, "n", scope…, morton uint64, id)  → the same, north polar cap
-//	("g", name, "s", scope…, morton uint64, id)  → the same, south polar cap
-//	("g", name, "i", id)                         → where the point's key is
+//	("g", name, "p", (scope…), geohash uint64, id) → lat float64 | lon float64 | payload
+//	("g", name, "n", (scope…), morton uint64, id)  → the same, north polar cap
+//	("g", name, "s", (scope…), morton uint64, id)  → the same, south polar cap
+//	("g", name, "i", id)                           → where the point's key is
 //
 // The first three are what queries scan: a point between the caps is keyed
 // by its 64-bit geohash, so a geohash cell of any precision under one
@@ -46,9 +46,14 @@ type Point struct {
 // about 78.75°, CapLatitude) is keyed by its cell in the cap's own square
 // grid (polar.go), whose cells are contiguous ranges too. The last finds a
 // point's current key by id, so Put can move a point and Delete remove it
-// in the same transaction: its value is the packed tuple (scope…, hash),
+// in the same transaction: its value is the packed tuple ((scope…), hash),
 // preceded by the byte 'n' or 's' for a cap (no packed tuple starts with
 // either). Ids are unique per index, across scopes.
+//
+// The scope is one nested tuple, not spliced in element by element: the
+// nesting ends it, so no point of a longer scope such as ("CA", 7) can fall
+// inside the hash ranges of ("CA"), where its 7 would sort among the
+// hashes.
 type Index struct {
 	name   string
 	points [3]composite.Subspace // by grid
@@ -67,7 +72,21 @@ func NewIndex(name string) *Index {
 // keyOrder ranks the grids as their subspaces sort: "n" < "p" < "s".
 var keyOrder = [3]int{geohashGrid: 1, northCap: 0, southCap: 2}
 
-// whereValue is a reverse entry's value: the packed (scope…, hash), after
+// placeOf is the part of a point's key between its grid's subspace and its
+// id: the scope as one nested tuple, then the hash.
+func placeOf(scope composite.Tuple, h uint64) composite.Tuple {
+	return composite.Tuple{scopeTuple(scope), h}
+}
+
+// scopeTuple is scope as a nested tuple element (an empty one for none).
+func scopeTuple(scope composite.Tuple) composite.Tuple {
+	if scope == nil {
+		return composite.Tuple{}
+	}
+	return scope
+}
+
+// whereValue is a reverse entry's value: the packed ((scope…), hash), after
 // a grid marker for the caps.
 func whereValue(g grid, packed []byte) []byte {
 	switch g {
@@ -80,7 +99,7 @@ func whereValue(g grid, packed []byte) []byte {
 }
 
 // parseWhere splits a reverse entry's value into its grid and the packed
-// (scope…, hash).
+// ((scope…), hash).
 func parseWhere(v []byte) (grid, []byte) {
 	if len(v) > 0 {
 		switch v[0] {
@@ -111,7 +130,7 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		return err
 	}
 	g, h := locate(p.Lat, p.Lon)
-	where := append(append(composite.Tuple{}, p.Scope...), h)
+	where := placeOf(p.Scope, h)
 	whereBytes, err := where.TryPack()
 	if err != nil {
 		return ix.wrap(fmt.Errorf("scope: %w", err))
@@ -150,12 +169,12 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 		if err := validate(p.Lat, p.Lon); err != nil {
 			return ix.wrap(fmt.Errorf("point %q: %w", p.ID, err))
 		}
-		scope, err := composite.Tuple(p.Scope).TryPack()
+		scope, err := composite.Tuple{scopeTuple(p.Scope)}.TryPack()
 		if err != nil {
 			return ix.wrap(fmt.Errorf("point %q: scope: %w", p.ID, err))
 		}
 		g, h := locate(p.Lat, p.Lon)
-		where := append(append(composite.Tuple{}, p.Scope...), h)
+		where := placeOf(p.Scope, h)
 		whereBytes := whereValue(g, where.Pack())
 		e := entry{grid: g, scope: scope, hash: h, id: p.ID, key: ix.points[g].Pack(append(where, p.ID)), value: encodeValue(p)}
 		if j, ok := seen[p.ID]; ok { // a later duplicate replaces the earlier
@@ -293,18 +312,46 @@ func valueCoords(v []byte) (lat, lon float64) {
 // out of the transaction.
 func (ix *Index) decode(g grid, key, v []byte) (Point, error) {
 	t, err := ix.points[g].Unpack(key)
-	if err != nil || len(t) < 2 || len(v) < 16 {
+	if err != nil || len(t) != 3 || len(v) < 16 {
 		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: %v", key, err))
 	}
-	id, ok := t[len(t)-1].(string)
-	if !ok {
-		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: id is %T", key, t[len(t)-1]))
+	scope, okScope := t[0].(composite.Tuple)
+	id, ok := t[2].(string)
+	if !ok || !okScope {
+		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: scope is %T, id is %T", key, t[0], t[2]))
 	}
 	p := Point{ID: id}
 	p.Lat, p.Lon = valueCoords(v)
-	if len(t) > 2 {
-		p.Scope = t[:len(t)-2]
+	if len(scope) > 0 {
+		p.Scope = scope
 	}
+	if len(v) > 16 {
+		p.Payload = append([]byte(nil), v[16:]...)
+	}
+	return p, nil
+}
+
+// decode rebuilds a point of r from its key and value, copying out of the
+// transaction. It decodes only the id: the prefix is r's, and the hash
+// element after it is stepped over.
+func (r pointRange) decode(key, v []byte) (Point, error) {
+	if len(key) < r.prefix {
+		return Point{}, fmt.Errorf("corrupt point key %q: shorter than its prefix", key)
+	}
+	_, rest, err := composite.NextElement(key[r.prefix:])
+	if err != nil {
+		return Point{}, fmt.Errorf("corrupt point key %q: hash: %w", key, err)
+	}
+	idElem, rest, err := composite.NextElement(rest)
+	if err != nil || len(rest) > 0 {
+		return Point{}, fmt.Errorf("corrupt point key %q: id: %v", key, err)
+	}
+	id, err := composite.UnpackString(idElem)
+	if err != nil {
+		return Point{}, fmt.Errorf("corrupt point key %q: id: %w", key, err)
+	}
+	p := Point{ID: id, Scope: r.scope}
+	p.Lat, p.Lon = valueCoords(v)
 	if len(v) > 16 {
 		p.Payload = append([]byte(nil), v[16:]...)
 	}

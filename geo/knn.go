@@ -58,7 +58,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 				r := s.ix.hashRange(s.scope, g, 0, math.MaxUint64)
 				r.Limit = k
 				s.st.Ranges++
-				if err := s.ix.scan(tx, g, r, &s.st, within(lat, lon, math.Inf(1)), s.add); err != nil {
+				if err := s.ix.scan(tx, r, &s.st, within(lat, lon, math.Inf(1)), s.add); err != nil {
 					return nil, s.st, err
 				}
 			}
@@ -147,7 +147,7 @@ func (s *nearestSearch) seed() error {
 	collect := func(r Result) { n++; _, lastHash = locate(r.Lat, r.Lon); s.add(r) }
 	all := within(s.lat, s.lon, math.Inf(1))
 	s.st.Ranges++
-	if err := s.ix.scan(s.tx, g, fwd, &s.st, all, collect); err != nil {
+	if err := s.ix.scan(s.tx, fwd, &s.st, all, collect); err != nil {
 		return err
 	}
 	hi := uint64(math.MaxUint64)
@@ -163,7 +163,7 @@ func (s *nearestSearch) seed() error {
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, g, back, &s.st, all, collect); err != nil {
+		if err := s.ix.scan(s.tx, back, &s.st, all, collect); err != nil {
 			return err
 		}
 		if n == s.k {
@@ -235,7 +235,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 		if s.explain != nil {
 			s.explain.addRange(c.grid, part[0], part[1])
 		}
-		if err := s.ix.scan(s.tx, c.grid, s.ix.hashRange(s.scope, c.grid, part[0], part[1]), &s.st, s.near, s.add); err != nil {
+		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, c.grid, part[0], part[1]), &s.st, s.near, s.add); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -187,12 +186,12 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		if s.inside {
 			t = everything
 		}
-		err := ix.scan(tx, s.grid, ix.hashRange(o.Scope, s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
+		err := ix.scan(tx, ix.hashRange(o.Scope, s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
 		if err != nil {
 			return nil, st, err
 		}
 	}
-	sortResults(out)
+	out = sortResults(out)
 	if o.Limit > 0 && len(out) > o.Limit {
 		out = out[:o.Limit]
 	}
@@ -207,16 +206,31 @@ func (o QueryOptions) maxCells() int {
 	return o.MaxCells
 }
 
-// hashRange is the key range of the points under scope in grid g whose
-// hash is in [lo, hi].
-func (ix *Index) hashRange(scope composite.Tuple, g grid, lo, hi uint64) keyspace.Range {
-	base := append(composite.Tuple{}, scope...)
+// A pointRange is a key range of the points under one scope in one grid.
+// All its keys start with the same prefix (the grid's subspace, then the
+// scope), so a scan decodes only what follows: the hash, stepped over, and
+// the id.
+type pointRange struct {
+	keyspace.Range
+	grid   grid
+	scope  composite.Tuple // the points' scope, shared by the results
+	prefix int             // bytes of subspace and scope at the start of every key
+}
+
+// hashRange is the range of the points under scope in grid g whose hash is
+// in [lo, hi].
+func (ix *Index) hashRange(scope composite.Tuple, g grid, lo, hi uint64) pointRange {
 	sub := ix.points[g]
-	r := keyspace.Range{Start: sub.Pack(append(base, lo))}
+	nested := composite.Tuple{scopeTuple(slices.Clone(scope))}
+	r := pointRange{grid: g, prefix: len(sub.Pack(nested))}
+	if len(scope) > 0 {
+		r.scope = nested[0].(composite.Tuple)
+	}
+	r.Start = sub.Pack(placeOf(r.scope, lo))
 	if hi == math.MaxUint64 {
-		r.End = sub.RangeOf(scope).End
+		r.End = sub.RangeOf(nested).End
 	} else {
-		r.End = sub.Pack(append(base, hi+1))
+		r.End = sub.Pack(placeOf(r.scope, hi+1))
 	}
 	return r
 }
@@ -237,8 +251,8 @@ func within(lat, lon, radius float64) candidateTest {
 
 // scan reads every point of r, counting candidates, and passes those that
 // test keeps to fn.
-func (ix *Index) scan(tx keyspace.Tx, g grid, r keyspace.Range, st *Stats, test candidateTest, fn func(Result)) error {
-	for k, v := range tx.Scan(r) {
+func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, fn func(Result)) error {
+	for k, v := range tx.Scan(r.Range) {
 		st.Candidates++
 		if len(v) < 16 {
 			return ix.wrap(fmt.Errorf("corrupt point value under key %q", k))
@@ -247,9 +261,9 @@ func (ix *Index) scan(tx keyspace.Tx, g grid, r keyspace.Range, st *Stats, test 
 		if !ok {
 			continue
 		}
-		p, err := ix.decode(g, k, v)
+		p, err := r.decode(k, v)
 		if err != nil {
-			return err
+			return ix.wrap(err)
 		}
 		fn(Result{Point: p, Distance: d})
 	}
@@ -257,31 +271,4 @@ func (ix *Index) scan(tx keyspace.Tx, g grid, r keyspace.Range, st *Stats, test 
 		return ix.wrap(err)
 	}
 	return nil
-}
-
-// sortResults orders by distance, then id. Results are wide (88 bytes), so
-// it sorts narrow (distance, index) pairs and permutes once.
-func sortResults(rs []Result) {
-	if len(rs) < 2 {
-		return
-	}
-	type byDistance struct {
-		d float64
-		i int32
-	}
-	order := make([]byDistance, len(rs))
-	for i := range rs {
-		order[i] = byDistance{rs[i].Distance, int32(i)}
-	}
-	slices.SortFunc(order, func(a, b byDistance) int {
-		if a.d != b.d {
-			return cmp.Compare(a.d, b.d)
-		}
-		return cmp.Compare(rs[a.i].ID, rs[b.i].ID)
-	})
-	sorted := make([]Result, len(rs))
-	for i, o := range order {
-		sorted[i] = rs[o.i]
-	}
-	copy(rs, sorted)
 }

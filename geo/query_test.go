@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
@@ -23,7 +24,7 @@ func brute(points []Point, lat, lon float64, match func(p Point) bool) []Result 
 			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
 		}
 	}
-	sortResults(out)
+	out = sortResults(out)
 	return out
 }
 
@@ -369,6 +370,75 @@ func TestPutAllMovesAndReplaces(t *testing.T) {
 			n += countPointKeys(tx, ix)
 			if n != 3 {
 				t.Errorf("%d point keys, want 3", n)
+			}
+			return nil
+		})
+	})
+}
+
+// TestScopedQueriesAgainstBruteForce: points under several scopes (and
+// none), ids with zero bytes and separators; every query under a scope finds
+// exactly the brute-force answer among that scope's points, and each result
+// carries the point's scope, id and payload.
+func TestScopedQueriesAgainstBruteForce(t *testing.T) {
+	scopes := []composite.Tuple{nil, {"CA"}, {"CA", "San Francisco"}, {"CA", int64(7)}, {"x\x00y:z"}}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(21, 22))
+		ix := NewIndex("scoped")
+		var points []Point
+		for i := range 3000 {
+			lat, lon := r.NormFloat64()*3+37, r.NormFloat64()*3-122
+			if i%10 == 0 {
+				lat, lon = r.Float64()*180-90, r.Float64()*360-180
+			}
+			points = append(points, Point{ID: fmt.Sprintf("u\x00%d:%d", i%7, i), Lat: lat, Lon: lon,
+				Scope: scopes[r.IntN(len(scopes))], Payload: []byte{byte(i), 0}})
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]Point{}
+		for _, p := range points {
+			byID[p.ID] = p
+		}
+		sameScope := func(a, b composite.Tuple) bool { return string(a.Pack()) == string(b.Pack()) }
+		check := func(what string, scope composite.Tuple, got, want []Result) {
+			t.Helper()
+			checkResults(t, what, got, want)
+			for _, g := range got {
+				p := byID[g.ID]
+				if !sameScope(g.Scope, p.Scope) || g.Lat != p.Lat || g.Lon != p.Lon || string(g.Payload) != string(p.Payload) {
+					t.Fatalf("%s: result %+v, stored %+v", what, g.Point, p)
+				}
+			}
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for q := range 60 {
+				scope := scopes[q%len(scopes)]
+				in := func(p Point) bool { return sameScope(p.Scope, scope) }
+				p := points[r.IntN(len(points))]
+				radius := []float64{1000, 50_000, 500_000}[q%3]
+				opts := &QueryOptions{Scope: scope}
+				got, _, err := ix.Radius(tx, p.Lat, p.Lon, radius, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(fmt.Sprintf("radius %g m under %v", radius, scope), scope, got,
+					brute(points, p.Lat, p.Lon, func(o Point) bool { return in(o) && Distance(p.Lat, p.Lon, o.Lat, o.Lon) <= radius }))
+				b := randomBox(r)
+				got, _, err = ix.Box(tx, b, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lat, lon := b.centre()
+				check(fmt.Sprintf("box %+v under %v", b, scope), scope, got, brute(points, lat, lon, func(o Point) bool { return in(o) && bruteInBox(b, o) }))
+				k := []int{1, 10, 100}[q%3]
+				got, _, err = ix.Nearest(tx, p.Lat, p.Lon, k, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := brute(points, p.Lat, p.Lon, in)
+				check(fmt.Sprintf("%d nearest under %v", k, scope), scope, got, want[:min(k, len(want))])
 			}
 			return nil
 		})

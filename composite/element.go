@@ -1,0 +1,76 @@
+package composite
+
+import "fmt"
+
+// NextElement splits the first element off a packed tuple without decoding
+// it: elem is that element's packed bytes, rest is what follows. It
+// allocates nothing, so a caller that needs one element of a long key
+// steps over the others with NextElement and decodes only that one (with
+// UnpackString or Unpack).
+//
+// It checks the element's framing (its type code and length), not its
+// contents: an error wraps ErrMalformed, and bytes it accepts may still fail
+// to Unpack.
+func NextElement(b []byte) (elem, rest []byte, err error) {
+	if len(b) == 0 {
+		return nil, nil, fmt.Errorf("composite: %w: no element", ErrMalformed)
+	}
+	n, err := elementLen(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("composite: %w", err)
+	}
+	return b[:n], b[n:], nil
+}
+
+// elementLen is the packed length of the element at the start of b.
+func elementLen(b []byte) (int, error) {
+	code := b[0]
+	want := 0
+	switch {
+	case code == codeNull || code == codeFalse || code == codeTrue:
+		return 1, nil
+	case code == codeBytes || code == codeString:
+		end, _ := findTerminator(b[1:])
+		if end < 0 {
+			return 0, fmt.Errorf("%w: string not terminated", ErrMalformed)
+		}
+		return end + 2, nil
+	case code >= codeIntZero-8 && code <= codeIntZero+8:
+		want = 1 + max(int(code)-codeIntZero, codeIntZero-int(code))
+	case code == codeFloat32:
+		want = 5
+	case code == codeFloat64 || code == codeTime:
+		want = 9
+	case code == codeUUID:
+		want = 17
+	default: // nested tuples, descending elements, bad codes: rare enough to decode
+		_, n, err := decodeElement(b, false)
+		return n, err
+	}
+	if len(b) < want {
+		return 0, fmt.Errorf("%w: element of type 0x%02x needs %d bytes, has %d", ErrMalformed, code, want, len(b))
+	}
+	return want, nil
+}
+
+// UnpackString decodes one packed string element, such as NextElement
+// returns, with a single allocation (the string's bytes). Anything else,
+// including a string followed by more bytes, is an error wrapping
+// ErrMalformed.
+func UnpackString(elem []byte) (string, error) {
+	if len(elem) < 2 || elem[0] != codeString {
+		return "", fmt.Errorf("composite: %w: not a packed string element", ErrMalformed)
+	}
+	end, escapes := findTerminator(elem[1:])
+	if end != len(elem)-2 {
+		return "", fmt.Errorf("composite: %w: not exactly one string element", ErrMalformed)
+	}
+	if escapes == 0 {
+		return string(elem[1 : 1+end]), nil
+	}
+	s, _, err := decodeEscaped(elem[1:])
+	if err != nil {
+		return "", fmt.Errorf("composite: %w", err)
+	}
+	return string(s), nil
+}
