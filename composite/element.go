@@ -1,6 +1,9 @@
 package composite
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // NextElement splits the first element off a packed tuple without decoding
 // it: elem is that element's packed bytes, rest is what follows. It
@@ -74,3 +77,24 @@ func UnpackString(elem []byte) (string, error) {
 	}
 	return string(s), nil
 }
+
+// AppendString appends s packed as one string element, exactly as
+// Tuple{s}.Pack() would write it, without boxing s in an any: for hot
+// paths that build many keys.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, codeString)
+	if strings.IndexByte(s, 0x00) < 0 { // nothing to escape
+		return append(append(dst, s...), 0x00)
+	}
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, s[i])
+		if s[i] == 0x00 {
+			dst = append(dst, escape)
+		}
+	}
+	return append(dst, 0x00)
+}
+
+// AppendUint appends v packed as one integer element, exactly as
+// Tuple{v}.Pack() would write it, without boxing v in an any.
+func AppendUint(dst []byte, v uint64) []byte { return appendUint(dst, v) }

@@ -98,8 +98,18 @@ func checkElements(t *testing.T, data []byte, tup Tuple) {
 			t.Fatalf("element %d of %q is %q, unpacks to %#v (%v), want %#v", i, data, elem, one, err, tup[i])
 		}
 		s, err := UnpackString(elem)
-		if want, isString := tup[i].(string); isString != (err == nil) || s != want {
+		want, isString := tup[i].(string)
+		if isString != (err == nil) || s != want {
 			t.Fatalf("UnpackString(%q) = %q, %v; element is %#v", elem, s, err, tup[i])
+		}
+		if isString && string(AppendString(nil, want)) != string(Tuple{want}.Pack()) {
+			t.Fatalf("AppendString(%q) = %q, Pack %q", want, AppendString(nil, want), Tuple{want}.Pack())
+		}
+		if u, isUint := tup[i].(uint64); isUint && string(AppendUint(nil, u)) != string(elem) {
+			t.Fatalf("AppendUint(%d) = %q, packed %q", u, AppendUint(nil, u), elem)
+		}
+		if n, isInt := tup[i].(int64); isInt && n >= 0 && string(AppendUint(nil, uint64(n))) != string(elem) {
+			t.Fatalf("AppendUint(%d) = %q, packed %q", n, AppendUint(nil, uint64(n)), elem)
 		}
 		rest = r
 	}

@@ -2,13 +2,10 @@ package geo
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -140,103 +137,6 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		return ix.wrap(err)
 	}
 	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes))
-}
-
-// PutAll adds or moves many points in one transaction, as an import does.
-// Every point is checked before anything is written, so a bad one changes
-// nothing. The writes go in one sorted run of keys: a B+tree such as bbolt's takes sorted inserts
-// into a large transaction in linear time, random ones in far worse (its
-// nodes split only at commit, so an insert in the middle of a grown node
-// moves everything after it). A later duplicate id wins.
-func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
-	// Entries carry what their keys sort by, so sorting compares scope
-	// bytes, geohash and id rather than the long shared key prefix (tuple
-	// encoding preserves each element's order).
-	type entry struct {
-		grid       grid
-		scope      []byte
-		hash       uint64
-		id         string
-		key, value []byte
-	}
-	pts := make([]entry, 0, len(points))
-	ids := make([]entry, 0, len(points))
-	seen := make(map[string]int, len(points))
-	for i, p := range points {
-		if p.ID == "" {
-			return ix.wrap(fmt.Errorf("point %d: %w", i, ErrEmptyID))
-		}
-		if err := validate(p.Lat, p.Lon); err != nil {
-			return ix.wrap(fmt.Errorf("point %q: %w", p.ID, err))
-		}
-		scope, err := composite.Tuple{scopeTuple(p.Scope)}.TryPack()
-		if err != nil {
-			return ix.wrap(fmt.Errorf("point %q: scope: %w", p.ID, err))
-		}
-		g, h := locate(p.Lat, p.Lon)
-		where := placeOf(p.Scope, h)
-		whereBytes := whereValue(g, where.Pack())
-		e := entry{grid: g, scope: scope, hash: h, id: p.ID, key: ix.points[g].Pack(append(where, p.ID)), value: encodeValue(p)}
-		if j, ok := seen[p.ID]; ok { // a later duplicate replaces the earlier
-			pts[j], ids[j].value = e, whereBytes
-			continue
-		}
-		seen[p.ID] = len(pts)
-		pts = append(pts, e)
-		ids = append(ids, entry{id: p.ID, key: ix.ids.Pack(composite.Tuple{p.ID}), value: whereBytes})
-	}
-	// Points that exist already lose their old keys; an empty index (a
-	// first import) has none to look up.
-	empty, err := ix.Empty(tx)
-	if err != nil {
-		return err
-	}
-	if !empty {
-		for id := range seen {
-			if err := ix.deleteKey(tx, id); err != nil {
-				return err
-			}
-		}
-	}
-	// Sort small handles, not the entries themselves (they are wide).
-	byKey := make([]int32, len(pts))
-	byID := make([]int32, len(ids))
-	for i := range byKey {
-		byKey[i], byID[i] = int32(i), int32(i)
-	}
-	slices.SortFunc(byKey, func(i, j int32) int {
-		a, b := &pts[i], &pts[j]
-		if a.grid != b.grid {
-			return cmp.Compare(keyOrder[a.grid], keyOrder[b.grid])
-		}
-		if c := bytes.Compare(a.scope, b.scope); c != 0 {
-			return c
-		}
-		if a.hash != b.hash {
-			return cmp.Compare(a.hash, b.hash)
-		}
-		return strings.Compare(a.id, b.id)
-	})
-	slices.SortFunc(byID, func(i, j int32) int { return strings.Compare(ids[i].id, ids[j].id) })
-	// Reverse entries ("i") sort before point keys ("n", "p", "s"): one
-	// ascending run,
-	// handed over without copies (the keys and values were built here).
-	run := func(yield func(k, v []byte) bool) {
-		for _, i := range byID {
-			if !yield(ids[i].key, ids[i].value) {
-				return
-			}
-		}
-		for _, i := range byKey {
-			if !yield(pts[i].key, pts[i].value) {
-				return
-			}
-		}
-	}
-	if err := keyspace.WriteSorted(tx, run); err != nil {
-		return ix.wrap(err)
-	}
-	return nil
 }
 
 // Get returns the point with the given id, or an error wrapping

@@ -444,3 +444,64 @@ func TestScopedQueriesAgainstBruteForce(t *testing.T) {
 		})
 	})
 }
+
+// TestPutAllMatchesPut: PutAll leaves exactly the keys and values that the
+// same points put one at a time leave (a later duplicate wins in both), on
+// an empty index and over existing points; points under several scopes,
+// in both caps and on ±180°, with payloads and ids holding zero bytes and
+// separators, ids sharing their first eight bytes.
+func TestPutAllMatchesPut(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	scopes := []composite.Tuple{nil, {"CA"}, {"CA", int64(7)}, {"a\x00b"}, {nil}}
+	batch := func(n int) []Point {
+		var ps []Point
+		for range n {
+			lat, lon := r.Float64()*180-90, r.Float64()*360-180
+			switch r.IntN(6) {
+			case 0:
+				lat = []float64{90, -90, 89.9, -85, 78.75, -78.75}[r.IntN(6)]
+			case 1:
+				lon = []float64{180, -180}[r.IntN(2)]
+			}
+			p := Point{ID: fmt.Sprintf("%s%d", []string{"longprefix-", "x\x00", "a:b", ""}[r.IntN(4)], r.IntN(n)), Lat: lat, Lon: lon,
+				Scope: scopes[r.IntN(len(scopes))]}
+			if r.IntN(3) == 0 {
+				p.Payload = []byte{0, byte(r.IntN(256)), ':'}
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	dump := func(s keyspace.Store) map[string]string {
+		m := map[string]string{}
+		s.View(func(tx keyspace.Tx) error {
+			for k, v := range tx.Scan(keyspace.Range{}) {
+				m[string(k)] = string(v)
+			}
+			return nil
+		})
+		return m
+	}
+	for _, be := range storetest.Backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			bulk, single := be.Open(t), be.Open(t)
+			ix := NewIndex("same")
+			for round := range 3 { // the first on an empty index
+				ps := batch(400)
+				if err := bulk.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, ps) }); err != nil {
+					t.Fatal(err)
+				}
+				load(t, single, ix, ps)
+				got, want := dump(bulk), dump(single)
+				if len(got) != len(want) {
+					t.Fatalf("round %d: PutAll left %d keys, Put %d", round, len(got), len(want))
+				}
+				for k, v := range want {
+					if got[k] != v {
+						t.Fatalf("round %d: key %q is %q after PutAll, %q after Put", round, k, got[k], v)
+					}
+				}
+			}
+		})
+	}
+}

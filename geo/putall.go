@@ -1,0 +1,247 @@
+package geo
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// PutAll adds or moves many points in one transaction, as an import does.
+// Every point is checked before anything is written, so a bad one changes
+// nothing. A later duplicate id wins.
+//
+// The writes go in one sorted run of keys: a B+tree such as bbolt's takes
+// sorted inserts into a large transaction in linear time, random ones in
+// far worse (its nodes split only at commit, so an insert in the middle of
+// a grown node moves everything after it). To sort a million points
+// quickly it never compares whole keys: the points are sorted by what
+// their keys sort by, as integers where it can (the grid, the scope's rank
+// among the distinct scopes, the hash) and by id only on ties; ids are
+// compared by their first eight bytes before the rest. Duplicates are found
+// in the id order rather than with a map. Keys are built as they are
+// written, into large shared buffers, with no boxing of elements.
+func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
+	if len(points) > math.MaxInt32 {
+		return ix.wrap(fmt.Errorf("PutAll takes at most %d points, got %d", math.MaxInt32, len(points)))
+	}
+	places, scopes, err := placeAll(points)
+	if err != nil {
+		return ix.wrap(err)
+	}
+	// The two sorts are independent: the key order sorts every point,
+	// and points that lose to a later duplicate are skipped when written.
+	byKey := slices.Clone(places)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		slices.SortFunc(byKey, func(a, b placed) int {
+			if a.order != b.order {
+				return cmp.Compare(a.order, b.order)
+			}
+			if a.hash != b.hash {
+				return cmp.Compare(a.hash, b.hash)
+			}
+			if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.i, b.i)
+		})
+	})
+	winners := lastOfEachID(points)
+	wg.Wait()
+	won := make([]bool, len(points))
+	for _, w := range winners {
+		won[w.i] = true
+	}
+	// Points that exist already lose their old keys; an empty index (a
+	// first import) has none to look up.
+	empty, err := ix.Empty(tx)
+	if err != nil {
+		return err
+	}
+	if !empty {
+		for _, w := range winners {
+			if err := ix.deleteKey(tx, points[w.i].ID); err != nil {
+				return err
+			}
+		}
+	}
+	// Reverse entries ("i") sort before point keys ("n", "p", "s"): one
+	// ascending run.
+	idsPrefix := ix.ids.Bytes()
+	var pointPrefix [3][]byte
+	for g := range pointPrefix {
+		pointPrefix[g] = ix.points[g].Bytes()
+	}
+	var buf keyBuffer
+	run := func(yield func(k, v []byte) bool) {
+		for _, w := range winners {
+			p, pl := &points[w.i], &places[w.i]
+			scope := scopes[pl.scope]
+			buf.reserve(len(idsPrefix) + 2*len(p.ID) + 2 + 1 + len(scope) + 9)
+			key := buf.take(composite.AppendString(append(buf.next(), idsPrefix...), p.ID))
+			value := append(buf.next(), gridMarker(pl.grid)...)
+			value = buf.take(composite.AppendUint(append(value, scope...), pl.hash))
+			if !yield(key, value) {
+				return
+			}
+		}
+		for _, pl := range byKey {
+			if !won[pl.i] {
+				continue
+			}
+			p := &points[pl.i]
+			prefix, scope := pointPrefix[pl.grid], scopes[pl.scope]
+			buf.reserve(len(prefix) + len(scope) + 9 + 2*len(p.ID) + 2 + 16 + len(p.Payload))
+			key := append(append(buf.next(), prefix...), scope...)
+			key = buf.take(composite.AppendString(composite.AppendUint(key, pl.hash), p.ID))
+			value := binary.BigEndian.AppendUint64(buf.next(), math.Float64bits(p.Lat))
+			value = binary.BigEndian.AppendUint64(value, math.Float64bits(p.Lon))
+			value = buf.take(append(value, p.Payload...))
+			if !yield(key, value) {
+				return
+			}
+		}
+	}
+	if err := keyspace.WriteSorted(tx, run); err != nil {
+		return ix.wrap(err)
+	}
+	return nil
+}
+
+// placed is where a point's key goes: its key sorts by order (the grid's
+// rank in key order, then the scope's rank), then hash, then id.
+type placed struct {
+	order uint64
+	hash  uint64
+	grid  grid
+	scope int32 // index into the packed scopes
+	i     int32 // index into the points
+}
+
+// placeAll checks every point and places it. It returns the packed scopes
+// (as one nested tuple each; the first is the empty scope) that
+// placed.scope indexes.
+func placeAll(points []Point) ([]placed, [][]byte, error) {
+	empty := composite.Tuple{composite.Tuple{}}.Pack()
+	scopes := [][]byte{empty}
+	scopeIndex := map[string]int32{string(empty): 0}
+	places := make([]placed, len(points))
+	for i, p := range points {
+		if p.ID == "" {
+			return nil, nil, fmt.Errorf("point %d: %w", i, ErrEmptyID)
+		}
+		if err := validate(p.Lat, p.Lon); err != nil {
+			return nil, nil, fmt.Errorf("point %q: %w", p.ID, err)
+		}
+		var scope int32
+		if len(p.Scope) > 0 {
+			packed, err := composite.Tuple{p.Scope}.TryPack()
+			if err != nil {
+				return nil, nil, fmt.Errorf("point %q: scope: %w", p.ID, err)
+			}
+			var ok bool
+			if scope, ok = scopeIndex[string(packed)]; !ok {
+				scope = int32(len(scopes))
+				scopes = append(scopes, packed)
+				scopeIndex[string(packed)] = scope
+			}
+		}
+		g, h := locate(p.Lat, p.Lon)
+		places[i] = placed{grid: g, hash: h, scope: scope, i: int32(i)}
+	}
+	// Rank the scopes as their packed bytes sort.
+	byBytes := make([]int32, len(scopes))
+	for s := range byBytes {
+		byBytes[s] = int32(s)
+	}
+	slices.SortFunc(byBytes, func(a, b int32) int { return strings.Compare(string(scopes[a]), string(scopes[b])) })
+	rank := make([]uint64, len(scopes))
+	for r, s := range byBytes {
+		rank[s] = uint64(r)
+	}
+	for i := range places {
+		places[i].order = uint64(keyOrder[places[i].grid])<<32 | rank[places[i].scope]
+	}
+	return places, scopes, nil
+}
+
+// idKey is a point's id for sorting: its first eight bytes as a number,
+// which settles most comparisons without reading the string.
+type idKey struct {
+	head uint64
+	i    int32
+}
+
+// lastOfEachID returns the points in id order, keeping only the last
+// point given for each id.
+func lastOfEachID(points []Point) []idKey {
+	keys := make([]idKey, len(points))
+	for i, p := range points {
+		var head [8]byte
+		copy(head[:], p.ID)
+		keys[i] = idKey{binary.BigEndian.Uint64(head[:]), int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b idKey) int {
+		if a.head != b.head {
+			return cmp.Compare(a.head, b.head)
+		}
+		if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i) // equal ids in input order: the last wins
+	})
+	out := keys[:0]
+	for n, k := range keys {
+		if n+1 < len(keys) && keys[n+1].head == k.head && points[keys[n+1].i].ID == points[k.i].ID {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// gridMarker is the byte that starts a cap point's reverse entry (see
+// whereValue).
+func gridMarker(g grid) []byte {
+	switch g {
+	case northCap:
+		return []byte{'n'}
+	case southCap:
+		return []byte{'s'}
+	}
+	return nil
+}
+
+// keyBuffer hands out keys and values built side by side in large shared
+// buffers: reserve room, append to next(), and take the result. A taken
+// slice is never written again, so the transaction may keep it.
+type keyBuffer struct{ buf []byte }
+
+const keyBufferSize = 1 << 20
+
+// reserve makes room for at least n more bytes.
+func (b *keyBuffer) reserve(n int) {
+	if cap(b.buf)-len(b.buf) < n {
+		b.buf = make([]byte, 0, max(n, keyBufferSize))
+	}
+}
+
+// next is an empty slice at the end of the buffer to append to.
+func (b *keyBuffer) next() []byte { return b.buf[len(b.buf):len(b.buf)] }
+
+// take claims s, which was appended to next(). Had s outgrown the
+// reserved room, append moved it to an allocation of its own, which is
+// just as good; the buffer is then left as it was.
+func (b *keyBuffer) take(s []byte) []byte {
+	if rest := b.buf[len(b.buf):cap(b.buf)]; len(s) > 0 && len(s) <= len(rest) && &rest[0] == &s[0] {
+		b.buf = b.buf[:len(b.buf)+len(s)]
+	}
+	return s[:len(s):len(s)]
+}
