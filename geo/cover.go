@@ -2,7 +2,6 @@ package geo
 
 import (
 	"cmp"
-	"math/bits"
 	"slices"
 )
 
@@ -24,9 +23,9 @@ type coveredCell struct {
 // of the region, at most maxCells of them.
 //
 // It starts from the roots of the three grids (the whole geohash world and
-// the two polar caps; see polar.go), or from the smallest geohash cell
-// holding the region's bounding box when that box stays between the caps,
-// and repeatedly splits the largest cell that crosses the region's boundary
+// the two polar caps; see polar.go), or from a block of at most maxCells
+// geohash cells around the region's bounding box when that box stays
+// between the caps (startBlock), and repeatedly splits the largest cell that crosses the region's boundary
 // into its two halves, dropping halves outside the region and keeping
 // halves inside it whole, until one more split would exceed maxCells or the
 // crossing cells reach full precision. Geohash cells in the cap rows hold
@@ -51,8 +50,10 @@ func cover(reg region, maxCells int) []coveredCell {
 			queue = append(queue, c)
 		}
 	}
-	if start, ok := startCell(reg); ok {
-		queue = append(queue, start)
+	if seeds, ok := startBlock(reg, maxCells); ok {
+		for _, c := range seeds {
+			consider(c)
+		}
 	} else {
 		for _, g := range []grid{geohashGrid, northCap, southCap} {
 			consider(cell{grid: g})
@@ -145,28 +146,53 @@ type bounded interface {
 	boundingBox() Box
 }
 
-// startCell is the smallest geohash cell holding the region's bounding
-// box, where the descent from the whole world would arrive anyway: every
-// point of a box [minLat, maxLat] × [minLon, maxLon] quantizes between its
-// corners on each axis, so its geohash shares the corners' common prefix.
-// There is none (ok is false) for a box that reaches a polar cap's rows, or
-// crosses or touches ±180° (where a point may be stored on either side).
-func startCell(reg region) (c cell, ok bool) {
+// startBlock is where the descent starts for a region whose bounding box
+// stays between the caps and off ±180°: the block of geohash cells of the
+// finest precision at which the box meets at most n of them. The descent
+// from the whole world would reach a covering no coarser, so starting
+// here changes nothing but the cost: no cell above it is classified (a
+// 1 km circle's covering classified 60 to 100 cells on the way down from
+// the smallest cell holding its box, and 30 or so from the block).
+//
+// Every point of a box [minLat, maxLat] × [minLon, maxLon] quantizes
+// between the box's corners on each axis (encode is monotone in each), so
+// the block is the cells whose latitude and longitude indexes lie between
+// the corners' at that precision: a geohash interleaves the two, longitude
+// first, so a 64-bit hash is spread(lon32)<<1 | spread(lat32), and a cell
+// of b bits has ⌈b/2⌉ bits of longitude and ⌊b/2⌋ of latitude. There is no
+// block (ok is false) for a box that reaches a polar cap's rows, or crosses
+// or touches ±180° (where a point may be stored on either side).
+func startBlock(reg region, n int) ([]cell, bool) {
 	b, isBounded := reg.(bounded)
 	if !isBounded {
-		return cell{}, false
+		return nil, false
 	}
 	box := b.boundingBox()
 	if box.MinLon > box.MaxLon || box.MinLon <= -180 || box.MaxLon >= 180 {
-		return cell{}, false
+		return nil, false
 	}
 	lo, hi := encode(box.MinLat, box.MinLon), encode(box.MaxLat, box.MaxLon)
 	if gridOf(lo) != geohashGrid || gridOf(hi) != geohashGrid {
-		return cell{}, false
+		return nil, false
 	}
-	differ := uint(bits.Len64(lo ^ hi)) // low bits where the corners differ
-	if differ == MaxBits {
-		return cell{}, false
+	latLo, latHi, lonLo, lonHi := squash(lo), squash(hi), squash(lo>>1), squash(hi>>1)
+	count := func(bits uint) uint64 {
+		lonBits, latBits := (bits+1)/2, bits/2
+		lons := uint64(lonHi>>(32-lonBits)) - uint64(lonLo>>(32-lonBits)) + 1
+		lats := uint64(latHi>>(32-latBits)) - uint64(latLo>>(32-latBits)) + 1
+		return lons * lats // no overflow: each extra bit at most doubles it, and the loop stops past n
 	}
-	return cell{hash: lo >> differ, bits: MaxBits - differ}, true
+	bits := uint(0)
+	for bits < MaxBits && count(bits+1) <= uint64(n) {
+		bits++
+	}
+	lonBits, latBits := (bits+1)/2, bits/2
+	var out []cell
+	for i := uint64(latLo >> (32 - latBits)); i <= uint64(latHi>>(32-latBits)); i++ {
+		for j := uint64(lonLo >> (32 - lonBits)); j <= uint64(lonHi>>(32-lonBits)); j++ {
+			h := (spread(uint32(j<<(32-lonBits)))<<1 | spread(uint32(i<<(32-latBits)))) >> (64 - bits)
+			out = append(out, cell{hash: h, bits: bits})
+		}
+	}
+	return out, true
 }

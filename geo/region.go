@@ -25,6 +25,8 @@ type circle struct {
 	// a cell is outside when its lower bound exceeds hOut, inside when its
 	// upper bound is below hIn.
 	hOut, hIn float64
+	// cos φ over the box's latitudes, at its smallest and largest.
+	cosMin, cosMax float64
 }
 
 func newCircle(lat, lon, radius float64) circle {
@@ -35,6 +37,7 @@ func newCircle(lat, lon, radius float64) circle {
 	hav := func(θ float64) float64 { s := math.Sin(θ / 2); return s * s }
 	c.hOut = hav(math.Min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
 	c.hIn = hav(math.Max(0, c.θ-1e-12)) * (1 - 1e-9)
+	c.cosMin, c.cosMax = cosRange(c.box.MinLat, c.box.MaxLat)
 	return c
 }
 
@@ -73,7 +76,17 @@ func (c circle) classify(r rect) (outside, inside bool) {
 		r.MinLon <= c.bbox.lons[0][0] && r.MaxLon >= c.bbox.lons[0][1]:
 		return false, false // the cell holds the whole circle: it crosses
 	}
-	lo, hi := c.centre.havBounds(r)
+	// The bounds of cos φ are the box's, not the cell's, for a circle
+	// of up to 2° of latitude. The lower bound
+	// decides "outside", which is about the cell's points in the circle,
+	// and those lie in the box: bounding over the cell's part in the box
+	// is enough. The upper bound decides "inside", which is only asked of
+	// a cell within the box.
+	cosMin, cosMax := c.cosMin, c.cosMax
+	if c.box.MaxLat-c.box.MinLat > 2 { // a large circle: the cell's own are tighter
+		cosMin, cosMax = cosRange(r.MinLat, r.MaxLat)
+	}
+	lo, hi := c.centre.havBoundsCos(r, cosMin, cosMax)
 	if lo > c.hOut {
 		return true, false
 	}
