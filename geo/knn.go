@@ -46,7 +46,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, ref: newRef(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
@@ -91,7 +91,8 @@ type nearestSearch struct {
 	tx       keyspace.Tx
 	scope    composite.Tuple
 	lat, lon float64
-	ref      ref // the query point, trigonometry done
+	ref      ref    // the query point, trigonometry done
+	from     origin // the same, for distances to candidates
 	k        int
 	st       Stats
 
@@ -117,7 +118,7 @@ func (s *nearestSearch) bound() float64 {
 // near is the candidate test: could a point at these coordinates be an
 // answer?
 func (s *nearestSearch) near(lat, lon float64) (float64, bool) {
-	d := Distance(s.lat, s.lon, lat, lon)
+	d := s.from.distance(lat, lon)
 	return d, d <= s.bound()
 }
 

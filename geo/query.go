@@ -161,11 +161,12 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	// Each candidate's distance is computed once: a circle's test is its
 	// distance from the centre, which is also the result's.
 	everything := within(lat, lon, math.Inf(1))
+	from := newOrigin(lat, lon)
 	test := func(plat, plon float64) (float64, bool) {
 		if !reg.contains(plat, plon) {
 			return 0, false
 		}
-		return Distance(lat, lon, plat, plon), true
+		return from.distance(plat, plon), true
 	}
 	if c, ok := reg.(circle); ok {
 		test = within(lat, lon, c.radius)
@@ -243,8 +244,9 @@ type candidateTest func(lat, lon float64) (distance float64, keep bool)
 // within is the test for the points at most radius metres from (lat, lon):
 // exactly the distance reported.
 func within(lat, lon, radius float64) candidateTest {
+	from := newOrigin(lat, lon)
 	return func(plat, plon float64) (float64, bool) {
-		d := Distance(lat, lon, plat, plon)
+		d := from.distance(plat, plon)
 		return d, d <= radius
 	}
 }

@@ -32,15 +32,37 @@ func rad(deg float64) float64 { return deg * math.Pi / 180 }
 // Distance returns the great-circle distance in metres between two points
 // given in degrees, by the haversine formula on a sphere of EarthRadius.
 func Distance(lat1, lon1, lat2, lon2 float64) float64 {
-	return EarthRadius * angle(rad(lat1), rad(lon1), rad(lat2), rad(lon2))
+	return newOrigin(lat1, lon1).distance(lat2, lon2)
+}
+
+// origin measures distances from one point, its trigonometry done once:
+// a query measures every candidate from its centre. Distance is built on
+// it, so the two agree bit for bit (a radius test and the distance it
+// reports must).
+type origin struct{ φ, λ, cosφ float64 }
+
+func newOrigin(lat, lon float64) origin {
+	φ := rad(lat)
+	return origin{φ: φ, λ: rad(lon), cosφ: math.Cos(φ)}
+}
+
+// distance is the haversine distance in metres from o to a point in
+// degrees.
+func (o origin) distance(lat, lon float64) float64 {
+	return EarthRadius * o.angle(rad(lat), rad(lon))
+}
+
+// angle is the central angle in radians from o to a point in radians.
+func (o origin) angle(φ, λ float64) float64 {
+	s1 := math.Sin((φ - o.φ) / 2)
+	s2 := math.Sin((λ - o.λ) / 2)
+	h := s1*s1 + o.cosφ*math.Cos(φ)*s2*s2
+	return 2 * math.Asin(math.Sqrt(math.Min(1, h)))
 }
 
 // angle is the central angle in radians between two points in radians.
 func angle(φ1, λ1, φ2, λ2 float64) float64 {
-	s1 := math.Sin((φ2 - φ1) / 2)
-	s2 := math.Sin((λ2 - λ1) / 2)
-	h := s1*s1 + math.Cos(φ1)*math.Cos(φ2)*s2*s2
-	return 2 * math.Asin(math.Sqrt(math.Min(1, h)))
+	return origin{φ: φ1, λ: λ1, cosφ: math.Cos(φ1)}.angle(φ2, λ2)
 }
 
 // rect is a latitude/longitude rectangle in degrees, MinLon <= MaxLon (cells
