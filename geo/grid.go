@@ -31,8 +31,9 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
 	var out []Result
 	test := within(lat, lon, radius)
+	points := ix.scoped(o.Scope)
 	scan := func(g grid, lo, hi uint64) error {
-		return ix.scan(tx, ix.hashRange(o.Scope, g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
+		return ix.scan(tx, points.hashRange(g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
 	}
 	for _, c := range cells {
 		if lo, hi := c.span(); !inCapRows(c) {

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
 )
 
 // Nearest returns the k points nearest (lat, lon), nearest first, ties by
@@ -46,7 +45,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, scope: o.Scope, lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
@@ -55,7 +54,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		// others give a bound, loose but finite.
 		for _, g := range []grid{geohashGrid, northCap, southCap} {
 			if g != s.readGrid {
-				r := s.ix.hashRange(s.scope, g, 0, math.MaxUint64)
+				r := s.points.hashRange(g, 0, math.MaxUint64)
 				r.Limit = k
 				s.st.Ranges++
 				if err := s.ix.scan(tx, r, &s.st, within(lat, lon, math.Inf(1)), s.add); err != nil {
@@ -89,7 +88,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 type nearestSearch struct {
 	ix       *Index
 	tx       keyspace.Tx
-	scope    composite.Tuple
+	points   scoped // the scope's key prefixes
 	lat, lon float64
 	ref      ref    // the query point, trigonometry done
 	from     origin // the same, for distances to candidates
@@ -143,7 +142,7 @@ func (s *nearestSearch) seed() error {
 	s.readGrid, s.readLo, s.readHi = g, 1, 0
 	var lastHash uint64
 	n := 0
-	fwd := s.ix.hashRange(s.scope, g, h, math.MaxUint64)
+	fwd := s.points.hashRange(g, h, math.MaxUint64)
 	fwd.Limit = s.k
 	collect := func(r Result) { n++; _, lastHash = locate(r.Lat, r.Lon); s.add(r) }
 	all := within(s.lat, s.lon, math.Inf(1))
@@ -160,7 +159,7 @@ func (s *nearestSearch) seed() error {
 	}
 	lo := uint64(0)
 	if h > 0 {
-		back := s.ix.hashRange(s.scope, g, 0, h-1)
+		back := s.points.hashRange(g, 0, h-1)
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
@@ -236,7 +235,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 		if s.explain != nil {
 			s.explain.addRange(c.grid, part[0], part[1])
 		}
-		if err := s.ix.scan(s.tx, s.ix.hashRange(s.scope, c.grid, part[0], part[1]), &s.st, s.near, s.add); err != nil {
+		if err := s.ix.scan(s.tx, s.points.hashRange(c.grid, part[0], part[1]), &s.st, s.near, s.add); err != nil {
 			return err
 		}
 	}

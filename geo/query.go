@@ -182,12 +182,13 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		}
 	}
 	var out []Result
+	points := ix.scoped(o.Scope)
 	for _, s := range runs {
 		t := test
 		if s.inside {
 			t = everything
 		}
-		err := ix.scan(tx, ix.hashRange(o.Scope, s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
+		err := ix.scan(tx, points.hashRange(s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
 		if err != nil {
 			return nil, st, err
 		}
@@ -218,20 +219,35 @@ type pointRange struct {
 	prefix int             // bytes of subspace and scope at the start of every key
 }
 
-// hashRange is the range of the points under scope in grid g whose hash is
-// in [lo, hi].
-func (ix *Index) hashRange(scope composite.Tuple, g grid, lo, hi uint64) pointRange {
-	sub := ix.points[g]
-	nested := composite.Tuple{scopeTuple(slices.Clone(scope))}
-	r := pointRange{grid: g, prefix: len(sub.Pack(nested))}
+// scoped holds the key prefixes of one scope's points in each grid,
+// packed once for a query's many ranges.
+type scoped struct {
+	scope  composite.Tuple // nil for none; shared by the query's results
+	prefix [3][]byte       // grid subspace, then the scope as a nested tuple
+}
+
+func (ix *Index) scoped(scope composite.Tuple) scoped {
+	var s scoped
 	if len(scope) > 0 {
-		r.scope = nested[0].(composite.Tuple)
+		s.scope = slices.Clone(scope)
 	}
-	r.Start = sub.Pack(placeOf(r.scope, lo))
+	nested := composite.Tuple{scopeTuple(s.scope)}
+	for g := range s.prefix {
+		s.prefix[g] = ix.points[g].Pack(nested)
+	}
+	return s
+}
+
+// hashRange is the range of the scope's points in grid g whose hash is in
+// [lo, hi].
+func (s scoped) hashRange(g grid, lo, hi uint64) pointRange {
+	prefix := slices.Clip(s.prefix[g])
+	r := pointRange{grid: g, scope: s.scope, prefix: len(prefix)}
+	r.Start = composite.AppendUint(prefix, lo)
 	if hi == math.MaxUint64 {
-		r.End = sub.RangeOf(nested).End
+		r.End = append(prefix, 0xff) // past every element (tuple codes end below 0xff)
 	} else {
-		r.End = sub.Pack(placeOf(r.scope, hi+1))
+		r.End = composite.AppendUint(prefix, hi+1)
 	}
 	return r
 }
