@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 
@@ -46,6 +45,16 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
 	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
+	s.queue.less = func(a, b nearItem) bool {
+		if a.key != b.key {
+			return a.key < b.key
+		}
+		if (a.result < 0) != (b.result < 0) {
+			return a.result < 0
+		}
+		return a.result >= 0 && s.results[a.result].ID < s.results[b.result].ID
+	}
+	s.best.less = func(a, b float64) bool { return a > b }
 	if err := s.seed(); err != nil {
 		return nil, s.st, err
 	}
@@ -70,10 +79,10 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		}
 	}
 	var out []Result
-	for s.queue.Len() > 0 && len(out) < k {
-		it := heap.Pop(&s.queue).(nearItem)
-		if !it.isCell {
-			out = append(out, it.result)
+	for s.queue.len() > 0 && len(out) < k {
+		it := s.queue.pop()
+		if it.result >= 0 {
+			out = append(out, s.results[it.result])
 			continue
 		}
 		if err := s.visit(it); err != nil {
@@ -95,9 +104,13 @@ type nearestSearch struct {
 	k        int
 	st       Stats
 
-	queue   nearQueue
-	best    maxHeap         // the k smallest distances read, largest on top
-	seen    map[string]bool // ids already queued (the seed's)
+	// queue pops the smallest key first; at equal keys cells come before
+	// points (a cell may hold a point at the same distance) and points go
+	// in id order.
+	queue   minHeap[nearItem]
+	results []Result         // the points queued
+	best    minHeap[float64] // the k smallest distances read, largest on top
+	seen    map[string]bool  // ids already queued (the seed's)
 	explain *Explain
 	// read is the interval [readLo, readHi] of hashes in readGrid (the
 	// query point's grid) whose points are all queued; empty when readLo >
@@ -108,10 +121,10 @@ type nearestSearch struct {
 
 // bound is D: the k-th smallest distance read so far, or +Inf.
 func (s *nearestSearch) bound() float64 {
-	if len(s.best) < s.k {
+	if s.best.len() < s.k {
 		return math.Inf(1)
 	}
-	return s.best[0]
+	return s.best.items[0]
 }
 
 // near is the candidate test: could a point at these coordinates be an
@@ -127,12 +140,12 @@ func (s *nearestSearch) add(r Result) {
 		return
 	}
 	s.seen[r.ID] = true
-	heap.Push(&s.queue, nearItem{key: r.Distance, result: r})
-	if len(s.best) < s.k {
-		heap.Push(&s.best, r.Distance)
-	} else if r.Distance < s.best[0] {
-		s.best[0] = r.Distance
-		heap.Fix(&s.best, 0)
+	s.results = append(s.results, r)
+	s.queue.push(nearItem{key: r.Distance, result: int32(len(s.results) - 1)})
+	if s.best.len() < s.k {
+		s.best.push(r.Distance)
+	} else if r.Distance < s.best.items[0] {
+		s.best.replaceTop(r.Distance)
 	}
 }
 
@@ -140,16 +153,17 @@ func (s *nearestSearch) add(r Result) {
 func (s *nearestSearch) seed() error {
 	g, h := locate(s.lat, s.lon)
 	s.readGrid, s.readLo, s.readHi = g, 1, 0
-	var lastHash uint64
+	var last Result
 	n := 0
 	fwd := s.points.hashRange(g, h, math.MaxUint64)
 	fwd.Limit = s.k
-	collect := func(r Result) { n++; _, lastHash = locate(r.Lat, r.Lon); s.add(r) }
+	collect := func(r Result) { n++; last = r; s.add(r) }
 	all := within(s.lat, s.lon, math.Inf(1))
 	s.st.Ranges++
 	if err := s.ix.scan(s.tx, fwd, &s.st, all, collect); err != nil {
 		return err
 	}
+	_, lastHash := locate(last.Lat, last.Lon)
 	hi := uint64(math.MaxUint64)
 	if n == s.k { // more may share the last point's hash
 		hi = lastHash - 1
@@ -166,6 +180,7 @@ func (s *nearestSearch) seed() error {
 		if err := s.ix.scan(s.tx, back, &s.st, all, collect); err != nil {
 			return err
 		}
+		_, lastHash = locate(last.Lat, last.Lon)
 		if n == s.k {
 			if lastHash == math.MaxUint64 {
 				return nil
@@ -184,7 +199,7 @@ func (s *nearestSearch) push(c cell) {
 		return
 	}
 	if d := s.minDistance(c); d <= s.bound() {
-		heap.Push(&s.queue, nearItem{key: d, isCell: true, cell: c})
+		s.queue.push(nearItem{key: d, cell: c, result: -1})
 	}
 }
 
@@ -286,46 +301,62 @@ func subtract(lo, hi, rlo, rhi uint64) [][2]uint64 {
 // nearItem is a cell or a point in the best-first queue.
 type nearItem struct {
 	key    float64 // metres: a cell's minimum distance, a point's distance
-	isCell bool
-	cell   cell
-	result Result
+	cell   cell    // when result < 0
+	result int32   // the point's index in nearestSearch.results, or -1
 }
 
-// nearQueue pops the smallest key first; at equal keys cells come before
-// points (a cell may hold a point at the same distance) and points go in id
-// order.
-type nearQueue []nearItem
+// minHeap is a binary heap ordered by less, typed so that pushing does
+// not box its items (container/heap takes any).
+type minHeap[T any] struct {
+	items []T
+	less  func(a, b T) bool
+}
 
-func (q nearQueue) Len() int { return len(q) }
-func (q nearQueue) Less(i, j int) bool {
-	a, b := q[i], q[j]
-	if a.key != b.key {
-		return a.key < b.key
+func (h *minHeap[T]) len() int { return len(h.items) }
+
+func (h *minHeap[T]) push(x T) {
+	h.items = append(h.items, x)
+	h.up(len(h.items) - 1)
+}
+
+func (h *minHeap[T]) pop() T {
+	top, n := h.items[0], len(h.items)-1
+	h.items[0] = h.items[n]
+	h.items = h.items[:n]
+	h.down(0)
+	return top
+}
+
+// replaceTop replaces the smallest item with x.
+func (h *minHeap[T]) replaceTop(x T) {
+	h.items[0] = x
+	h.down(0)
+}
+
+func (h *minHeap[T]) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(h.items[i], h.items[parent]) {
+			return
+		}
+		h.items[i], h.items[parent] = h.items[parent], h.items[i]
+		i = parent
 	}
-	if a.isCell != b.isCell {
-		return a.isCell
+}
+
+func (h *minHeap[T]) down(i int) {
+	for {
+		smallest, l, r := i, 2*i+1, 2*i+2
+		if l < len(h.items) && h.less(h.items[l], h.items[smallest]) {
+			smallest = l
+		}
+		if r < len(h.items) && h.less(h.items[r], h.items[smallest]) {
+			smallest = r
+		}
+		if smallest == i {
+			return
+		}
+		h.items[i], h.items[smallest] = h.items[smallest], h.items[i]
+		i = smallest
 	}
-	return a.result.ID < b.result.ID
-}
-func (q nearQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *nearQueue) Push(x any)   { *q = append(*q, x.(nearItem)) }
-func (q *nearQueue) Pop() any {
-	old := *q
-	it := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return it
-}
-
-// maxHeap of distances, largest on top.
-type maxHeap []float64
-
-func (h maxHeap) Len() int           { return len(h) }
-func (h maxHeap) Less(i, j int) bool { return h[i] > h[j] }
-func (h maxHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *maxHeap) Push(x any)        { *h = append(*h, x.(float64)) }
-func (h *maxHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
