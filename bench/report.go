@@ -35,6 +35,9 @@ const gridName = "3x3 geohash (bbolt)"
 
 // gridRatio is a peer's candidates per result over the 3×3 block's.
 func (r *Report) gridRatio(res Result) string {
+	if res.CandidatesPerResult == 0 {
+		return "—" // a peer that does not say what it read
+	}
 	for _, o := range r.Results {
 		if o.Query == res.Query && o.Peer == gridName && o.CandidatesPerResult > 0 {
 			return fmt.Sprintf("%.2f×", res.CandidatesPerResult/o.CandidatesPerResult)

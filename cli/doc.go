@@ -1,4 +1,0 @@
-// Package cli is the keyspace command line.
-//
-// Not yet implemented; see issue 7.
-package cli
