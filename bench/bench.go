@@ -11,10 +11,13 @@
 // answering radius queries and k-nearest by the doubling-radius workaround
 // Redis users write (it has no k-nearest); it is stopped after the run.
 //
-// Figures per query kind and peer: median and p99 latency, queries per
-// second, candidates examined per result, recall against brute force; per
-// peer: load rate and bytes per point (the file for bbolt, the live heap
-// for the in-memory peers). `keyspace bench` prints them; Report.JSON and
+// Peers take turns: each pass asks every peer every query of a kind, and a
+// query's time is its fastest pass (Config.Passes, default 3), so a burst
+// of noise on a shared machine cannot land on one peer alone. Figures per
+// query kind and peer: median and p99 latency, queries per second,
+// candidates examined per result, recall against brute force; per peer:
+// load rate and bytes per point (the file for bbolt, the live heap for the
+// in-memory peers, the server's used_memory for Redis). `keyspace bench` prints them; Report.JSON and
 // Report.Markdown write them for machines and people.
 package bench
 
@@ -43,8 +46,12 @@ type Config struct {
 	Points  int           // dataset size; default 100,000
 	Dataset workload.Kind // default workload.Clustered
 	Queries int           // queries per kind; default 200
-	Seed    uint64        // default 1
-	Dir     string        // where the bbolt file goes; default a temporary directory
+	// Passes is how many times each peer but brute force asks every
+	// query, taking turns with the others; a query's time is its fastest
+	// pass. Default 3.
+	Passes int
+	Seed   uint64 // default 1
+	Dir    string // where the bbolt file goes; default a temporary directory
 	// Progress, if set, is told what is running.
 	Progress func(stage string)
 	// ScalingSizes, if set, adds radius-10 km runs at these dataset sizes
@@ -98,6 +105,7 @@ type Report struct {
 	Dataset string   `json:"dataset"`
 	Points  int      `json:"points"`
 	Queries int      `json:"queries_per_kind"`
+	Passes  int      `json:"passes"`
 	Loads   []Load   `json:"loads"`
 	Results []Result `json:"results"`
 	// Notes say what was left out of the run and why.
@@ -131,6 +139,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Queries == 0 {
 		cfg.Queries = 200
+	}
+	if cfg.Passes < 1 {
+		cfg.Passes = 3
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
@@ -171,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			p.close()
 		}
 	}()
-	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries}
+	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries, Passes: cfg.Passes}
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		rep.Notes = append(rep.Notes, "Redis GEOSEARCH: skipped, no redis-server on the PATH")
 	} else if rp, err := startRedis(cfg.Dir); err != nil {
@@ -207,19 +218,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				return nil, err
 			}
 		}
-		for _, p := range peers {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		// Peers take turns, pass after pass, so that a burst of noise on a
+		// shared machine lands on all of them rather than on one peer's
+		// whole block; each query's time is its fastest pass. Brute force
+		// runs once: it is the oracle.
+		runs := make([]*timing, len(peers))
+		for pass := range cfg.Passes {
+			for i, p := range peers {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if pass > 0 && (i == 0 || runs[i] == nil) {
+					continue
+				}
+				say(fmt.Sprintf("%s: %s (pass %d of %d)", q, p.name(), pass+1, cfg.Passes))
+				if pass == 0 {
+					runs[i] = newTiming(len(centres))
+				}
+				err := runs[i].measure(p, q, centres, truth, pass == 0)
+				if errors.Is(err, errUnsupported) {
+					runs[i] = nil
+					continue
+				}
+				if err != nil {
+					return nil, fmt.Errorf("bench: %s on %s: %w", q, p.name(), err)
+				}
 			}
-			say(fmt.Sprintf("%s: %s", q, p.name()))
-			res, err := measure(p, q, centres, truth)
-			if errors.Is(err, errUnsupported) {
-				continue
+		}
+		for i, p := range peers {
+			if runs[i] != nil {
+				rep.Results = append(rep.Results, runs[i].result(p, q))
 			}
-			if err != nil {
-				return nil, fmt.Errorf("bench: %s on %s: %w", q, p.name(), err)
-			}
-			rep.Results = append(rep.Results, res)
 		}
 	}
 	if len(cfg.ScalingSizes) > 0 {
@@ -318,46 +347,73 @@ func hexagon(c [2]float64, metres float64) orb.Polygon {
 	return orb.Polygon{ring}
 }
 
-// measure times every query and compares its answer with the truth.
-func measure(p peer, q Query, centres [][2]float64, truth [][]string) (Result, error) {
-	lat := make([]time.Duration, len(centres))
-	var candidates, results, found, wanted int
+// timing gathers one peer's figures for one query kind over the passes.
+type timing struct {
+	fastest                            []time.Duration // per query, over the passes
+	total                              time.Duration
+	runs                               int
+	candidates, results, found, wanted int
+}
+
+func newTiming(queries int) *timing {
+	t := &timing{fastest: make([]time.Duration, queries)}
+	for i := range t.fastest {
+		t.fastest[i] = math.MaxInt64
+	}
+	return t
+}
+
+// measure times every query once; on the first pass it also counts
+// candidates and compares each answer with the truth.
+func (t *timing) measure(p peer, q Query, centres [][2]float64, truth [][]string, first bool) error {
 	start := time.Now()
 	for i, c := range centres {
-		t := time.Now()
+		before := time.Now()
 		ids, n, err := ask(p, q, c)
-		lat[i] = time.Since(t)
+		t.fastest[i] = min(t.fastest[i], time.Since(before))
 		if err != nil {
-			return Result{}, err
+			return err
 		}
-		candidates += n
-		results += len(ids)
+		if !first {
+			continue
+		}
+		t.candidates += n
+		t.results += len(ids)
 		got := map[string]bool{}
 		for _, id := range ids {
 			got[id] = true
 		}
 		for _, id := range truth[i] {
 			if got[id] {
-				found++
+				t.found++
 			}
 		}
-		wanted += len(truth[i])
+		t.wanted += len(truth[i])
 	}
-	total := time.Since(start)
+	t.total += time.Since(start)
+	t.runs += len(centres)
+	return nil
+}
+
+// result summarizes: the median and p99 over queries of each query's
+// fastest pass, queries per second over every pass.
+func (t *timing) result(p peer, q Query) Result {
+	lat := slices.Clone(t.fastest)
 	slices.Sort(lat)
+	n := len(lat)
 	res := Result{
 		Query: q, Peer: p.name(), Exact: p.exact(),
-		MedianMicros:     float64(lat[len(lat)/2].Nanoseconds()) / 1000,
-		P99Micros:        float64(lat[min(len(lat)-1, len(lat)*99/100)].Nanoseconds()) / 1000,
-		QueriesPerSecond: float64(len(centres)) / total.Seconds(),
-		ResultsPerQuery:  float64(results) / float64(len(centres)),
+		MedianMicros:     float64(lat[n/2].Nanoseconds()) / 1000,
+		P99Micros:        float64(lat[min(n-1, n*99/100)].Nanoseconds()) / 1000,
+		QueriesPerSecond: float64(t.runs) / t.total.Seconds(),
+		ResultsPerQuery:  float64(t.results) / float64(n),
 		Recall:           1,
 	}
-	if results > 0 {
-		res.CandidatesPerResult = float64(candidates) / float64(results)
+	if t.results > 0 {
+		res.CandidatesPerResult = float64(t.candidates) / float64(t.results)
 	}
-	if wanted > 0 {
-		res.Recall = float64(found) / float64(wanted)
+	if t.wanted > 0 {
+		res.Recall = float64(t.found) / float64(t.wanted)
 	}
-	return res, nil
+	return res
 }

@@ -23,18 +23,19 @@ func benchCommand() *ucli.Command {
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
 			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
 			&ucli.IntFlag{Name: "queries", Value: 200, Usage: "queries per kind"},
+			&ucli.IntFlag{Name: "passes", Value: 3, Usage: "times each peer asks every query, taking turns; a query's time is its fastest"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
 		},
 		Action: func(c *ucli.Context) error {
-			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries")}
+			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes")}
 			if c.String("report") != "" { // the scaling chart: 10,000 points up to --points
 				for n := 10_000; n < cfg.Points; n *= 10 {
 					cfg.ScalingSizes = append(cfg.ScalingSizes, n)
 				}
 			}
-			if cfg.Points < 1 || cfg.Queries < 1 {
-				return usagef("--points and --queries must be at least 1")
+			if cfg.Points < 1 || cfg.Queries < 1 || cfg.Passes < 1 {
+				return usagef("--points, --queries and --passes must be at least 1")
 			}
 			quiet := common(c, "quiet") == "true" || c.Bool("json")
 			if !quiet && isTerminal(c.App.ErrWriter) {
