@@ -107,10 +107,10 @@ type nearestSearch struct {
 	// queue pops the smallest key first; at equal keys cells come before
 	// points (a cell may hold a point at the same distance) and points go
 	// in id order.
-	queue   minHeap[nearItem]
-	results []Result         // the points queued
-	best    minHeap[float64] // the k smallest distances read, largest on top
-	seen    map[string]bool  // ids already queued (the seed's)
+	queue   binaryHeap[nearItem]
+	results []Result            // the points queued
+	best    binaryHeap[float64] // the k smallest distances read, largest on top
+	seen    map[string]bool     // ids already queued (the seed's)
 	explain *Explain
 	// read is the interval [readLo, readHi] of hashes in readGrid (the
 	// query point's grid) whose points are all queued; empty when readLo >
@@ -305,21 +305,21 @@ type nearItem struct {
 	result int32   // the point's index in nearestSearch.results, or -1
 }
 
-// minHeap is a binary heap ordered by less, typed so that pushing does
-// not box its items (container/heap takes any).
-type minHeap[T any] struct {
+// binaryHeap is a binary heap whose top is the item less puts first,
+// typed so that pushing does not box its items (container/heap takes any).
+type binaryHeap[T any] struct {
 	items []T
 	less  func(a, b T) bool
 }
 
-func (h *minHeap[T]) len() int { return len(h.items) }
+func (h *binaryHeap[T]) len() int { return len(h.items) }
 
-func (h *minHeap[T]) push(x T) {
+func (h *binaryHeap[T]) push(x T) {
 	h.items = append(h.items, x)
 	h.up(len(h.items) - 1)
 }
 
-func (h *minHeap[T]) pop() T {
+func (h *binaryHeap[T]) pop() T {
 	top, n := h.items[0], len(h.items)-1
 	h.items[0] = h.items[n]
 	h.items = h.items[:n]
@@ -327,13 +327,13 @@ func (h *minHeap[T]) pop() T {
 	return top
 }
 
-// replaceTop replaces the smallest item with x.
-func (h *minHeap[T]) replaceTop(x T) {
+// replaceTop replaces the top item with x.
+func (h *binaryHeap[T]) replaceTop(x T) {
 	h.items[0] = x
 	h.down(0)
 }
 
-func (h *minHeap[T]) up(i int) {
+func (h *binaryHeap[T]) up(i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
 		if !h.less(h.items[i], h.items[parent]) {
@@ -344,7 +344,7 @@ func (h *minHeap[T]) up(i int) {
 	}
 }
 
-func (h *minHeap[T]) down(i int) {
+func (h *binaryHeap[T]) down(i int) {
 	for {
 		smallest, l, r := i, 2*i+1, 2*i+2
 		if l < len(h.items) && h.less(h.items[l], h.items[smallest]) {
