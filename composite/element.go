@@ -47,7 +47,7 @@ func elementLen(b []byte) (int, error) {
 	case code == codeUUID:
 		want = 17
 	default: // nested tuples, descending elements, bad codes: rare enough to decode
-		_, n, err := decodeElement(b, false)
+		_, n, err := decodeElement(b, false, 0)
 		return n, err
 	}
 	if len(b) < want {

@@ -74,7 +74,7 @@ func decodePrefix(b []byte, n int) (Tuple, int, error) {
 	t := make(Tuple, 0, n)
 	pos := 0
 	for len(t) < n && pos < len(b) {
-		e, m, err := decodeElement(b[pos:], false)
+		e, m, err := decodeElement(b[pos:], false, 0)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -169,6 +169,9 @@ func parseComponent(c component, col Column) (any, error) {
 			return s, nil
 		}
 		if strings.HasPrefix(s, "~") {
+			if tildes := len(s) - len(strings.TrimLeft(s, "~")); tildes > MaxNesting {
+				return nil, fmt.Errorf("%w: %w: %d '~' in a row (at most %d)", ErrSyntax, ErrTooDeep, tildes, MaxNesting)
+			}
 			v, err := parseComponent(component{text: s[1:]}, Column{Kind: KindAny})
 			return Desc{V: v}, err
 		}

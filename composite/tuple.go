@@ -56,7 +56,18 @@ var (
 	// ErrIntegerRange: an encoded integer does not fit in 64 bits, or a time
 	// lies outside the years 1678–2262 (int64 nanoseconds).
 	ErrIntegerRange = errors.New("composite: value out of 64-bit range")
+	// ErrTooDeep: nested tuples and descending elements more than
+	// MaxNesting deep.
+	ErrTooDeep = errors.New("composite: elements nested too deeply")
 )
+
+// MaxNesting bounds how deep nested tuples and descending elements may go,
+// in packing and unpacking alike. A descending element escapes the zero
+// bytes of what it wraps and turns its 0xFF bytes into zeros, so each level
+// of descending inside descending grows the encoding by up to the golden
+// ratio: unbounded, a short text key of a thousand '~' would never finish
+// packing (found by FuzzText).
+const MaxNesting = 16
 
 // Pack encodes t. It panics if an element has an unsupported type, as the
 // FoundationDB binding does: that is a programming error, never bad user
@@ -78,7 +89,7 @@ func (t Tuple) TryPack() ([]byte, error) {
 func (t Tuple) AppendPack(dst []byte) ([]byte, error) {
 	var err error
 	for i, e := range t {
-		if dst, err = appendElement(dst, e, false); err != nil {
+		if dst, err = appendElement(dst, e, false, 0); err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
 		}
 	}
@@ -86,8 +97,15 @@ func (t Tuple) AppendPack(dst []byte) ([]byte, error) {
 }
 
 // appendElement appends one element; nested is true inside a nested tuple,
-// where null is written 00 FF so that it cannot be mistaken for the end.
-func appendElement(dst []byte, e any, nested bool) ([]byte, error) {
+// where null is written 00 FF so that it cannot be mistaken for the end;
+// depth counts the nested tuples and descending elements around it.
+func appendElement(dst []byte, e any, nested bool, depth int) ([]byte, error) {
+	switch e.(type) {
+	case Tuple, Desc:
+		if depth >= MaxNesting {
+			return nil, fmt.Errorf("%w: more than %d levels", ErrTooDeep, MaxNesting)
+		}
+	}
 	switch v := e.(type) {
 	case nil:
 		if nested {
@@ -102,7 +120,7 @@ func appendElement(dst []byte, e any, nested bool) ([]byte, error) {
 		dst = append(dst, codeNested)
 		var err error
 		for i, inner := range v {
-			if dst, err = appendElement(dst, inner, true); err != nil {
+			if dst, err = appendElement(dst, inner, true, depth+1); err != nil {
 				return nil, fmt.Errorf("nested element %d: %w", i, err)
 			}
 		}
@@ -145,7 +163,7 @@ func appendElement(dst []byte, e any, nested bool) ([]byte, error) {
 		}
 		return binary.BigEndian.AppendUint64(append(dst, codeTime), uint64(ns)^(1<<63)), nil
 	case Desc:
-		return appendDesc(dst, v.V)
+		return appendDesc(dst, v.V, depth)
 	default:
 		return nil, fmt.Errorf("%w: %T", ErrUnsupportedType, e)
 	}
@@ -247,8 +265,8 @@ func unsortFloat32(b uint32) float32 {
 // after the terminator 00 01, and a shorter e now ends in 00 01 where a
 // longer one continues with a byte ≥ 01 or with 00 FF) and prefix-free (the
 // first 00 not followed by FF ends it). Then every byte is inverted.
-func appendDesc(dst []byte, inner any) ([]byte, error) {
-	enc, err := appendElement(nil, inner, false)
+func appendDesc(dst []byte, inner any, depth int) ([]byte, error) {
+	enc, err := appendElement(nil, inner, false, depth+1)
 	if err != nil {
 		return nil, fmt.Errorf("descending: %w", err)
 	}
@@ -275,7 +293,7 @@ func appendInvertedEscaped(dst, enc []byte) []byte {
 func Unpack(b []byte) (Tuple, error) {
 	t := Tuple{}
 	for pos := 0; pos < len(b); {
-		e, n, err := decodeElement(b[pos:], false)
+		e, n, err := decodeElement(b[pos:], false, 0)
 		if err != nil {
 			return nil, fmt.Errorf("composite: byte %d: %w", pos, err)
 		}
@@ -287,8 +305,11 @@ func Unpack(b []byte) (Tuple, error) {
 
 // decodeElement decodes the element at the start of b and returns it with
 // the number of bytes it took.
-func decodeElement(b []byte, nested bool) (any, int, error) {
+func decodeElement(b []byte, nested bool, depth int) (any, int, error) {
 	code := b[0]
+	if (code == codeNested || code == codeDesc) && depth >= MaxNesting {
+		return nil, 0, fmt.Errorf("%w: %w: more than %d levels", ErrMalformed, ErrTooDeep, MaxNesting)
+	}
 	switch {
 	case code == codeNull:
 		if nested {
@@ -321,7 +342,7 @@ func decodeElement(b []byte, nested bool) (any, int, error) {
 			if b[pos] == 0x00 && (pos+1 >= len(b) || b[pos+1] != escape) {
 				return t, pos + 1, nil
 			}
-			e, n, err := decodeElement(b[pos:], true)
+			e, n, err := decodeElement(b[pos:], true, depth+1)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -360,7 +381,7 @@ func decodeElement(b []byte, nested bool) (any, int, error) {
 		ns := int64(binary.BigEndian.Uint64(b[1:]) ^ (1 << 63))
 		return time.Unix(0, ns).UTC(), 9, nil
 	case code == codeDesc:
-		return decodeDesc(b)
+		return decodeDesc(b, depth)
 	default:
 		return nil, 0, fmt.Errorf("%w: unknown type code 0x%02x", ErrMalformed, code)
 	}
@@ -433,7 +454,7 @@ func decodeInt(b []byte) (any, int, error) {
 
 // decodeDesc undoes appendDesc: un-invert up to the inverted terminator,
 // unescape, and decode the inner element.
-func decodeDesc(b []byte) (any, int, error) {
+func decodeDesc(b []byte, depth int) (any, int, error) {
 	inner := make([]byte, 0, len(b))
 	for i := 1; i < len(b); i++ {
 		c := ^b[i]
@@ -452,7 +473,7 @@ func decodeDesc(b []byte) (any, int, error) {
 			if len(inner) == 0 {
 				return nil, 0, fmt.Errorf("%w: empty descending element", ErrMalformed)
 			}
-			v, n, err := decodeElement(inner, false)
+			v, n, err := decodeElement(inner, false, depth+1)
 			if err != nil {
 				return nil, 0, fmt.Errorf("descending: %w", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -403,5 +404,57 @@ func TestNextElement(t *testing.T) {
 		if s, err := UnpackString(bad); !errors.Is(err, ErrMalformed) {
 			t.Errorf("UnpackString(%q) = %q, %v, want ErrMalformed", bad, s, err)
 		}
+	}
+}
+
+// TestNestingLimit: MaxNesting levels of nested tuples or descending
+// elements pack, unpack and parse; one more is an error everywhere, and
+// packing a thousand '~' finishes at once (it once grew without bound).
+func TestNestingLimit(t *testing.T) {
+	deep := func(levels int, wrap func(any) any) any {
+		var e any = int64(4)
+		for range levels {
+			e = wrap(e)
+		}
+		return e
+	}
+	for name, wrap := range map[string]func(any) any{
+		"desc":  func(e any) any { return Desc{V: e} },
+		"tuple": func(e any) any { return Tuple{e, nil} },
+		"mixed": func(e any) any { return Desc{V: Tuple{e}} },
+	} {
+		levels := MaxNesting
+		if name == "mixed" {
+			levels /= 2
+		}
+		ok := Tuple{deep(levels, wrap)}
+		b, err := ok.TryPack()
+		if err != nil {
+			t.Fatalf("%s: %d levels: %v", name, levels, err)
+		}
+		back, err := Unpack(b)
+		if err != nil || !equalTuples(back, ok) {
+			t.Fatalf("%s: %d levels round trip: %v", name, levels, err)
+		}
+		if _, err := (Tuple{wrap(deep(levels, wrap))}).TryPack(); !errors.Is(err, ErrTooDeep) {
+			t.Errorf("%s: %d levels packed: %v", name, levels+1, err)
+		}
+	}
+	// Bytes nested one level too deep: 17 nested-tuple codes.
+	var b []byte
+	for range MaxNesting + 1 {
+		b = append(b, codeNested)
+	}
+	for range MaxNesting + 1 {
+		b = append(b, 0x00)
+	}
+	if _, err := Unpack(b); !errors.Is(err, ErrMalformed) || !errors.Is(err, ErrTooDeep) {
+		t.Errorf("Unpack of %d nested tuples: %v", MaxNesting+1, err)
+	}
+	if _, err := ParseText(strings.Repeat("~", MaxNesting)+"4", nil); err != nil {
+		t.Errorf("%d '~': %v", MaxNesting, err)
+	}
+	if _, err := ParseText(strings.Repeat("~", 1000)+"4", nil); !errors.Is(err, ErrSyntax) || !errors.Is(err, ErrTooDeep) {
+		t.Errorf("1000 '~': %v", err)
 	}
 }
