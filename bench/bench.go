@@ -45,7 +45,7 @@ var errUnsupported = errors.New("bench: query not supported by this peer")
 type Config struct {
 	Points  int           // dataset size; default 100,000
 	Dataset workload.Kind // default workload.Clustered
-	Queries int           // queries per kind; default 200
+	Queries int           // queries per kind; default 100
 	// Passes is how many times each peer but brute force asks every
 	// query, taking turns with the others; a query's time is its fastest
 	// pass. Default 3.
@@ -138,7 +138,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Dataset = workload.Clustered
 	}
 	if cfg.Queries == 0 {
-		cfg.Queries = 200
+		cfg.Queries = 100
 	}
 	if cfg.Passes < 1 {
 		cfg.Passes = 3

@@ -22,7 +22,7 @@ func benchCommand() *ucli.Command {
 		Flags: []ucli.Flag{
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
 			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
-			&ucli.IntFlag{Name: "queries", Value: 200, Usage: "queries per kind"},
+			&ucli.IntFlag{Name: "queries", Value: 100, Usage: "queries per kind"},
 			&ucli.IntFlag{Name: "passes", Value: 3, Usage: "times each peer asks every query, taking turns; a query's time is its fastest"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
