@@ -44,7 +44,12 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, seen: map[string]bool{}, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, explain: o.Explain}
+	// Sized for what a search typically holds (about 2.5·k points read,
+	// the seed's 2·k among them), so that they do not grow one by one.
+	s.seen = make(map[string]bool, 2*k+8)
+	s.results = make([]Result, 0, 3*k+8)
+	s.queue.items = make([]nearItem, 0, 4*k+32)
 	s.queue.less = func(a, b nearItem) bool {
 		if a.key != b.key {
 			return a.key < b.key
@@ -258,12 +263,15 @@ func (s *nearestSearch) visit(it nearItem) error {
 }
 
 // scanNow decides between scanning a cell and splitting it: scan once the
-// cell is no wider than D/2, or when it is a leaf. (D/2 measured 2.6·k
-// candidates on clustered points, against 2.9·k at D and 2.4·k at D/4,
-// which scans more ranges.) Cells near the poles need no floor: the cap
-// grids' cells are square, so halving them does rule points out.
+// cell is no wider than D, or when it is a leaf. Scanning at D/2 read fewer
+// candidates (2.6·k against 3.1·k for k = 10 on 1,000,000 clustered
+// points) but twice the key ranges (13 against 6.8), and a range's seek
+// costs more than a few candidates: 10 nearest took 78 µs at D against
+// 133 µs at D/2 in memory, 100 nearest 258 against 395 µs. Cells near the
+// poles need no floor: the cap grids' cells are square, so halving them
+// does rule points out.
 func (s *nearestSearch) scanNow(c cell, D float64) bool {
-	return c.bits >= MaxBits || !math.IsInf(D, 1) && c.width() <= D/2
+	return c.bits >= MaxBits || !math.IsInf(D, 1) && c.width() <= D
 }
 
 // lowerBound shades a cell's minimum distance down by a rounding margin, so
