@@ -243,8 +243,11 @@ func (r pointRange) decode(key, v []byte) (Point, error) {
 		return Point{}, fmt.Errorf("corrupt point key %q: hash: %w", key, err)
 	}
 	idElem, rest, err := composite.NextElement(rest)
-	if err != nil || len(rest) > 0 {
-		return Point{}, fmt.Errorf("corrupt point key %q: id: %v", key, err)
+	if err != nil {
+		return Point{}, fmt.Errorf("corrupt point key %q: id: %w", key, err)
+	}
+	if len(rest) > 0 {
+		return Point{}, fmt.Errorf("corrupt point key %q: %d bytes after the id", key, len(rest))
 	}
 	id, err := composite.UnpackString(idElem)
 	if err != nil {

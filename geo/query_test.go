@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -504,4 +505,32 @@ func TestPutAllMatchesPut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCorruptPointKeyIsAnError: a key in a scanned range that is not
+// (scope, hash, id) — an integer where the id should be, or bytes after
+// the id — makes the query fail with an error naming the key, not panic or
+// return a made-up point.
+func TestCorruptPointKeyIsAnError(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("bad")
+		load(t, s, ix, []Point{{ID: "good", Lat: 10, Lon: 10}})
+		_, h := locate(10.001, 10.001)
+		value := encodeValue(Point{Lat: 10.001, Lon: 10.001})
+		for _, tail := range []composite.Tuple{{int64(5)}, {"x", "extra"}} {
+			key := ix.points[geohashGrid].Pack(append(composite.Tuple{composite.Tuple{}, h}, tail...))
+			if err := s.Update(func(tx keyspace.Tx) error { return tx.Put(key, value) }); err != nil {
+				t.Fatal(err)
+			}
+			s.View(func(tx keyspace.Tx) error {
+				if _, _, err := ix.Radius(tx, 10, 10, 5000, nil); err == nil || !strings.Contains(err.Error(), "corrupt point key") {
+					t.Errorf("tail %v: Radius = %v, want a corrupt key error", tail, err)
+				}
+				return nil
+			})
+			if err := s.Update(func(tx keyspace.Tx) error { return tx.Delete(key) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }
