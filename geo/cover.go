@@ -22,17 +22,18 @@ type coveredCell struct {
 // cover returns cells of mixed precision whose union contains every point
 // of the region, at most maxCells of them.
 //
-// It starts from the roots of the three grids (the whole geohash world and
-// the two polar caps; see polar.go), or from a block of at most maxCells
-// geohash cells around the region's bounding box when that box stays
-// between the caps (startBlock), and repeatedly splits the largest cell that crosses the region's boundary
-// into its two halves, dropping halves outside the region and keeping
-// halves inside it whole, until one more split would exceed maxCells or the
-// crossing cells reach full precision. Geohash cells in the cap rows hold
-// no points (those are in the caps) and are dropped. Starting from the
-// world rather than from a fixed precision makes the antimeridian no
-// special case: a circle across ±180° is simply met by cells on both sides
-// of it; a circle around a pole is met by the cap's cells.
+// It starts from a block of at most maxCells geohash cells around the
+// region's bounding box when that box stays between the caps and off ±180°
+// (startBlock), else from the roots of the three grids (the whole geohash
+// world and the two polar caps; see polar.go). It repeatedly splits the
+// largest cell that crosses the region's boundary into its two halves,
+// dropping halves outside the region and keeping halves inside it whole,
+// until one more split would exceed maxCells or the crossing cells reach
+// full precision. Geohash cells in the cap rows hold no points (those are
+// in the caps) and are dropped. Starting from the roots where a block
+// cannot be had makes the antimeridian no special case: a circle across
+// ±180° is simply met by cells on both sides of it; a circle around a pole
+// is met by the cap's cells.
 func cover(reg region, maxCells int) []coveredCell {
 	var done []coveredCell
 	var queue []cell
@@ -148,11 +149,13 @@ type bounded interface {
 
 // startBlock is where the descent starts for a region whose bounding box
 // stays between the caps and off ±180°: the block of geohash cells of the
-// finest precision at which the box meets at most n of them. The descent
-// from the whole world would reach a covering no coarser, so starting
-// here changes nothing but the cost: no cell above it is classified (a
-// 1 km circle's covering classified 60 to 100 cells on the way down from
-// the smallest cell holding its box, and 30 or so from the block).
+// finest precision at which the box meets at most n of them. No cell above
+// the block is classified: a 1 km circle's covering classified 60 to 100
+// cells on the way down from the smallest cell holding its box, and 30 or
+// so from the block. The covering can differ a little from the one that
+// descent finds, since no cell of it is coarser than the block's; on
+// 1,000,000 clustered points it reads 1.88 candidates per result at 1 km
+// instead of 1.87, and 1.50 at 10 km instead of 1.47.
 //
 // Every point of a box [minLat, maxLat] × [minLon, maxLon] quantizes
 // between the box's corners on each axis (encode is monotone in each), so

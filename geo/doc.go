@@ -23,9 +23,10 @@
 //
 // # Coverings
 //
-// A query region is covered by cells of mixed precision: starting from the
-// whole world (or the smallest geohash cell holding the region's bounding
-// box), the largest cell that crosses the region's boundary
+// A query region is covered by cells of mixed precision: starting from a
+// block of at most MaxCells geohash cells around the region's bounding box
+// (or from the whole world, where the box crosses ±180° or reaches a polar
+// cap), the largest cell that crosses the region's boundary
 // is split in two (geohash bits alternate longitude and latitude), halves
 // outside the region are dropped and halves inside it kept whole, until the
 // covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
@@ -37,9 +38,13 @@
 //
 // For a radius query the circle's latitude/longitude bounding box is tested
 // first, so the long descent from the world to the circle's size costs no
-// trigonometry. Cells wholly inside the query region are not tested point by
+// trigonometry; a small circle's cells are then bounded with its box's
+// cosines and polynomial sines (ref.havBoundsCos, sinHalf), so they cost
+// none either. Cells wholly inside the query region are not tested point by
 // point; rejected candidates are rejected from the coordinates in the value,
-// without decoding the key.
+// without decoding the key, and a result's key is decoded only past the
+// prefix every key of its range shares (pointRange.decode). Results are
+// ordered by a radix sort of their distances (sortResults).
 //
 // # Queries
 //
