@@ -163,3 +163,21 @@ func TestChartsParse(t *testing.T) {
 		t.Errorf("scaling sizes %v", sizes)
 	}
 }
+
+// TestRunWithoutRedis: with no redis-server on the PATH the run goes on
+// without the Redis peer and says so in its notes.
+func TestRunWithoutRedis(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	rep, err := Run(context.Background(), Config{Points: 500, Queries: 5, Passes: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		if res.Peer == redisName {
+			t.Fatalf("Redis answered without a server: %+v", res)
+		}
+	}
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "no redis-server on the PATH") }) {
+		t.Errorf("notes %q do not say Redis was skipped", rep.Notes)
+	}
+}
