@@ -16,7 +16,7 @@ import (
 func benchCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "bench",
-		Usage: "proximity benchmark: keyspace (memory and bbolt) against brute force, an R-tree and Redis's 3×3 geohash block, in one run",
+		Usage: "proximity benchmark: keyspace (memory and bbolt) against brute force, an R-tree, Redis's 3×3 geohash block and (when redis-server is on the PATH) Redis GEOSEARCH, in one run",
 		UsageText: "keyspace bench\n" +
 			"keyspace bench --points 1000000 --dataset clustered --report bench-report",
 		Flags: []ucli.Flag{
