@@ -74,3 +74,35 @@ func (r Range) fingerprint() uint64 {
 	}
 	return h.Sum64()
 }
+
+// ScanPage reads one page of r: the pairs after cursor ("" for the first
+// page; see Resume), at most limit of them (all when limit is 0), each
+// turned into a T by decode, and the cursor of the next page ("" when r
+// holds no more). It asks the scan for one pair past the page, which tells
+// whether another page exists. A bad cursor is an error wrapping
+// ErrBadCursor; decode's first error is returned as it is; the
+// transaction's own error is the caller's to check with tx.Err.
+func ScanPage[T any](tx Tx, r Range, cursor string, limit int, decode func(k, v []byte) (T, error)) ([]T, string, error) {
+	rr, err := r.Resume(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	rr.Limit = 0
+	if limit > 0 {
+		rr.Limit = limit + 1
+	}
+	var items []T
+	var last []byte
+	for k, v := range tx.Scan(rr) {
+		if limit > 0 && len(items) == limit {
+			return items, r.Cursor(last), nil
+		}
+		it, err := decode(k, v)
+		if err != nil {
+			return nil, "", err
+		}
+		items = append(items, it)
+		last = append(last[:0], k...)
+	}
+	return items, "", nil
+}

@@ -67,3 +67,80 @@ func TestCursorPaging(t *testing.T) {
 		}
 	}
 }
+
+// ScanPage pages through a range, forward and reverse, at several page
+// sizes; the pages together are exactly one scan of a sorted reference
+// map, every page but the last is full and carries a cursor, and a foreign
+// cursor or a decode error stops it with that error.
+func TestScanPageAgainstModel(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		m := storetest.Model{}
+		for i := 0; i < 50; i++ {
+			m[fmt.Sprintf("p%03d", i*3)] = fmt.Sprint(i)
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for k, v := range m {
+				if err := tx.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		pair := func(k, v []byte) (storetest.Pair, error) {
+			return storetest.Pair{Key: string(k), Value: string(v)}, nil
+		}
+		for _, reverse := range []bool{false, true} {
+			r := keyspace.Range{Start: []byte("p010"), End: []byte("p120"), Reverse: reverse}
+			want := m.Scan(r)
+			for _, limit := range []int{0, 1, 3, 7, 100} {
+				var got []storetest.Pair
+				cursor := ""
+				for pages := 0; ; pages++ {
+					var page []storetest.Pair
+					var next string
+					s.View(func(tx keyspace.Tx) error {
+						var err error
+						page, next, err = keyspace.ScanPage(tx, r, cursor, limit, pair)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return nil
+					})
+					got = append(got, page...)
+					if next == "" {
+						break
+					}
+					if len(page) != limit || pages > len(want) {
+						t.Fatalf("limit %d: a page of %d with a next cursor", limit, len(page))
+					}
+					cursor = next
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("reverse %v, limit %d: pages give %v, want %v", reverse, limit, got, want)
+				}
+			}
+		}
+		s.View(func(tx keyspace.Tx) error {
+			r := keyspace.Range{Start: []byte("p")}
+			_, next, _ := keyspace.ScanPage(tx, r, "", 2, pair)
+			other := keyspace.Range{Start: []byte("q")}
+			if _, _, err := keyspace.ScanPage(tx, other, next, 2, pair); !errors.Is(err, keyspace.ErrBadCursor) {
+				t.Errorf("foreign cursor: %v", err)
+			}
+			bad := errors.New("bad value")
+			n := 0
+			items, _, err := keyspace.ScanPage(tx, r, "", 0, func(k, v []byte) (string, error) {
+				if n++; n == 4 {
+					return "", bad
+				}
+				return string(k), nil
+			})
+			if !errors.Is(err, bad) || items != nil || n != 4 {
+				t.Errorf("decode error: %v, %v after %d pairs", err, items, n)
+			}
+			return nil
+		})
+	})
+}

@@ -161,29 +161,17 @@ func (t *Table) Query(text string) (keyspace.Range, error) {
 // transaction, and is rejected for any other range.
 func (t *Table) Scan(tx keyspace.Tx, r keyspace.Range, opts ScanOptions) (Page, error) {
 	r.Reverse = opts.Reverse
-	r.Limit = 0
-	rr, err := r.Resume(opts.Cursor)
+	rows, next, err := keyspace.ScanPage(tx, r, opts.Cursor, opts.Limit, func(k, v []byte) (Row, error) {
+		key, err := t.sub.Unpack(k)
+		return Row{Key: key, Record: bytes.Clone(v)}, err
+	})
+	if err == nil {
+		err = tx.Err()
+	}
 	if err != nil {
 		return Page{}, fmt.Errorf("composite: table %s: %w", t.name, err)
 	}
-	if opts.Limit > 0 {
-		rr.Limit = opts.Limit + 1 // one more tells whether another page exists
-	}
-	var page Page
-	var last []byte
-	for k, v := range tx.Scan(rr) {
-		if opts.Limit > 0 && len(page.Rows) == opts.Limit {
-			page.Next = r.Cursor(last)
-			break
-		}
-		key, err := t.sub.Unpack(k)
-		if err != nil {
-			return Page{}, fmt.Errorf("composite: table %s: %w", t.name, err)
-		}
-		page.Rows = append(page.Rows, Row{Key: key, Record: bytes.Clone(v)})
-		last = k
-	}
-	return page, tx.Err()
+	return Page{Rows: rows, Next: next}, nil
 }
 
 // Count returns the record counts per group of depth key columns under

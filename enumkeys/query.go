@@ -1,6 +1,7 @@
 package enumkeys
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -172,31 +173,17 @@ func (l *Log) page(tx keyspace.Tx, r keyspace.Range, opts *ListOptions, decode f
 		return Page{}, l.wrap(fmt.Errorf("%w: negative limit %d", ErrBadRange, o.Limit))
 	}
 	r.Reverse = o.Reverse
-	rr, err := r.Resume(o.Cursor)
-	if err != nil {
+	items, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, decode)
+	if errors.Is(err, keyspace.ErrBadCursor) {
 		return Page{}, l.wrap(err)
 	}
-	if o.Limit > 0 {
-		rr.Limit = o.Limit + 1 // one more says whether there is a next page
-	}
-	var p Page
-	var last []byte
-	for k, v := range tx.Scan(rr) {
-		if o.Limit > 0 && len(p.Items) == o.Limit {
-			p.Next = r.Cursor(last)
-			break
-		}
-		it, err := decode(k, v)
-		if err != nil {
-			return Page{}, err
-		}
-		p.Items = append(p.Items, it)
-		last = append(last[:0], k...)
+	if err != nil {
+		return Page{}, err // decode's, wrapped already
 	}
 	if err := tx.Err(); err != nil {
 		return Page{}, l.wrap(err)
 	}
-	return p, nil
+	return Page{Items: items, Next: next}, nil
 }
 
 // toUint reads an id element (tuples decode integers as int64, or uint64

@@ -178,31 +178,17 @@ func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (P
 		return Page{}, ix.wrap(fmt.Errorf("negative limit %d", o.Limit))
 	}
 	r.Reverse = o.Reverse
-	rr, err := r.Resume(o.Cursor)
-	if err != nil {
+	entries, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, ix.decodeEntry)
+	if errors.Is(err, keyspace.ErrBadCursor) {
 		return Page{}, ix.wrap(err)
 	}
-	if o.Limit > 0 {
-		rr.Limit = o.Limit + 1
-	}
-	var p Page
-	var last []byte
-	for k, v := range tx.Scan(rr) {
-		if o.Limit > 0 && len(p.Entries) == o.Limit {
-			p.Next = r.Cursor(last)
-			break
-		}
-		e, err := ix.decodeEntry(k, v)
-		if err != nil {
-			return Page{}, err
-		}
-		p.Entries = append(p.Entries, e)
-		last = append(last[:0], k...)
+	if err != nil {
+		return Page{}, err // decodeEntry's, wrapped already
 	}
 	if err := tx.Err(); err != nil {
 		return Page{}, ix.wrap(err)
 	}
-	return p, nil
+	return Page{Entries: entries, Next: next}, nil
 }
 
 // decodeEntry splits an entry key into value and primary key, by the value
