@@ -39,7 +39,7 @@ func TestRectAnglesAgainstSampling(t *testing.T) {
 			for b := 0; b <= n; b++ {
 				pl := rc.MinLat + (rc.MaxLat-rc.MinLat)*float64(a)/n
 				po := rc.MinLon + (rc.MaxLon-rc.MinLon)*float64(b)/n
-				d := angle(rad(lat), rad(lon), rad(pl), rad(po))
+				d := newOrigin(lat, lon).angle(rad(pl), rad(po))
 				sMin, sMax = math.Min(sMin, d), math.Max(sMax, d)
 			}
 		}

@@ -86,13 +86,22 @@ func scopeTuple(scope composite.Tuple) composite.Tuple {
 // whereValue is a reverse entry's value: the packed ((scope…), hash), after
 // a grid marker for the caps.
 func whereValue(g grid, packed []byte) []byte {
-	switch g {
-	case northCap:
-		return append([]byte{'n'}, packed...)
-	case southCap:
-		return append([]byte{'s'}, packed...)
+	if m := gridMarker(g); m != nil {
+		return append(m, packed...)
 	}
 	return packed
+}
+
+// gridMarker is the byte that starts a cap point's reverse entry; a
+// geohash point's has none.
+func gridMarker(g grid) []byte {
+	switch g {
+	case northCap:
+		return []byte{'n'}
+	case southCap:
+		return []byte{'s'}
+	}
+	return nil
 }
 
 // parseWhere splits a reverse entry's value into its grid and the packed

@@ -207,18 +207,6 @@ func lastOfEachID(points []Point) []idKey {
 	return out
 }
 
-// gridMarker is the byte that starts a cap point's reverse entry (see
-// whereValue).
-func gridMarker(g grid) []byte {
-	switch g {
-	case northCap:
-		return []byte{'n'}
-	case southCap:
-		return []byte{'s'}
-	}
-	return nil
-}
-
 // keyBuffer hands out keys and values built side by side in large shared
 // buffers: reserve room, append to next(), and take the result. A taken
 // slice is never written again, so the transaction may keep it.

@@ -214,7 +214,6 @@ func (o QueryOptions) maxCells() int {
 // the id.
 type pointRange struct {
 	keyspace.Range
-	grid   grid
 	scope  composite.Tuple // the points' scope, shared by the results
 	prefix int             // bytes of subspace and scope at the start of every key
 }
@@ -242,7 +241,7 @@ func (ix *Index) scoped(scope composite.Tuple) scoped {
 // [lo, hi].
 func (s scoped) hashRange(g grid, lo, hi uint64) pointRange {
 	prefix := slices.Clip(s.prefix[g])
-	r := pointRange{grid: g, scope: s.scope, prefix: len(prefix)}
+	r := pointRange{scope: s.scope, prefix: len(prefix)}
 	r.Start = composite.AppendUint(prefix, lo)
 	if hi == math.MaxUint64 {
 		r.End = append(prefix, 0xff) // past every element (tuple codes end below 0xff)

@@ -60,11 +60,6 @@ func (o origin) angle(φ, λ float64) float64 {
 	return 2 * math.Asin(math.Sqrt(math.Min(1, h)))
 }
 
-// angle is the central angle in radians between two points in radians.
-func angle(φ1, λ1, φ2, λ2 float64) float64 {
-	return origin{φ: φ1, λ: λ1, cosφ: math.Cos(φ1)}.angle(φ2, λ2)
-}
-
 // rect is a latitude/longitude rectangle in degrees, MinLon <= MaxLon (cells
 // never cross the antimeridian).
 type rect struct{ MinLat, MaxLat, MinLon, MaxLon float64 }
