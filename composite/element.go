@@ -98,3 +98,29 @@ func AppendString(dst []byte, s string) []byte {
 // AppendUint appends v packed as one integer element, exactly as
 // Tuple{v}.Pack() would write it, without boxing v in an any.
 func AppendUint(dst []byte, v uint64) []byte { return appendUint(dst, v) }
+
+// AppendUnpackedString decodes the string element at the start of b,
+// appends its bytes to dst and returns dst and what follows the element in
+// b. It allocates only when dst must grow, so a caller decoding many keys
+// gathers their strings in one buffer. Anything but a string element is an
+// error wrapping ErrMalformed, and dst is then returned unchanged.
+func AppendUnpackedString(dst, b []byte) ([]byte, []byte, error) {
+	if len(b) < 2 || b[0] != codeString {
+		return dst, nil, fmt.Errorf("composite: %w: not a packed string element", ErrMalformed)
+	}
+	end, escapes := findTerminator(b[1:])
+	if end < 0 {
+		return dst, nil, fmt.Errorf("composite: %w: string not terminated", ErrMalformed)
+	}
+	s := b[1 : 1+end]
+	if escapes == 0 {
+		return append(dst, s...), b[end+2:], nil
+	}
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, s[i])
+		if s[i] == 0x00 {
+			i++ // skip the escape byte
+		}
+	}
+	return dst, b[end+2:], nil
+}

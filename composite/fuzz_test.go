@@ -83,8 +83,8 @@ func FuzzUnpack(f *testing.F) {
 }
 
 // checkElements: NextElement walks data element by element, each element
-// unpacks to the matching element of tup, and UnpackString agrees with
-// Unpack on strings.
+// unpacks to the matching element of tup, and UnpackString and
+// AppendUnpackedString agree with Unpack on strings.
 func checkElements(t *testing.T, data []byte, tup Tuple) {
 	t.Helper()
 	rest := data
@@ -101,6 +101,12 @@ func checkElements(t *testing.T, data []byte, tup Tuple) {
 		want, isString := tup[i].(string)
 		if isString != (err == nil) || s != want {
 			t.Fatalf("UnpackString(%q) = %q, %v; element is %#v", elem, s, err, tup[i])
+		}
+		// AppendUnpackedString, reading elem and what follows it, agrees
+		// with UnpackString, keeps what dst held and hands back the rest.
+		got, after, err := AppendUnpackedString([]byte("dst"), rest)
+		if isString != (err == nil) || (isString && (string(got) != "dst"+want || len(after) != len(r))) || (!isString && string(got) != "dst") {
+			t.Fatalf("AppendUnpackedString(dst, %q) = %q, %d bytes after, %v; element is %#v", rest, got, len(after), err, tup[i])
 		}
 		if isString && string(AppendString(nil, want)) != string(Tuple{want}.Pack()) {
 			t.Fatalf("AppendString(%q) = %q, Pack %q", want, AppendString(nil, want), Tuple{want}.Pack())

@@ -405,6 +405,11 @@ func TestNextElement(t *testing.T) {
 			t.Errorf("UnpackString(%q) = %q, %v, want ErrMalformed", bad, s, err)
 		}
 	}
+	for _, bad := range [][]byte{{codeString, 'a'}, {codeBytes, 'a', 0}, {codeString}, {}} {
+		if got, _, err := AppendUnpackedString([]byte("x"), bad); !errors.Is(err, ErrMalformed) || string(got) != "x" {
+			t.Errorf("AppendUnpackedString(x, %q) = %q, %v, want x and ErrMalformed", bad, got, err)
+		}
+	}
 }
 
 // TestNestingLimit: MaxNesting levels of nested tuples or descending

@@ -29,11 +29,13 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	}
 	cells := gridCells(lat, lon, radius)
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
-	var out []Result
 	test := within(lat, lon, radius)
 	points := ix.scoped(o.Scope)
+	found := ix.newHits(points.scope)
+	defer ix.release(found)
 	scan := func(g grid, lo, hi uint64) error {
-		return ix.scan(tx, points.hashRange(g, lo, hi), &st, test, func(r Result) { out = append(out, r) })
+		r := points.hashRange(g, lo, hi)
+		return ix.scan(tx, r, &st, test, found.collect(r))
 	}
 	for _, c := range cells {
 		if lo, hi := c.span(); !inCapRows(c) {
@@ -61,10 +63,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 			return nil, st, err
 		}
 	}
-	out = sortResults(out)
-	if o.Limit > 0 && len(out) > o.Limit {
-		out = out[:o.Limit]
-	}
+	out := found.results(o.Limit)
 	st.Results = len(out)
 	return out, st, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -52,9 +53,10 @@ type Point struct {
 // inside the hash ranges of ("CA"), where its 7 would sort among the
 // hashes.
 type Index struct {
-	name   string
-	points [3]composite.Subspace // by grid
-	ids    composite.Subspace
+	name    string
+	points  [3]composite.Subspace // by grid
+	ids     composite.Subspace
+	buffers sync.Pool // *hits whose buffers queries reuse
 }
 
 // NewIndex returns the geo index called name.

@@ -181,22 +181,20 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 			return d, ok
 		}
 	}
-	var out []Result
 	points := ix.scoped(o.Scope)
+	found := ix.newHits(points.scope)
+	defer ix.release(found)
 	for _, s := range runs {
 		t := test
 		if s.inside {
 			t = everything
 		}
-		err := ix.scan(tx, points.hashRange(s.grid, s.lo, s.hi), &st, t, func(r Result) { out = append(out, r) })
-		if err != nil {
+		r := points.hashRange(s.grid, s.lo, s.hi)
+		if err := ix.scan(tx, r, &st, t, found.collect(r)); err != nil {
 			return nil, st, err
 		}
 	}
-	out = sortResults(out)
-	if o.Limit > 0 && len(out) > o.Limit {
-		out = out[:o.Limit]
-	}
+	out := found.results(o.Limit)
 	st.Results = len(out)
 	return out, st, nil
 }
@@ -266,9 +264,9 @@ func within(lat, lon, radius float64) candidateTest {
 	}
 }
 
-// scan reads every point of r, counting candidates, and passes those that
-// test keeps to fn.
-func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, fn func(Result)) error {
+// scan reads every point of r, counting candidates, and passes the key,
+// value and distance of those test keeps to keep.
+func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, keep func(key, v []byte, d float64) error) error {
 	for k, v := range tx.Scan(r.Range) {
 		st.Candidates++
 		if len(v) < 16 {
@@ -278,14 +276,29 @@ func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTes
 		if !ok {
 			continue
 		}
-		p, err := r.decode(k, v)
-		if err != nil {
+		if err := keep(k, v, d); err != nil {
 			return ix.wrap(err)
 		}
-		fn(Result{Point: p, Distance: d})
 	}
 	if err := tx.Err(); err != nil {
 		return ix.wrap(err)
 	}
 	return nil
+}
+
+// collect is scan's keep for a query that gathers hits.
+func (h *hits) collect(r pointRange) func(key, v []byte, d float64) error {
+	return func(key, v []byte, d float64) error { return h.add(key, r.prefix, v, d) }
+}
+
+// asResults is scan's keep for a caller that wants each point decoded.
+func (r pointRange) asResults(fn func(Result)) func(key, v []byte, d float64) error {
+	return func(key, v []byte, d float64) error {
+		p, err := r.decode(key, v)
+		if err != nil {
+			return err
+		}
+		fn(Result{Point: p, Distance: d})
+		return nil
+	}
 }

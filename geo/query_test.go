@@ -25,7 +25,7 @@ func brute(points []Point, lat, lon float64, match func(p Point) bool) []Result 
 			out = append(out, Result{Point: p, Distance: Distance(lat, lon, p.Lat, p.Lon)})
 		}
 	}
-	out = sortResults(out)
+	sortByDistanceThenID(out)
 	return out
 }
 

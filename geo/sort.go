@@ -1,31 +1,27 @@
 package geo
 
 import (
+	"bytes"
 	"cmp"
-	"math"
 	"slices"
-	"strings"
 )
 
-// sortResults returns the results ordered by distance, then id, in a new
-// slice (or rs itself when there are fewer than two).
+// sortHits returns the order of recs by distance, then id (the bytes
+// rec.id spans in ids): sort keys whose i fields index recs.
 //
-// Results are wide (88 bytes), so it sorts narrow (key, index) pairs and
-// permutes once. The key is the distance's IEEE bits: for non-negative
-// floats the bits order as the numbers do. Many results (a 10 km radius
-// in a city returns thousands) are sorted by an LSD radix sort, a byte at
-// a time, skipping the bytes every key shares; it costs a few passes over
-// the pairs instead of n log n comparisons. Equal distances, which the
-// radix sort leaves in scan order, are then ordered by id.
-func sortResults(rs []Result) []Result {
-	n := len(rs)
-	if n < 2 {
-		return rs
-	}
+// Records are wide, so it sorts narrow (key, index) pairs. The key is the
+// distance's IEEE bits: for non-negative floats the bits order as the
+// numbers do. Many results (a 10 km radius in a city returns thousands) are
+// sorted by an LSD radix sort, a byte at a time, skipping the bytes every
+// key shares; it costs a few passes over the pairs instead of n log n
+// comparisons. Equal distances, which the radix sort leaves in scan order,
+// are then ordered by id.
+func sortHits(recs []hit, ids []byte) []sortKey {
+	n := len(recs)
 	keys := make([]sortKey, n)
 	var differ uint64 // the bits in which some key differs from the first
-	for i := range rs {
-		keys[i] = sortKey{math.Float64bits(max(rs[i].Distance, 0)), int32(i)} // max turns -0 into +0
+	for i := range recs {
+		keys[i] = sortKey{recs[i].distanceBits, int32(i)}
 		differ |= keys[i].bits ^ keys[0].bits
 	}
 	if n < radixMin {
@@ -33,21 +29,18 @@ func sortResults(rs []Result) []Result {
 	} else {
 		keys = radixSort(keys, differ)
 	}
+	id := func(k sortKey) []byte { r := &recs[k.i]; return ids[r.id[0]:r.id[1]] }
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && keys[j].bits == keys[i].bits {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b sortKey) int { return strings.Compare(rs[a.i].ID, rs[b.i].ID) })
+			slices.SortFunc(keys[i:j], func(a, b sortKey) int { return bytes.Compare(id(a), id(b)) })
 		}
 		i = j
 	}
-	sorted := make([]Result, n)
-	for i, k := range keys {
-		sorted[i] = rs[k.i]
-	}
-	return sorted
+	return keys
 }
 
 // sortKey is a result's distance bits and its index.

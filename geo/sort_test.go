@@ -1,58 +1,104 @@
 package geo
 
 import (
-	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
+
+	"github.com/keyspacedb/keyspace/composite"
 )
 
-// TestSortResultsAgainstComparisonSort: on either side of the radix sort's
-// threshold, with many equal distances (ties by id), zeros and a wide
-// spread of magnitudes, sortResults orders exactly as a comparison sort by
-// (distance, id) does.
-func TestSortResultsAgainstComparisonSort(t *testing.T) {
+// TestHitsAgainstComparisonSort: on either side of the radix sort's
+// threshold, with many equal distances (ties by id), zeros, -0 and a wide
+// spread of magnitudes, hits.results orders exactly as a comparison sort by
+// (distance, id) does, hands back each id and payload as added (ids with
+// zero bytes included), and cuts at the limit.
+func TestHitsAgainstComparisonSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	prefix := []byte("pre")
 	for _, n := range []int{0, 1, 2, 50, radixMin - 1, radixMin, 1000, 5000} {
 		for _, spread := range []string{"wide", "ties", "narrow"} {
-			rs := make([]Result, n)
-			for i := range rs {
+			want := make([]Result, n)
+			var h hits
+			for i := range want {
 				d := r.ExpFloat64() * 10_000
 				switch spread {
 				case "wide":
 					d *= float64(int(1)<<r.IntN(40)) / 1e6
 				case "ties":
 					d = float64(r.IntN(5))
+					if d == 0 && r.IntN(2) == 0 {
+						d = math.Copysign(0, -1) // -0 sorts with +0
+					}
 				case "narrow":
 					d = 5000 + r.Float64()
 				}
-				rs[i] = Result{Point: Point{ID: fmt.Sprintf("p%d", r.IntN(n+1)*7919%1000003)}, Distance: d}
-			}
-			want := slices.Clone(rs)
-			slices.SortStableFunc(want, func(a, b Result) int {
-				if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
-					return c
+				p := Point{ID: fmt.Sprintf("p%d\x00%d", r.IntN(n+1)*7919%1000003, i), Lat: r.Float64(), Lon: r.Float64()}
+				if i%4 == 0 {
+					p.Payload = []byte(fmt.Sprint("pay", i))
 				}
-				return cmp.Compare(a.ID, b.ID)
-			})
-			rs = sortResults(rs)
-			for i := range rs {
-				if rs[i].Distance != want[i].Distance || rs[i].ID != want[i].ID {
-					t.Fatalf("n=%d %s: result %d is %s at %v, want %s at %v", n, spread, i, rs[i].ID, rs[i].Distance, want[i].ID, want[i].Distance)
+				want[i] = Result{Point: p, Distance: d}
+				key := composite.AppendString(composite.AppendUint(prefix, r.Uint64()), p.ID)
+				if err := h.add(key, len(prefix), encodeValue(p), d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sortByDistanceThenID(want)
+			for _, limit := range []int{0, 1, n / 2} {
+				got := h.results(limit)
+				wantN := n
+				if limit > 0 && limit < n {
+					wantN = limit
+				}
+				if len(got) != wantN {
+					t.Fatalf("n=%d %s limit %d: %d results, want %d", n, spread, limit, len(got), wantN)
+				}
+				for i := range got {
+					g, w := got[i], want[i]
+					if g.Distance != w.Distance || g.ID != w.ID || g.Lat != w.Lat || g.Lon != w.Lon || string(g.Payload) != string(w.Payload) || (g.Payload == nil) != (w.Payload == nil) {
+						t.Fatalf("n=%d %s: result %d is %+v, want %+v", n, spread, i, g, w)
+					}
 				}
 			}
 		}
 	}
 }
 
-func BenchmarkSortResults(b *testing.B) {
+// TestHitsRejectsCorruptKeys: a key shorter than its prefix, with no id, a
+// non-string id or bytes after the id is an error naming the key, and adds
+// nothing.
+func TestHitsRejectsCorruptKeys(t *testing.T) {
+	prefix := []byte("pre")
+	value := encodeValue(Point{Lat: 1, Lon: 2})
+	for _, key := range [][]byte{
+		[]byte("pr"),
+		composite.AppendUint(prefix, 7),
+		composite.AppendUint(composite.AppendUint(prefix, 7), 8),
+		append(composite.AppendString(composite.AppendUint(prefix, 7), "id"), 1),
+	} {
+		var h hits
+		if err := h.add(key, len(prefix), value, 1); err == nil {
+			t.Errorf("key %q: no error", key)
+		}
+		if len(h.recs) != 0 || len(h.ids) != 0 || len(h.payloads) != 0 {
+			t.Errorf("key %q: added %d records, %d id bytes, %d payload bytes", key, len(h.recs), len(h.ids), len(h.payloads))
+		}
+	}
+}
+
+func BenchmarkHitsResults(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	rs := make([]Result, 1580)
-	for i := range rs {
-		rs[i] = Result{Point: Point{ID: fmt.Sprint(i)}, Distance: r.Float64() * 10_000}
+	var h hits
+	prefix := []byte("pre")
+	value := encodeValue(Point{Lat: 1, Lon: 2})
+	for i := range 1580 {
+		key := composite.AppendString(composite.AppendUint(prefix, 7), fmt.Sprint(i))
+		if err := h.add(key, len(prefix), value, r.Float64()*10_000); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for b.Loop() {
-		sortResults(rs) // rs stays unsorted: the sorted copy is new
+		h.results(0)
 	}
 }
