@@ -19,7 +19,7 @@
 // is one nested tuple, (scope…), rather than elements spliced into the key
 // as DESIGN.md sketched: the nesting ends it, so a longer scope such as
 // ("CA", 7) never sorts its 7 among the hashes of ("CA"). A scan decodes
-// only the id after that known prefix (pointRange.decode).
+// only the id after that known prefix (hits.add, pointRange.decode).
 //
 // # Coverings
 //
@@ -43,8 +43,9 @@
 // none either. Cells wholly inside the query region are not tested point by
 // point; rejected candidates are rejected from the coordinates in the value,
 // without decoding the key, and a result's key is decoded only past the
-// prefix every key of its range shares (pointRange.decode). Results are
-// ordered by a radix sort of their distances (sortResults).
+// prefix every key of its range shares. Distances near the centre cost no
+// library trigonometry (origin.angle). Results are gathered into pooled
+// buffers and ordered by a radix sort of their distances (hits, sortHits).
 //
 // # Queries
 //
