@@ -1,6 +1,7 @@
 package keyspace_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -20,4 +21,23 @@ func TestBoltConformance(t *testing.T) {
 		}
 		return s
 	})
+}
+
+// TestMemoryConformanceSmallLeaves runs the suite on leaves of one to
+// three pairs, where nearly every write splits, fills or empties a leaf
+// and nearly every scan crosses leaves.
+func TestMemoryConformanceSmallLeaves(t *testing.T) {
+	for _, max := range []int{1, 2, 3} {
+		t.Run(fmt.Sprint("leaf=", max), func(t *testing.T) {
+			storetest.Run(t, func(t testing.TB) keyspace.Store {
+				s := keyspace.NewMemoryWithLeaves(max)
+				t.Cleanup(func() {
+					if err := s.CheckLeaves(); err != nil {
+						t.Error(err)
+					}
+				})
+				return s
+			})
+		})
+	}
 }

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"bytes"
 	"iter"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -13,32 +14,85 @@ import (
 // 32–64.
 const btreeDegree = 32
 
+// leafMax is the most pairs a leaf holds. A leaf that overflows in the
+// middle splits in half; one that overflows at its end (ascending writes,
+// as in a bulk load) starts a new leaf, so a sorted load fills its leaves
+// completely, as bbolt fills its pages.
+const leafMax = 128
+
 // item is one pair in the memory backend. Stored items are immutable: Put
 // always inserts a fresh copy, so a snapshot may share them freely.
 type item struct {
 	key, value []byte
 }
 
-func itemLess(a, b item) bool { return bytes.Compare(a.key, b.key) < 0 }
-
-// MemoryStore is an in-memory Store on a copy-on-write google/btree.
+// A leaf is a sorted run of pairs: google/btree orders the leaves and a
+// leaf's slice orders its pairs, the leaf layer of a B+tree.
 //
-// Invariant: the published tree is never modified. Update clones it (an O(1)
-// lazy copy), writes to the clone, and publishes the clone on commit with an
-// atomic pointer swap; a rolled-back Update simply drops its clone. View
-// loads the published pointer once and reads that snapshot with no lock.
+// Invariants, for the leaves in fence order:
+//   - the first leaf's fence is empty, and it is never removed;
+//   - every key of a leaf is ≥ its fence and < the next leaf's fence;
+//   - only the first leaf may be empty;
+//   - a leaf whose gen is not the running Update's is shared with
+//     published snapshots and is never changed: the Update copies it first
+//     (own).
+type leaf struct {
+	fence []byte
+	items []item
+	gen   uint64 // the Update that made it, and alone may change it
+}
+
+func leafLess(a, b *leaf) bool { return bytes.Compare(a.fence, b.fence) < 0 }
+
+// search returns the index of key in items, or where it would go.
+func search(items []item, key []byte) (int, bool) {
+	return slices.BinarySearchFunc(items, key, func(it item, k []byte) int { return bytes.Compare(it.key, k) })
+}
+
+// snapshot is what an Update publishes: the leaves and how many pairs
+// they hold.
+type snapshot struct {
+	leaves *btree.BTreeG[*leaf]
+	n      int
+}
+
+// MemoryStore is an in-memory Store: a copy-on-write google/btree of
+// leaves, each a sorted slice of up to leafMax pairs.
+//
+// Keeping pairs in leaves rather than one per B-tree item is what makes
+// the backend fast at what a keyspace does most: a scan walks a slice
+// instead of calling back once per pair through the tree, a seek finishes
+// with a binary search inside one leaf, and a sorted bulk load appends to
+// the last leaf, inserting into the tree once per leafMax pairs. On
+// 1,000,000 geo points (2,000,000 pairs) a load costs two ReplaceOrInsert
+// calls per point when each pair is its own item, and about 1/64 of one
+// this way.
+//
+// Invariant: the published snapshot is never modified. Update clones the
+// tree (an O(1) lazy copy), copies a leaf before its first change (own),
+// and publishes the clone on commit with an atomic pointer swap; a
+// rolled-back Update simply drops its clone. View loads the published
+// pointer once and reads that snapshot with no lock.
 type MemoryStore struct {
 	writer    sync.Mutex // serializes Update; Clone is not safe concurrently
-	published atomic.Pointer[btree.BTreeG[item]]
+	gen       uint64     // the last Update's generation; guarded by writer
+	leafMax   int
+	published atomic.Pointer[snapshot]
 	closed    atomic.Bool
 }
 
 var _ Store = (*MemoryStore)(nil)
 
 // NewMemory returns an empty in-memory store.
-func NewMemory() *MemoryStore {
-	s := &MemoryStore{}
-	s.published.Store(btree.NewG(btreeDegree, itemLess))
+func NewMemory() *MemoryStore { return newMemory(leafMax) }
+
+// newMemory returns an empty store whose leaves hold at most max pairs
+// (tests use tiny leaves to split and empty them often).
+func newMemory(max int) *MemoryStore {
+	s := &MemoryStore{leafMax: max}
+	leaves := btree.NewG(btreeDegree, leafLess)
+	leaves.ReplaceOrInsert(&leaf{fence: []byte{}})
+	s.published.Store(&snapshot{leaves: leaves})
 	return s
 }
 
@@ -47,7 +101,8 @@ func (s *MemoryStore) View(fn func(tx Tx) error) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	t := &memTx{tree: s.published.Load()}
+	snap := s.published.Load()
+	t := &memTx{leaves: snap.leaves, n: snap.n}
 	defer func() { t.closed = true }()
 	if err := fn(t); err != nil {
 		return err
@@ -63,7 +118,9 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	t := &memTx{tree: s.published.Load().Clone(), txState: txState{writable: true}}
+	s.gen++
+	snap := s.published.Load()
+	t := &memTx{leaves: snap.leaves.Clone(), n: snap.n, gen: s.gen, leafMax: s.leafMax, txState: txState{writable: true}}
 	defer func() { t.closed = true }()
 	if err := fn(t); err != nil {
 		return err
@@ -71,7 +128,7 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	if t.err != nil {
 		return t.err
 	}
-	s.published.Store(t.tree)
+	s.published.Store(&snapshot{leaves: t.leaves, n: t.n})
 	return nil
 }
 
@@ -84,14 +141,49 @@ func (s *MemoryStore) Close() error {
 }
 
 // Len returns the number of keys in the published snapshot.
-func (s *MemoryStore) Len() int { return s.published.Load().Len() }
+func (s *MemoryStore) Len() int { return s.published.Load().n }
 
-// memTx is a Tx over one tree: the published snapshot for View, a private
-// clone for Update.
+// memTx is a Tx over one tree of leaves: the published snapshot for View,
+// a private clone for Update.
 type memTx struct {
 	txState
-	tree *btree.BTreeG[item]
+	leaves  *btree.BTreeG[*leaf]
+	n       int    // pairs in leaves
+	gen     uint64 // leaves of this generation are this Update's own; 0 in View
+	leafMax int
+	pivot   leaf   // the probe leafFor searches with
+	found   *leaf  // leafFor's answer
+	foundFn func(*leaf) bool
+	// tail, when set, is the last leaf, owned and not empty: a key after
+	// its last key belongs in it, with no search (the bulk-load path).
+	tail *leaf
 	slab []byte // where putOwned copies pairs; see there
+}
+
+// leafFor returns the leaf that holds key, or would: the one with the
+// greatest fence ≤ key.
+func (t *memTx) leafFor(key []byte) *leaf {
+	if t.foundFn == nil {
+		t.foundFn = func(l *leaf) bool { t.found = l; return false }
+	}
+	t.pivot.fence = key
+	t.leaves.DescendLessOrEqual(&t.pivot, t.foundFn)
+	t.pivot.fence = nil
+	l := t.found
+	t.found = nil
+	return l
+}
+
+// own returns l if this Update made it, else a copy of it that replaces it
+// in the tree.
+func (t *memTx) own(l *leaf) *leaf {
+	if l.gen == t.gen {
+		return l
+	}
+	c := &leaf{fence: l.fence, gen: t.gen, items: make([]item, len(l.items), max(len(l.items)+1, t.leafMax))}
+	copy(c.items, l.items)
+	t.leaves.ReplaceOrInsert(c)
+	return c
 }
 
 func (t *memTx) Get(key []byte) ([]byte, error) {
@@ -101,11 +193,12 @@ func (t *memTx) Get(key []byte) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
-	it, ok := t.tree.Get(item{key: key})
+	l := t.leafFor(key)
+	i, ok := search(l.items, key)
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return it.value, nil
+	return l.items[i].value, nil
 }
 
 func (t *memTx) Put(key, value []byte) error {
@@ -118,13 +211,65 @@ func (t *memTx) Put(key, value []byte) error {
 	return t.insert(ownedCopy(key, value))
 }
 
+// insert stores a pair whose slices the tree may keep.
 func (t *memTx) insert(key, value []byte) error {
 	t.writes++
 	if value == nil {
 		value = []byte{}
 	}
-	t.tree.ReplaceOrInsert(item{key: key, value: value})
+	it := item{key: key, value: value}
+	if l := t.tail; l != nil && bytes.Compare(key, l.items[len(l.items)-1].key) > 0 {
+		t.n++
+		if len(l.items) < t.leafMax {
+			l.items = append(l.items, it)
+		} else {
+			t.tail = t.newLeaf(it)
+		}
+		return nil
+	}
+	l := t.own(t.leafFor(key))
+	i, found := search(l.items, key)
+	if found {
+		l.items[i].value = value
+		return nil
+	}
+	t.n++
+	atEnd := i == len(l.items)
+	switch {
+	case len(l.items) < t.leafMax:
+		l.items = slices.Insert(l.items, i, it)
+	case atEnd: // full, and growing at its end: start the next leaf
+		l = t.newLeaf(it)
+	default:
+		l.items = slices.Insert(l.items, i, it)
+		t.split(l)
+		t.tail = nil
+		return nil
+	}
+	if atEnd {
+		if last, _ := t.leaves.Max(); last == l {
+			t.tail = l
+		}
+	}
 	return nil
+}
+
+// newLeaf adds a leaf holding just it, fenced at its key.
+func (t *memTx) newLeaf(it item) *leaf {
+	l := &leaf{fence: it.key, gen: t.gen, items: make([]item, 1, t.leafMax)}
+	l.items[0] = it
+	t.leaves.ReplaceOrInsert(l)
+	return l
+}
+
+// split moves the upper half of an owned leaf into a new leaf.
+func (t *memTx) split(l *leaf) {
+	mid := len(l.items) / 2
+	r := &leaf{fence: l.items[mid].key, gen: t.gen, items: make([]item, len(l.items)-mid, t.leafMax)}
+	copy(r.items, l.items[mid:])
+	clear(l.items[mid:])
+	l.items = l.items[:mid]
+	t.leaves.ReplaceOrInsert(r)
 }
 
 // putOwned is the bulk write: it copies the pair into the transaction's
@@ -150,7 +295,7 @@ func (t *memTx) putOwned(key, value []byte) error {
 // slabSize is the size of the slabs bulk writes copy their pairs into.
 const slabSize = 256 << 10
 
-// beginBulk is a no-op: a B-tree needs no tuning for sorted inserts.
+// beginBulk is a no-op: ascending inserts fill leaves by themselves.
 func (t *memTx) beginBulk([]byte) {}
 
 func (t *memTx) Delete(key []byte) error {
@@ -161,7 +306,18 @@ func (t *memTx) Delete(key []byte) error {
 		return err
 	}
 	t.writes++
-	t.tree.Delete(item{key: key})
+	l := t.leafFor(key)
+	i, found := search(l.items, key)
+	if !found {
+		return nil
+	}
+	t.tail = nil
+	t.n--
+	l = t.own(l)
+	l.items = slices.Delete(l.items, i, i+1)
+	if len(l.items) == 0 && len(l.fence) > 0 {
+		t.leaves.Delete(l)
+	}
 	return nil
 }
 
@@ -236,34 +392,69 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	}
 }
 
-// walk visits the items in [lo, hi) in r's direction until fn returns false.
+// walk visits the items in [lo, hi) in r's direction until fn returns
+// false. It seeks once, to the leaf that holds the first key, and moves to
+// the next leaf through the tree only when the range runs past a leaf's
+// end; within a leaf it compares with the far bound once, not per pair.
 func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	if r.Reverse {
-		visit := func(it item) bool {
-			if hi != nil && bytes.Compare(it.key, hi) >= 0 {
-				return true // the exclusive upper bound itself
-			}
-			if lo != nil && bytes.Compare(it.key, lo) < 0 {
-				return false
-			}
-			return fn(it)
-		}
-		if hi == nil {
-			t.tree.Descend(visit)
-		} else {
-			t.tree.DescendLessOrEqual(item{key: hi}, visit)
-		}
+		t.walkReverse(lo, hi, fn)
 		return
 	}
-	visit := func(it item) bool {
-		if hi != nil && bytes.Compare(it.key, hi) >= 0 {
-			return false
+	more := true // the range may go on past the leaf visit was given
+	visit := func(items []item) bool {
+		if n := len(items); hi != nil && n > 0 && bytes.Compare(items[n-1].key, hi) >= 0 {
+			end, _ := search(items, hi)
+			items, more = items[:end], false
 		}
-		return fn(it)
+		for _, it := range items {
+			if !fn(it) {
+				return false
+			}
+		}
+		return more
 	}
-	if lo == nil {
-		t.tree.Ascend(visit)
+	first := t.leafFor(lo)
+	start := 0
+	if lo != nil {
+		start, _ = search(first.items, lo)
+	}
+	if !visit(first.items[start:]) {
+		return
+	}
+	t.leaves.AscendGreaterOrEqual(first, func(l *leaf) bool {
+		return l == first || visit(l.items)
+	})
+}
+
+// walkReverse is walk from hi (exclusive) down to lo.
+func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
+	more := true
+	visit := func(items []item) bool {
+		if lo != nil && len(items) > 0 && bytes.Compare(items[0].key, lo) < 0 {
+			start, _ := search(items, lo)
+			items, more = items[start:], false
+		}
+		for i := len(items) - 1; i >= 0; i-- {
+			if !fn(items[i]) {
+				return false
+			}
+		}
+		return more
+	}
+	var last *leaf
+	end := 0
+	if hi == nil {
+		last, _ = t.leaves.Max()
+		end = len(last.items)
 	} else {
-		t.tree.AscendGreaterOrEqual(item{key: lo}, visit)
+		last = t.leafFor(hi)
+		end, _ = search(last.items, hi)
 	}
+	if !visit(last.items[:end]) {
+		return
+	}
+	t.leaves.DescendLessOrEqual(last, func(l *leaf) bool {
+		return l == last || visit(l.items)
+	})
 }

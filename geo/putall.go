@@ -172,8 +172,8 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 	return places, scopes, nil
 }
 
-// idKey is a point's id for sorting: its first eight bytes as a number,
-// which settles most comparisons without reading the string.
+// idKey is a point's id for sorting: eight bytes of it as a number, which
+// settle most comparisons without reading the string.
 type idKey struct {
 	head uint64
 	i    int32
@@ -181,11 +181,17 @@ type idKey struct {
 
 // lastOfEachID returns the points in id order, keeping only the last
 // point given for each id.
+//
+// The eight bytes in a key's head are the ones after the prefix every id
+// shares (ids such as "user-1234567" share "user-", and their first eight
+// bytes would settle nothing), zero-padded: ids compare as their heads do
+// unless the heads are equal, and then as strings.
 func lastOfEachID(points []Point) []idKey {
+	skip := commonPrefix(points)
 	keys := make([]idKey, len(points))
 	for i, p := range points {
 		var head [8]byte
-		copy(head[:], p.ID)
+		copy(head[:], p.ID[skip:])
 		keys[i] = idKey{binary.BigEndian.Uint64(head[:]), int32(i)}
 	}
 	slices.SortFunc(keys, func(a, b idKey) int {
@@ -205,6 +211,25 @@ func lastOfEachID(points []Point) []idKey {
 		out = append(out, k)
 	}
 	return out
+}
+
+// commonPrefix is the length of the longest prefix every point's id shares.
+func commonPrefix(points []Point) int {
+	if len(points) == 0 {
+		return 0
+	}
+	first := points[0].ID
+	n := len(first)
+	for _, p := range points[1:] {
+		n = min(n, len(p.ID))
+		for i := 0; i < n; i++ {
+			if p.ID[i] != first[i] {
+				n = i
+				break
+			}
+		}
+	}
+	return n
 }
 
 // keyBuffer hands out keys and values built side by side in large shared

@@ -450,11 +450,18 @@ func TestScopedQueriesAgainstBruteForce(t *testing.T) {
 // same points put one at a time leave (a later duplicate wins in both), on
 // an empty index and over existing points; points under several scopes,
 // in both caps and on ±180°, with payloads and ids holding zero bytes and
-// separators, ids sharing their first eight bytes.
+// separators, ids sharing their first eight bytes, and (in later rounds)
+// batches whose ids all share a prefix, some of them nothing more or that
+// prefix and zero bytes.
 func TestPutAllMatchesPut(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	scopes := []composite.Tuple{nil, {"CA"}, {"CA", int64(7)}, {"a\x00b"}, {nil}}
-	batch := func(n int) []Point {
+	idPrefixes := [][]string{
+		{"longprefix-", "x\x00", "a:b", ""},
+		{"shared-prefix-"},
+		{"same\x00", "same\x00\x00", "same\x00\x001"},
+	}
+	batch := func(n, round int) []Point {
 		var ps []Point
 		for range n {
 			lat, lon := r.Float64()*180-90, r.Float64()*360-180
@@ -464,8 +471,12 @@ func TestPutAllMatchesPut(t *testing.T) {
 			case 1:
 				lon = []float64{180, -180}[r.IntN(2)]
 			}
-			p := Point{ID: fmt.Sprintf("%s%d", []string{"longprefix-", "x\x00", "a:b", ""}[r.IntN(4)], r.IntN(n)), Lat: lat, Lon: lon,
+			pre := idPrefixes[round%len(idPrefixes)]
+			p := Point{ID: fmt.Sprintf("%s%d", pre[r.IntN(len(pre))], r.IntN(n)), Lat: lat, Lon: lon,
 				Scope: scopes[r.IntN(len(scopes))]}
+			if round == 2 && r.IntN(5) == 0 {
+				p.ID = pre[r.IntN(len(pre))] // the shared prefix and no more
+			}
 			if r.IntN(3) == 0 {
 				p.Payload = []byte{0, byte(r.IntN(256)), ':'}
 			}
@@ -487,8 +498,8 @@ func TestPutAllMatchesPut(t *testing.T) {
 		t.Run(be.Name, func(t *testing.T) {
 			bulk, single := be.Open(t), be.Open(t)
 			ix := NewIndex("same")
-			for round := range 3 { // the first on an empty index
-				ps := batch(400)
+			for round := range 4 { // the first on an empty index
+				ps := batch(400, round)
 				if err := bulk.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, ps) }); err != nil {
 					t.Fatal(err)
 				}

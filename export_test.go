@@ -1,0 +1,43 @@
+package keyspace
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// NewMemoryWithLeaves returns a memory store whose leaves hold at most max
+// pairs, so that tests split, fill and empty leaves all the time.
+func NewMemoryWithLeaves(max int) *MemoryStore { return newMemory(max) }
+
+// CheckLeaves verifies the invariants of the published leaves (see leaf)
+// and that Len counts their pairs.
+func (s *MemoryStore) CheckLeaves() error {
+	snap := s.published.Load()
+	var err error
+	var prev *leaf
+	n := 0
+	snap.leaves.Ascend(func(l *leaf) bool {
+		switch {
+		case prev == nil && len(l.fence) != 0:
+			err = fmt.Errorf("first leaf fenced at %q", l.fence)
+		case prev != nil && len(l.items) == 0:
+			err = fmt.Errorf("leaf %q is empty", l.fence)
+		case len(l.items) > s.leafMax:
+			err = fmt.Errorf("leaf %q holds %d pairs, more than %d", l.fence, len(l.items), s.leafMax)
+		case prev != nil && len(prev.items) > 0 && bytes.Compare(prev.items[len(prev.items)-1].key, l.fence) >= 0:
+			err = fmt.Errorf("leaf %q ends with %q, not below the next fence %q", prev.fence, prev.items[len(prev.items)-1].key, l.fence)
+		}
+		for i, it := range l.items {
+			if bytes.Compare(it.key, l.fence) < 0 || i > 0 && bytes.Compare(l.items[i-1].key, it.key) >= 0 {
+				err = fmt.Errorf("leaf %q: key %d %q out of order", l.fence, i, it.key)
+			}
+		}
+		n += len(l.items)
+		prev = l
+		return err == nil
+	})
+	if err == nil && n != snap.n {
+		err = fmt.Errorf("leaves hold %d pairs, Len says %d", n, snap.n)
+	}
+	return err
+}

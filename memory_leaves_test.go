@@ -1,0 +1,87 @@
+package keyspace_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// TestMemoryLeavesAgainstModel mixes the writes that take each path
+// through the leaves (random puts that split leaves, ascending runs past
+// the last key that fill them through the tail, ascending runs into the
+// middle, deletes that empty leaves, rolled-back Updates) on leaves of 4
+// pairs, and after every Update checks the leaf invariants and every pair
+// against a map.
+func TestMemoryLeavesAgainstModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	s := keyspace.NewMemoryWithLeaves(4)
+	model := storetest.Model{}
+	next := 0 // ascending keys past every other: "k9xxxxxx"
+	for txn := range 300 {
+		m := model.Clone()
+		abort := r.IntN(6) == 0
+		err := s.Update(func(tx keyspace.Tx) error {
+			for range 1 + r.IntN(40) {
+				var err error
+				switch op := r.IntN(10); {
+				case op < 3:
+					k := fmt.Sprintf("k%d", r.IntN(500))
+					m[k] = fmt.Sprint(txn)
+					err = tx.Put([]byte(k), []byte(m[k]))
+				case op < 5: // an ascending run after every key
+					for range r.IntN(12) {
+						next++
+						k := fmt.Sprintf("k9%07d", next)
+						m[k] = "tail"
+						err = keyspace.WriteSorted(tx, func(yield func([]byte, []byte) bool) { yield([]byte(k), []byte("tail")) })
+					}
+				case op < 6: // an ascending run somewhere in the middle
+					base := r.IntN(400)
+					for i := range r.IntN(12) {
+						k := fmt.Sprintf("k%d_%02d", base, i)
+						m[k] = "mid"
+						err = tx.Put([]byte(k), []byte("mid"))
+					}
+				default: // a key of any of the three kinds, present or not
+					k := []string{
+						fmt.Sprintf("k%d", r.IntN(500)),
+						fmt.Sprintf("k9%07d", 1+r.IntN(next+1)),
+						fmt.Sprintf("k%d_%02d", r.IntN(400), r.IntN(12)),
+					}[r.IntN(3)]
+					delete(m, k)
+					err = tx.Delete([]byte(k))
+				}
+				if err != nil {
+					return err
+				}
+			}
+			if abort {
+				return fmt.Errorf("abort")
+			}
+			return nil
+		})
+		if abort != (err != nil) {
+			t.Fatalf("txn %d: Update = %v", txn, err)
+		}
+		if !abort {
+			model = m
+		}
+		if err := s.CheckLeaves(); err != nil {
+			t.Fatalf("txn %d: %v", txn, err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, err := storetest.Collect(tx, keyspace.Range{})
+			if want := model.Scan(keyspace.Range{}); err != nil || !slices.Equal(got, want) {
+				t.Fatalf("txn %d: %d pairs (%v), want %d", txn, len(got), err, len(want))
+			}
+			return nil
+		})
+		if s.Len() != len(model) {
+			t.Fatalf("txn %d: Len %d, want %d", txn, s.Len(), len(model))
+		}
+	}
+}
