@@ -151,8 +151,8 @@ type memTx struct {
 	n       int    // pairs in leaves
 	gen     uint64 // leaves of this generation are this Update's own; 0 in View
 	leafMax int
-	pivot   leaf   // the probe leafFor searches with
-	found   *leaf  // leafFor's answer
+	pivot   leaf  // the probe leafFor searches with
+	found   *leaf // leafFor's answer
 	foundFn func(*leaf) bool
 	// tail, when set, is the last leaf, owned and not empty: a key after
 	// its last key belongs in it, with no search (the bulk-load path).
