@@ -157,12 +157,23 @@ type memTx struct {
 	// tail, when set, is the last leaf, owned and not empty: a key after
 	// its last key belongs in it, with no search (the bulk-load path).
 	tail *leaf
+	// near is the leaf a walk last ended in, while no write has happened
+	// since (nearWrites): the next seek is often into it again, as when a
+	// query scans many short ranges of one neighbourhood in key order.
+	near       *leaf
+	nearWrites uint64
 	slab []byte // where putOwned copies pairs; see there
 }
 
 // leafFor returns the leaf that holds key, or would: the one with the
-// greatest fence ≤ key.
+// greatest fence ≤ key. A key between the fence and the last key of the
+// leaf the last walk ended in is in that leaf, found with two comparisons
+// instead of a descent of the tree.
 func (t *memTx) leafFor(key []byte) *leaf {
+	if l := t.near; l != nil && t.nearWrites == t.writes && len(l.items) > 0 &&
+		bytes.Compare(l.fence, key) <= 0 && bytes.Compare(key, l.items[len(l.items)-1].key) <= 0 {
+		return l
+	}
 	if t.foundFn == nil {
 		t.foundFn = func(l *leaf) bool { t.found = l; return false }
 	}
@@ -402,7 +413,8 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 		return
 	}
 	more := true // the range may go on past the leaf visit was given
-	visit := func(items []item) bool {
+	visit := func(l *leaf, items []item) bool {
+		t.near, t.nearWrites = l, t.writes
 		if n := len(items); hi != nil && n > 0 && bytes.Compare(items[n-1].key, hi) >= 0 {
 			end, _ := search(items, hi)
 			items, more = items[:end], false
@@ -419,18 +431,19 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	if lo != nil {
 		start, _ = search(first.items, lo)
 	}
-	if !visit(first.items[start:]) {
+	if !visit(first, first.items[start:]) {
 		return
 	}
 	t.leaves.AscendGreaterOrEqual(first, func(l *leaf) bool {
-		return l == first || visit(l.items)
+		return l == first || visit(l, l.items)
 	})
 }
 
 // walkReverse is walk from hi (exclusive) down to lo.
 func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 	more := true
-	visit := func(items []item) bool {
+	visit := func(l *leaf, items []item) bool {
+		t.near, t.nearWrites = l, t.writes
 		if lo != nil && len(items) > 0 && bytes.Compare(items[0].key, lo) < 0 {
 			start, _ := search(items, lo)
 			items, more = items[start:], false
@@ -451,10 +464,10 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 		last = t.leafFor(hi)
 		end, _ = search(last.items, hi)
 	}
-	if !visit(last.items[:end]) {
+	if !visit(last, last.items[:end]) {
 		return
 	}
 	t.leaves.DescendLessOrEqual(last, func(l *leaf) bool {
-		return l == last || visit(l.items)
+		return l == last || visit(l, l.items)
 	})
 }
