@@ -318,7 +318,13 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 		} else {
 			k, v = c.Seek(r.Start)
 		}
-		for n := 0; k != nil && r.contains(k); {
+		// The seeks start inside the range, so only the far bound needs a
+		// test: End going forward, Start in reverse.
+		inside := func(k []byte) bool { return r.End == nil || bytes.Compare(k, r.End) < 0 }
+		if r.Reverse {
+			inside = func(k []byte) bool { return r.Start == nil || bytes.Compare(k, r.Start) >= 0 }
+		}
+		for n := 0; k != nil && inside(k); {
 			writes := t.writes
 			if !yield(k, v) {
 				return

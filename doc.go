@@ -14,7 +14,11 @@
 //     keyspace lives in one top-level bucket named "keyspace". A file without
 //     that bucket is refused with [ErrNotKeyspace] unless it is empty.
 //   - [NewMemory] returns an in-memory store on a copy-on-write
-//     github.com/google/btree. Update works on a clone and publishes it on
+//     github.com/google/btree whose items are leaves: sorted slices of up
+//     to 128 pairs, so the tree and the leaves together are a B+tree. A
+//     scan walks slices, a seek ends in a binary search of one leaf, and a
+//     sorted bulk load appends to the last leaf. Update works on a clone
+//     and copies a leaf before changing it, and publishes the clone on
 //     commit; View reads the published snapshot without holding a lock.
 //
 // Both pass the same conformance suite (package storetest) and enforce the
