@@ -23,9 +23,9 @@ import (
 // a grown node moves everything after it). To sort a million points
 // quickly it never compares whole keys: the points are sorted by what
 // their keys sort by, as integers where it can (the grid, the scope's rank
-// among the distinct scopes, the hash) and by id only on ties; ids are
-// compared by their first eight bytes before the rest. Duplicates are found
-// in the id order rather than with a map. Keys are built as they are
+// among the distinct scopes, the hash; radix and counting sorts) and by id
+// only on ties; ids are radix-sorted by eight of their bytes before the
+// rest. Duplicates are found in the id order rather than with a map. Keys are built as they are
 // written, into large shared buffers, with no boxing of elements.
 func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	if len(points) > math.MaxInt32 {
@@ -37,22 +37,9 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	}
 	// The two sorts are independent: the key order sorts every point,
 	// and points that lose to a later duplicate are skipped when written.
-	byKey := slices.Clone(places)
+	var byKey []placed
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		slices.SortFunc(byKey, func(a, b placed) int {
-			if a.order != b.order {
-				return cmp.Compare(a.order, b.order)
-			}
-			if a.hash != b.hash {
-				return cmp.Compare(a.hash, b.hash)
-			}
-			if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.i, b.i)
-		})
-	})
+	wg.Go(func() { byKey = sortPlaces(places, points, len(scopes)) })
 	winners := lastOfEachID(points)
 	wg.Wait()
 	won := make([]bool, len(points))
@@ -172,45 +159,97 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 	return places, scopes, nil
 }
 
-// idKey is a point's id for sorting: eight bytes of it as a number, which
-// settle most comparisons without reading the string.
-type idKey struct {
-	head uint64
-	i    int32
-}
-
 // lastOfEachID returns the points in id order, keeping only the last
-// point given for each id.
+// point given for each id, as sort keys whose i fields index points.
 //
-// The eight bytes in a key's head are the ones after the prefix every id
-// shares (ids such as "user-1234567" share "user-", and their first eight
-// bytes would settle nothing), zero-padded: ids compare as their heads do
-// unless the heads are equal, and then as strings.
-func lastOfEachID(points []Point) []idKey {
+// It radix-sorts eight bytes of each id (sortKey.bits), then sorts runs of
+// equal bytes by the whole id. The eight bytes are the ones after the
+// prefix every id shares (ids such as "user-1234567" share "user-", and
+// their first eight bytes would settle nothing), zero-padded: ids compare
+// as those bytes do unless the bytes are equal, and then as strings.
+func lastOfEachID(points []Point) []sortKey {
 	skip := commonPrefix(points)
-	keys := make([]idKey, len(points))
+	keys := make([]sortKey, len(points))
+	var differ uint64
 	for i, p := range points {
 		var head [8]byte
 		copy(head[:], p.ID[skip:])
-		keys[i] = idKey{binary.BigEndian.Uint64(head[:]), int32(i)}
+		keys[i] = sortKey{binary.BigEndian.Uint64(head[:]), int32(i)}
+		differ |= keys[i].bits ^ keys[0].bits
 	}
-	slices.SortFunc(keys, func(a, b idKey) int {
-		if a.head != b.head {
-			return cmp.Compare(a.head, b.head)
-		}
+	keys = radixSort(keys, differ) // stable: equal ids stay in input order
+	byID := func(a, b sortKey) int {
 		if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.i, b.i) // equal ids in input order: the last wins
-	})
+	}
+	forEachRun(keys, func(a, b sortKey) bool { return a.bits == b.bits }, func(run []sortKey) { slices.SortFunc(run, byID) })
 	out := keys[:0]
 	for n, k := range keys {
-		if n+1 < len(keys) && keys[n+1].head == k.head && points[keys[n+1].i].ID == points[k.i].ID {
+		if n+1 < len(keys) && keys[n+1].bits == k.bits && points[keys[n+1].i].ID == points[k.i].ID {
 			continue
 		}
 		out = append(out, k)
 	}
 	return out
+}
+
+// sortPlaces returns places (one per point, in input order) in key order:
+// by order, hash and id, and equal keys in input order. It radix-sorts
+// the hashes, then stably counting-sorts by order, which takes few values
+// (three grids times the distinct scopes), and sorts runs of equal order
+// and hash by id.
+func sortPlaces(places []placed, points []Point, scopes int) []placed {
+	if len(places) == 0 {
+		return nil
+	}
+	keys := make([]sortKey, len(places))
+	var differ uint64
+	for i, pl := range places {
+		keys[i] = sortKey{pl.hash, int32(i)}
+		differ |= pl.hash ^ places[0].hash
+	}
+	keys = radixSort(keys, differ)
+	dense := func(pl *placed) int { return int(pl.order>>32)*scopes + int(uint32(pl.order)) }
+	start := make([]int, 3*scopes+1)
+	for i := range places {
+		start[dense(&places[i])+1]++
+	}
+	for d := 1; d < len(start); d++ {
+		start[d] += start[d-1]
+	}
+	out := make([]placed, len(places))
+	for _, k := range keys {
+		pl := &places[k.i]
+		d := dense(pl)
+		out[start[d]] = *pl
+		start[d]++
+	}
+	forEachRun(out, func(a, b placed) bool { return a.order == b.order && a.hash == b.hash }, func(run []placed) {
+		slices.SortFunc(run, func(a, b placed) int {
+			if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.i, b.i)
+		})
+	})
+	return out
+}
+
+// forEachRun calls fn on every run of two or more adjacent elements that
+// same says are the same.
+func forEachRun[T any](xs []T, same func(a, b T) bool, fn func(run []T)) {
+	for i := 0; i < len(xs); {
+		j := i + 1
+		for j < len(xs) && same(xs[i], xs[j]) {
+			j++
+		}
+		if j-i > 1 {
+			fn(xs[i:j])
+		}
+		i = j
+	}
 }
 
 // commonPrefix is the length of the longest prefix every point's id shares.
