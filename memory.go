@@ -162,7 +162,7 @@ type memTx struct {
 	// query scans many short ranges of one neighbourhood in key order.
 	near       *leaf
 	nearWrites uint64
-	slab []byte // where putOwned copies pairs; see there
+	slab       []byte // where putOwned copies pairs; see there
 }
 
 // leafFor returns the leaf that holds key, or would: the one with the
