@@ -27,6 +27,7 @@ type hits struct {
 	ids      []byte          // the ids, unescaped, back to back
 	payloads []byte          // the payloads, back to back
 	recs     []hit
+	bounds   []byte // the bounds of the range being scanned (hashRangeIn)
 }
 
 // hit is one result while it is being collected.

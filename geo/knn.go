@@ -71,7 +71,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 				r := s.points.hashRange(g, 0, math.MaxUint64)
 				r.Limit = k
 				s.st.Ranges++
-				if err := s.ix.scan(tx, r, &s.st, within(lat, lon, math.Inf(1)), r.asResults(s.add)); err != nil {
+				if err := s.ix.scan(tx, r, &s.st, within(lat, lon, math.Inf(1)), resultFunc(s.add)); err != nil {
 					return nil, s.st, err
 				}
 			}
@@ -165,7 +165,7 @@ func (s *nearestSearch) seed() error {
 	collect := func(r Result) { n++; last = r; s.add(r) }
 	all := within(s.lat, s.lon, math.Inf(1))
 	s.st.Ranges++
-	if err := s.ix.scan(s.tx, fwd, &s.st, all, fwd.asResults(collect)); err != nil {
+	if err := s.ix.scan(s.tx, fwd, &s.st, all, resultFunc(collect)); err != nil {
 		return err
 	}
 	_, lastHash := locate(last.Lat, last.Lon)
@@ -182,7 +182,7 @@ func (s *nearestSearch) seed() error {
 		back.Reverse, back.Limit = true, s.k
 		n = 0
 		s.st.Ranges++
-		if err := s.ix.scan(s.tx, back, &s.st, all, back.asResults(collect)); err != nil {
+		if err := s.ix.scan(s.tx, back, &s.st, all, resultFunc(collect)); err != nil {
 			return err
 		}
 		_, lastHash = locate(last.Lat, last.Lon)
@@ -256,7 +256,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 			s.explain.addRange(c.grid, part[0], part[1])
 		}
 		r := s.points.hashRange(c.grid, part[0], part[1])
-		if err := s.ix.scan(s.tx, r, &s.st, s.near, r.asResults(s.add)); err != nil {
+		if err := s.ix.scan(s.tx, r, &s.st, s.near, resultFunc(s.add)); err != nil {
 			return err
 		}
 	}

@@ -189,8 +189,8 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		if s.inside {
 			t = everything
 		}
-		r := points.hashRange(s.grid, s.lo, s.hi)
-		if err := ix.scan(tx, r, &st, t, found.collect(r)); err != nil {
+		r := points.hashRangeIn(&found.bounds, s.grid, s.lo, s.hi)
+		if err := ix.scan(tx, r, &st, t, found); err != nil {
 			return nil, st, err
 		}
 	}
@@ -238,14 +238,26 @@ func (ix *Index) scoped(scope composite.Tuple) scoped {
 // hashRange is the range of the scope's points in grid g whose hash is in
 // [lo, hi].
 func (s scoped) hashRange(g grid, lo, hi uint64) pointRange {
-	prefix := slices.Clip(s.prefix[g])
-	r := pointRange{scope: s.scope, prefix: len(prefix)}
-	r.Start = composite.AppendUint(prefix, lo)
+	var buf []byte
+	return s.hashRangeIn(&buf, g, lo, hi)
+}
+
+// hashRangeIn is hashRange with its bounds built in *buf, which it reuses:
+// the range is good until the next call with the same buffer, which is
+// enough for a query that scans its ranges one after another.
+func (s scoped) hashRangeIn(buf *[]byte, g grid, lo, hi uint64) pointRange {
+	prefix := s.prefix[g]
+	b := composite.AppendUint(append((*buf)[:0], prefix...), lo)
+	n := len(b)
+	b = append(b, prefix...)
 	if hi == math.MaxUint64 {
-		r.End = append(prefix, 0xff) // past every element (tuple codes end below 0xff)
+		b = append(b, 0xff) // past every element (tuple codes end below 0xff)
 	} else {
-		r.End = composite.AppendUint(prefix, hi+1)
+		b = composite.AppendUint(b, hi+1)
 	}
+	*buf = b
+	r := pointRange{scope: s.scope, prefix: len(prefix)}
+	r.Start, r.End = b[:n:n], b[n:]
 	return r
 }
 
@@ -264,19 +276,25 @@ func within(lat, lon, radius float64) candidateTest {
 	}
 }
 
-// scan reads every point of r, counting candidates, and passes the key,
-// value and distance of those test keeps to keep.
-func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, keep func(key, v []byte, d float64) error) error {
-	for k, v := range tx.Scan(r.Range) {
+// A keeper takes the candidates a scan keeps: the key and value of a point
+// of r, and its distance.
+type keeper interface {
+	keep(r pointRange, key, v []byte, d float64) error
+}
+
+// scan reads every point of r, counting candidates, and passes those that
+// test keeps to k.
+func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, k keeper) error {
+	for key, v := range tx.Scan(r.Range) {
 		st.Candidates++
 		if len(v) < 16 {
-			return ix.wrap(fmt.Errorf("corrupt point value under key %q", k))
+			return ix.wrap(fmt.Errorf("corrupt point value under key %q", key))
 		}
 		d, ok := test(valueCoords(v))
 		if !ok {
 			continue
 		}
-		if err := keep(k, v, d); err != nil {
+		if err := k.keep(r, key, v, d); err != nil {
 			return ix.wrap(err)
 		}
 	}
@@ -286,19 +304,19 @@ func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTes
 	return nil
 }
 
-// collect is scan's keep for a query that gathers hits.
-func (h *hits) collect(r pointRange) func(key, v []byte, d float64) error {
-	return func(key, v []byte, d float64) error { return h.add(key, r.prefix, v, d) }
+// keep gathers a kept point into h.
+func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
+	return h.add(key, r.prefix, v, d)
 }
 
-// asResults is scan's keep for a caller that wants each point decoded.
-func (r pointRange) asResults(fn func(Result)) func(key, v []byte, d float64) error {
-	return func(key, v []byte, d float64) error {
-		p, err := r.decode(key, v)
-		if err != nil {
-			return err
-		}
-		fn(Result{Point: p, Distance: d})
-		return nil
+// resultFunc is a keeper for a caller that wants each point decoded.
+type resultFunc func(Result)
+
+func (fn resultFunc) keep(r pointRange, key, v []byte, d float64) error {
+	p, err := r.decode(key, v)
+	if err != nil {
+		return err
 	}
+	fn(Result{Point: p, Distance: d})
+	return nil
 }
