@@ -229,20 +229,17 @@ func (t *memTx) insert(key, value []byte) error {
 		value = []byte{}
 	}
 	it := item{key: key, value: value}
-	if l := t.tail; l != nil && bytes.Compare(key, l.items[len(l.items)-1].key) > 0 {
-		t.n++
-		if len(l.items) < t.leafMax {
-			l.items = append(l.items, it)
-		} else {
-			t.tail = t.newLeaf(it)
+	var l *leaf
+	var i int
+	if tail := t.tail; tail != nil && bytes.Compare(key, tail.items[len(tail.items)-1].key) > 0 {
+		l, i = tail, len(tail.items) // after every key: no search
+	} else {
+		l = t.own(t.leafFor(key))
+		var found bool
+		if i, found = search(l.items, key); found {
+			l.items[i].value = value
+			return nil
 		}
-		return nil
-	}
-	l := t.own(t.leafFor(key))
-	i, found := search(l.items, key)
-	if found {
-		l.items[i].value = value
-		return nil
 	}
 	t.n++
 	atEnd := i == len(l.items)
@@ -257,7 +254,7 @@ func (t *memTx) insert(key, value []byte) error {
 		t.tail = nil
 		return nil
 	}
-	if atEnd {
+	if atEnd && l != t.tail {
 		if last, _ := t.leaves.Max(); last == l {
 			t.tail = l
 		}

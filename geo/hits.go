@@ -3,7 +3,6 @@ package geo
 import (
 	"bytes"
 	"fmt"
-	"math"
 
 	"github.com/keyspacedb/keyspace/composite"
 )
@@ -32,10 +31,9 @@ type hits struct {
 
 // hit is one result while it is being collected.
 type hit struct {
-	distance     float64
-	lat, lon     float64
-	id, payload  [2]int32 // [start, end) in hits.ids and hits.payloads
-	distanceBits uint64   // math.Float64bits of distance; +0 for -0
+	distance    float64
+	lat, lon    float64
+	id, payload [2]int32 // [start, end) in hits.ids and hits.payloads
 }
 
 // newHits returns empty hits for results in scope, with buffers from the
@@ -81,12 +79,11 @@ func (h *hits) add(key []byte, prefix int, v []byte, d float64) error {
 	h.payloads = append(h.payloads, v[16:]...)
 	lat, lon := valueCoords(v)
 	h.recs = append(h.recs, hit{
-		distance:     d,
-		lat:          lat,
-		lon:          lon,
-		id:           [2]int32{int32(start), int32(len(h.ids))},
-		payload:      [2]int32{int32(pstart), int32(len(h.payloads))},
-		distanceBits: math.Float64bits(max(d, 0)), // max turns -0 into +0
+		distance: d,
+		lat:      lat,
+		lon:      lon,
+		id:       [2]int32{int32(start), int32(len(h.ids))},
+		payload:  [2]int32{int32(pstart), int32(len(h.payloads))},
 	})
 	return nil
 }

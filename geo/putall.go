@@ -162,29 +162,24 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 // lastOfEachID returns the points in id order, keeping only the last
 // point given for each id, as sort keys whose i fields index points.
 //
-// It radix-sorts eight bytes of each id (sortKey.bits), then sorts runs of
-// equal bytes by the whole id. The eight bytes are the ones after the
+// It sorts by eight bytes of each id (sortKey.bits; a radix sort when
+// there are many), then sorts runs of equal bytes by the whole id and
+// input order. The eight bytes are the ones after the
 // prefix every id shares (ids such as "user-1234567" share "user-", and
 // their first eight bytes would settle nothing), zero-padded: ids compare
 // as those bytes do unless the bytes are equal, and then as strings.
 func lastOfEachID(points []Point) []sortKey {
 	skip := commonPrefix(points)
 	keys := make([]sortKey, len(points))
-	var differ uint64
 	for i, p := range points {
 		var head [8]byte
 		copy(head[:], p.ID[skip:])
 		keys[i] = sortKey{binary.BigEndian.Uint64(head[:]), int32(i)}
-		differ |= keys[i].bits ^ keys[0].bits
 	}
-	keys = radixSort(keys, differ) // stable: equal ids stay in input order
-	byID := func(a, b sortKey) int {
-		if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i) // equal ids in input order: the last wins
-	}
-	forEachRun(keys, func(a, b sortKey) bool { return a.bits == b.bits }, func(run []sortKey) { slices.SortFunc(run, byID) })
+	keys = sortByBits(keys)
+	forEachRun(keys, func(a, b sortKey) bool { return a.bits == b.bits }, func(run []sortKey) {
+		slices.SortFunc(run, func(a, b sortKey) int { return compareIDs(points, a.i, b.i) })
+	})
 	out := keys[:0]
 	for n, k := range keys {
 		if n+1 < len(keys) && keys[n+1].bits == k.bits && points[keys[n+1].i].ID == points[k.i].ID {
@@ -196,8 +191,8 @@ func lastOfEachID(points []Point) []sortKey {
 }
 
 // sortPlaces returns places (one per point, in input order) in key order:
-// by order, hash and id, and equal keys in input order. It radix-sorts
-// the hashes, then stably counting-sorts by order, which takes few values
+// by order, hash and id, and equal keys in input order. It sorts the
+// hashes (sortByBits), then stably counting-sorts by order, which takes few values
 // (three grids times the distinct scopes), and sorts runs of equal order
 // and hash by id.
 func sortPlaces(places []placed, points []Point, scopes int) []placed {
@@ -205,12 +200,10 @@ func sortPlaces(places []placed, points []Point, scopes int) []placed {
 		return nil
 	}
 	keys := make([]sortKey, len(places))
-	var differ uint64
 	for i, pl := range places {
 		keys[i] = sortKey{pl.hash, int32(i)}
-		differ |= pl.hash ^ places[0].hash
 	}
-	keys = radixSort(keys, differ)
+	keys = sortByBits(keys)
 	dense := func(pl *placed) int { return int(pl.order>>32)*scopes + int(uint32(pl.order)) }
 	start := make([]int, 3*scopes+1)
 	for i := range places {
@@ -227,29 +220,18 @@ func sortPlaces(places []placed, points []Point, scopes int) []placed {
 		start[d]++
 	}
 	forEachRun(out, func(a, b placed) bool { return a.order == b.order && a.hash == b.hash }, func(run []placed) {
-		slices.SortFunc(run, func(a, b placed) int {
-			if c := strings.Compare(points[a.i].ID, points[b.i].ID); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.i, b.i)
-		})
+		slices.SortFunc(run, func(a, b placed) int { return compareIDs(points, a.i, b.i) })
 	})
 	return out
 }
 
-// forEachRun calls fn on every run of two or more adjacent elements that
-// same says are the same.
-func forEachRun[T any](xs []T, same func(a, b T) bool, fn func(run []T)) {
-	for i := 0; i < len(xs); {
-		j := i + 1
-		for j < len(xs) && same(xs[i], xs[j]) {
-			j++
-		}
-		if j-i > 1 {
-			fn(xs[i:j])
-		}
-		i = j
+// compareIDs orders points a and b by id, and equal ids by input order
+// (so that of equal ids the last given sorts last, and wins).
+func compareIDs(points []Point, a, b int32) int {
+	if c := strings.Compare(points[a].ID, points[b].ID); c != 0 {
+		return c
 	}
+	return cmp.Compare(a, b)
 }
 
 // commonPrefix is the length of the longest prefix every point's id shares.

@@ -3,6 +3,7 @@ package geo
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -17,30 +18,46 @@ import (
 // comparisons. Equal distances, which the radix sort leaves in scan order,
 // are then ordered by id.
 func sortHits(recs []hit, ids []byte) []sortKey {
-	n := len(recs)
-	keys := make([]sortKey, n)
-	var differ uint64 // the bits in which some key differs from the first
+	keys := make([]sortKey, len(recs))
 	for i := range recs {
-		keys[i] = sortKey{recs[i].distanceBits, int32(i)}
-		differ |= keys[i].bits ^ keys[0].bits
+		keys[i] = sortKey{math.Float64bits(max(recs[i].distance, 0)), int32(i)} // max turns -0 into +0
 	}
-	if n < radixMin {
-		slices.SortFunc(keys, func(a, b sortKey) int { return cmp.Compare(a.bits, b.bits) })
-	} else {
-		keys = radixSort(keys, differ)
-	}
+	keys = sortByBits(keys)
 	id := func(k sortKey) []byte { r := &recs[k.i]; return ids[r.id[0]:r.id[1]] }
-	for i := 0; i < n; {
+	forEachRun(keys, func(a, b sortKey) bool { return a.bits == b.bits }, func(run []sortKey) {
+		slices.SortFunc(run, func(a, b sortKey) int { return bytes.Compare(id(a), id(b)) })
+	})
+	return keys
+}
+
+// sortByBits sorts keys by bits, leaving equal bits in no particular
+// order: by comparisons when there are few, else by radixSort. It returns
+// the sorted slice, which is keys or a buffer of the same length.
+func sortByBits(keys []sortKey) []sortKey {
+	if len(keys) < radixMin {
+		slices.SortFunc(keys, func(a, b sortKey) int { return cmp.Compare(a.bits, b.bits) })
+		return keys
+	}
+	var differ uint64 // the bits in which some key differs from the first
+	for _, k := range keys {
+		differ |= k.bits ^ keys[0].bits
+	}
+	return radixSort(keys, differ)
+}
+
+// forEachRun calls fn on every run of two or more adjacent elements that
+// same says are the same.
+func forEachRun[T any](xs []T, same func(a, b T) bool, fn func(run []T)) {
+	for i := 0; i < len(xs); {
 		j := i + 1
-		for j < n && keys[j].bits == keys[i].bits {
+		for j < len(xs) && same(xs[i], xs[j]) {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b sortKey) int { return bytes.Compare(id(a), id(b)) })
+			fn(xs[i:j])
 		}
 		i = j
 	}
-	return keys
 }
 
 // sortKey is a result's distance bits and its index.
