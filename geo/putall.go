@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -59,47 +61,105 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 			}
 		}
 	}
-	// Reverse entries ("i") sort before point keys ("n", "p", "s"): one
-	// ascending run.
-	idsPrefix := ix.ids.Bytes()
-	var pointPrefix [3][]byte
-	for g := range pointPrefix {
-		pointPrefix[g] = ix.points[g].Bytes()
+	w := &pairWriter{ids: ix.ids.Bytes(), points: points, places: places, scopes: scopes, winners: winners, byKey: byKey, won: won}
+	for g := range w.pointPrefix {
+		w.pointPrefix[g] = ix.points[g].Bytes()
 	}
-	var buf keyBuffer
-	run := func(yield func(k, v []byte) bool) {
-		for _, w := range winners {
-			p, pl := &points[w.i], &places[w.i]
-			scope := scopes[pl.scope]
-			buf.reserve(len(idsPrefix) + 2*len(p.ID) + 2 + 1 + len(scope) + 9)
-			key := buf.take(composite.AppendString(append(buf.next(), idsPrefix...), p.ID))
-			value := append(buf.next(), gridMarker(pl.grid)...)
-			value = buf.take(composite.AppendUint(append(value, scope...), pl.hash))
-			if !yield(key, value) {
-				return
-			}
-		}
-		for _, pl := range byKey {
-			if !won[pl.i] {
-				continue
-			}
-			p := &points[pl.i]
-			prefix, scope := pointPrefix[pl.grid], scopes[pl.scope]
-			buf.reserve(len(prefix) + len(scope) + 9 + 2*len(p.ID) + 2 + 16 + len(p.Payload))
-			key := append(append(buf.next(), prefix...), scope...)
-			key = buf.take(composite.AppendString(composite.AppendUint(key, pl.hash), p.ID))
-			value := binary.BigEndian.AppendUint64(buf.next(), math.Float64bits(p.Lat))
-			value = binary.BigEndian.AppendUint64(value, math.Float64bits(p.Lon))
-			value = buf.take(append(value, p.Payload...))
-			if !yield(key, value) {
-				return
-			}
-		}
-	}
-	if err := keyspace.WriteSorted(tx, run); err != nil {
+	if err := keyspace.WriteSorted(tx, w.pairs(runtime.GOMAXPROCS(0))); err != nil {
 		return ix.wrap(err)
 	}
 	return nil
+}
+
+// pairWriter builds the pairs PutAll writes, in key order: the reverse
+// entries ("i"), which sort before the point keys ("n", "p", "s"), one per
+// winner in id order, then the point keys in byKey order, skipping points
+// that lost to a later duplicate. Building a pair reads its point, id and
+// payload in an order unrelated to the input's, so it is mostly waiting
+// for memory; it runs on several cores, in chunks, while the transaction
+// inserts the chunks built before (pairs). On 1,000,000 clustered points
+// and 2 cores (BenchmarkPutAll, A/B in one hour) this took the load into
+// the memory backend from 1.58 to 0.85 s and into bbolt from 5.8 to 4.6 s.
+type pairWriter struct {
+	ids         []byte    // the reverse entries' subspace
+	pointPrefix [3][]byte // each grid's subspace
+	points      []Point
+	places      []placed
+	scopes      [][]byte
+	winners     []sortKey
+	byKey       []placed
+	won         []bool
+}
+
+// pair is one key and value to write.
+type pair struct{ key, value []byte }
+
+// pairChunk is how many write positions one chunk covers.
+const pairChunk = 4096
+
+// pairs builds the writes on workers goroutines and yields them in order.
+func (w *pairWriter) pairs(workers int) iter.Seq2[[]byte, []byte] {
+	n := len(w.winners) + len(w.byKey)
+	chunks := (n + pairChunk - 1) / pairChunk
+	workers = max(1, min(workers, chunks))
+	bufs := make([]keyBuffer, workers)
+	// The slices of pairs go round; the bytes they point at stay with the
+	// transaction, which owns them once written.
+	free := make(chan []pair, 2*workers+1)
+	built := inOrder(chunks, workers, func(worker, i int) []pair {
+		var dst []pair
+		select {
+		case dst = <-free:
+		default:
+			dst = make([]pair, 0, pairChunk)
+		}
+		return w.build(&bufs[worker], dst[:0], i*pairChunk, min(n, (i+1)*pairChunk))
+	})
+	return func(yield func(k, v []byte) bool) {
+		for chunk := range built {
+			for _, p := range chunk {
+				if !yield(p.key, p.value) {
+					return
+				}
+			}
+			select {
+			case free <- chunk:
+			default:
+			}
+		}
+	}
+}
+
+// build appends the pairs of write positions [from, to) to dst, with their
+// bytes in buf: position i < len(winners) is winner i's reverse entry,
+// and the rest are byKey's points.
+func (w *pairWriter) build(buf *keyBuffer, dst []pair, from, to int) []pair {
+	for i := from; i < to; i++ {
+		if i < len(w.winners) {
+			p, pl := &w.points[w.winners[i].i], &w.places[w.winners[i].i]
+			scope := w.scopes[pl.scope]
+			buf.reserve(len(w.ids) + 2*len(p.ID) + 2 + 1 + len(scope) + 9)
+			key := buf.take(composite.AppendString(append(buf.next(), w.ids...), p.ID))
+			value := append(buf.next(), gridMarker(pl.grid)...)
+			value = buf.take(composite.AppendUint(append(value, scope...), pl.hash))
+			dst = append(dst, pair{key, value})
+			continue
+		}
+		pl := &w.byKey[i-len(w.winners)]
+		if !w.won[pl.i] {
+			continue
+		}
+		p := &w.points[pl.i]
+		prefix, scope := w.pointPrefix[pl.grid], w.scopes[pl.scope]
+		buf.reserve(len(prefix) + len(scope) + 9 + 2*len(p.ID) + 2 + 16 + len(p.Payload))
+		key := append(append(buf.next(), prefix...), scope...)
+		key = buf.take(composite.AppendString(composite.AppendUint(key, pl.hash), p.ID))
+		value := binary.BigEndian.AppendUint64(buf.next(), math.Float64bits(p.Lat))
+		value = binary.BigEndian.AppendUint64(value, math.Float64bits(p.Lon))
+		value = buf.take(append(value, p.Payload...))
+		dst = append(dst, pair{key, value})
+	}
+	return dst
 }
 
 // placed is where a point's key goes: its key sorts by order (the grid's

@@ -452,7 +452,8 @@ func TestScopedQueriesAgainstBruteForce(t *testing.T) {
 // in both caps and on ±180°, with payloads and ids holding zero bytes and
 // separators, ids sharing their first eight bytes, and (in later rounds)
 // batches whose ids all share a prefix, some of them nothing more or that
-// prefix and zero bytes.
+// prefix and zero bytes; and a batch large enough to be built in several
+// chunks at once.
 func TestPutAllMatchesPut(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	scopes := []composite.Tuple{nil, {"CA"}, {"CA", int64(7)}, {"a\x00b"}, {nil}}
@@ -498,8 +499,11 @@ func TestPutAllMatchesPut(t *testing.T) {
 		t.Run(be.Name, func(t *testing.T) {
 			bulk, single := be.Open(t), be.Open(t)
 			ix := NewIndex("same")
-			for round := range 4 { // the first on an empty index
-				ps := batch(400, round)
+			// The first round is on an empty index; the last is large
+			// enough that PutAll builds its writes in several chunks on
+			// several workers.
+			for round, n := range []int{400, 400, 400, 3 * pairChunk / 2} {
+				ps := batch(n, round)
 				if err := bulk.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, ps) }); err != nil {
 					t.Fatal(err)
 				}
