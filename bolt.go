@@ -354,6 +354,37 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	}
 }
 
+// visitRange is VisitRange's loop for a View's forward ranges: Scan's
+// loop with the visitor called directly and no closures.
+func (t *boltTx) visitRange(r Range, v Visitor) {
+	if t.writable || r.Reverse {
+		visitByScan(t, r, v)
+		return
+	}
+	if err := t.usable(false); err != nil {
+		t.setErr(err)
+		return
+	}
+	if r.empty() {
+		return
+	}
+	c := t.b.Cursor()
+	var k, val []byte
+	if r.Start == nil {
+		k, val = c.First()
+	} else {
+		k, val = c.Seek(r.Start)
+	}
+	for n := 0; k != nil && (r.End == nil || bytes.Compare(k, r.End) < 0); k, val = c.Next() {
+		if !v.Visit(k, val) {
+			return
+		}
+		if n++; r.Limit > 0 && n >= r.Limit {
+			return
+		}
+	}
+}
+
 // seekBefore positions c on the largest key < end (the last key when end is
 // nil).
 func seekBefore(c *bolt.Cursor, end []byte) ([]byte, []byte) {

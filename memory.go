@@ -152,8 +152,10 @@ type memTx struct {
 	gen     uint64 // leaves of this generation are this Update's own; 0 in View
 	leafMax int
 	pivot   leaf  // the probe leafFor searches with
-	found   *leaf // leafFor's answer
+	found   *leaf // leafFor's and nextLeaf's answer
 	foundFn func(*leaf) bool
+	after   *leaf // the leaf nextLeaf looks past
+	nextFn  func(*leaf) bool
 	// tail, when set, is the last leaf, owned and not empty: a key after
 	// its last key belongs in it, with no search (the bulk-load path).
 	tail *leaf
@@ -398,6 +400,70 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 			}
 		}
 	}
+}
+
+// visitRange is VisitRange's walk, for a View's forward ranges: walk's
+// loop with the visitor called directly and no closures, moving from leaf
+// to leaf with nextLeaf.
+func (t *memTx) visitRange(r Range, v Visitor) {
+	if t.writable || r.Reverse {
+		visitByScan(t, r, v)
+		return
+	}
+	if err := t.usable(false); err != nil {
+		t.setErr(err)
+		return
+	}
+	if r.empty() {
+		return
+	}
+	l := t.leafFor(r.Start)
+	items := l.items
+	if r.Start != nil {
+		start, _ := search(items, r.Start)
+		items = items[start:]
+	}
+	for n := 0; ; {
+		t.near, t.nearWrites = l, t.writes
+		more := true // the range may go on past l
+		if m := len(items); r.End != nil && m > 0 && bytes.Compare(items[m-1].key, r.End) >= 0 {
+			end, _ := search(items, r.End)
+			items, more = items[:end], false
+		}
+		for _, it := range items {
+			if !v.Visit(it.key, it.value) {
+				return
+			}
+			if n++; r.Limit > 0 && n >= r.Limit {
+				return
+			}
+		}
+		if !more {
+			return
+		}
+		if l = t.nextLeaf(l); l == nil {
+			return
+		}
+		items = l.items
+	}
+}
+
+// nextLeaf returns the leaf after l in fence order, or nil after the last.
+func (t *memTx) nextLeaf(l *leaf) *leaf {
+	if t.nextFn == nil {
+		t.nextFn = func(x *leaf) bool {
+			if x == t.after {
+				return true
+			}
+			t.found = x
+			return false
+		}
+	}
+	t.after = l
+	t.leaves.AscendGreaterOrEqual(l, t.nextFn)
+	next := t.found
+	t.found, t.after = nil, nil
+	return next
 }
 
 // walk visits the items in [lo, hi) in r's direction until fn returns

@@ -34,7 +34,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
 	scan := func(g grid, lo, hi uint64) error {
-		return ix.scan(tx, points.hashRangeIn(&found.bounds, g, lo, hi), &st, test, found)
+		return ix.scanWith(tx, &found.visit, points.hashRangeIn(&found.bounds, g, lo, hi), &st, test, found)
 	}
 	for _, c := range cells {
 		if lo, hi := c.span(); !inCapRows(c) {

@@ -26,7 +26,8 @@ type hits struct {
 	ids      []byte          // the ids, unescaped, back to back
 	payloads []byte          // the payloads, back to back
 	recs     []hit
-	bounds   []byte // the bounds of the range being scanned (hashRangeIn)
+	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
+	visit    candidates // the visitor of the range being scanned (scanWith)
 }
 
 // hit is one result while it is being collected.

@@ -190,7 +190,7 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 			t = everything
 		}
 		r := points.hashRangeIn(&found.bounds, s.grid, s.lo, s.hi)
-		if err := ix.scan(tx, r, &st, t, found); err != nil {
+		if err := ix.scanWith(tx, &found.visit, r, &st, t, found); err != nil {
 			return nil, st, err
 		}
 	}
@@ -285,23 +285,52 @@ type keeper interface {
 // scan reads every point of r, counting candidates, and passes those that
 // test keeps to k.
 func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, k keeper) error {
-	for key, v := range tx.Scan(r.Range) {
-		st.Candidates++
-		if len(v) < 16 {
-			return ix.wrap(fmt.Errorf("corrupt point value under key %q", key))
-		}
-		d, ok := test(valueCoords(v))
-		if !ok {
-			continue
-		}
-		if err := k.keep(r, key, v, d); err != nil {
-			return ix.wrap(err)
-		}
+	return ix.scanWith(tx, new(candidates), r, st, test, k)
+}
+
+// scanWith is scan visiting with c, which it overwrites: a query that
+// scans many ranges reuses one (hits.visit) rather than allocate one per
+// range.
+func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats, test candidateTest, k keeper) error {
+	*c = candidates{r: r, st: st, test: test, k: k}
+	err := keyspace.VisitRange(tx, r.Range, c)
+	if c.err != nil {
+		err = c.err
 	}
-	if err := tx.Err(); err != nil {
+	*c = candidates{}
+	if err != nil {
 		return ix.wrap(err)
 	}
 	return nil
+}
+
+// candidates is the keyspace.Visitor a scan hands the store: it counts the
+// points of one range, tests each from the coordinates in its value and
+// passes those kept to a keeper. (A range-over-func Scan loop costs a few
+// closures per range; a 1 km radius query scans six or so ranges.)
+type candidates struct {
+	r    pointRange
+	st   *Stats
+	test candidateTest
+	k    keeper
+	err  error // why the visit stopped early
+}
+
+func (c *candidates) Visit(key, v []byte) bool {
+	c.st.Candidates++
+	if len(v) < 16 {
+		c.err = fmt.Errorf("corrupt point value under key %q", key)
+		return false
+	}
+	d, ok := c.test(valueCoords(v))
+	if !ok {
+		return true
+	}
+	if err := c.k.keep(c.r, key, v, d); err != nil {
+		c.err = err
+		return false
+	}
+	return true
 }
 
 // keep gathers a kept point into h.

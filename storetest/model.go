@@ -68,3 +68,23 @@ func Collect(tx keyspace.Tx, r keyspace.Range) ([]Pair, error) {
 	}
 	return out, tx.Err()
 }
+
+// collector is a keyspace.Visitor that gathers pairs, stopping after stop
+// of them when stop is positive.
+type collector struct {
+	pairs []Pair
+	stop  int
+}
+
+func (c *collector) Visit(k, v []byte) bool {
+	c.pairs = append(c.pairs, Pair{string(k), string(v)})
+	return c.stop <= 0 || len(c.pairs) < c.stop
+}
+
+// CollectVisited runs keyspace.VisitRange(tx, r, …) and returns the pairs
+// visited, stopping after stop of them when stop is positive.
+func CollectVisited(tx keyspace.Tx, r keyspace.Range, stop int) ([]Pair, error) {
+	c := &collector{stop: stop}
+	err := keyspace.VisitRange(tx, r, c)
+	return c.pairs, err
+}

@@ -87,6 +87,21 @@ func testModel(t *testing.T, newStore NewStore) {
 						t.Fatalf("seed %d txn %d: View Scan(%q..%q rev=%v lim=%d) = %s, want %s",
 							seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
 					}
+					if err != nil {
+						return err
+					}
+					// VisitRange visits what Scan yields, and stops when
+					// told to.
+					stop := r.IntN(4)
+					got, err = CollectVisited(tx, rg, stop)
+					want := committed.Scan(rg)
+					if stop > 0 && len(want) > stop {
+						want = want[:stop]
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("seed %d txn %d: View VisitRange(%q..%q rev=%v lim=%d) stopping after %d = %s, want %s",
+							seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, stop, show(got), show(want))
+					}
 					return err
 				})
 				if err != nil {
@@ -127,10 +142,15 @@ func randomOp(t *testing.T, r *rand.Rand, tx keyspace.Tx, m Model) error {
 		return nil
 	default:
 		rg := randomRange(r)
-		got, err := Collect(tx, rg)
+		collect, name := Collect, "Scan"
+		if r.IntN(2) == 0 {
+			collect = func(tx keyspace.Tx, rg keyspace.Range) ([]Pair, error) { return CollectVisited(tx, rg, 0) }
+			name = "VisitRange"
+		}
+		got, err := collect(tx, rg)
 		if want := m.Scan(rg); !slices.Equal(got, want) {
-			t.Fatalf("Scan(%q..%q rev=%v lim=%d) inside Update = %s, want %s",
-				rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
+			t.Fatalf("%s(%q..%q rev=%v lim=%d) inside Update = %s, want %s",
+				name, rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
 		}
 		return err
 	}
