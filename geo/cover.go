@@ -35,8 +35,24 @@ type coveredCell struct {
 // ±180° is simply met by cells on both sides of it; a circle around a pole
 // is met by the cap's cells.
 func cover(reg region, maxCells int) []coveredCell {
-	var done []coveredCell
-	var queue []cell
+	return new(coverer).cover(reg, maxCells)
+}
+
+// A coverer builds coverings in slices it keeps: a query's covering,
+// spans and the descent's queue are built in the buffers of the last
+// query that used the coverer (hits.cover, pooled), not in new ones. What
+// cover and spans return is good until the coverer's next use.
+type coverer struct {
+	done  []coveredCell
+	queue []cell
+	seeds []cell
+	runs  []span
+}
+
+// cover is the package's cover, built in c's buffers.
+func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
+	done, queue := cv.done[:0], cv.queue[:0]
+	defer func() { cv.done, cv.queue = done[:0], queue[:0] }()
 	// consider classifies a cell and keeps, queues or drops it.
 	consider := func(c cell) {
 		if inCapRows(c) {
@@ -51,8 +67,9 @@ func cover(reg region, maxCells int) []coveredCell {
 			queue = append(queue, c)
 		}
 	}
-	if seeds, ok := startBlock(reg, maxCells); ok {
-		for _, c := range seeds {
+	var ok bool
+	if cv.seeds, ok = startBlock(cv.seeds[:0], reg, maxCells); ok {
+		for _, c := range cv.seeds {
 			consider(c)
 		}
 	} else {
@@ -61,12 +78,11 @@ func cover(reg region, maxCells int) []coveredCell {
 		}
 	}
 	// Children have one bit more than their parent and the roots have as
-	// many as each other, so a first-in first-out queue pops the largest
-	// cell first without a heap.
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c.bits >= MaxBits || len(done)+len(queue)+2 > maxCells {
+	// many as each other, so a first-in first-out queue (queue[head:])
+	// pops the largest cell first without a heap.
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
+		if c.bits >= MaxBits || len(done)+len(queue)-head+1 > maxCells {
 			done = append(done, coveredCell{cell: c})
 			continue
 		}
@@ -114,7 +130,13 @@ type span struct {
 // pole, so the run is cut out of the span that holds it when the leaf is
 // outside the region.
 func spans(reg region, cells []coveredCell) []span {
-	var out []span
+	return new(coverer).spans(reg, cells)
+}
+
+// spans is the package's spans, built in c's buffers.
+func (cv *coverer) spans(reg region, cells []coveredCell) []span {
+	out := cv.runs[:0]
+	defer func() { cv.runs = out[:0] }()
 	for _, c := range cells {
 		lo, hi := c.span()
 		if n := len(out); n > 0 && out[n-1].grid == c.grid && out[n-1].hi != ^uint64(0) && out[n-1].hi+1 == lo {
@@ -165,18 +187,20 @@ type bounded interface {
 // of b bits has ⌈b/2⌉ bits of longitude and ⌊b/2⌋ of latitude. There is no
 // block (ok is false) for a box that reaches a polar cap's rows, or crosses
 // or touches ±180° (where a point may be stored on either side).
-func startBlock(reg region, n int) ([]cell, bool) {
+//
+// The cells are appended to out.
+func startBlock(out []cell, reg region, n int) ([]cell, bool) {
 	b, isBounded := reg.(bounded)
 	if !isBounded {
-		return nil, false
+		return out, false
 	}
 	box := b.boundingBox()
 	if box.MinLon > box.MaxLon || box.MinLon <= -180 || box.MaxLon >= 180 {
-		return nil, false
+		return out, false
 	}
 	lo, hi := encode(box.MinLat, box.MinLon), encode(box.MaxLat, box.MaxLon)
 	if gridOf(lo) != geohashGrid || gridOf(hi) != geohashGrid {
-		return nil, false
+		return out, false
 	}
 	latLo, latHi, lonLo, lonHi := squash(lo), squash(hi), squash(lo>>1), squash(hi>>1)
 	count := func(bits uint) uint64 {
@@ -190,7 +214,6 @@ func startBlock(reg region, n int) ([]cell, bool) {
 		bits++
 	}
 	lonBits, latBits := (bits+1)/2, bits/2
-	var out []cell
 	for i := uint64(latLo >> (32 - latBits)); i <= uint64(latHi>>(32-latBits)); i++ {
 		for j := uint64(lonLo >> (32 - lonBits)); j <= uint64(lonHi>>(32-lonBits)); j++ {
 			h := (spread(uint32(j<<(32-lonBits)))<<1 | spread(uint32(i<<(32-latBits)))) >> (64 - bits)

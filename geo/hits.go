@@ -28,6 +28,7 @@ type hits struct {
 	recs     []hit
 	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
 	visit    candidates // the visitor of the range being scanned (scanWith)
+	cover    coverer    // the query's covering
 }
 
 // hit is one result while it is being collected.

@@ -53,10 +53,11 @@ type Point struct {
 // inside the hash ranges of ("CA"), where its 7 would sort among the
 // hashes.
 type Index struct {
-	name    string
-	points  [3]composite.Subspace // by grid
-	ids     composite.Subspace
-	buffers sync.Pool // *hits whose buffers queries reuse
+	name     string
+	points   [3]composite.Subspace // by grid
+	ids      composite.Subspace
+	unscoped scoped    // the key prefixes of points put under no scope
+	buffers  sync.Pool // *hits whose buffers queries reuse
 }
 
 // NewIndex returns the geo index called name.
@@ -65,6 +66,7 @@ func NewIndex(name string) *Index {
 	for g, tag := range [3]string{geohashGrid: "p", northCap: "n", southCap: "s"} {
 		ix.points[g] = composite.NewSubspace("g", name, tag)
 	}
+	ix.unscoped = ix.packScope(nil)
 	return ix
 }
 

@@ -147,8 +147,11 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	if o.Limit < 0 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, o.Limit))
 	}
-	cells := cover(reg, o.maxCells())
-	runs := spans(reg, cells)
+	points := ix.scoped(o.Scope)
+	found := ix.newHits(points.scope)
+	defer ix.release(found)
+	cells := found.cover.cover(reg, o.maxCells())
+	runs := found.cover.spans(reg, cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	if o.Explain != nil {
 		for _, c := range cells {
@@ -181,9 +184,6 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 			return d, ok
 		}
 	}
-	points := ix.scoped(o.Scope)
-	found := ix.newHits(points.scope)
-	defer ix.release(found)
 	for _, s := range runs {
 		t := test
 		if s.inside {
@@ -224,6 +224,13 @@ type scoped struct {
 }
 
 func (ix *Index) scoped(scope composite.Tuple) scoped {
+	if len(scope) == 0 {
+		return ix.unscoped // packed once, by NewIndex
+	}
+	return ix.packScope(scope)
+}
+
+func (ix *Index) packScope(scope composite.Tuple) scoped {
 	var s scoped
 	if len(scope) > 0 {
 		s.scope = slices.Clone(scope)
