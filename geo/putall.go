@@ -27,8 +27,10 @@ import (
 // their keys sort by, as integers where it can (the grid, the scope's rank
 // among the distinct scopes, the hash; radix and counting sorts) and by id
 // only on ties; ids are radix-sorted by eight of their bytes before the
-// rest. Duplicates are found in the id order rather than with a map. Keys are built as they are
-// written, into large shared buffers, with no boxing of elements.
+// rest. Duplicates are found in the id order rather than with a map. Keys
+// are built into large shared buffers, with no boxing of elements, in
+// chunks on GOMAXPROCS goroutines while the transaction writes the chunks
+// built before (pairWriter).
 func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	if len(points) > math.MaxInt32 {
 		return ix.wrap(fmt.Errorf("PutAll takes at most %d points, got %d", math.MaxInt32, len(points)))
