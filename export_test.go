@@ -27,9 +27,16 @@ func (s *MemoryStore) CheckLeaves() error {
 		case prev != nil && len(prev.items) > 0 && bytes.Compare(prev.items[len(prev.items)-1].key, l.fence) >= 0:
 			err = fmt.Errorf("leaf %q ends with %q, not below the next fence %q", prev.fence, prev.items[len(prev.items)-1].key, l.fence)
 		}
+		if l.shared > len(l.fence) {
+			err = fmt.Errorf("leaf %q shares %d bytes, more than its fence", l.fence, l.shared)
+			return false
+		}
 		for i, it := range l.items {
 			if bytes.Compare(it.key, l.fence) < 0 || i > 0 && bytes.Compare(l.items[i-1].key, it.key) >= 0 {
 				err = fmt.Errorf("leaf %q: key %d %q out of order", l.fence, i, it.key)
+			}
+			if !bytes.HasPrefix(it.key, l.fence[:l.shared]) || it.head != headOf(it.key, l.shared) {
+				err = fmt.Errorf("leaf %q: key %d %q has head %x, not that of its %d shared bytes", l.fence, i, it.key, it.head, l.shared)
 			}
 		}
 		n += len(l.items)

@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
 	"slices"
 	"sync"
@@ -24,6 +25,7 @@ const leafMax = 128
 // always inserts a fresh copy, so a snapshot may share them freely.
 type item struct {
 	key, value []byte
+	head       uint64 // eight bytes of key after its leaf's shared prefix (headOf)
 }
 
 // A leaf is a sorted run of pairs: google/btree orders the leaves and a
@@ -33,20 +35,98 @@ type item struct {
 //   - the first leaf's fence is empty, and it is never removed;
 //   - every key of a leaf is ≥ its fence and < the next leaf's fence;
 //   - only the first leaf may be empty;
+//   - every key of a leaf begins with fence[:shared], and its item's head
+//     is headOf(key, shared);
 //   - a leaf whose gen is not the running Update's is shared with
 //     published snapshots and is never changed: the Update copies it first
 //     (own).
+//
+// The heads are what a seek compares. Keys in one leaf share long
+// prefixes (a geo index's keys share their subspace, scope and the start
+// of their hash), and a key's bytes lie elsewhere in memory: a binary
+// search that compared whole keys chased a pointer per probe, and on a
+// 100,000-point index it was a quarter of a 1 km radius query. Comparing
+// the heads, held in the items themselves, settles most probes; equal
+// heads fall back to the keys past the shared prefix. On 1,000,000 points
+// a 1 km radius query took 14–25% less time in A/B runs, for 8 bytes more
+// per pair.
 type leaf struct {
-	fence []byte
-	items []item
-	gen   uint64 // the Update that made it, and alone may change it
+	fence  []byte
+	items  []item
+	shared int    // bytes of fence that every key of the leaf begins with
+	gen    uint64 // the Update that made it, and alone may change it
 }
 
 func leafLess(a, b *leaf) bool { return bytes.Compare(a.fence, b.fence) < 0 }
 
-// search returns the index of key in items, or where it would go.
-func search(items []item, key []byte) (int, bool) {
-	return slices.BinarySearchFunc(items, key, func(it item, k []byte) int { return bytes.Compare(it.key, k) })
+// headOf is the eight bytes of key after its first shared bytes, as a
+// big-endian integer, zero-padded: for keys that both begin with the same
+// shared bytes, a smaller head means a smaller key, and equal heads mean
+// nothing.
+func headOf(key []byte, shared int) uint64 {
+	rest := key[shared:]
+	if len(rest) >= 8 {
+		return binary.BigEndian.Uint64(rest)
+	}
+	var b [8]byte
+	copy(b[:], rest)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// search returns the index of key in items, a run of l's items, or where
+// it would go.
+func search(l *leaf, items []item, key []byte) (int, bool) {
+	p := l.shared
+	if len(key) < p || !bytes.Equal(key[:p], l.fence[:p]) {
+		// Not beginning with the prefix every key here shares: key sorts
+		// before all of them or after all of them, as it does against the
+		// prefix.
+		if bytes.Compare(key, l.fence[:p]) < 0 {
+			return 0, false
+		}
+		return len(items), false
+	}
+	h, rest := headOf(key, p), key[p:]
+	lo, hi := 0, len(items)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		it := &items[m]
+		less := it.head < h
+		if it.head == h {
+			less = bytes.Compare(it.key[p:], rest) < 0
+		}
+		if less {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(items) && items[lo].head == h && bytes.Equal(items[lo].key[p:], rest)
+}
+
+// prepare sets it's head for l, first shortening l's shared prefix (and
+// recomputing every head) if it's key does not begin with all of it. A
+// leaf's shared prefix only ever shortens, a few times in its life.
+func (l *leaf) prepare(it *item) {
+	if prefix := l.fence[:l.shared]; !bytes.HasPrefix(it.key, prefix) {
+		n := commonPrefixLen(it.key, prefix)
+		l.shared = n
+		for i := range l.items {
+			l.items[i].head = headOf(l.items[i].key, n)
+		}
+	}
+	it.head = headOf(it.key, l.shared)
+}
+
+// commonPrefixLen is the length of the longest common prefix of a and b.
+func commonPrefixLen(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 // snapshot is what an Update publishes: the leaves and how many pairs
@@ -193,7 +273,7 @@ func (t *memTx) own(l *leaf) *leaf {
 	if l.gen == t.gen {
 		return l
 	}
-	c := &leaf{fence: l.fence, gen: t.gen, items: make([]item, len(l.items), max(len(l.items)+1, t.leafMax))}
+	c := &leaf{fence: l.fence, shared: l.shared, gen: t.gen, items: make([]item, len(l.items), max(len(l.items)+1, t.leafMax))}
 	copy(c.items, l.items)
 	t.leaves.ReplaceOrInsert(c)
 	return c
@@ -207,7 +287,7 @@ func (t *memTx) Get(key []byte) ([]byte, error) {
 		return nil, err
 	}
 	l := t.leafFor(key)
-	i, ok := search(l.items, key)
+	i, ok := search(l, l.items, key)
 	if !ok {
 		return nil, ErrNotFound
 	}
@@ -238,7 +318,7 @@ func (t *memTx) insert(key, value []byte) error {
 	} else {
 		l = t.own(t.leafFor(key))
 		var found bool
-		if i, found = search(l.items, key); found {
+		if i, found = search(l, l.items, key); found {
 			l.items[i].value = value
 			return nil
 		}
@@ -247,10 +327,12 @@ func (t *memTx) insert(key, value []byte) error {
 	atEnd := i == len(l.items)
 	switch {
 	case len(l.items) < t.leafMax:
+		l.prepare(&it)
 		l.items = slices.Insert(l.items, i, it)
 	case atEnd: // full, and growing at its end: start the next leaf
 		l = t.newLeaf(it)
 	default:
+		l.prepare(&it)
 		l.items = slices.Insert(l.items, i, it)
 		t.split(l)
 		t.tail = nil
@@ -266,7 +348,8 @@ func (t *memTx) insert(key, value []byte) error {
 
 // newLeaf adds a leaf holding just it, fenced at its key.
 func (t *memTx) newLeaf(it item) *leaf {
-	l := &leaf{fence: it.key, gen: t.gen, items: make([]item, 1, t.leafMax)}
+	l := &leaf{fence: it.key, shared: len(it.key), gen: t.gen, items: make([]item, 1, t.leafMax)}
+	it.head = 0 // nothing after the shared prefix, which is all of it
 	l.items[0] = it
 	t.leaves.ReplaceOrInsert(l)
 	return l
@@ -275,7 +358,9 @@ func (t *memTx) newLeaf(it item) *leaf {
 // split moves the upper half of an owned leaf into a new leaf.
 func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
-	r := &leaf{fence: l.items[mid].key, gen: t.gen, items: make([]item, len(l.items)-mid, t.leafMax)}
+	// r's keys are some of l's, which begin with l's shared prefix, and so
+	// does r's fence, one of them: l.shared serves r, heads and all.
+	r := &leaf{fence: l.items[mid].key, shared: l.shared, gen: t.gen, items: make([]item, len(l.items)-mid, t.leafMax)}
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
@@ -317,7 +402,7 @@ func (t *memTx) Delete(key []byte) error {
 	}
 	t.writes++
 	l := t.leafFor(key)
-	i, found := search(l.items, key)
+	i, found := search(l, l.items, key)
 	if !found {
 		return nil
 	}
@@ -420,14 +505,14 @@ func (t *memTx) visitRange(r Range, v Visitor) {
 	l := t.leafFor(r.Start)
 	items := l.items
 	if r.Start != nil {
-		start, _ := search(items, r.Start)
+		start, _ := search(l, items, r.Start)
 		items = items[start:]
 	}
 	for n := 0; ; {
 		t.near, t.nearWrites = l, t.writes
 		more := true // the range may go on past l
 		if m := len(items); r.End != nil && m > 0 && bytes.Compare(items[m-1].key, r.End) >= 0 {
-			end, _ := search(items, r.End)
+			end, _ := search(l, items, r.End)
 			items, more = items[:end], false
 		}
 		for _, it := range items {
@@ -479,7 +564,7 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	visit := func(l *leaf, items []item) bool {
 		t.near, t.nearWrites = l, t.writes
 		if n := len(items); hi != nil && n > 0 && bytes.Compare(items[n-1].key, hi) >= 0 {
-			end, _ := search(items, hi)
+			end, _ := search(l, items, hi)
 			items, more = items[:end], false
 		}
 		for _, it := range items {
@@ -492,7 +577,7 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	first := t.leafFor(lo)
 	start := 0
 	if lo != nil {
-		start, _ = search(first.items, lo)
+		start, _ = search(first, first.items, lo)
 	}
 	if !visit(first, first.items[start:]) {
 		return
@@ -508,7 +593,7 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 	visit := func(l *leaf, items []item) bool {
 		t.near, t.nearWrites = l, t.writes
 		if lo != nil && len(items) > 0 && bytes.Compare(items[0].key, lo) < 0 {
-			start, _ := search(items, lo)
+			start, _ := search(l, items, lo)
 			items, more = items[start:], false
 		}
 		for i := len(items) - 1; i >= 0; i-- {
@@ -525,7 +610,7 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 		end = len(last.items)
 	} else {
 		last = t.leafFor(hi)
-		end, _ = search(last.items, hi)
+		end, _ = search(last, last.items, hi)
 	}
 	if !visit(last, last.items[:end]) {
 		return
