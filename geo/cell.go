@@ -39,8 +39,8 @@ func locate(lat, lon float64) (grid, uint64) {
 // belongs, and its exact coordinates are kept in the value.
 func encode(lat, lon float64) uint64 {
 	const edge = 1e-9
-	lat = math.Min(lat, 90-edge)
-	lon = math.Min(lon, 180-edge)
+	lat = min(lat, 90-edge)
+	lon = min(lon, 180-edge)
 	return geohash.EncodeInt(lat, lon)
 }
 
@@ -55,7 +55,7 @@ func (c cell) rects() ([3]rect, int) {
 		return c.capRects()
 	}
 	r := c.bounds()
-	r.MinLat, r.MaxLat = math.Max(r.MinLat, -CapLatitude), math.Min(r.MaxLat, CapLatitude)
+	r.MinLat, r.MaxLat = max(r.MinLat, -CapLatitude), min(r.MaxLat, CapLatitude)
 	if r.MinLat > r.MaxLat { // wholly in a cap row: an empty cell
 		r.MinLat, r.MaxLat = r.MaxLat, r.MinLat
 	}

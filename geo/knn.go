@@ -214,7 +214,7 @@ func (s *nearestSearch) minDistance(c cell) float64 {
 	rs, n := c.rects()
 	d := math.Inf(1)
 	for _, r := range rs[:n] {
-		d = math.Min(d, s.ref.minAngle(r))
+		d = min(d, s.ref.minAngle(r))
 	}
 	return lowerBound(d * EarthRadius)
 }
@@ -285,10 +285,10 @@ func lowerBound(d float64) float64 { return d*(1-1e-12) - 1e-9 }
 func cellWidth(r rect) float64 {
 	eq := 0.0
 	if r.MinLat > 0 || r.MaxLat < 0 {
-		eq = math.Min(math.Abs(r.MinLat), math.Abs(r.MaxLat))
+		eq = min(math.Abs(r.MinLat), math.Abs(r.MaxLat))
 	}
 	ew := rad(r.MaxLon-r.MinLon) * math.Cos(rad(eq))
-	return EarthRadius * math.Max(ew, rad(r.MaxLat-r.MinLat))
+	return EarthRadius * max(ew, rad(r.MaxLat-r.MinLat))
 }
 
 // subtract returns [lo, hi] minus [rlo, rhi] as at most two intervals;

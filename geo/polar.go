@@ -96,7 +96,7 @@ const poleHash uint64 = 0xc000_0000_0000_0000
 // capQuantize maps [−capRho, capRho] to 32 bits.
 func capQuantize(v float64) uint32 {
 	q := math.Floor((v + capRho) / (2 * capRho) * (1 << 32))
-	return uint32(math.Max(0, math.Min(q, 1<<32-1)))
+	return uint32(max(0, min(q, 1<<32-1)))
 }
 
 // spread moves the 32 bits of v to the even bit positions of a uint64.
@@ -151,17 +151,17 @@ func (c cell) capSquare() (x0, x1, y0, y1 float64) {
 // rectangles can only be larger than exact.
 func (c cell) capRects() ([3]rect, int) {
 	x0, x1, y0, y1 := c.capSquare()
-	gap := func(lo, hi float64) float64 { return math.Max(0, math.Max(lo, -hi)) }
+	gap := func(lo, hi float64) float64 { return max(0, max(lo, -hi)) }
 	ρMin := math.Hypot(gap(x0, x1), gap(y0, y1))
-	ρMax := math.Hypot(math.Max(-x0, x1), math.Max(-y0, y1)) + 1e-12
+	ρMax := math.Hypot(max(-x0, x1), max(-y0, y1)) + 1e-12
 	deg := func(r float64) float64 { return r * 180 / math.Pi }
 	// lats maps [ρa, ρb] from the pole to a latitude interval.
 	lats := func(ρa, ρb float64) (float64, float64) {
-		ρa = math.Max(0, ρa-1e-12)
+		ρa = max(0, ρa-1e-12)
 		if c.grid == southCap {
-			return -90 + deg(ρa), math.Min(90, -90+deg(ρb))
+			return -90 + deg(ρa), min(90, -90+deg(ρb))
 		}
-		return math.Max(-90, 90-deg(ρb)), 90 - deg(ρa)
+		return max(-90, 90-deg(ρb)), 90 - deg(ρa)
 	}
 	lat0, lat1 := lats(ρMin, ρMax)
 	if x0 < 0 && x1 > 0 && y0 < 0 && y1 > 0 {
@@ -192,7 +192,7 @@ func (c cell) capRects() ([3]rect, int) {
 		} else if d <= -180 {
 			d += 360
 		}
-		dMin, dMax = math.Min(dMin, d), math.Max(dMax, d)
+		dMin, dMax = min(dMin, d), max(dMax, d)
 	}
 	margin := 1e-9 + deg(3e-17/ρRef)
 	lo, hi := ref+dMin-margin, ref+dMax+margin

@@ -3,7 +3,6 @@ package geo
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/paulmach/orb"
@@ -117,8 +116,8 @@ func edgeMeetsBound(e edge, b orb.Bound) bool {
 	if b.Contains(e.a) || b.Contains(e.b) {
 		return true
 	}
-	if !b.Intersects(orb.Bound{Min: orb.Point{math.Min(e.a[0], e.b[0]), math.Min(e.a[1], e.b[1])},
-		Max: orb.Point{math.Max(e.a[0], e.b[0]), math.Max(e.a[1], e.b[1])}}) {
+	if !b.Intersects(orb.Bound{Min: orb.Point{min(e.a[0], e.b[0]), min(e.a[1], e.b[1])},
+		Max: orb.Point{max(e.a[0], e.b[0]), max(e.a[1], e.b[1])}}) {
 		return false
 	}
 	c := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}
@@ -138,8 +137,8 @@ func orient(a, b, c orb.Point) float64 {
 
 // onSegment reports whether c, collinear with a and b, lies between them.
 func onSegment(a, b, c orb.Point) bool {
-	return math.Min(a[0], b[0]) <= c[0] && c[0] <= math.Max(a[0], b[0]) &&
-		math.Min(a[1], b[1]) <= c[1] && c[1] <= math.Max(a[1], b[1])
+	return min(a[0], b[0]) <= c[0] && c[0] <= max(a[0], b[0]) &&
+		min(a[1], b[1]) <= c[1] && c[1] <= max(a[1], b[1])
 }
 
 // segmentsMeet reports whether closed segments pq and rs share a point (the
@@ -163,8 +162,8 @@ func crossingEdges(edges []edge) (int, int, bool) {
 	for i := range order {
 		order[i] = i
 	}
-	west := func(e edge) float64 { return math.Min(e.a[0], e.b[0]) }
-	east := func(e edge) float64 { return math.Max(e.a[0], e.b[0]) }
+	west := func(e edge) float64 { return min(e.a[0], e.b[0]) }
+	east := func(e edge) float64 { return max(e.a[0], e.b[0]) }
 	slices.SortFunc(order, func(i, j int) int {
 		return cmp.Compare(west(edges[i]), west(edges[j]))
 	})

@@ -30,13 +30,13 @@ type circle struct {
 }
 
 func newCircle(lat, lon, radius float64) circle {
-	c := circle{lat: lat, lon: lon, θ: math.Min(radius/EarthRadius, math.Pi), radius: radius}
+	c := circle{lat: lat, lon: lon, θ: min(radius/EarthRadius, math.Pi), radius: radius}
 	c.box = circleBounds(lat, lon, c.θ)
 	c.bbox = newBoxRegion(c.box)
 	c.centre = newRef(lat, lon)
 	hav := func(θ float64) float64 { s := math.Sin(θ / 2); return s * s }
-	c.hOut = hav(math.Min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
-	c.hIn = hav(math.Max(0, c.θ-1e-12)) * (1 - 1e-9)
+	c.hOut = hav(min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
+	c.hIn = hav(max(0, c.θ-1e-12)) * (1 - 1e-9)
 	c.cosMin, c.cosMax = cosRange(c.box.MinLat, c.box.MaxLat)
 	return c
 }
@@ -53,7 +53,7 @@ func (c circle) boundingBox() Box { return c.box }
 // every longitude when sin θ ≥ cos φ.
 func circleBounds(lat, lon, θ float64) Box {
 	deg := θ * 180 / math.Pi
-	b := Box{MinLat: math.Max(-90, lat-deg), MaxLat: math.Min(90, lat+deg), MinLon: -180, MaxLon: 180}
+	b := Box{MinLat: max(-90, lat-deg), MaxLat: min(90, lat+deg), MinLon: -180, MaxLon: 180}
 	if s := math.Sin(θ) / math.Cos(rad(lat)); lat-deg > -90 && lat+deg < 90 && θ < math.Pi/2 && s < 1 {
 		// Widen by a hair so rounding can only make the box larger.
 		d := math.Asin(s)*180/math.Pi + 1e-9
@@ -61,7 +61,7 @@ func circleBounds(lat, lon, θ float64) Box {
 			b.MinLon, b.MaxLon = wrap(lon-d), wrap(lon+d)
 		}
 	}
-	b.MinLat, b.MaxLat = math.Max(-90, b.MinLat-1e-9), math.Min(90, b.MaxLat+1e-9)
+	b.MinLat, b.MaxLat = max(-90, b.MinLat-1e-9), min(90, b.MaxLat+1e-9)
 	return b
 }
 
@@ -126,7 +126,7 @@ func (b Box) MinDistance(lat, lon float64) float64 {
 	best := math.Inf(1)
 	for _, iv := range b.lonIntervals() {
 		r := rect{MinLat: b.MinLat, MaxLat: b.MaxLat, MinLon: iv[0], MaxLon: iv[1]}
-		best = math.Min(best, r.minAngle(lat, lon))
+		best = min(best, r.minAngle(lat, lon))
 	}
 	return best * EarthRadius
 }
@@ -135,7 +135,7 @@ func (b Box) MinDistance(lat, lon float64) float64 {
 // radius metres about (lat, lon): MinLon > MaxLon when it crosses the
 // antimeridian, every longitude when it holds a pole.
 func CircleBounds(lat, lon, radius float64) Box {
-	return circleBounds(lat, lon, math.Min(radius/EarthRadius, math.Pi))
+	return circleBounds(lat, lon, min(radius/EarthRadius, math.Pi))
 }
 
 // lonIntervals returns the box's longitudes as closed intervals without
@@ -244,18 +244,18 @@ func newAroundBox(lat, lon, width, height float64) aroundBox {
 	return aroundBox{
 		lat: lat, lon: lon,
 		halfLat:  height / 2 / EarthRadius * 180 / math.Pi,
-		sinHalfW: math.Sin(math.Min(width/4/EarthRadius, math.Pi/2)),
+		sinHalfW: math.Sin(min(width/4/EarthRadius, math.Pi/2)),
 	}
 }
 
 func (a aroundBox) classify(r rect) (outside, inside bool) {
-	lo, hi := math.Max(r.MinLat, a.lat-a.halfLat), math.Min(r.MaxLat, a.lat+a.halfLat)
+	lo, hi := max(r.MinLat, a.lat-a.halfLat), min(r.MaxLat, a.lat+a.halfLat)
 	if lo > hi {
 		return true, false
 	}
 	// Outside if even the most favourable latitude (the largest |φ| of the
 	// cell inside the band) cannot reach the cell's nearest longitude.
-	cosMin := math.Cos(rad(math.Max(math.Abs(lo), math.Abs(hi))))
+	cosMin := math.Cos(rad(max(math.Abs(lo), math.Abs(hi))))
 	if cosMin*math.Sin(rad(lonGap(a.lon, r.MinLon, r.MaxLon))/2) > a.sinHalfW {
 		return true, false
 	}
@@ -266,7 +266,7 @@ func (a aroundBox) classify(r rect) (outside, inside bool) {
 	}
 	cosMax := 1.0
 	if r.MinLat > 0 || r.MaxLat < 0 {
-		cosMax = math.Cos(rad(math.Min(math.Abs(r.MinLat), math.Abs(r.MaxLat))))
+		cosMax = math.Cos(rad(min(math.Abs(r.MinLat), math.Abs(r.MaxLat))))
 	}
 	return false, cosMax*math.Sin(rad(lonFar(a.lon, r.MinLon, r.MaxLon))/2) <= a.sinHalfW
 }
@@ -285,5 +285,5 @@ func lonFar(lon, lo, hi float64) float64 {
 	if anti >= lo && anti <= hi || anti == 180 && lo == -180 || anti == -180 && hi == 180 {
 		return 180
 	}
-	return math.Max(lonGap(lon, lo, lo), lonGap(lon, hi, hi))
+	return max(lonGap(lon, lo, lo), lonGap(lon, hi, hi))
 }

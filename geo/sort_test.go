@@ -1,9 +1,11 @@
 package geo
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/keyspacedb/keyspace/composite"
@@ -100,5 +102,43 @@ func BenchmarkHitsResults(b *testing.B) {
 	}
 	for b.Loop() {
 		h.results(0)
+	}
+}
+
+// TestSortCells: on either side of sortCells' switch to a general sort,
+// cells come out as a comparison sort by (grid, start of the hash range,
+// from span) puts them, whatever their precision, the 0-bit cell included.
+func TestSortCells(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 1, 2, 16, 64, 65, 300} {
+		for round := range 20 {
+			cells := make([]coveredCell, n)
+			for i := range cells {
+				bits := uint(r.IntN(MaxBits + 1))
+				h := r.Uint64()
+				if bits < MaxBits {
+					h &= 1<<bits - 1
+				}
+				cells[i] = coveredCell{cell: cell{hash: h, bits: bits, grid: grid(r.IntN(3))}}
+			}
+			got := slices.Clone(cells)
+			sortCells(got)
+			want := slices.Clone(cells)
+			slices.SortStableFunc(want, func(a, b coveredCell) int {
+				if a.grid != b.grid {
+					return cmp.Compare(a.grid, b.grid)
+				}
+				alo, _ := a.span()
+				blo, _ := b.span()
+				return cmp.Compare(alo, blo)
+			})
+			for i := range got {
+				glo, _ := got[i].span()
+				wlo, _ := want[i].span()
+				if got[i].grid != want[i].grid || glo != wlo {
+					t.Fatalf("n=%d round %d: cell %d is grid %d from %x, want grid %d from %x", n, round, i, got[i].grid, glo, want[i].grid, wlo)
+				}
+			}
+		}
 	}
 }

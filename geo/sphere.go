@@ -84,7 +84,7 @@ func (o origin) angle(φ, λ float64) float64 {
 		cosφ = math.Cos(φ)
 	}
 	h := s1*s1 + o.cosφ*cosφ*s2*s2
-	x := math.Sqrt(math.Min(1, max(0, h)))
+	x := math.Sqrt(min(1, max(0, h)))
 	if x < nearHalf {
 		return 2 * asinNear(x)
 	}
@@ -120,7 +120,7 @@ func lonGap(lon, lo, hi float64) float64 {
 	if lon >= lo && lon <= hi {
 		return 0
 	}
-	return math.Min(east(lon, lo), east(hi, lon)) // eastward to lo, westward to hi
+	return min(east(lon, lo), east(hi, lon)) // eastward to lo, westward to hi
 }
 
 // east is how far east, in degrees within [0, 360), b lies from a (both
@@ -198,16 +198,16 @@ func (p ref) minAngle(r rect) float64 {
 	for _, edge := range [2]float64{r.MinLon, r.MaxLon} {
 		s := math.Sin(rad(edge-p.lon) / 2)
 		s2 := s * s
-		h := math.Min(dLo*dLo+p.cosφ*cosLo*s2, dHi*dHi+p.cosφ*cosHi*s2)
+		h := min(dLo*dLo+p.cosφ*cosLo*s2, dHi*dHi+p.cosφ*cosHi*s2)
 		// The nearest point of the whole meridian: the sinusoid's peak.
 		θ := math.Atan2(p.sinφ, p.cosφ*(1-2*s2))
 		if θ >= lo && θ <= hi {
 			d := math.Sin((θ - p.φ) / 2)
-			h = math.Min(h, d*d+p.cosφ*math.Cos(θ)*s2)
+			h = min(h, d*d+p.cosφ*math.Cos(θ)*s2)
 		}
-		best = math.Min(best, h)
+		best = min(best, h)
 	}
-	return 2 * math.Asin(math.Sqrt(math.Min(1, math.Max(0, best))))
+	return 2 * math.Asin(math.Sqrt(min(1, max(0, best))))
 }
 
 // havBounds returns a lower and an upper bound on the haversine
@@ -231,10 +231,10 @@ func (p ref) havBounds(r rect) (lo, hi float64) {
 // cosRange returns the smallest and largest cos φ for φ in [minLat,
 // maxLat] (degrees).
 func cosRange(minLat, maxLat float64) (cosMin, cosMax float64) {
-	cosMin = math.Cos(rad(math.Max(math.Abs(minLat), math.Abs(maxLat))))
+	cosMin = math.Cos(rad(max(math.Abs(minLat), math.Abs(maxLat))))
 	cosMax = 1.0
 	if minLat > 0 || maxLat < 0 {
-		cosMax = math.Cos(rad(math.Min(math.Abs(minLat), math.Abs(maxLat))))
+		cosMax = math.Cos(rad(min(math.Abs(minLat), math.Abs(maxLat))))
 	}
 	return cosMin, cosMax
 }
@@ -247,8 +247,8 @@ func cosRange(minLat, maxLat float64) (cosMin, cosMax float64) {
 // polynomials when small (sinHalf), so a small circle's cells cost no
 // trigonometry at all.
 func (p ref) havBoundsCos(r rect, cosMin, cosMax float64) (lo, hi float64) {
-	gapMin := math.Max(0, math.Max(r.MinLat-p.lat, p.lat-r.MaxLat))
-	gapMax := math.Max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat))
+	gapMin := max(0, max(r.MinLat-p.lat, p.lat-r.MaxLat))
+	gapMax := max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat))
 	sLat := sinHalf(gapMin)
 	sLon := sinHalf(lonGap(p.lon, r.MinLon, r.MaxLon))
 	lo = sLat*sLat + p.cosφ*cosMin*sLon*sLon
