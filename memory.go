@@ -104,8 +104,8 @@ func search(l *leaf, items []item, key []byte) (int, bool) {
 	return lo, lo < len(items) && items[lo].head == h && bytes.Equal(items[lo].key[p:], rest)
 }
 
-// prepare sets it's head for l, first shortening l's shared prefix (and
-// recomputing every head) if it's key does not begin with all of it. A
+// prepare sets it.head for l, first shortening l's shared prefix (and
+// recomputing every head) if it.key does not begin with all of it. A
 // leaf's shared prefix only ever shortens, a few times in its life.
 func (l *leaf) prepare(it *item) {
 	if prefix := l.fence[:l.shared]; !bytes.HasPrefix(it.key, prefix) {
