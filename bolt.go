@@ -354,20 +354,9 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	}
 }
 
-// visitRange is VisitRange's loop for a View's forward ranges: Scan's
+// visitForward is VisitRange's loop for a View's forward ranges: Scan's
 // loop with the visitor called directly and no closures.
-func (t *boltTx) visitRange(r Range, v Visitor) {
-	if t.writable || r.Reverse {
-		visitByScan(t, r, v)
-		return
-	}
-	if err := t.usable(false); err != nil {
-		t.setErr(err)
-		return
-	}
-	if r.empty() {
-		return
-	}
+func (t *boltTx) visitForward(r Range, v Visitor) {
 	c := t.b.Cursor()
 	var k, val []byte
 	if r.Start == nil {

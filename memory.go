@@ -487,21 +487,10 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	}
 }
 
-// visitRange is VisitRange's walk, for a View's forward ranges: walk's
+// visitForward is VisitRange's walk, for a View's forward ranges: walk's
 // loop with the visitor called directly and no closures, moving from leaf
 // to leaf with nextLeaf.
-func (t *memTx) visitRange(r Range, v Visitor) {
-	if t.writable || r.Reverse {
-		visitByScan(t, r, v)
-		return
-	}
-	if err := t.usable(false); err != nil {
-		t.setErr(err)
-		return
-	}
-	if r.empty() {
-		return
-	}
+func (t *memTx) visitForward(r Range, v Visitor) {
 	l := t.leafFor(r.Start)
 	items := l.items
 	if r.Start != nil {

@@ -8,9 +8,13 @@ type Visitor interface {
 }
 
 // rangeVisitor is implemented by transactions with a faster way to visit
-// a range than their Scan.
+// a forward range in a View than their Scan loop.
 type rangeVisitor interface {
-	visitRange(r Range, v Visitor)
+	usable(write bool) error
+	setErr(err error)
+	// visitForward visits r, which is forward and not empty, in a usable
+	// read-only transaction.
+	visitForward(r Range, v Visitor)
 }
 
 // VisitRange hands v the pairs of r in order (reverse order when
@@ -24,19 +28,19 @@ type rangeVisitor interface {
 // writable transaction, where v may write, and reverse ranges take the
 // Scan path.
 func VisitRange(tx Tx, r Range, v Visitor) error {
-	if rv, ok := tx.(rangeVisitor); ok {
-		rv.visitRange(r, v)
-	} else {
-		visitByScan(tx, r, v)
+	rv, fast := tx.(rangeVisitor)
+	if !fast || tx.Writable() || r.Reverse {
+		for k, val := range tx.Scan(r) {
+			if !v.Visit(k, val) {
+				break
+			}
+		}
+		return tx.Err()
+	}
+	if err := rv.usable(false); err != nil {
+		rv.setErr(err)
+	} else if !r.empty() {
+		rv.visitForward(r, v)
 	}
 	return tx.Err()
-}
-
-// visitByScan is the general visitRange: a Scan loop.
-func visitByScan(tx Tx, r Range, v Visitor) {
-	for k, val := range tx.Scan(r) {
-		if !v.Visit(k, val) {
-			return
-		}
-	}
 }
