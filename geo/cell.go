@@ -54,12 +54,16 @@ func (c cell) rects() ([3]rect, int) {
 	if c.grid != geohashGrid {
 		return c.capRects()
 	}
-	r := c.bounds()
+	return [3]rect{clipToCaps(c.bounds())}, 1
+}
+
+// clipToCaps is a geohash cell's one rect from its rectangle r.
+func clipToCaps(r rect) rect {
 	r.MinLat, r.MaxLat = max(r.MinLat, -CapLatitude), min(r.MaxLat, CapLatitude)
 	if r.MinLat > r.MaxLat { // wholly in a cap row: an empty cell
 		r.MinLat, r.MaxLat = r.MaxLat, r.MinLat
 	}
-	return [3]rect{r}, 1
+	return r
 }
 
 // width is the cell's larger side in metres.
@@ -91,4 +95,54 @@ func (c cell) span() (lo, hi uint64) {
 	shift := MaxBits - c.bits
 	lo = c.hash << shift
 	return lo, lo | (1<<shift - 1)
+}
+
+// framed is a cell with its rectangle, for a descent that splits cells
+// over and over: a child's rectangle is half its parent's, which costs an
+// addition, where decoding the child's hash (bounds) costs a
+// deinterleave and two scalings. The halves are exactly the rectangles
+// bounds returns: a geohash cell's edges are −90 + 180·i/2^k and
+// −180 + 360·j/2^k, dyadic multiples of 45 below 180 in magnitude, which
+// a float64 holds exactly (45 needs 6 of its 53 bits, i and j at most
+// 32), and so does their midpoint. TestFramedBounds checks it.
+type framed struct {
+	cell
+	box rect // a geohash cell's own rectangle, unclipped; unused for a cap cell
+}
+
+// frame returns c with its rectangle.
+func frame(c cell) framed {
+	if c.grid != geohashGrid {
+		return framed{cell: c}
+	}
+	return framed{cell: c, box: c.bounds()}
+}
+
+// classify classifies f for reg as classifyCell does, without decoding a
+// geohash cell's hash.
+func (f *framed) classify(reg region) (outside, inside bool) {
+	if f.grid != geohashGrid {
+		return classifyCell(reg, f.cell)
+	}
+	return reg.classify(clipToCaps(f.box))
+}
+
+// children is cell.children with the halves of f's rectangle. A geohash
+// interleaves longitude first, so a cell of even bits splits at its
+// middle meridian (the child with bit 0 is the western half) and a cell
+// of odd bits at its middle parallel (bit 0 is the southern half).
+func (f *framed) children() [2]framed {
+	cs := f.cell.children()
+	if f.grid != geohashGrid {
+		return [2]framed{{cell: cs[0]}, {cell: cs[1]}}
+	}
+	lo, hi := f.box, f.box
+	if f.bits%2 == 0 {
+		mid := (f.box.MinLon + f.box.MaxLon) / 2
+		lo.MaxLon, hi.MinLon = mid, mid
+	} else {
+		mid := (f.box.MinLat + f.box.MaxLat) / 2
+		lo.MaxLat, hi.MinLat = mid, mid
+	}
+	return [2]framed{{cell: cs[0], box: lo}, {cell: cs[1], box: hi}}
 }

@@ -43,7 +43,7 @@ func cover(reg region, maxCells int) []coveredCell {
 // cover and spans return is good until the coverer's next use.
 type coverer struct {
 	done  []coveredCell
-	queue []cell
+	queue []framed
 	seeds []cell
 	runs  []span
 }
@@ -53,15 +53,15 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	done, queue := cv.done[:0], cv.queue[:0]
 	defer func() { cv.done, cv.queue = done[:0], queue[:0] }()
 	// consider classifies a cell and keeps, queues or drops it.
-	consider := func(c cell) {
-		if inCapRows(c) {
+	consider := func(c framed) {
+		if inCapRows(c.cell) {
 			return
 		}
-		outside, inside := classifyCell(reg, c)
+		outside, inside := c.classify(reg)
 		switch {
 		case outside:
 		case inside:
-			done = append(done, coveredCell{cell: c, inside: true})
+			done = append(done, coveredCell{cell: c.cell, inside: true})
 		default:
 			queue = append(queue, c)
 		}
@@ -69,11 +69,11 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	var ok bool
 	if cv.seeds, ok = startBlock(cv.seeds[:0], reg, maxCells); ok {
 		for _, c := range cv.seeds {
-			consider(c)
+			consider(frame(c))
 		}
 	} else {
 		for _, g := range []grid{geohashGrid, northCap, southCap} {
-			consider(cell{grid: g})
+			consider(frame(cell{grid: g}))
 		}
 	}
 	// Children have one bit more than their parent and the roots have as
@@ -82,7 +82,7 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	for head := 0; head < len(queue); head++ {
 		c := queue[head]
 		if c.bits >= MaxBits || len(done)+len(queue)-head+1 > maxCells {
-			done = append(done, coveredCell{cell: c})
+			done = append(done, coveredCell{cell: c.cell})
 			continue
 		}
 		for _, child := range c.children() {

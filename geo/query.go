@@ -171,7 +171,7 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 		}
 		return from.distance(plat, plon), true
 	}
-	if c, ok := reg.(circle); ok {
+	if c, ok := reg.(*circle); ok {
 		test = within(lat, lon, c.radius)
 	}
 	if o.Explain != nil {

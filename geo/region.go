@@ -29,7 +29,7 @@ type circle struct {
 	cosMin, cosMax float64
 }
 
-func newCircle(lat, lon, radius float64) circle {
+func newCircle(lat, lon, radius float64) *circle {
 	c := circle{lat: lat, lon: lon, θ: min(radius/EarthRadius, math.Pi), radius: radius}
 	c.box = circleBounds(lat, lon, c.θ)
 	c.bbox = newBoxRegion(c.box)
@@ -38,10 +38,10 @@ func newCircle(lat, lon, radius float64) circle {
 	c.hOut = hav(min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
 	c.hIn = hav(max(0, c.θ-1e-12)) * (1 - 1e-9)
 	c.cosMin, c.cosMax = cosRange(c.box.MinLat, c.box.MaxLat)
-	return c
+	return &c
 }
 
-func (c circle) boundingBox() Box { return c.box }
+func (c *circle) boundingBox() Box { return c.box }
 
 // circleBounds is the latitude/longitude box around a circle of angle θ.
 // The latitudes are φ ± θ. Unless the circle holds a pole, its extreme
@@ -65,7 +65,7 @@ func circleBounds(lat, lon, θ float64) Box {
 	return b
 }
 
-func (c circle) classify(r rect) (outside, inside bool) {
+func (c *circle) classify(r rect) (outside, inside bool) {
 	out, inBox := c.bbox.classify(r)
 	switch {
 	case out:
@@ -86,15 +86,14 @@ func (c circle) classify(r rect) (outside, inside bool) {
 	if c.box.MaxLat-c.box.MinLat > 2 { // a large circle: the cell's own are tighter
 		cosMin, cosMax = cosRange(r.MinLat, r.MaxLat)
 	}
-	lo, hi := c.centre.havBoundsCos(r, cosMin, cosMax)
-	if lo > c.hOut {
+	if c.centre.havLower(&r, cosMin) > c.hOut {
 		return true, false
 	}
 	// A cell inside the circle is inside its bounding box too.
-	return false, inBox && hi < c.hIn
+	return false, inBox && c.centre.havUpper(&r, cosMax) < c.hIn
 }
 
-func (c circle) contains(lat, lon float64) bool {
+func (c *circle) contains(lat, lon float64) bool {
 	return Distance(c.lat, c.lon, lat, lon) <= c.radius // exactly the distance reported
 }
 

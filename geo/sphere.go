@@ -225,7 +225,7 @@ func (p ref) minAngle(r rect) float64 {
 // the change of cos φ across one cell.
 func (p ref) havBounds(r rect) (lo, hi float64) {
 	cosMin, cosMax := cosRange(r.MinLat, r.MaxLat)
-	return p.havBoundsCos(r, cosMin, cosMax)
+	return p.havBoundsCos(&r, cosMin, cosMax)
 }
 
 // cosRange returns the smallest and largest cos φ for φ in [minLat,
@@ -246,16 +246,24 @@ func cosRange(minLat, maxLat float64) (cosMin, cosMax float64) {
 // classifying a cell costs no cosine; and the half-angle sines are
 // polynomials when small (sinHalf), so a small circle's cells cost no
 // trigonometry at all.
-func (p ref) havBoundsCos(r rect, cosMin, cosMax float64) (lo, hi float64) {
-	gapMin := max(0, max(r.MinLat-p.lat, p.lat-r.MaxLat))
-	gapMax := max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat))
-	sLat := sinHalf(gapMin)
+func (p *ref) havBoundsCos(r *rect, cosMin, cosMax float64) (lo, hi float64) {
+	return p.havLower(r, cosMin), p.havUpper(r, cosMax)
+}
+
+// havLower is havBoundsCos's lower bound alone: what decides that a cell
+// is outside a circle, asked of every cell (the upper bound only of cells
+// inside the circle's box).
+func (p *ref) havLower(r *rect, cosMin float64) float64 {
+	sLat := sinHalf(max(0, max(r.MinLat-p.lat, p.lat-r.MaxLat)))
 	sLon := sinHalf(lonGap(p.lon, r.MinLon, r.MaxLon))
-	lo = sLat*sLat + p.cosφ*cosMin*sLon*sLon
-	sLat = sinHalf(gapMax)
-	sLon = sinHalf(lonFar(p.lon, r.MinLon, r.MaxLon))
-	hi = sLat*sLat + p.cosφ*cosMax*sLon*sLon
-	return lo, hi
+	return sLat*sLat + p.cosφ*cosMin*sLon*sLon
+}
+
+// havUpper is havBoundsCos's upper bound alone.
+func (p *ref) havUpper(r *rect, cosMax float64) float64 {
+	sLat := sinHalf(max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat)))
+	sLon := sinHalf(lonFar(p.lon, r.MinLon, r.MaxLon))
+	return sLat*sLat + p.cosφ*cosMax*sLon*sLon
 }
 
 // sinHalf is sin(x/2) for an angle x in degrees within [0, 360].
