@@ -26,6 +26,7 @@ type hits struct {
 	ids      []byte          // the ids, unescaped, back to back
 	payloads []byte          // the payloads, back to back
 	recs     []hit
+	order    []sortKey  // the sort of recs (results)
 	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
 	visit    candidates // the visitor of the range being scanned (scanWith)
 	cover    coverer    // the query's covering
@@ -93,7 +94,8 @@ func (h *hits) add(key []byte, prefix int, v []byte, d float64) error {
 // results sorts the hits by distance, then id, and returns the first limit
 // of them (all when limit is 0) as Results, which share no memory with h.
 func (h *hits) results(limit int) []Result {
-	order := sortHits(h.recs, h.ids)
+	order := sortHits(h.order, h.recs, h.ids)
+	h.order = order[:0]
 	if limit > 0 && len(order) > limit {
 		order = order[:limit]
 	}

@@ -11,15 +11,15 @@ import (
 	"github.com/keyspacedb/keyspace/composite"
 )
 
-// TestHitsAgainstComparisonSort: on either side of the radix sort's
-// threshold, with many equal distances (ties by id), zeros, -0 and a wide
+// TestHitsAgainstComparisonSort: on either side of the insertion and radix
+// sorts' thresholds, with many equal distances (ties by id), zeros, -0 and a wide
 // spread of magnitudes, hits.results orders exactly as a comparison sort by
 // (distance, id) does, hands back each id and payload as added (ids with
 // zero bytes included), and cuts at the limit.
 func TestHitsAgainstComparisonSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	prefix := []byte("pre")
-	for _, n := range []int{0, 1, 2, 50, radixMin - 1, radixMin, 1000, 5000} {
+	for _, n := range []int{0, 1, 2, insertionMax, insertionMax + 1, radixMin - 1, radixMin, 1000, 5000} {
 		for _, spread := range []string{"wide", "ties", "narrow"} {
 			want := make([]Result, n)
 			var h hits
