@@ -76,17 +76,14 @@ func headOf(key []byte, shared int) uint64 {
 // search returns the index of key in items, a run of l's items, or where
 // it would go.
 func search(l *leaf, items []item, key []byte) (int, bool) {
-	p := l.shared
-	if len(key) < p || !bytes.Equal(key[:p], l.fence[:p]) {
-		// Not beginning with the prefix every key here shares: key sorts
-		// before all of them or after all of them, as it does against the
-		// prefix.
-		if bytes.Compare(key, l.fence[:p]) < 0 {
-			return 0, false
-		}
+	h, rest, outside := l.probe(key)
+	switch outside {
+	case -1:
+		return 0, false
+	case 1:
 		return len(items), false
 	}
-	h, rest := headOf(key, p), key[p:]
+	p := l.shared
 	lo, hi := 0, len(items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -102,6 +99,59 @@ func search(l *leaf, items []item, key []byte) (int, bool) {
 		}
 	}
 	return lo, lo < len(items) && items[lo].head == h && bytes.Equal(items[lo].key[p:], rest)
+}
+
+// probe prepares key for comparing with l's items: its head and its
+// bytes past l's shared prefix. A key that does not begin with the prefix
+// sorts before all of l's keys (outside is -1) or after all of them (1),
+// as it does against the prefix.
+func (l *leaf) probe(key []byte) (h uint64, rest []byte, outside int) {
+	p := l.shared
+	if len(key) < p || !bytes.Equal(key[:p], l.fence[:p]) {
+		if bytes.Compare(key, l.fence[:p]) < 0 {
+			return 0, nil, -1
+		}
+		return 0, nil, 1
+	}
+	return headOf(key, p), key[p:], 0
+}
+
+// searchFrom returns the index of the first of l's items at or after from
+// whose key is ≥ key; every item before from must be < key. It probes
+// at doubling distances past from before it bisects, so that it costs a
+// few probes when the answer is near from: the end of a short range
+// just past its start, or the start of a query's next range just past
+// where the last one ended.
+func searchFrom(l *leaf, key []byte, from int) int {
+	items := l.items
+	h, rest, outside := l.probe(key)
+	switch outside {
+	case -1:
+		return from
+	case 1:
+		return len(items)
+	}
+	p := l.shared
+	before := func(it *item) bool { // it's key < key
+		return it.head < h || it.head == h && bytes.Compare(it.key[p:], rest) < 0
+	}
+	lo, step := from, 1 // items before lo are < key
+	hi := lo
+	for hi < len(items) && before(&items[hi]) {
+		lo = hi + 1
+		hi = lo + step
+		step *= 2
+	}
+	hi = min(hi, len(items)) // items[hi], if any, is ≥ key
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if before(&items[m]) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // prepare sets it.head for l, first shortening l's shared prefix (and
@@ -244,6 +294,7 @@ type memTx struct {
 	// query scans many short ranges of one neighbourhood in key order.
 	near       *leaf
 	nearWrites uint64
+	nearAt     int // where in near a visit ended (visitForward)
 	slab       []byte // where putOwned copies pairs; see there
 }
 
@@ -489,22 +540,27 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 
 // visitForward is VisitRange's walk, for a View's forward ranges: walk's
 // loop with the visitor called directly and no closures, moving from leaf
-// to leaf with nextLeaf.
+// to leaf with nextLeaf. Within a leaf it finds the range's end by
+// galloping from its start (searchFrom), and a range that starts in the
+// leaf where the last visit ended, past where it ended, is found by
+// galloping from there: a geo query's ranges are short and close.
 func (t *memTx) visitForward(r Range, v Visitor) {
 	l := t.leafFor(r.Start)
-	items := l.items
+	start := 0
 	if r.Start != nil {
-		start, _ := search(l, items, r.Start)
-		items = items[start:]
+		from := 0
+		if l == t.near && t.nearAt > 0 && t.nearAt <= len(l.items) && bytes.Compare(l.items[t.nearAt-1].key, r.Start) < 0 {
+			from = t.nearAt
+		}
+		start = searchFrom(l, r.Start, from)
 	}
 	for n := 0; ; {
-		t.near, t.nearWrites = l, t.writes
-		more := true // the range may go on past l
-		if m := len(items); r.End != nil && m > 0 && bytes.Compare(items[m-1].key, r.End) >= 0 {
-			end, _ := search(l, items, r.End)
-			items, more = items[:end], false
+		end, more := len(l.items), true // the range may go on past l
+		if r.End != nil && end > start && bytes.Compare(l.items[end-1].key, r.End) >= 0 {
+			end, more = searchFrom(l, r.End, start), false
 		}
-		for _, it := range items {
+		t.near, t.nearWrites, t.nearAt = l, t.writes, end
+		for _, it := range l.items[start:end] {
 			if !v.Visit(it.key, it.value) {
 				return
 			}
@@ -518,7 +574,7 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 		if l = t.nextLeaf(l); l == nil {
 			return
 		}
-		items = l.items
+		start = 0
 	}
 }
 
