@@ -294,7 +294,7 @@ type memTx struct {
 	// query scans many short ranges of one neighbourhood in key order.
 	near       *leaf
 	nearWrites uint64
-	nearAt     int // where in near a visit ended (visitForward)
+	nearAt     int    // where in near a visit ended (visitForward)
 	slab       []byte // where putOwned copies pairs; see there
 }
 

@@ -106,7 +106,7 @@ func BenchmarkPeers(b *testing.B) {
 		}
 		defer p.close()
 	}
-	for _, q := range []Query{{Kind: "radius", Metres: 10_000}, {Kind: "knn", K: 10}} {
+	for _, q := range []Query{{Kind: "radius", Metres: 1_000}, {Kind: "radius", Metres: 10_000}, {Kind: "knn", K: 10}} {
 		for _, p := range peers {
 			b.Run(strings.ReplaceAll(q.String(), " ", "-")+"/"+strings.ReplaceAll(p.name(), " ", "-"), func(b *testing.B) {
 				for i := 0; b.Loop(); i++ {
