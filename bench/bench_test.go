@@ -96,7 +96,7 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 }
 
 // BenchmarkPeers is the same workload for go test -bench and benchstat:
-// radius 10 km and k=10 on 100,000 clustered points.
+// radius 1 km and 10 km and k=10 on 100,000 clustered points.
 func BenchmarkPeers(b *testing.B) {
 	points, _ := workload.Generate(workload.Clustered, 100_000, 1)
 	peers := []peer{&rtreePeer{}, memoryPeer("keyspace-memory", false), boltPeer("keyspace-bbolt", b.TempDir(), false), boltPeer("grid3x3-bbolt", b.TempDir(), true)}
