@@ -230,6 +230,14 @@ type boltTx struct {
 	txState
 	tx *bolt.Tx
 	b  *bolt.Bucket
+	// visit is the cursor of a View's forward visits, kept from one to
+	// the next (visitForward).
+	visit struct {
+		c     *bolt.Cursor
+		k, v  []byte // where c is
+		ended bool   // the last visit ran up to its End: every key before k is < end
+		end   []byte // that End, copied
+	}
 }
 
 func (t *boltTx) Get(key []byte) ([]byte, error) {
@@ -356,23 +364,55 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 
 // visitForward is VisitRange's loop for a View's forward ranges: Scan's
 // loop with the visitor called directly and no closures.
+//
+// Its cursor stays in the transaction from one visit to the next. When the
+// last visit ran up to its End and this one starts at or past that End,
+// the first key ≥ Start is where the cursor stopped or a few steps after
+// it: a geo query's ranges are short and close in key order, and stepping
+// a bbolt cursor costs less than a Seek, which descends from the root
+// page. Past nearSteps steps it seeks.
 func (t *boltTx) visitForward(r Range, v Visitor) {
-	c := t.b.Cursor()
-	var k, val []byte
-	if r.Start == nil {
+	st := &t.visit
+	if st.c == nil {
+		st.c = t.b.Cursor()
+	}
+	c := st.c
+	k, val := st.k, st.v
+	switch {
+	case r.Start == nil:
 		k, val = c.First()
-	} else {
+	case st.ended && bytes.Compare(r.Start, st.end) >= 0:
+		for steps := 0; k != nil && bytes.Compare(k, r.Start) < 0; steps++ {
+			if steps == nearSteps {
+				k, val = c.Seek(r.Start)
+				break
+			}
+			k, val = c.Next()
+		}
+	default:
 		k, val = c.Seek(r.Start)
 	}
-	for n := 0; k != nil && (r.End == nil || bytes.Compare(k, r.End) < 0); k, val = c.Next() {
-		if !v.Visit(k, val) {
+	st.ended = false
+	for n := 0; ; k, val = c.Next() {
+		if k == nil || r.End != nil && bytes.Compare(k, r.End) >= 0 {
+			// Every key before k is < r.End; with no End, that says
+			// nothing.
+			st.k, st.v, st.ended = k, val, r.End != nil
+			st.end = append(st.end[:0], r.End...)
 			return
+		}
+		if !v.Visit(k, val) {
+			break
 		}
 		if n++; r.Limit > 0 && n >= r.Limit {
-			return
+			break
 		}
 	}
+	st.k, st.v = nil, nil
 }
+
+// nearSteps is how many keys visitForward steps over before it seeks.
+const nearSteps = 8
 
 // seekBefore positions c on the largest key < end (the last key when end is
 // nil).
