@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"math"
 	"slices"
 )
 
@@ -44,7 +45,7 @@ func cover(reg region, maxCells int) []coveredCell {
 type coverer struct {
 	done  []coveredCell
 	queue []framed
-	seeds []cell
+	seeds []framed
 	runs  []span
 }
 
@@ -69,7 +70,7 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	var ok bool
 	if cv.seeds, ok = startBlock(cv.seeds[:0], reg, maxCells); ok {
 		for _, c := range cv.seeds {
-			consider(frame(c))
+			consider(c)
 		}
 	} else {
 		for _, g := range []grid{geohashGrid, northCap, southCap} {
@@ -213,8 +214,11 @@ type bounded interface {
 // block (ok is false) for a box that reaches a polar cap's rows, or crosses
 // or touches ±180° (where a point may be stored on either side).
 //
-// The cells are appended to out.
-func startBlock(out []cell, reg region, n int) ([]cell, bool) {
+// The cells are appended to out, framed: the cell of latitude index i
+// and longitude index j spans −90 + 180·i/2^latBits to the next index's
+// edge, and so on, which is how the geohash library decodes it, operation
+// for operation (TestFramedBounds).
+func startBlock(out []framed, reg region, n int) ([]framed, bool) {
 	b, isBounded := reg.(bounded)
 	if !isBounded {
 		return out, false
@@ -239,10 +243,17 @@ func startBlock(out []cell, reg region, n int) ([]cell, bool) {
 		bits++
 	}
 	lonBits, latBits := (bits+1)/2, bits/2
+	latStep, lonStep := math.Ldexp(1, -int(latBits)), math.Ldexp(1, -int(lonBits))
+	latErr, lonErr := 180*latStep, 360*lonStep
 	for i := uint64(latLo >> (32 - latBits)); i <= uint64(latHi>>(32-latBits)); i++ {
+		minLat := 180*(float64(i)*latStep) - 90
 		for j := uint64(lonLo >> (32 - lonBits)); j <= uint64(lonHi>>(32-lonBits)); j++ {
 			h := (spread(uint32(j<<(32-lonBits)))<<1 | spread(uint32(i<<(32-latBits)))) >> (64 - bits)
-			out = append(out, cell{hash: h, bits: bits})
+			minLon := 360*(float64(j)*lonStep) - 180
+			out = append(out, framed{
+				cell: cell{hash: h, bits: bits},
+				box:  rect{MinLat: minLat, MaxLat: minLat + latErr, MinLon: minLon, MaxLon: minLon + lonErr},
+			})
 		}
 	}
 	return out, true

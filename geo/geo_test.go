@@ -429,9 +429,20 @@ func TestAngleAgainstLibraryHaversine(t *testing.T) {
 
 // TestFramedBounds: a framed cell's rectangle, halved down a descent, is
 // bit for bit the rectangle the geohash library decodes for every cell on
-// the way, from the whole world and from cells at every precision.
+// the way, from the whole world and from cells at every precision; and so
+// are the rectangles of the cells of startBlock, for circles from a metre
+// to a few thousand kilometres.
 func TestFramedBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		c := newCircle(r.Float64()*160-80, r.Float64()*340-170, math.Exp(r.Float64()*15))
+		block, _ := startBlock(nil, c, 1+r.IntN(2*DefaultMaxCells))
+		for _, f := range block {
+			if want := f.bounds(); f.box != want {
+				t.Fatalf("block cell %x/%d: framed %+v, decoded %+v", f.hash, f.bits, f.box, want)
+			}
+		}
+	}
 	for range 2000 {
 		start := cell{}
 		if r.IntN(2) == 0 {
