@@ -36,16 +36,18 @@
 // in their comments), so a circle across ±180° needs no special case: it is
 // met by cells on both sides of the seam.
 //
-// For a radius query the circle's latitude/longitude bounding box is tested
-// first, so the long descent from the world to the circle's size costs no
-// trigonometry; a small circle's cells are then bounded with its box's
-// cosines and polynomial sines (ref.havBoundsCos, sinHalf), so they cost
-// none either. Cells wholly inside the query region are not tested point by
+// For a radius query the descent starts from the block of cells around
+// the circle's latitude/longitude bounding box (startBlock), and a cell's
+// rectangle is halved from its parent's rather than decoded from its hash
+// (framed); a small circle's cells are then bounded with its box's
+// cosines and polynomial sines (ref.havLower, sinHalf), so they cost no
+// trigonometry. Cells wholly inside the query region are not tested point by
 // point; rejected candidates are rejected from the coordinates in the value,
 // without decoding the key, and a result's key is decoded only past the
 // prefix every key of its range shares. Distances near the centre cost no
 // library trigonometry (origin.angle). Results are gathered into pooled
-// buffers and ordered by a radix sort of their distances (hits, sortHits);
+// buffers and ordered by an insertion sort when few, else a radix sort of
+// their scaled distances (hits, sortHits);
 // the covering is built in pooled buffers too (coverer), and ranges are
 // read through keyspace.VisitRange rather than Scan loops, so a 1 km query
 // allocates about a dozen objects, most of them its results.
