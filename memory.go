@@ -55,6 +55,26 @@ type leaf struct {
 	items  []item
 	shared int    // bytes of fence that every key of the leaf begins with
 	gen    uint64 // the Update that made it, and alone may change it
+	// inline holds the fence when it fits (newLeafFenced): a seek's descent of
+	// the tree compares fences, and a fence here is read with its leaf,
+	// not from wherever its key's bytes were allocated.
+	inline [inlineFence]byte
+}
+
+// inlineFence is the longest fence a leaf holds inline: a geo index's
+// keys (subspace, scope, hash and a short id) fit.
+const inlineFence = 48
+
+// newLeafFenced returns a leaf with fence (copied inline when it fits,
+// else shared), and the other fields as given.
+func newLeafFenced(fence []byte, shared int, gen uint64, items []item) *leaf {
+	l := &leaf{shared: shared, gen: gen, items: items}
+	if len(fence) <= inlineFence {
+		l.fence = l.inline[:copy(l.inline[:], fence):len(fence)]
+	} else {
+		l.fence = fence
+	}
+	return l
 }
 
 func leafLess(a, b *leaf) bool { return bytes.Compare(a.fence, b.fence) < 0 }
@@ -324,7 +344,7 @@ func (t *memTx) own(l *leaf) *leaf {
 	if l.gen == t.gen {
 		return l
 	}
-	c := &leaf{fence: l.fence, shared: l.shared, gen: t.gen, items: make([]item, len(l.items), max(len(l.items)+1, t.leafMax))}
+	c := newLeafFenced(l.fence, l.shared, t.gen, make([]item, len(l.items), max(len(l.items)+1, t.leafMax)))
 	copy(c.items, l.items)
 	t.leaves.ReplaceOrInsert(c)
 	return c
@@ -399,7 +419,7 @@ func (t *memTx) insert(key, value []byte) error {
 
 // newLeaf adds a leaf holding just it, fenced at its key.
 func (t *memTx) newLeaf(it item) *leaf {
-	l := &leaf{fence: it.key, shared: len(it.key), gen: t.gen, items: make([]item, 1, t.leafMax)}
+	l := newLeafFenced(it.key, len(it.key), t.gen, make([]item, 1, t.leafMax))
 	it.head = 0 // nothing after the shared prefix, which is all of it
 	l.items[0] = it
 	t.leaves.ReplaceOrInsert(l)
@@ -411,7 +431,7 @@ func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
 	// r's keys are some of l's, which begin with l's shared prefix, and so
 	// does r's fence, one of them: l.shared serves r, heads and all.
-	r := &leaf{fence: l.items[mid].key, shared: l.shared, gen: t.gen, items: make([]item, len(l.items)-mid, t.leafMax)}
+	r := newLeafFenced(l.items[mid].key, l.shared, t.gen, make([]item, len(l.items)-mid, t.leafMax))
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
