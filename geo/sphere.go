@@ -73,6 +73,12 @@ func (o origin) distance(lat, lon float64) float64 {
 // angle puts inside. Far from the centre (or across ±180°) it calls the
 // library.
 func (o origin) angle(φ, λ float64) float64 {
+	return angleOf(o.hav(φ, λ))
+}
+
+// hav is the haversine h = sin²(θ/2) of the central angle θ from o to a
+// point in radians: angle's first half.
+func (o origin) hav(φ, λ float64) float64 {
 	dφ, dλ := (φ-o.φ)/2, (λ-o.λ)/2
 	var s1, s2, cosφ float64
 	if math.Abs(dφ) < nearHalf && math.Abs(dλ) < nearHalf {
@@ -83,7 +89,12 @@ func (o origin) angle(φ, λ float64) float64 {
 		s1, s2 = math.Sin(dφ), math.Sin(dλ)
 		cosφ = math.Cos(φ)
 	}
-	h := s1*s1 + o.cosφ*cosφ*s2*s2
+	return s1*s1 + o.cosφ*cosφ*s2*s2
+}
+
+// angleOf is the central angle θ = 2 asin √h of a haversine h: angle's
+// second half.
+func angleOf(h float64) float64 {
 	x := math.Sqrt(min(1, max(0, h)))
 	if x < nearHalf {
 		return 2 * asinNear(x)
