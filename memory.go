@@ -55,9 +55,9 @@ type leaf struct {
 	items  []item
 	shared int    // bytes of fence that every key of the leaf begins with
 	gen    uint64 // the Update that made it, and alone may change it
-	// inline holds the fence when it fits (newLeafFenced): a seek's descent of
-	// the tree compares fences, and a fence here is read with its leaf,
-	// not from wherever its key's bytes were allocated.
+	// inline holds the fence when it fits (newLeafFenced): a seek's
+	// descent of the tree compares fences, and a fence here is read with
+	// its leaf, not from wherever its key's bytes were allocated.
 	inline [inlineFence]byte
 }
 
