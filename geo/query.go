@@ -276,18 +276,13 @@ type candidateTest func(lat, lon float64) (distance float64, keep bool)
 // within is the test for the points at most radius metres from (lat, lon):
 // exactly the distance reported.
 //
-// A candidate whose haversine exceeds the radius's, shaded up by a
-// relative 1e-9 (far more than the few units in the last place by which
-// the square root and arcsine that turn it into a distance can err), is
-// farther than radius, and is rejected before those are taken: about half
-// the candidates of a small query.
+// A candidate whose haversine exceeds the radius's, shaded up
+// (havAbove), is farther than radius, and is rejected before the square
+// root and arcsine that turn a haversine into a distance are taken: about
+// half the candidates of a small query.
 func within(lat, lon, radius float64) candidateTest {
 	from := newOrigin(lat, lon)
-	hOut := math.Inf(1)
-	if θ := radius / EarthRadius; θ < math.Pi/2 {
-		s := math.Sin(θ / 2)
-		hOut = s * s * (1 + 1e-9)
-	}
+	hOut := havAbove(radius / EarthRadius)
 	return func(plat, plon float64) (float64, bool) {
 		h := from.hav(rad(plat), rad(plon))
 		if h > hOut {

@@ -34,9 +34,9 @@ func newCircle(lat, lon, radius float64) *circle {
 	c.box = circleBounds(lat, lon, c.θ)
 	c.bbox = newBoxRegion(c.box)
 	c.centre = newRef(lat, lon)
-	hav := func(θ float64) float64 { s := math.Sin(θ / 2); return s * s }
-	c.hOut = hav(min(math.Pi, c.θ+1e-12)) * (1 + 1e-9)
-	c.hIn = hav(max(0, c.θ-1e-12)) * (1 - 1e-9)
+	c.hOut = havAbove(c.θ)
+	s := math.Sin(max(0, c.θ-1e-12) / 2)
+	c.hIn = s * s * (1 - 1e-9)
 	c.cosMin, c.cosMax = cosRange(c.box.MinLat, c.box.MaxLat)
 	return &c
 }

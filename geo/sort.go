@@ -100,7 +100,9 @@ func forEachRun[T any](xs []T, same func(a, b T) bool, fn func(run []T)) {
 	}
 }
 
-// sortKey is a result's distance bits and its index.
+// sortKey is a 64-bit key and the index of what it sorts: a result's
+// distance bits or scaled distance (sortHits), an id's head
+// (lastOfEachID) or a hash (sortPlaces).
 type sortKey struct {
 	bits uint64
 	i    int32

@@ -76,6 +76,16 @@ func (o origin) angle(φ, λ float64) float64 {
 	return angleOf(o.hav(φ, λ))
 }
 
+// havAbove is the haversine of angle θ (clamped to π) shaded up by 1e-12
+// rad and a relative 1e-9, far more than the few units in the last place
+// by which the haversines compared with it, and the square root and
+// arcsine that turn them into angles, can err: a haversine computed above
+// it is of an angle above θ.
+func havAbove(θ float64) float64 {
+	s := math.Sin(min(math.Pi, θ+1e-12) / 2)
+	return s * s * (1 + 1e-9)
+}
+
 // hav is the haversine h = sin²(θ/2) of the central angle θ from o to a
 // point in radians: angle's first half.
 func (o origin) hav(φ, λ float64) float64 {
@@ -236,7 +246,7 @@ func (p ref) minAngle(r rect) float64 {
 // the change of cos φ across one cell.
 func (p ref) havBounds(r rect) (lo, hi float64) {
 	cosMin, cosMax := cosRange(r.MinLat, r.MaxLat)
-	return p.havBoundsCos(&r, cosMin, cosMax)
+	return p.havLower(&r, cosMin), p.havUpper(&r, cosMax)
 }
 
 // cosRange returns the smallest and largest cos φ for φ in [minLat,
@@ -250,27 +260,23 @@ func cosRange(minLat, maxLat float64) (cosMin, cosMax float64) {
 	return cosMin, cosMax
 }
 
-// havBoundsCos is havBounds with the bounds of cos φ given: cosMin must not
-// exceed cos φ, nor cosMax fall below it, at any latitude of r that
-// matters to the caller. A circle passes the bounds of its own bounding
-// box, computed once (see circle.classify for why that is enough), so
-// classifying a cell costs no cosine; and the half-angle sines are
-// polynomials when small (sinHalf), so a small circle's cells cost no
-// trigonometry at all.
-func (p *ref) havBoundsCos(r *rect, cosMin, cosMax float64) (lo, hi float64) {
-	return p.havLower(r, cosMin), p.havUpper(r, cosMax)
-}
-
-// havLower is havBoundsCos's lower bound alone: what decides that a cell
-// is outside a circle, asked of every cell (the upper bound only of cells
-// inside the circle's box).
+// havLower is havBounds's lower bound with the smallest cos φ given, and
+// havUpper its upper bound with the largest: cosMin must not exceed cos φ,
+// nor cosMax fall below it, at any latitude of r that matters to the
+// caller. A circle passes the bounds of its own bounding box, computed
+// once (see circle.classify for why that is enough), so classifying a
+// cell costs no cosine; and the half-angle sines are polynomials when
+// small (sinHalf), so a small circle's cells cost no trigonometry at all.
+// The lower bound decides that a cell is outside a circle and is asked of
+// every cell; the upper, only of cells inside the circle's box.
 func (p *ref) havLower(r *rect, cosMin float64) float64 {
 	sLat := sinHalf(max(0, max(r.MinLat-p.lat, p.lat-r.MaxLat)))
 	sLon := sinHalf(lonGap(p.lon, r.MinLon, r.MaxLon))
 	return sLat*sLat + p.cosφ*cosMin*sLon*sLon
 }
 
-// havUpper is havBoundsCos's upper bound alone.
+// havUpper is havBounds's upper bound with the largest cos φ given (see
+// havLower).
 func (p *ref) havUpper(r *rect, cosMax float64) float64 {
 	sLat := sinHalf(max(math.Abs(p.lat-r.MinLat), math.Abs(p.lat-r.MaxLat)))
 	sLon := sinHalf(lonFar(p.lon, r.MinLon, r.MaxLon))
