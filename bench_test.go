@@ -3,6 +3,7 @@ package keyspace_test
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -115,6 +116,60 @@ func BenchmarkBulkLoad1M(b *testing.B) {
 				s.Close()
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+		})
+	}
+}
+
+// countVisitor counts the pairs VisitRange hands it.
+type countVisitor struct{ n int }
+
+func (c *countVisitor) Visit(_, _ []byte) bool { c.n++; return true }
+
+// BenchmarkNearRanges is a geo query's access pattern at the store level:
+// in one View, six short ranges (two keys each) a few dozen keys apart, in
+// key order, somewhere in 200,000 random keys loaded in order. A key is an
+// 8-byte "hash" and a 4-byte id, and a range's bounds are hashes, which no
+// key equals, as a geo query's are. The figure is the cost of a query's
+// seeks, without its geometry.
+func BenchmarkNearRanges(b *testing.B) {
+	const n, ranges, gap = 200_000, 6, 30
+	r := rand.New(rand.NewPCG(5, 6))
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = r.Uint64()
+	}
+	slices.Sort(keys)
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			value := make([]byte, 24)
+			_, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
+				for _, k := range keys {
+					if !yield(append(benchKey(k), "id00"...), value) {
+						return
+					}
+				}
+			}, &keyspace.BulkOptions{BatchSize: n})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var c countVisitor
+			for b.Loop() {
+				at := r.IntN(n - ranges*gap - 2)
+				s.View(func(tx keyspace.Tx) error {
+					for j := range ranges {
+						i := at + j*gap
+						rg := keyspace.Range{Start: benchKey(keys[i]), End: benchKey(keys[i+2])}
+						if err := keyspace.VisitRange(tx, rg, &c); err != nil {
+							b.Fatal(err)
+						}
+					}
+					return nil
+				})
+			}
+			if c.n != 2*ranges*b.N {
+				b.Fatalf("visited %d pairs, want %d", c.n, 2*ranges*b.N)
+			}
 		})
 	}
 }

@@ -96,68 +96,112 @@ func headOf(key []byte, shared int) uint64 {
 // search returns the index of key in items, a run of l's items, or where
 // it would go.
 func search(l *leaf, items []item, key []byte) (int, bool) {
-	h, rest, outside := l.probe(key)
-	switch outside {
+	q := l.probe(key)
+	switch q.outside {
 	case -1:
 		return 0, false
 	case 1:
 		return len(items), false
 	}
-	p := l.shared
 	lo, hi := 0, len(items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		it := &items[m]
-		less := it.head < h
-		if it.head == h {
-			less = bytes.Compare(it.key[p:], rest) < 0
-		}
-		if less {
+		if q.after(&items[m]) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(items) && items[lo].head == h && bytes.Equal(items[lo].key[p:], rest)
+	return lo, lo < len(items) && q.equal(&items[lo])
 }
 
-// probe prepares key for comparing with l's items: its head and its
-// bytes past l's shared prefix. A key that does not begin with the prefix
-// sorts before all of l's keys (outside is -1) or after all of them (1),
-// as it does against the prefix.
-func (l *leaf) probe(key []byte) (h uint64, rest []byte, outside int) {
+// A probe is a key prepared for comparing with one leaf's items (leaf.probe):
+// its head and its bytes past the leaf's shared prefix, so that most
+// comparisons are of two integers, and a key's bytes, which lie elsewhere
+// in memory, are read only when the heads are equal.
+type probe struct {
+	h       uint64
+	rest    []byte
+	shared  int
+	outside int // -1: the key sorts before all the leaf's keys; 1: after all; 0: compare
+}
+
+// probe prepares key for comparing with l's items. A key that does not
+// begin with l's shared prefix sorts before all of l's keys (outside is
+// -1) or after all of them (1), as it does against the prefix.
+func (l *leaf) probe(key []byte) probe {
 	p := l.shared
 	if len(key) < p || !bytes.Equal(key[:p], l.fence[:p]) {
 		if bytes.Compare(key, l.fence[:p]) < 0 {
-			return 0, nil, -1
+			return probe{outside: -1}
 		}
-		return 0, nil, 1
+		return probe{outside: 1}
 	}
-	return headOf(key, p), key[p:], 0
+	return probe{h: headOf(key, p), rest: key[p:], shared: p}
+}
+
+// after reports whether the probed key sorts after it's: it.key < key.
+// The probe must not be outside.
+func (q *probe) after(it *item) bool {
+	if it.head != q.h {
+		return it.head < q.h
+	}
+	return q.afterRest(it)
+}
+
+// afterRest is after for an item whose head equals the probe's: rare,
+// and kept out of line so that after is inlined.
+//
+//go:noinline
+func (q *probe) afterRest(it *item) bool {
+	return bytes.Compare(it.key[q.shared:], q.rest) < 0
+}
+
+// equal reports whether it's key is the probed key. The probe must not be
+// outside.
+func (q *probe) equal(it *item) bool {
+	return it.head == q.h && bytes.Equal(it.key[q.shared:], q.rest)
+}
+
+// searchIn returns the index of the first of l's items whose key is ≥ q's,
+// by bisection: for a key that may be anywhere in l.
+func searchIn(l *leaf, q *probe) int {
+	items := l.items
+	switch q.outside {
+	case -1:
+		return 0
+	case 1:
+		return len(items)
+	}
+	lo, hi := 0, len(items)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if q.after(&items[m]) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // searchFrom returns the index of the first of l's items at or after from
-// whose key is ≥ key; every item before from must be < key. It probes
+// whose key is ≥ q's; every item before from must be < q's key. It probes
 // at doubling distances past from before it bisects, so that it costs a
 // few probes when the answer is near from: the end of a short range
 // just past its start, or the start of a query's next range just past
 // where the last one ended.
-func searchFrom(l *leaf, key []byte, from int) int {
+func searchFrom(l *leaf, q *probe, from int) int {
 	items := l.items
-	h, rest, outside := l.probe(key)
-	switch outside {
+	switch q.outside {
 	case -1:
 		return from
 	case 1:
 		return len(items)
 	}
-	p := l.shared
-	before := func(it *item) bool { // it's key < key
-		return it.head < h || it.head == h && bytes.Compare(it.key[p:], rest) < 0
-	}
 	lo, step := from, 1 // items before lo are < key
 	hi := lo
-	for hi < len(items) && before(&items[hi]) {
+	for hi < len(items) && q.after(&items[hi]) {
 		lo = hi + 1
 		hi = lo + step
 		step *= 2
@@ -165,7 +209,7 @@ func searchFrom(l *leaf, key []byte, from int) int {
 	hi = min(hi, len(items)) // items[hi], if any, is ≥ key
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if before(&items[m]) {
+		if q.after(&items[m]) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -323,9 +367,10 @@ type memTx struct {
 // leaf the last walk ended in is in that leaf, found with two comparisons
 // instead of a descent of the tree.
 func (t *memTx) leafFor(key []byte) *leaf {
-	if l := t.near; l != nil && t.nearWrites == t.writes && len(l.items) > 0 &&
-		bytes.Compare(l.fence, key) <= 0 && bytes.Compare(key, l.items[len(l.items)-1].key) <= 0 {
-		return l
+	if l := t.near; l != nil && t.nearWrites == t.writes && len(l.items) > 0 && bytes.Compare(l.fence, key) <= 0 {
+		if q := l.probe(key); q.outside == 0 && !q.after(&l.items[len(l.items)-1]) {
+			return l
+		}
 	}
 	if t.foundFn == nil {
 		t.foundFn = func(l *leaf) bool { t.found = l; return false }
@@ -568,16 +613,26 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 	l := t.leafFor(r.Start)
 	start := 0
 	if r.Start != nil {
+		q := l.probe(r.Start)
 		from := 0
-		if l == t.near && t.nearAt > 0 && t.nearAt <= len(l.items) && bytes.Compare(l.items[t.nearAt-1].key, r.Start) < 0 {
+		// Past where the last visit ended, if that was in l and its last
+		// pair is below Start.
+		if l == t.near && t.nearAt > 0 && t.nearAt <= len(l.items) && q.outside == 0 && q.after(&l.items[t.nearAt-1]) {
 			from = t.nearAt
 		}
-		start = searchFrom(l, r.Start, from)
+		if from > 0 {
+			start = searchFrom(l, &q, from)
+		} else {
+			start = searchIn(l, &q)
+		}
 	}
 	for n := 0; ; {
 		end, more := len(l.items), true // the range may go on past l
-		if r.End != nil && end > start && bytes.Compare(l.items[end-1].key, r.End) >= 0 {
-			end, more = searchFrom(l, r.End, start), false
+		if r.End != nil && end > start {
+			// The range ends in l unless End is after l's last key.
+			if q := l.probe(r.End); q.outside < 0 || q.outside == 0 && !q.after(&l.items[end-1]) {
+				end, more = searchFrom(l, &q, start), false
+			}
 		}
 		t.near, t.nearWrites, t.nearAt = l, t.writes, end
 		for _, it := range l.items[start:end] {
