@@ -346,10 +346,16 @@ type memTx struct {
 	gen     uint64 // leaves of this generation are this Update's own; 0 in View
 	leafMax int
 	pivot   leaf  // the probe leafFor searches with
-	found   *leaf // leafFor's and nextLeaf's answer
+	found   *leaf // leafFor's answer
 	foundFn func(*leaf) bool
 	after   *leaf // the leaf nextLeaf looks past
 	nextFn  func(*leaf) bool
+	// ahead are the leaves after aheadOf, in order, while no write has
+	// happened since nextLeaf collected them (aheadWrites).
+	ahead       []*leaf
+	aheadOf     *leaf
+	aheadWrites uint64
+	aheadBuf    [aheadMax]*leaf
 	// tail, when set, is the last leaf, owned and not empty: a key after
 	// its last key belongs in it, with no search (the bulk-load path).
 	tail *leaf
@@ -653,23 +659,39 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 	}
 }
 
-// nextLeaf returns the leaf after l in fence order, or nil after the last.
+// nextLeaf returns the leaf after l in fence order, or nil after the
+// last. google/btree has no cursor, so finding the next leaf is a walk
+// down the tree; one walk collects the next aheadMax leaves, and the calls
+// that step through them after it cost none (a 10 km radius query on
+// 1,000,000 points crossed about 19 leaf ends).
 func (t *memTx) nextLeaf(l *leaf) *leaf {
+	if len(t.ahead) > 0 && t.aheadOf == l && t.aheadWrites == t.writes {
+		next := t.ahead[0]
+		t.ahead, t.aheadOf = t.ahead[1:], next
+		return next
+	}
 	if t.nextFn == nil {
 		t.nextFn = func(x *leaf) bool {
 			if x == t.after {
 				return true
 			}
-			t.found = x
-			return false
+			t.ahead = append(t.ahead, x)
+			return len(t.ahead) < aheadMax
 		}
 	}
-	t.after = l
+	t.after, t.ahead, t.aheadWrites = l, t.aheadBuf[:0], t.writes
 	t.leaves.AscendGreaterOrEqual(l, t.nextFn)
-	next := t.found
-	t.found, t.after = nil, nil
+	t.after = nil
+	if len(t.ahead) == 0 {
+		return nil
+	}
+	next := t.ahead[0]
+	t.ahead, t.aheadOf = t.ahead[1:], next
 	return next
 }
+
+// aheadMax is how many leaves nextLeaf collects in one walk.
+const aheadMax = 8
 
 // walk visits the items in [lo, hi) in r's direction until fn returns
 // false. It seeks once, to the leaf that holds the first key, and moves to
