@@ -1,6 +1,7 @@
 package composite
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -407,18 +408,24 @@ func decodeEscaped(b []byte) ([]byte, int, error) {
 
 // findTerminator returns the index of the 0x00 that ends an escaped byte
 // string (-1 if there is none) and how many escaped zero bytes precede it.
+// It finds each zero byte with bytes.IndexByte, which reads many bytes at
+// a time: most strings (ids, names) hold no zero byte, and the first it
+// finds is the terminator.
 func findTerminator(b []byte) (end, escapes int) {
-	for i := 0; i < len(b); i++ {
-		if b[i] == 0x00 {
-			if i+1 < len(b) && b[i+1] == escape {
-				escapes++
-				i++
-				continue
-			}
-			return i, escapes
+	at := 0
+	for {
+		i := bytes.IndexByte(b[at:], 0x00)
+		if i < 0 {
+			return -1, escapes
 		}
+		i += at
+		if i+1 < len(b) && b[i+1] == escape {
+			escapes++
+			at = i + 2
+			continue
+		}
+		return i, escapes
 	}
-	return -1, escapes
 }
 
 func decodeInt(b []byte) (any, int, error) {
