@@ -29,10 +29,11 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	}
 	cells := gridCells(lat, lon, radius)
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
-	test := within(lat, lon, radius)
 	points := ix.scoped(o.Scope)
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
+	found.edge.init(lat, lon, radius)
+	test := &found.edge
 	scan := func(g grid, lo, hi uint64) error {
 		return ix.scanWith(tx, &found.visit, points.hashRangeIn(&found.bounds, g, lo, hi), &st, test, found)
 	}

@@ -29,6 +29,12 @@ type hits struct {
 	order    []sortKey  // the sort of recs (results)
 	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
 	visit    candidates // the visitor of the range being scanned (scanWith)
+	// The query's candidate tests: every point of a cell inside the
+	// region, and a circle's.
+	inside, edge radiusTest
+	// Where Radius and Box build their regions.
+	circle circle
+	box    boxRegion
 	cover    coverer    // the query's covering
 }
 

@@ -132,9 +132,9 @@ func (s *nearestSearch) bound() float64 {
 	return s.best.items[0]
 }
 
-// near is the candidate test: could a point at these coordinates be an
+// test is the candidate test: could a point at these coordinates be an
 // answer?
-func (s *nearestSearch) near(lat, lon float64) (float64, bool) {
+func (s *nearestSearch) test(lat, lon float64) (float64, bool) {
 	d := s.from.distance(lat, lon)
 	return d, d <= s.bound()
 }
@@ -256,7 +256,7 @@ func (s *nearestSearch) visit(it nearItem) error {
 			s.explain.addRange(c.grid, part[0], part[1])
 		}
 		r := s.points.hashRange(c.grid, part[0], part[1])
-		if err := s.ix.scan(s.tx, r, &s.st, s.near, resultFunc(s.add)); err != nil {
+		if err := s.ix.scan(s.tx, r, &s.st, s, resultFunc(s.add)); err != nil {
 			return err
 		}
 	}

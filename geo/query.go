@@ -86,7 +86,8 @@ func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOpt
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, -1) {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: radius %v must be a non-negative number of metres", ErrBadQuery, radius))
 	}
-	return ix.search(tx, newCircle(lat, lon, radius), lat, lon, opts)
+	// The circle is made in the query's pooled hits, not allocated.
+	return ix.search(tx, lat, lon, opts, func(h *hits) region { return h.circle.init(lat, lon, radius) })
 }
 
 // Box returns the points inside a latitude/longitude rectangle (edges
@@ -98,7 +99,7 @@ func (ix *Index) Box(tx keyspace.Tx, b Box, opts *QueryOptions) ([]Result, Stats
 		return nil, Stats{}, ix.wrap(err)
 	}
 	lat, lon := b.centre()
-	return ix.search(tx, newBoxRegion(b), lat, lon, opts)
+	return ix.search(tx, lat, lon, opts, func(h *hits) region { return h.box.init(b) })
 }
 
 // BoxAround answers Redis's GEOSEARCH … BYBOX width height: the points at
@@ -117,7 +118,8 @@ func (ix *Index) BoxAround(tx keyspace.Tx, lat, lon, width, height float64, opts
 			return nil, Stats{}, ix.wrap(fmt.Errorf("%w: box %s %v must be a non-negative number of metres", ErrBadQuery, v.name, v.m))
 		}
 	}
-	return ix.search(tx, newAroundBox(lat, lon, width, height), lat, lon, opts)
+	reg := newAroundBox(lat, lon, width, height)
+	return ix.search(tx, lat, lon, opts, func(*hits) region { return reg })
 }
 
 // Within returns the points inside an orb.Polygon or orb.MultiPolygon
@@ -133,13 +135,14 @@ func (ix *Index) Within(tx keyspace.Tx, polygon orb.Geometry, opts *QueryOptions
 		return nil, Stats{}, ix.wrap(err)
 	}
 	lat, lon := reg.centre()
-	return ix.search(tx, reg, lat, lon, opts)
+	return ix.search(tx, lat, lon, opts, func(*hits) region { return reg })
 }
 
-// search covers reg, scans the covering's ranges, keeps the points reg
-// contains (all of them in cells wholly inside), and sorts them by distance
-// from (lat, lon).
-func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *QueryOptions) ([]Result, Stats, error) {
+// search covers the region prepare returns, scans the covering's ranges,
+// keeps the points the region contains (all of them in cells wholly
+// inside), and sorts them by distance from (lat, lon). prepare is handed
+// the query's pooled hits, in which it may build the region.
+func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, prepare func(*hits) region) ([]Result, Stats, error) {
 	var o QueryOptions
 	if opts != nil {
 		o = *opts
@@ -150,6 +153,7 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	points := ix.scoped(o.Scope)
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
+	reg := prepare(found)
 	cells := found.cover.cover(reg, o.maxCells())
 	runs := found.cover.spans(reg, cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
@@ -163,31 +167,21 @@ func (ix *Index) search(tx keyspace.Tx, reg region, lat, lon float64, opts *Quer
 	}
 	// Each candidate's distance is computed once: a circle's test is its
 	// distance from the centre, which is also the result's.
-	everything := within(lat, lon, math.Inf(1))
-	from := newOrigin(lat, lon)
-	test := func(plat, plon float64) (float64, bool) {
-		if !reg.contains(plat, plon) {
-			return 0, false
-		}
-		return from.distance(plat, plon), true
-	}
+	found.inside.init(lat, lon, math.Inf(1))
+	var test candidateTest = &regionTest{reg: reg, from: newOrigin(lat, lon)}
 	if c, ok := reg.(*circle); ok {
-		test = within(lat, lon, c.radius)
+		found.edge.init(lat, lon, c.radius)
+		test = &found.edge
 	}
+	var inside candidateTest = &found.inside
 	if o.Explain != nil {
-		inner := test
-		test = func(plat, plon float64) (float64, bool) {
-			d, ok := inner(plat, plon)
-			if !ok {
-				o.Explain.Rejected = append(o.Explain.Rejected, Point{Lat: plat, Lon: plon})
-			}
-			return d, ok
-		}
+		test = &explainTest{test, &o.Explain.Rejected}
+		inside = &explainTest{inside, &o.Explain.Rejected}
 	}
 	for _, s := range runs {
 		t := test
 		if s.inside {
-			t = everything
+			t = inside
 		}
 		r := points.hashRangeIn(&found.bounds, s.grid, s.lo, s.hi)
 		if err := ix.scanWith(tx, &found.visit, r, &st, t, found); err != nil {
@@ -271,26 +265,74 @@ func (s scoped) hashRangeIn(buf *[]byte, g grid, lo, hi uint64) pointRange {
 // A candidateTest decides from a candidate's coordinates (read from the
 // value, so a rejected candidate costs no key decoding) whether it is a
 // result, and returns its distance from the query's centre.
-type candidateTest func(lat, lon float64) (distance float64, keep bool)
+type candidateTest interface {
+	test(lat, lon float64) (distance float64, keep bool)
+}
 
-// within is the test for the points at most radius metres from (lat, lon):
-// exactly the distance reported.
+// radiusTest is the test for the points at most radius metres from a
+// centre: exactly the distance reported. A scan calls it directly, not
+// through the interface (candidates.Visit), and a query keeps its tests in
+// its pooled hits: a test made per query as a closure was three
+// allocations and an indirect call per candidate.
 //
 // A candidate whose haversine exceeds the radius's, shaded up
 // (havAbove), is farther than radius, and is rejected before the square
 // root and arcsine that turn a haversine into a distance are taken: about
 // half the candidates of a small query.
-func within(lat, lon, radius float64) candidateTest {
-	from := newOrigin(lat, lon)
-	hOut := havAbove(radius / EarthRadius)
-	return func(plat, plon float64) (float64, bool) {
-		h := from.hav(rad(plat), rad(plon))
-		if h > hOut {
-			return 0, false
-		}
-		d := EarthRadius * angleOf(h)
-		return d, d <= radius
+type radiusTest struct {
+	from   origin
+	hOut   float64 // havAbove(radius)
+	radius float64 // metres; +Inf keeps every candidate
+}
+
+// within returns the test for the points at most radius metres from
+// (lat, lon).
+func within(lat, lon, radius float64) *radiusTest {
+	t := new(radiusTest)
+	t.init(lat, lon, radius)
+	return t
+}
+
+// init makes t the test for the points at most radius metres from
+// (lat, lon).
+func (t *radiusTest) init(lat, lon, radius float64) {
+	*t = radiusTest{from: newOrigin(lat, lon), hOut: havAbove(radius / EarthRadius), radius: radius}
+}
+
+func (t *radiusTest) test(lat, lon float64) (float64, bool) {
+	h := t.from.hav(rad(lat), rad(lon))
+	if h > t.hOut {
+		return 0, false
 	}
+	d := EarthRadius * angleOf(h)
+	return d, d <= t.radius
+}
+
+// regionTest keeps the points reg contains, at their distance from.
+type regionTest struct {
+	reg  region
+	from origin
+}
+
+func (t *regionTest) test(lat, lon float64) (float64, bool) {
+	if !t.reg.contains(lat, lon) {
+		return 0, false
+	}
+	return t.from.distance(lat, lon), true
+}
+
+// explainTest is a test that records the candidates it rejects.
+type explainTest struct {
+	candidateTest
+	rejected *[]Point
+}
+
+func (t *explainTest) test(lat, lon float64) (float64, bool) {
+	d, ok := t.candidateTest.test(lat, lon)
+	if !ok {
+		*t.rejected = append(*t.rejected, Point{Lat: lat, Lon: lon})
+	}
+	return d, ok
 }
 
 // A keeper takes the candidates a scan keeps: the key and value of a point
@@ -339,7 +381,13 @@ func (c *candidates) Visit(key, v []byte) bool {
 		c.err = fmt.Errorf("corrupt point value under key %q", key)
 		return false
 	}
-	d, ok := c.test(valueCoords(v))
+	var d float64
+	var ok bool
+	if t, isRadius := c.test.(*radiusTest); isRadius {
+		d, ok = t.test(valueCoords(v)) // called directly: most scans' test
+	} else {
+		d, ok = c.test.test(valueCoords(v))
+	}
 	if !ok {
 		return true
 	}

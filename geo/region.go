@@ -30,15 +30,21 @@ type circle struct {
 }
 
 func newCircle(lat, lon, radius float64) *circle {
-	c := circle{lat: lat, lon: lon, θ: min(radius/EarthRadius, math.Pi), radius: radius}
+	return new(circle).init(lat, lon, radius)
+}
+
+// init makes c the circle of radius metres around (lat, lon), and returns
+// it.
+func (c *circle) init(lat, lon, radius float64) *circle {
+	*c = circle{lat: lat, lon: lon, θ: min(radius/EarthRadius, math.Pi), radius: radius}
 	c.box = circleBounds(lat, lon, c.θ)
-	c.bbox = newBoxRegion(c.box)
+	c.bbox.init(c.box)
 	c.centre = newRef(lat, lon)
 	c.hOut = havAbove(c.θ)
 	s := math.Sin(max(0, c.θ-1e-12) / 2)
 	c.hIn = s * s * (1 - 1e-9)
 	c.cosMin, c.cosMax = cosRange(c.box.MinLat, c.box.MaxLat)
-	return &c
+	return c
 }
 
 func (c *circle) boundingBox() Box { return c.box }
@@ -72,8 +78,8 @@ func (c *circle) classify(r rect) (outside, inside bool) {
 		return true, false
 	case c.θ >= math.Pi:
 		return false, true // the whole sphere
-	case r.MinLat <= c.bbox.minLat && r.MaxLat >= c.bbox.maxLat && len(c.bbox.lons) == 1 &&
-		r.MinLon <= c.bbox.lons[0][0] && r.MaxLon >= c.bbox.lons[0][1]:
+	case r.MinLat <= c.bbox.minLat && r.MaxLat >= c.bbox.maxLat && c.bbox.nLons == 1 &&
+		r.MinLon <= c.bbox.lonBuf[0][0] && r.MaxLon >= c.bbox.lonBuf[0][1]:
 		return false, false // the cell holds the whole circle: it crosses
 	}
 	// The bounds of cos φ are the box's, not the cell's, for a circle
@@ -142,7 +148,12 @@ func CircleBounds(lat, lon, radius float64) Box {
 // degenerate twin on the other, since ±180° is one meridian and a point on
 // it may be stored at either.
 func (b Box) lonIntervals() [][2]float64 {
-	var out [][2]float64
+	var buf [4][2]float64
+	return b.appendLonIntervals(buf[:0])
+}
+
+// appendLonIntervals appends lonIntervals to out: at most four of them.
+func (b Box) appendLonIntervals(out [][2]float64) [][2]float64 {
 	if b.MinLon <= b.MaxLon {
 		out = append(out, [2]float64{b.MinLon, b.MaxLon})
 	} else {
@@ -183,22 +194,37 @@ func wrap(lon float64) float64 {
 	return lon
 }
 
-// boxRegion is a Box prepared for classification.
+// boxRegion is a Box prepared for classification. Its longitude
+// intervals (at most four: lonIntervals) are held in the value itself, so
+// that preparing one allocates nothing.
 type boxRegion struct {
 	minLat, maxLat float64
-	lons           [][2]float64
+	lonBuf         [4][2]float64 // lons
+	nLons          int
 }
 
-func newBoxRegion(b Box) boxRegion {
-	return boxRegion{minLat: b.MinLat, maxLat: b.MaxLat, lons: b.lonIntervals()}
+// lons returns the box's longitude intervals.
+func (b *boxRegion) lons() [][2]float64 { return b.lonBuf[:b.nLons] }
+
+func newBoxRegion(b Box) *boxRegion {
+	r := new(boxRegion)
+	r.init(b)
+	return r
 }
 
-func (b boxRegion) classify(r rect) (outside, inside bool) {
+// init prepares b in r, and returns r.
+func (r *boxRegion) init(b Box) *boxRegion {
+	r.minLat, r.maxLat = b.MinLat, b.MaxLat
+	r.nLons = len(b.appendLonIntervals(r.lonBuf[:0]))
+	return r
+}
+
+func (b *boxRegion) classify(r rect) (outside, inside bool) {
 	if r.MaxLat < b.minLat || r.MinLat > b.maxLat {
 		return true, false
 	}
 	outside = true
-	for _, iv := range b.lons {
+	for _, iv := range b.lons() {
 		if r.MaxLon >= iv[0] && r.MinLon <= iv[1] {
 			outside = false
 			if r.MinLon >= iv[0] && r.MaxLon <= iv[1] && r.MinLat >= b.minLat && r.MaxLat <= b.maxLat {
@@ -209,11 +235,11 @@ func (b boxRegion) classify(r rect) (outside, inside bool) {
 	return outside, false
 }
 
-func (b boxRegion) contains(lat, lon float64) bool {
+func (b *boxRegion) contains(lat, lon float64) bool {
 	if lat < b.minLat || lat > b.maxLat {
 		return false
 	}
-	for _, iv := range b.lons {
+	for _, iv := range b.lons() {
 		if lon >= iv[0] && lon <= iv[1] {
 			return true
 		}
