@@ -132,17 +132,25 @@ func (f *framed) classify(reg region) (outside, inside bool) {
 // middle meridian (the child with bit 0 is the western half) and a cell
 // of odd bits at its middle parallel (bit 0 is the southern half).
 func (f *framed) children() [2]framed {
-	cs := f.cell.children()
+	var kids [2]framed
+	f.split(&kids)
+	return kids
+}
+
+// split writes f's children into kids, as children returns them.
+func (f *framed) split(kids *[2]framed) {
+	lo, hi := &kids[0], &kids[1]
+	lo.hash, lo.bits, lo.grid = f.hash<<1, f.bits+1, f.grid
+	hi.hash, hi.bits, hi.grid = f.hash<<1|1, f.bits+1, f.grid
+	lo.box, hi.box = f.box, f.box
 	if f.grid != geohashGrid {
-		return [2]framed{{cell: cs[0]}, {cell: cs[1]}}
+		return
 	}
-	lo, hi := f.box, f.box
 	if f.bits%2 == 0 {
 		mid := (f.box.MinLon + f.box.MaxLon) / 2
-		lo.MaxLon, hi.MinLon = mid, mid
+		lo.box.MaxLon, hi.box.MinLon = mid, mid
 	} else {
 		mid := (f.box.MinLat + f.box.MaxLat) / 2
-		lo.MaxLat, hi.MinLat = mid, mid
+		lo.box.MaxLat, hi.box.MinLat = mid, mid
 	}
-	return [2]framed{{cell: cs[0], box: lo}, {cell: cs[1], box: hi}}
 }

@@ -427,6 +427,49 @@ func TestAngleAgainstLibraryHaversine(t *testing.T) {
 	}
 }
 
+// TestStartBlockFinest: startBlock's block is of the finest precision at
+// which the region's bounding box meets at most n cells: it holds at most
+// n cells, each meeting the box, and the children of its cells that meet
+// the box (the block one bit finer) are more than n. Cells are half-open,
+// [min, max), as a point on an edge is stored in the cell above it.
+func TestStartBlockFinest(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	meets := func(c rect, b Box) bool {
+		return c.MinLat <= b.MaxLat && c.MaxLat > b.MinLat && c.MinLon <= b.MaxLon && c.MaxLon > b.MinLon
+	}
+	blocks := 0
+	for range 3000 {
+		c := newCircle(r.Float64()*160-80, r.Float64()*340-170, math.Exp(r.Float64()*14))
+		n := 1 + r.IntN(4*DefaultMaxCells)
+		block, ok := startBlock(nil, c, n)
+		if !ok {
+			continue
+		}
+		blocks++
+		box := c.boundingBox()
+		if len(block) == 0 || len(block) > n {
+			t.Fatalf("circle %+v, n=%d: block of %d cells", box, n, len(block))
+		}
+		finer := 0
+		for _, f := range block {
+			if !meets(f.box, box) {
+				t.Fatalf("circle %+v: block cell %x/%d %+v misses the box", box, f.hash, f.bits, f.box)
+			}
+			for _, kid := range f.children() {
+				if meets(kid.box, box) {
+					finer++
+				}
+			}
+		}
+		if bits := block[0].bits; bits < MaxBits && finer <= n {
+			t.Fatalf("circle %+v, n=%d: block at %d bits has %d cells, but %d at %d bits is within n", box, n, bits, len(block), finer, bits+1)
+		}
+	}
+	if blocks < 2000 {
+		t.Fatalf("only %d of 3000 circles had a start block", blocks)
+	}
+}
+
 // TestFramedBounds: a framed cell's rectangle, halved down a descent, is
 // bit for bit the rectangle the geohash library decodes for every cell on
 // the way, from the whole world and from cells at every precision; and so

@@ -106,20 +106,41 @@ func BenchmarkHitsResults(b *testing.B) {
 }
 
 // TestSortCells: on either side of sortCells' switch to a general sort,
-// cells come out as a comparison sort by (grid, start of the hash range,
-// from span) puts them, whatever their precision, the 0-bit cell included.
+// and on either side of its one-word-per-cell path (one grid, at most 58
+// bits), cells come out as a comparison sort by (grid, start of the hash
+// range, from span) puts them, whatever their precision, the 0-bit cell
+// included.
 func TestSortCells(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{0, 1, 2, 16, 64, 65, 300} {
-		for round := range 20 {
+		for round := range 40 {
+			oneGrid := round%2 == 0 // as a covering from a start block is
+			maxBits := MaxBits
+			if oneGrid && round%4 == 0 {
+				maxBits = MaxBits - 6
+			}
 			cells := make([]coveredCell, n)
 			for i := range cells {
-				bits := uint(r.IntN(MaxBits + 1))
+				bits := uint(r.IntN(maxBits + 1))
 				h := r.Uint64()
 				if bits < MaxBits {
 					h &= 1<<bits - 1
 				}
-				cells[i] = coveredCell{cell: cell{hash: h, bits: bits, grid: grid(r.IntN(3))}}
+				g := grid(r.IntN(3))
+				if oneGrid {
+					g = southCap
+				}
+				cells[i] = coveredCell{cell: cell{hash: h, bits: bits, grid: g}}
+			}
+			if round >= 36 && n > 0 {
+				// Neighbours at the precisions about the word path's limit,
+				// shuffled: their starts differ in the lowest bits.
+				bits := uint(56 + round - 36) // 56 to 59
+				base := r.Uint64() & (1<<bits - 1) &^ 1023
+				for i := range cells {
+					cells[i] = coveredCell{cell: cell{hash: base + uint64(i), bits: bits, grid: southCap}}
+				}
+				r.Shuffle(n, func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
 			}
 			got := slices.Clone(cells)
 			sortCells(got)
