@@ -35,7 +35,7 @@ type hits struct {
 	// Where Radius and Box build their regions.
 	circle circle
 	box    boxRegion
-	cover    coverer    // the query's covering
+	cover  coverer // the query's covering
 }
 
 // hit is one result while it is being collected.
