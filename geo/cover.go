@@ -48,6 +48,9 @@ type coverer struct {
 	queue []framed
 	seeds []framed
 	runs  []span
+	// sortByWord's scratch: the words it sorts, and the cells' old order.
+	words  [64]uint64
+	sorted []coveredCell
 }
 
 // cover is the package's cover, built in c's buffers.
@@ -95,7 +98,7 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 		consider(&kids[0])
 		consider(&kids[1])
 	}
-	sortCells(done)
+	cv.sortCells(done)
 	return done
 }
 
@@ -111,7 +114,12 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 // index in them. Sorting those and then moving each cell once costs a
 // third of moving 32-byte cells about in the sort.
 func sortCells(cells []coveredCell) {
-	if sortCellsByWord(cells) {
+	new(coverer).sortCells(cells)
+}
+
+// sortCells is the package's sortCells, with cv's scratch buffers.
+func (cv *coverer) sortCells(cells []coveredCell) {
+	if cv.sortByWord(cells) {
 		return
 	}
 	less := func(a, b *coveredCell) bool {
@@ -141,16 +149,16 @@ func sortCells(cells []coveredCell) {
 	}
 }
 
-// sortCellsByWord is sortCells for up to 64 cells of one grid of at most
-// 58 bits each, and reports false, leaving cells as they were, for any
-// other covering.
-func sortCellsByWord(cells []coveredCell) bool {
+// sortByWord is sortCells for up to 64 cells of one grid of at most 58
+// bits each, and reports false, leaving cells as they were, for any other
+// covering.
+func (cv *coverer) sortByWord(cells []coveredCell) bool {
 	const indexBits = 6
 	n := len(cells)
 	if n > 1<<indexBits {
 		return false
 	}
-	var words [1 << indexBits]uint64
+	words := cv.words[:n]
 	for i := range cells {
 		c := &cells[i]
 		if c.grid != cells[0].grid || c.bits > MaxBits-indexBits {
@@ -163,11 +171,11 @@ func sortCellsByWord(cells []coveredCell) bool {
 			words[j], words[j-1] = words[j-1], words[j]
 		}
 	}
-	var sorted [1 << indexBits]coveredCell
-	for i, w := range words[:n] {
-		sorted[i] = cells[w&(1<<indexBits-1)]
+	sorted := append(cv.sorted[:0], cells...)
+	for i, w := range words {
+		cells[i] = sorted[w&(1<<indexBits-1)]
 	}
-	copy(cells, sorted[:n])
+	cv.sorted = sorted[:0]
 	return true
 }
 

@@ -167,11 +167,14 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	}
 	// Each candidate's distance is computed once: a circle's test is its
 	// distance from the centre, which is also the result's.
-	found.inside.init(lat, lon, math.Inf(1))
-	var test candidateTest = &regionTest{reg: reg, from: newOrigin(lat, lon)}
+	from := newOrigin(lat, lon)
+	found.inside = radiusTest{from: from, hOut: havAbove(math.Pi), radius: math.Inf(1)}
+	var test candidateTest
 	if c, ok := reg.(*circle); ok {
-		found.edge.init(lat, lon, c.radius)
+		found.edge = radiusTest{from: from, hOut: c.hOut, radius: c.radius}
 		test = &found.edge
+	} else {
+		test = &regionTest{reg: reg, from: from}
 	}
 	var inside candidateTest = &found.inside
 	if o.Explain != nil {
