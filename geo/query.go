@@ -354,11 +354,12 @@ func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTes
 // scans many ranges reuses one (hits.visit) rather than allocate one per
 // range.
 func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats, test candidateTest, k keeper) error {
-	*c = candidates{r: r, st: st, test: test, k: k}
+	*c = candidates{r: r, test: test, k: k}
 	err := keyspace.VisitRange(tx, r.Range, c)
 	if c.err != nil {
 		err = c.err
 	}
+	st.Candidates += c.read
 	*c = candidates{}
 	if err != nil {
 		return ix.wrap(err)
@@ -372,14 +373,14 @@ func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats
 // closures per range; a 1 km radius query scans six or so ranges.)
 type candidates struct {
 	r    pointRange
-	st   *Stats
+	read int // candidates read, for the caller's Stats
 	test candidateTest
 	k    keeper
 	err  error // why the visit stopped early
 }
 
 func (c *candidates) Visit(key, v []byte) bool {
-	c.st.Candidates++
+	c.read++
 	if len(v) < 16 {
 		c.err = fmt.Errorf("corrupt point value under key %q", key)
 		return false
