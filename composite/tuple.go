@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -206,20 +207,13 @@ func appendUint(dst []byte, v uint64) []byte {
 }
 
 // byteLen is the number of bytes needed for v (0 for 0).
-func byteLen(v uint64) int {
-	n := 0
-	for ; v > 0; v >>= 8 {
-		n++
-	}
-	return n
-}
+func byteLen(v uint64) int { return (bits.Len64(v) + 7) / 8 }
 
 // appendBigEndian writes the low n bytes of v, most significant first.
 func appendBigEndian(dst []byte, v uint64, n int) []byte {
-	for i := n - 1; i >= 0; i-- {
-		dst = append(dst, byte(v>>(8*i)))
-	}
-	return dst
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	return append(dst, b[8-n:]...)
 }
 
 // sortableFloat64 maps IEEE bits so that unsigned order is numeric order:
