@@ -27,6 +27,7 @@ type hits struct {
 	payloads []byte          // the payloads, back to back
 	recs     []hit
 	order    []sortKey  // the sort of recs (results)
+	spare    []sortKey  // the radix sort's other buffer
 	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
 	visit    candidates // the visitor of the range being scanned (scanWith)
 	// The query's candidate tests: every point of a cell inside the
@@ -100,8 +101,8 @@ func (h *hits) add(key []byte, prefix int, v []byte, d float64) error {
 // results sorts the hits by distance, then id, and returns the first limit
 // of them (all when limit is 0) as Results, which share no memory with h.
 func (h *hits) results(limit int) []Result {
-	order := sortHits(h.order, h.recs, h.ids)
-	h.order = order[:0]
+	order, spare := sortHits(h.order, h.spare, h.recs, h.ids)
+	h.order, h.spare = order[:0], spare[:0]
 	if limit > 0 && len(order) > limit {
 		order = order[:limit]
 	}

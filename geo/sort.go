@@ -9,7 +9,8 @@ import (
 
 // sortHits returns the order of recs by distance, then id (the bytes
 // rec.id spans in ids): sort keys whose i fields index recs, built in
-// keys' storage (which it may outgrow).
+// keys' storage or spare's (which it may outgrow), and the other of the
+// two, for the caller to keep for the next sort.
 //
 // Records are wide, so it sorts narrow (key, index) pairs. A few dozen
 // results, what a small query returns, are sorted by an insertion sort
@@ -25,7 +26,7 @@ import (
 // of each other, or equal), which are then sorted by distance and id. It
 // costs four passes over the pairs, where the distance's 64 bits cost
 // eight, and a comparison sort n log n calls back to compare.
-func sortHits(keys []sortKey, recs []hit, ids []byte) []sortKey {
+func sortHits(keys, spare []sortKey, recs []hit, ids []byte) (sorted, other []sortKey) {
 	keys = keys[:0]
 	for i := range recs {
 		keys = append(keys, sortKey{math.Float64bits(max(recs[i].distance, 0)), int32(i)}) // max turns -0 into +0
@@ -41,7 +42,7 @@ func sortHits(keys []sortKey, recs []hit, ids []byte) []sortKey {
 				keys[j], keys[j-1] = b, a
 			}
 		}
-		return keys
+		return keys, spare
 	}
 	var largest float64
 	for _, k := range keys {
@@ -54,7 +55,7 @@ func sortHits(keys []sortKey, recs []hit, ids []byte) []sortKey {
 	for n := range keys {
 		keys[n].bits = uint64(math.Float64frombits(keys[n].bits) * scale)
 	}
-	keys = sortByBits(keys)
+	keys, spare = sortByBitsIn(keys, spare)
 	distance := func(k sortKey) float64 { return max(recs[k.i].distance, 0) }
 	forEachRun(keys, func(a, b sortKey) bool { return a.bits == b.bits }, func(run []sortKey) {
 		slices.SortFunc(run, func(a, b sortKey) int {
@@ -64,7 +65,7 @@ func sortHits(keys []sortKey, recs []hit, ids []byte) []sortKey {
 			return bytes.Compare(id(a), id(b))
 		})
 	})
-	return keys
+	return keys, spare
 }
 
 // insertionMax is the most results sortHits orders by insertion.
@@ -74,15 +75,22 @@ const insertionMax = 48
 // order: by comparisons when there are few, else by radixSort. It returns
 // the sorted slice, which is keys or a buffer of the same length.
 func sortByBits(keys []sortKey) []sortKey {
+	sorted, _ := sortByBitsIn(keys, nil)
+	return sorted
+}
+
+// sortByBitsIn is sortByBits with a spare buffer for the radix sort (grown
+// if short): it returns the sorted slice, keys or the spare, and the other.
+func sortByBitsIn(keys, spare []sortKey) (sorted, other []sortKey) {
 	if len(keys) < radixMin {
 		slices.SortFunc(keys, func(a, b sortKey) int { return cmp.Compare(a.bits, b.bits) })
-		return keys
+		return keys, spare
 	}
 	var differ uint64 // the bits in which some key differs from the first
 	for _, k := range keys {
 		differ |= k.bits ^ keys[0].bits
 	}
-	return radixSort(keys, differ)
+	return radixSort(keys, spare, differ)
 }
 
 // forEachRun calls fn on every run of two or more adjacent elements that
@@ -112,10 +120,14 @@ type sortKey struct {
 const radixMin = 128
 
 // radixSort sorts keys by bits, stably, one byte per pass; a byte in which
-// no key differs (differ has no bit set there) needs no pass. It returns
-// the sorted slice, which is keys or a buffer of the same length.
-func radixSort(keys []sortKey, differ uint64) []sortKey {
-	buf := make([]sortKey, len(keys))
+// no key differs (differ has no bit set there) needs no pass. It passes
+// between keys and buf (grown to keys' length if short), and returns the
+// sorted one and the other.
+func radixSort(keys, buf []sortKey, differ uint64) (sorted, other []sortKey) {
+	if cap(buf) < len(keys) {
+		buf = make([]sortKey, len(keys))
+	}
+	buf = buf[:len(keys)]
 	for shift := 0; shift < 64; shift += 8 {
 		if (differ>>shift)&0xff == 0 {
 			continue
@@ -134,5 +146,5 @@ func radixSort(keys []sortKey, differ uint64) []sortKey {
 		}
 		keys, buf = buf, keys
 	}
-	return keys
+	return keys, buf
 }
