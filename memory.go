@@ -103,16 +103,8 @@ func search(l *leaf, items []item, key []byte) (int, bool) {
 	case 1:
 		return len(items), false
 	}
-	lo, hi := 0, len(items)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if q.after(&items[m]) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(items) && q.equal(&items[lo])
+	i := bisect(items, &q, 0, len(items))
+	return i, i < len(items) && q.equal(&items[i])
 }
 
 // A probe is a key prepared for comparing with one leaf's items (leaf.probe):
@@ -166,14 +158,19 @@ func (q *probe) equal(it *item) bool {
 // searchIn returns the index of the first of l's items whose key is ≥ q's,
 // by bisection: for a key that may be anywhere in l.
 func searchIn(l *leaf, q *probe) int {
-	items := l.items
 	switch q.outside {
 	case -1:
 		return 0
 	case 1:
-		return len(items)
+		return len(l.items)
 	}
-	lo, hi := 0, len(items)
+	return bisect(l.items, q, 0, len(l.items))
+}
+
+// bisect returns the index of the first of items[lo:hi] whose key is ≥
+// q's, where every item before lo is < it and every item from hi on is ≥
+// it. The probe must not be outside.
+func bisect(items []item, q *probe, lo, hi int) int {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if q.after(&items[m]) {
@@ -206,16 +203,7 @@ func searchFrom(l *leaf, q *probe, from int) int {
 		hi = lo + step
 		step *= 2
 	}
-	hi = min(hi, len(items)) // items[hi], if any, is ≥ key
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if q.after(&items[m]) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	return bisect(items, q, lo, min(hi, len(items))) // items[hi], if any, is ≥ key
 }
 
 // prepare sets it.head for l, first shortening l's shared prefix (and
