@@ -58,8 +58,8 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	done, queue := cv.done[:0], cv.queue[:0]
 	defer func() { cv.done, cv.queue = done[:0], queue[:0] }()
 	// consider classifies a cell and keeps, queues or drops it. Cells are
-	// passed and split by pointer: copying their 56 bytes about was most
-	// of what the descent itself cost.
+	// passed and split by pointer: copies of their 56 bytes were most of
+	// the samples in a profile of the descent's own code.
 	consider := func(c *framed) {
 		if inCapRows(c.cell) {
 			return
@@ -111,8 +111,9 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 // A covering of one grid whose cells have at most 58 bits, as a circle's
 // or box's from a start block is, sorts one word per cell instead: where
 // the cell's range starts, whose low bits are then zero, with the cell's
-// index in them. Sorting those and then moving each cell once costs a
-// third of moving 32-byte cells about in the sort.
+// index in them. Sorting those and then moving each cell once moves far
+// fewer bytes than sorting the 32-byte cells themselves; with the
+// descent's pointers (cover), `-bench Cover` ran 23% fewer instructions.
 func sortCells(cells []coveredCell) {
 	new(coverer).sortCells(cells)
 }

@@ -176,15 +176,13 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	} else {
 		test = &regionTest{reg: reg, from: from}
 	}
-	var inside candidateTest = &found.inside
 	if o.Explain != nil {
 		test = &explainTest{test, &o.Explain.Rejected}
-		inside = &explainTest{inside, &o.Explain.Rejected}
 	}
 	for _, s := range runs {
 		t := test
 		if s.inside {
-			t = inside
+			t = &found.inside // rejects nothing, so nothing to explain
 		}
 		r := points.hashRangeIn(&found.bounds, s.grid, s.lo, s.hi)
 		if err := ix.scanWith(tx, &found.visit, r, &st, t, found); err != nil {
