@@ -97,14 +97,8 @@ func headOf(key []byte, shared int) uint64 {
 // it would go.
 func search(l *leaf, items []item, key []byte) (int, bool) {
 	q := l.probe(key)
-	switch q.outside {
-	case -1:
-		return 0, false
-	case 1:
-		return len(items), false
-	}
-	i := bisect(items, &q, 0, len(items))
-	return i, i < len(items) && q.equal(&items[i])
+	i := searchIn(items, &q)
+	return i, q.outside == 0 && i < len(items) && q.equal(&items[i])
 }
 
 // A probe is a key prepared for comparing with one leaf's items (leaf.probe):
@@ -155,16 +149,17 @@ func (q *probe) equal(it *item) bool {
 	return it.head == q.h && bytes.Equal(it.key[q.shared:], q.rest)
 }
 
-// searchIn returns the index of the first of l's items whose key is ≥ q's,
-// by bisection: for a key that may be anywhere in l.
-func searchIn(l *leaf, q *probe) int {
+// searchIn returns the index of the first of items, a run of the leaf q
+// was prepared for, whose key is ≥ q's, by bisection: for a key that may
+// be anywhere in them.
+func searchIn(items []item, q *probe) int {
 	switch q.outside {
 	case -1:
 		return 0
 	case 1:
-		return len(l.items)
+		return len(items)
 	}
-	return bisect(l.items, q, 0, len(l.items))
+	return bisect(items, q, 0, len(items))
 }
 
 // bisect returns the index of the first of items[lo:hi] whose key is ≥
@@ -617,7 +612,7 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 		if from > 0 {
 			start = searchFrom(l, &q, from)
 		} else {
-			start = searchIn(l, &q)
+			start = searchIn(l.items, &q)
 		}
 	}
 	for n := 0; ; {

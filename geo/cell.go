@@ -127,17 +127,11 @@ func (f *framed) classify(reg region) (outside, inside bool) {
 	return reg.classify(clipToCaps(f.box))
 }
 
-// children is cell.children with the halves of f's rectangle. A geohash
-// interleaves longitude first, so a cell of even bits splits at its
-// middle meridian (the child with bit 0 is the western half) and a cell
-// of odd bits at its middle parallel (bit 0 is the southern half).
-func (f *framed) children() [2]framed {
-	var kids [2]framed
-	f.split(&kids)
-	return kids
-}
-
-// split writes f's children into kids, as children returns them.
+// split writes f's children (cell.children's cells) into kids, each with
+// its half of f's rectangle. A geohash interleaves longitude first, so a
+// cell of even bits splits at its middle meridian (the child with bit 0 is
+// the western half) and a cell of odd bits at its middle parallel (bit 0
+// is the southern half).
 func (f *framed) split(kids *[2]framed) {
 	lo, hi := &kids[0], &kids[1]
 	lo.hash, lo.bits, lo.grid = f.hash<<1, f.bits+1, f.grid

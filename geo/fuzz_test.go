@@ -24,7 +24,7 @@ func FuzzCovering(f *testing.F) {
 			return
 		}
 		b := Box{MinLat: math.Min(lat, lat2), MaxLat: math.Max(lat, lat2), MinLon: lon, MaxLon: lon2}
-		regions := map[string]region{"circle": newCircle(lat, lon, radius), "box": newBoxRegion(b),
+		regions := map[string]region{"circle": newCircle(lat, lon, radius), "box": new(boxRegion).init(b),
 			"around": newAroundBox(lat, lon, radius, radius/2)}
 		g, h := locate(plat, plon)
 		for name, reg := range regions {

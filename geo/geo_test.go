@@ -455,7 +455,9 @@ func TestStartBlockFinest(t *testing.T) {
 			if !meets(f.box, box) {
 				t.Fatalf("circle %+v: block cell %x/%d %+v misses the box", box, f.hash, f.bits, f.box)
 			}
-			for _, kid := range f.children() {
+			var kids [2]framed
+			f.split(&kids)
+			for _, kid := range kids {
 				if meets(kid.box, box) {
 					finer++
 				}
@@ -494,7 +496,9 @@ func TestFramedBounds(t *testing.T) {
 		}
 		f := frame(start)
 		for f.bits < MaxBits {
-			f = f.children()[r.IntN(2)]
+			var kids [2]framed
+			f.split(&kids)
+			f = kids[r.IntN(2)]
 			if want := f.bounds(); f.box != want {
 				t.Fatalf("cell %x/%d: framed %+v, decoded %+v", f.hash, f.bits, f.box, want)
 			}

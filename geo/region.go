@@ -206,12 +206,6 @@ type boxRegion struct {
 // lons returns the box's longitude intervals.
 func (b *boxRegion) lons() [][2]float64 { return b.lonBuf[:b.nLons] }
 
-func newBoxRegion(b Box) *boxRegion {
-	r := new(boxRegion)
-	r.init(b)
-	return r
-}
-
 // init prepares b in r, and returns r.
 func (r *boxRegion) init(b Box) *boxRegion {
 	r.minLat, r.maxLat = b.MinLat, b.MaxLat
