@@ -24,19 +24,19 @@ func (s *MemoryStore) CheckLeaves() error {
 			err = fmt.Errorf("leaf %q is empty", l.fence)
 		case len(l.items) > s.leafMax:
 			err = fmt.Errorf("leaf %q holds %d pairs, more than %d", l.fence, len(l.items), s.leafMax)
-		case prev != nil && len(prev.items) > 0 && bytes.Compare(prev.items[len(prev.items)-1].key, l.fence) >= 0:
-			err = fmt.Errorf("leaf %q ends with %q, not below the next fence %q", prev.fence, prev.items[len(prev.items)-1].key, l.fence)
+		case prev != nil && len(prev.items) > 0 && bytes.Compare(prev.items[len(prev.items)-1].kv, l.fence) >= 0:
+			err = fmt.Errorf("leaf %q ends with %q, not below the next fence %q", prev.fence, prev.items[len(prev.items)-1].kv, l.fence)
 		}
 		if l.shared > len(l.fence) {
 			err = fmt.Errorf("leaf %q shares %d bytes, more than its fence", l.fence, l.shared)
 			return false
 		}
 		for i, it := range l.items {
-			if bytes.Compare(it.key, l.fence) < 0 || i > 0 && bytes.Compare(l.items[i-1].key, it.key) >= 0 {
-				err = fmt.Errorf("leaf %q: key %d %q out of order", l.fence, i, it.key)
+			if bytes.Compare(it.kv, l.fence) < 0 || i > 0 && bytes.Compare(l.items[i-1].kv, it.kv) >= 0 {
+				err = fmt.Errorf("leaf %q: key %d %q out of order", l.fence, i, it.kv)
 			}
-			if !bytes.HasPrefix(it.key, l.fence[:l.shared]) || it.head != headOf(it.key, l.shared) {
-				err = fmt.Errorf("leaf %q: key %d %q has head %x, not that of its %d shared bytes", l.fence, i, it.key, it.head, l.shared)
+			if !bytes.HasPrefix(it.kv, l.fence[:l.shared]) || it.head != headOf(it.kv, l.shared) {
+				err = fmt.Errorf("leaf %q: key %d %q has head %x, not that of its %d shared bytes", l.fence, i, it.kv, it.head, l.shared)
 			}
 		}
 		n += len(l.items)

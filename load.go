@@ -43,7 +43,7 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 	if opts != nil {
 		o = *opts
 	}
-	var batch []item
+	var batch []pair
 	written := 0
 	flush := func() error {
 		if len(batch) == 0 {
@@ -85,7 +85,7 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 		if v == nil {
 			v = []byte{}
 		}
-		batch = append(batch, item{key: k, value: v})
+		batch = append(batch, pair{key: k, value: v})
 		if o.BatchSize > 0 && len(batch) >= o.BatchSize {
 			if err := flush(); err != nil {
 				return written, err
@@ -98,9 +98,12 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 	return written, nil
 }
 
+// pair is a key and its value on their way into a store.
+type pair struct{ key, value []byte }
+
 // sortUnique sorts items by key, keeping the last of equal keys.
-func sortUnique(items []item) []item {
-	slices.SortStableFunc(items, func(a, b item) int { return bytes.Compare(a.key, b.key) })
+func sortUnique(items []pair) []pair {
+	slices.SortStableFunc(items, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
 	out := items[:0]
 	for i, it := range items {
 		if i+1 < len(items) && bytes.Equal(it.key, items[i+1].key) {

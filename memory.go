@@ -21,12 +21,32 @@ const btreeDegree = 32
 // completely, as bbolt fills its pages.
 const leafMax = 128
 
-// item is one pair in the memory backend. Stored items are immutable: Put
-// always inserts a fresh copy, so a snapshot may share them freely.
+// item is one pair in the memory backend: its key, with the value in the
+// same allocation right after it, reached through the slice's capacity.
+// Stored pairs are immutable: Put always inserts a fresh copy, so a
+// snapshot may share them freely.
+//
+// One slice for both, where two took 48 bytes, makes an item 32 bytes: a
+// full leaf's items fit in 4 KiB instead of 7, and a seek's binary search
+// touches fewer cache lines. Every pair the backend stores is copied in one
+// piece first (copyItem, putOwned's slab), so the value is always there.
 type item struct {
-	key, value []byte
-	head       uint64 // eight bytes of key after its leaf's shared prefix (headOf)
+	kv   []byte // the key; the value is kv[len(kv):cap(kv)]
+	head uint64 // eight bytes of key after its leaf's shared prefix (headOf)
 }
+
+// copyItem copies key and value into one new allocation, as an item.
+func copyItem(key, value []byte) item {
+	buf := make([]byte, len(key)+len(value))
+	copy(buf[copy(buf, key):], value)
+	return item{kv: buf[:len(key)]}
+}
+
+// key is the item's key, with no capacity past it.
+func (it *item) key() []byte { return it.kv[:len(it.kv):len(it.kv)] }
+
+// value is the item's value: never nil.
+func (it *item) value() []byte { return it.kv[len(it.kv):cap(it.kv):cap(it.kv)] }
 
 // A leaf is a sorted run of pairs: google/btree orders the leaves and a
 // leaf's slice orders its pairs, the leaf layer of a B+tree.
@@ -140,13 +160,13 @@ func (q *probe) after(it *item) bool {
 //
 //go:noinline
 func (q *probe) afterRest(it *item) bool {
-	return bytes.Compare(it.key[q.shared:], q.rest) < 0
+	return bytes.Compare(it.kv[q.shared:], q.rest) < 0
 }
 
 // equal reports whether it's key is the probed key. The probe must not be
 // outside.
 func (q *probe) equal(it *item) bool {
-	return it.head == q.h && bytes.Equal(it.key[q.shared:], q.rest)
+	return it.head == q.h && bytes.Equal(it.kv[q.shared:], q.rest)
 }
 
 // searchIn returns the index of the first of items, a run of the leaf q
@@ -205,14 +225,14 @@ func searchFrom(l *leaf, q *probe, from int) int {
 // recomputing every head) if it.key does not begin with all of it. A
 // leaf's shared prefix only ever shortens, a few times in its life.
 func (l *leaf) prepare(it *item) {
-	if prefix := l.fence[:l.shared]; !bytes.HasPrefix(it.key, prefix) {
-		n := commonPrefixLen(it.key, prefix)
+	if prefix := l.fence[:l.shared]; !bytes.HasPrefix(it.kv, prefix) {
+		n := commonPrefixLen(it.kv, prefix)
 		l.shared = n
 		for i := range l.items {
-			l.items[i].head = headOf(l.items[i].key, n)
+			l.items[i].head = headOf(l.items[i].kv, n)
 		}
 	}
-	it.head = headOf(it.key, l.shared)
+	it.head = headOf(it.kv, l.shared)
 }
 
 // commonPrefixLen is the length of the longest common prefix of a and b.
@@ -396,7 +416,7 @@ func (t *memTx) Get(key []byte) ([]byte, error) {
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return l.items[i].value, nil
+	return l.items[i].value(), nil
 }
 
 func (t *memTx) Put(key, value []byte) error {
@@ -406,25 +426,22 @@ func (t *memTx) Put(key, value []byte) error {
 	if err := checkPut(key, value); err != nil {
 		return err
 	}
-	return t.insert(ownedCopy(key, value))
+	return t.insert(copyItem(key, value))
 }
 
-// insert stores a pair whose slices the tree may keep.
-func (t *memTx) insert(key, value []byte) error {
+// insert stores an item whose bytes the tree may keep.
+func (t *memTx) insert(it item) error {
 	t.writes++
-	if value == nil {
-		value = []byte{}
-	}
-	it := item{key: key, value: value}
+	key := it.kv
 	var l *leaf
 	var i int
-	if tail := t.tail; tail != nil && bytes.Compare(key, tail.items[len(tail.items)-1].key) > 0 {
+	if tail := t.tail; tail != nil && bytes.Compare(key, tail.items[len(tail.items)-1].kv) > 0 {
 		l, i = tail, len(tail.items) // after every key: no search
 	} else {
 		l = t.own(t.leafFor(key))
 		var found bool
 		if i, found = search(l, l.items, key); found {
-			l.items[i].value = value
+			l.items[i].kv = it.kv // a fresh copy of the key with the new value
 			return nil
 		}
 	}
@@ -453,7 +470,7 @@ func (t *memTx) insert(key, value []byte) error {
 
 // newLeaf adds a leaf holding just it, fenced at its key.
 func (t *memTx) newLeaf(it item) *leaf {
-	l := newLeafFenced(it.key, len(it.key), t.gen, make([]item, 1, t.leafMax))
+	l := newLeafFenced(it.kv, len(it.kv), t.gen, make([]item, 1, t.leafMax))
 	it.head = 0 // nothing after the shared prefix, which is all of it
 	l.items[0] = it
 	t.leaves.ReplaceOrInsert(l)
@@ -465,7 +482,7 @@ func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
 	// r's keys are some of l's, which begin with l's shared prefix, and so
 	// does r's fence, one of them: l.shared serves r, heads and all.
-	r := newLeafFenced(l.items[mid].key, l.shared, t.gen, make([]item, len(l.items)-mid, t.leafMax))
+	r := newLeafFenced(l.items[mid].kv, l.shared, t.gen, make([]item, len(l.items)-mid, t.leafMax))
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
@@ -481,15 +498,14 @@ func (t *memTx) split(l *leaf) {
 func (t *memTx) putOwned(key, value []byte) error {
 	n := len(key) + len(value)
 	if n > slabSize/16 {
-		return t.insert(ownedCopy(key, value)) // a large pair gets its own
+		return t.insert(copyItem(key, value)) // a large pair gets its own
 	}
 	if cap(t.slab)-len(t.slab) < n {
 		t.slab = make([]byte, 0, slabSize)
 	}
 	start := len(t.slab)
 	t.slab = append(append(t.slab, key...), value...)
-	end := start + len(key)
-	return t.insert(t.slab[start:end:end], t.slab[end:start+n:start+n])
+	return t.insert(item{kv: t.slab[start : start+len(key) : start+n]})
 }
 
 // slabSize is the size of the slabs bulk writes copy their pairs into.
@@ -546,7 +562,7 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 			n := 0
 			t.walk(r, r.Start, r.End, func(it item) bool {
 				n++
-				return yield(it.key, it.value) && (r.Limit <= 0 || n < r.Limit)
+				return yield(it.key(), it.value()) && (r.Limit <= 0 || n < r.Limit)
 			})
 			return
 		}
@@ -568,13 +584,13 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 			interrupted := false
 			for _, it := range buf {
 				writes := t.writes
-				if !yield(it.key, it.value) {
+				if !yield(it.key(), it.value()) {
 					return
 				}
 				if n++; r.Limit > 0 && n >= r.Limit {
 					return
 				}
-				last = it.key
+				last = it.kv
 				if t.writes != writes {
 					interrupted = true
 					break
@@ -625,7 +641,7 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 		}
 		t.near, t.nearWrites, t.nearAt = l, t.writes, end
 		for _, it := range l.items[start:end] {
-			if !v.Visit(it.key, it.value) {
+			if !v.Visit(it.key(), it.value()) {
 				return
 			}
 			if n++; r.Limit > 0 && n >= r.Limit {
@@ -688,7 +704,7 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	more := true // the range may go on past the leaf visit was given
 	visit := func(l *leaf, items []item) bool {
 		t.near, t.nearWrites = l, t.writes
-		if n := len(items); hi != nil && n > 0 && bytes.Compare(items[n-1].key, hi) >= 0 {
+		if n := len(items); hi != nil && n > 0 && bytes.Compare(items[n-1].kv, hi) >= 0 {
 			end, _ := search(l, items, hi)
 			items, more = items[:end], false
 		}
@@ -717,7 +733,7 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 	more := true
 	visit := func(l *leaf, items []item) bool {
 		t.near, t.nearWrites = l, t.writes
-		if lo != nil && len(items) > 0 && bytes.Compare(items[0].key, lo) < 0 {
+		if lo != nil && len(items) > 0 && bytes.Compare(items[0].kv, lo) < 0 {
 			start, _ := search(l, items, lo)
 			items, more = items[start:], false
 		}

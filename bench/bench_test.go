@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,9 +98,17 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 }
 
 // BenchmarkPeers is the same workload for go test -bench and benchstat:
-// radius 1 km and 10 km and k=10 on 100,000 clustered points.
+// radius 1 km and 10 km and k=10 on 100,000 clustered points, or as many
+// as KEYSPACE_BENCH_POINTS says.
 func BenchmarkPeers(b *testing.B) {
-	points, _ := workload.Generate(workload.Clustered, 100_000, 1)
+	n := 100_000
+	if s := os.Getenv("KEYSPACE_BENCH_POINTS"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	points, _ := workload.Generate(workload.Clustered, n, 1)
 	peers := []peer{&rtreePeer{}, memoryPeer("keyspace-memory", false), boltPeer("keyspace-bbolt", b.TempDir(), false), boltPeer("grid3x3-bbolt", b.TempDir(), true)}
 	for _, p := range peers {
 		if _, err := p.load(points); err != nil {
