@@ -270,11 +270,12 @@ func (t *boltTx) Put(key, value []byte) error {
 		return err
 	}
 	// bbolt keeps the slices until commit; the caller may reuse theirs.
-	return t.putOwned(ownedCopy(key, value))
+	key, value = ownedCopy(key, value)
+	return t.putOwned(key, value, false)
 }
 
 // putOwned stores slices that nobody else will modify until commit.
-func (t *boltTx) putOwned(key, value []byte) error {
+func (t *boltTx) putOwned(key, value []byte, _ bool) error {
 	t.writes++
 	if err := t.b.Put(key, value); err != nil {
 		return fmt.Errorf("keyspace: put: %w", err)

@@ -22,10 +22,13 @@ type BulkOptions struct {
 // BulkLoad skip the defensive copy of Put and tune the backend for sorted
 // appends. putOwned takes over the pair's slices; a backend may keep them
 // (bbolt, until it copies them into pages at commit) or copy them where the
-// copy pays (the memory backend packs sorted pairs side by side).
+// copy pays (the memory backend packs sorted pairs side by side). With
+// forGood the caller never uses the slices again (WriteSorted), and a
+// backend may keep them past the transaction; without it (BulkLoad, whose
+// src may reuse them once their batch is written), only until its end.
 type bulkWriter interface {
 	beginBulk(first []byte)
-	putOwned(key, value []byte) error
+	putOwned(key, value []byte, forGood bool) error
 	usable(write bool) error
 }
 
@@ -61,7 +64,7 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 				}
 				var err error
 				if ok {
-					err = bw.putOwned(it.key, it.value)
+					err = bw.putOwned(it.key, it.value, false)
 				} else {
 					err = tx.Put(it.key, it.value)
 				}
@@ -153,7 +156,7 @@ func WriteSorted(tx Tx, pairs iter.Seq2[[]byte, []byte]) error {
 			bw.beginBulk(k)
 			first = false
 		}
-		if err := bw.putOwned(k, v); err != nil {
+		if err := bw.putOwned(k, v, true); err != nil {
 			return err
 		}
 	}
