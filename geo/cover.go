@@ -264,8 +264,15 @@ type bounded interface {
 // the corners' at that precision: a geohash interleaves the two, longitude
 // first, so a 64-bit hash is spread(lon32)<<1 | spread(lat32), and a cell
 // of b bits has ⌈b/2⌉ bits of longitude and ⌊b/2⌋ of latitude. There is no
-// block (ok is false) for a box that reaches a polar cap's rows, or crosses
-// or touches ±180° (where a point may be stored on either side).
+// geohash block for a box that reaches a polar cap's rows, or crosses or
+// touches ±180° (where a point may be stored on either side).
+//
+// A circle whose box lies wholly in a cap's rows starts from a block of the
+// cap's grid instead, around a square on the cap's projection that holds
+// the circle (circle.capSquare): otherwise its descent starts at the cap's
+// root, and at 1 km it classified some 40 cap cells on the way down, each
+// with five arctangents (capRects). Any other region near a pole, or one
+// that reaches across a cap's edge, has no block (ok is false).
 //
 // The cells are appended to out, framed: the cell of latitude index i
 // and longitude index j spans −90 + 180·i/2^latBits to the next index's
@@ -277,6 +284,14 @@ func startBlock(out []framed, reg region, n int) ([]framed, bool) {
 		return out, false
 	}
 	box := b.boundingBox()
+	if g := capHolding(box); g != geohashGrid {
+		c, isCircle := reg.(*circle)
+		if !isCircle {
+			return out, false
+		}
+		x0, x1, y0, y1 := c.capSquare(g)
+		return appendBlock(out, g, capQuantize(x0), capQuantize(x1), capQuantize(y0), capQuantize(y1), n), true
+	}
 	if box.MinLon > box.MaxLon || box.MinLon <= -180 || box.MaxLon >= 180 {
 		return out, false
 	}
@@ -284,35 +299,43 @@ func startBlock(out []framed, reg region, n int) ([]framed, bool) {
 	if gridOf(lo) != geohashGrid || gridOf(hi) != geohashGrid {
 		return out, false
 	}
-	latLo, latHi, lonLo, lonHi := squash(lo), squash(hi), squash(lo>>1), squash(hi>>1)
+	return appendBlock(out, geohashGrid, squash(lo>>1), squash(hi>>1), squash(lo), squash(hi), n), true
+}
+
+// appendBlock appends to out the block of cells of grid g at the finest
+// precision where the cells whose first (x: longitude, or a cap's x) and
+// second (y: latitude, or a cap's y) quantized coordinates lie in [xLo,
+// xHi] × [yLo, yHi] number at most n (or one cell, if even that is more),
+// framed. A cell of b bits has ⌈b/2⌉ bits of x and ⌊b/2⌋ of y.
+func appendBlock(out []framed, g grid, xLo, xHi, yLo, yHi uint32, n int) []framed {
 	count := func(bits uint) uint64 {
-		lonBits, latBits := (bits+1)/2, bits/2
-		lons := uint64(lonHi>>(32-lonBits)) - uint64(lonLo>>(32-lonBits)) + 1
-		lats := uint64(latHi>>(32-latBits)) - uint64(latLo>>(32-latBits)) + 1
-		return lons * lats // no overflow: each extra bit at most doubles it, and the loop stops past n
+		xBits, yBits := (bits+1)/2, bits/2
+		xs := uint64(xHi>>(32-xBits)) - uint64(xLo>>(32-xBits)) + 1
+		ys := uint64(yHi>>(32-yBits)) - uint64(yLo>>(32-yBits)) + 1
+		return xs * ys // no overflow: each extra bit at most doubles it, and the loop stops past n
 	}
 	// count is 1 while both corners' indexes agree on each axis, as far as
 	// their common leading bits go, and it never falls as bits grow: start
 	// from there.
-	bits := min(2*commonBits(lonLo, lonHi), 2*commonBits(latLo, latHi)+1)
+	bits := min(2*commonBits(xLo, xHi), 2*commonBits(yLo, yHi)+1)
 	for bits < MaxBits && count(bits+1) <= uint64(n) {
 		bits++
 	}
-	lonBits, latBits := (bits+1)/2, bits/2
-	latStep, lonStep := math.Ldexp(1, -int(latBits)), math.Ldexp(1, -int(lonBits))
-	latErr, lonErr := 180*latStep, 360*lonStep
-	for i := uint64(latLo >> (32 - latBits)); i <= uint64(latHi>>(32-latBits)); i++ {
-		minLat := 180*(float64(i)*latStep) - 90
-		for j := uint64(lonLo >> (32 - lonBits)); j <= uint64(lonHi>>(32-lonBits)); j++ {
-			h := (spread(uint32(j<<(32-lonBits)))<<1 | spread(uint32(i<<(32-latBits)))) >> (64 - bits)
-			minLon := 360*(float64(j)*lonStep) - 180
-			out = append(out, framed{
-				cell: cell{hash: h, bits: bits},
-				box:  rect{MinLat: minLat, MaxLat: minLat + latErr, MinLon: minLon, MaxLon: minLon + lonErr},
-			})
+	xBits, yBits := (bits+1)/2, bits/2
+	yStep, xStep := math.Ldexp(1, -int(yBits)), math.Ldexp(1, -int(xBits))
+	latErr, lonErr := 180*yStep, 360*xStep
+	for i := uint64(yLo >> (32 - yBits)); i <= uint64(yHi>>(32-yBits)); i++ {
+		minLat := 180*(float64(i)*yStep) - 90
+		for j := uint64(xLo >> (32 - xBits)); j <= uint64(xHi>>(32-xBits)); j++ {
+			f := framed{cell: cell{hash: (spread(uint32(j<<(32-xBits)))<<1 | spread(uint32(i<<(32-yBits)))) >> (64 - bits), bits: bits, grid: g}}
+			if g == geohashGrid {
+				minLon := 360*(float64(j)*xStep) - 180
+				f.box = rect{MinLat: minLat, MaxLat: minLat + latErr, MinLon: minLon, MaxLon: minLon + lonErr}
+			}
+			out = append(out, f)
 		}
 	}
-	return out, true
+	return out
 }
 
 // commonBits is how many leading bits a and b share.

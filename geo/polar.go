@@ -208,6 +208,47 @@ func (c cell) capRects() ([3]rect, int) {
 	return out, n + 1
 }
 
+// capHolding returns the cap grid every point of box is stored in, or
+// geohashGrid when there is none: when box's nearest latitude to the
+// equator already lies in a cap row, so does all of it (the geohash is
+// monotone in latitude, and gridOf decides by its latitude bits alone).
+func capHolding(box Box) grid {
+	if g := gridOf(encode(box.MinLat, 0)); g == northCap {
+		return g
+	}
+	if g := gridOf(encode(box.MaxLat, 0)); g == southCap {
+		return g
+	}
+	return geohashGrid
+}
+
+// capSquare returns a square on cap grid g's projection that holds the
+// projection of every point of the circle, which must lie in the cap (so
+// that its centre is within capRho of the pole).
+//
+// The projection is exact along meridians and stretches along parallels
+// by ρ/sin ρ, which grows with ρ, the distance from the pole; so a path
+// whose points stay within ρ of the pole is at most ρ/sin ρ times longer
+// projected, and two points at angle d apart project at most (ρ/sin ρ)·d
+// apart, measured along the projection of the great circle between them.
+// On that arc from the centre C to a point P of the circle, the distance
+// from the pole is greatest at an end (along a great circle cos ρ is a
+// sinusoid, and this arc is far too short to reach its other extreme,
+// ρ ≥ 90°): at most ρ_C + θ. So every point of the circle projects within
+// k·θ of C's projection, k = (ρ_C + θ)/sin(ρ_C + θ). The margin covers
+// rounding in the projection of C and of each point (a few ulps of capRho,
+// some 1e-17 radians).
+func (c *circle) capSquare(g grid) (x0, x1, y0, y1 float64) {
+	cx, cy := capProject(g, c.lat, c.lon)
+	ρ := math.Hypot(cx, cy) + c.θ
+	k := 1.0
+	if ρ > 0 {
+		k = ρ / math.Sin(ρ)
+	}
+	half := k*c.θ*(1+1e-12) + 1e-12
+	return cx - half, cx + half, cy - half, cy + half
+}
+
 // capWidth is a cap cell's side on the ground, in metres (at most 0.7%
 // longer along a parallel).
 func (c cell) capWidth() float64 {

@@ -123,3 +123,73 @@ func TestPoleRunIsSkipped(t *testing.T) {
 		})
 	})
 }
+
+// TestCapStartBlock: a circle in a cap starts from a block of at most n of
+// the cap's cells, and every point of the circle stored in the cap lies in
+// one of them: points drawn at random in the circle, on its edge and on
+// the pole, for circles from a metre to a few hundred kilometres, some
+// around the pole itself.
+func TestCapStartBlock(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	// destination is the point d metres from (lat, lon) on bearing β.
+	destination := func(lat, lon, d, β float64) (float64, float64) {
+		φ, λ, δ := rad(lat), rad(lon), d/EarthRadius
+		φ2 := math.Asin(math.Sin(φ)*math.Cos(δ) + math.Cos(φ)*math.Sin(δ)*math.Cos(β))
+		λ2 := λ + math.Atan2(math.Sin(β)*math.Sin(δ)*math.Cos(φ), math.Cos(δ)-math.Sin(φ)*math.Sin(φ2))
+		lon2 := math.Mod(λ2*180/math.Pi+540, 360) - 180
+		return φ2 * 180 / math.Pi, lon2
+	}
+	blocks := 0
+	for i := range 3000 {
+		lat := 90 - r.Float64()*(90-CapLatitude)
+		if i%4 == 0 {
+			lat = 90 - math.Abs(r.NormFloat64())*0.01 // about a kilometre from the pole
+		}
+		if i%2 == 1 {
+			lat = -lat
+		}
+		lon, radius := r.Float64()*360-180, math.Exp(r.Float64()*13)
+		c := newCircle(lat, lon, radius)
+		n := 1 + r.IntN(4*DefaultMaxCells)
+		block, ok := startBlock(nil, c, n)
+		if !ok || block[0].grid == geohashGrid {
+			if g := capHolding(c.boundingBox()); g != geohashGrid {
+				t.Fatalf("circle %v m around (%v, %v), in the %s cap: no cap block", radius, lat, lon, g.name())
+			}
+			continue
+		}
+		blocks++
+		g := block[0].grid
+		if len(block) > n {
+			t.Fatalf("circle %v m around (%v, %v), n=%d: block of %d cells", radius, lat, lon, n, len(block))
+		}
+		holds := func(h uint64) bool {
+			for _, f := range block {
+				if lo, hi := f.span(); f.grid == g && lo <= h && h <= hi {
+					return true
+				}
+			}
+			return false
+		}
+		for j := range 200 {
+			d := radius * math.Sqrt(r.Float64())
+			if j%4 == 0 {
+				d = radius // the edge
+			}
+			plat, plon := destination(lat, lon, d, r.Float64()*2*math.Pi)
+			if j == 0 {
+				plat = math.Copysign(90, lat) // the pole, if it is in the circle
+			}
+			pg, h := locate(plat, plon)
+			if pg != g || Distance(lat, lon, plat, plon) > radius {
+				continue
+			}
+			if !holds(h) {
+				t.Fatalf("circle %v m around (%v, %v), n=%d: point (%v, %v) %v m away, hash %x, in no cell of the block", radius, lat, lon, n, plat, plon, Distance(lat, lon, plat, plon), h)
+			}
+		}
+	}
+	if blocks < 1500 {
+		t.Fatalf("only %d of 3000 circles had a cap block", blocks)
+	}
+}
