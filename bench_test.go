@@ -51,6 +51,22 @@ func BenchmarkGet(b *testing.B) {
 	}
 }
 
+// BenchmarkViewGet is a View that reads one key: a transaction's own cost.
+func BenchmarkViewGet(b *testing.B) {
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			loadSequential(b, s, 100_000)
+			r := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				if err := s.View(func(tx keyspace.Tx) error { _, err := tx.Get(benchKey(r.Uint64N(100_000))); return err }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkPrefixScan100(b *testing.B) {
 	const n = 100_000
 	for _, be := range storetest.Backends() {

@@ -54,6 +54,7 @@ type BoltStore struct {
 	db       *bolt.DB
 	path     string
 	readOnly bool
+	reads    readers // idle read transactions for the next View
 }
 
 var _ Store = (*BoltStore)(nil)
@@ -176,9 +177,34 @@ func (s *BoltStore) Size() (int64, error) {
 	return size, err
 }
 
-// View runs fn in a read-only bbolt transaction.
+// View runs fn in a read-only bbolt transaction on the latest committed
+// snapshot: one kept from an earlier View when it is still on it (see
+// readers), else a new one.
 func (s *BoltStore) View(fn func(tx Tx) error) error {
-	return s.run(false, fn)
+	p, ok, gen := s.reads.take()
+	if !ok {
+		btx, err := s.begin(false)
+		if err != nil {
+			return err
+		}
+		p = pooledRead{tx: btx, b: btx.Bucket(bucketName), gen: gen}
+	}
+	t := &boltTx{tx: p.tx, b: p.b}
+	finished := false
+	defer func() {
+		t.closed = true
+		if finished {
+			s.reads.give(p)
+		} else {
+			_ = p.tx.Rollback() // fn panicked
+		}
+	}()
+	err := fn(t)
+	finished = true
+	if err != nil {
+		return err
+	}
+	return t.err
 }
 
 // Update runs fn in a read-write bbolt transaction.
@@ -186,18 +212,13 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	if s.readOnly {
 		return fmt.Errorf("keyspace: update %s: %w (opened read-only)", s.path, ErrReadOnly)
 	}
-	return s.run(true, fn)
-}
-
-func (s *BoltStore) run(writable bool, fn func(tx Tx) error) error {
-	btx, err := s.db.Begin(writable)
+	s.reads.beginUpdate()
+	defer s.reads.endUpdate()
+	btx, err := s.begin(true)
 	if err != nil {
-		if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
-			return ErrClosed
-		}
-		return fmt.Errorf("keyspace: begin: %w", err)
+		return err
 	}
-	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), txState: txState{writable: writable}}
+	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), txState: txState{writable: true}}
 	committed := false
 	defer func() {
 		t.closed = true
@@ -211,9 +232,6 @@ func (s *BoltStore) run(writable bool, fn func(tx Tx) error) error {
 	if t.err != nil {
 		return t.err
 	}
-	if !writable {
-		return nil
-	}
 	committed = true
 	if err := btx.Commit(); err != nil {
 		return fmt.Errorf("keyspace: commit: %w", err)
@@ -221,8 +239,21 @@ func (s *BoltStore) run(writable bool, fn func(tx Tx) error) error {
 	return nil
 }
 
+// begin begins a bbolt transaction.
+func (s *BoltStore) begin(writable bool) (*bolt.Tx, error) {
+	btx, err := s.db.Begin(writable)
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
+			return nil, ErrClosed
+		}
+		return nil, fmt.Errorf("keyspace: begin: %w", err)
+	}
+	return btx, nil
+}
+
 // Close closes the file, waiting for running transactions to finish.
 func (s *BoltStore) Close() error {
+	s.reads.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("keyspace: close %s: %w", s.path, err)
 	}
