@@ -25,8 +25,9 @@
 //
 // A query region is covered by cells of mixed precision: starting from a
 // block of at most MaxCells geohash cells around the region's bounding box
-// (or from the whole world, where the box crosses ±180° or reaches a polar
-// cap), the largest cell that crosses the region's boundary
+// (or, for a circle wholly inside a polar cap, of the cap's cells around a
+// square that holds its projection; or from the roots of all three grids,
+// where the box crosses ±180° or a cap's edge), the largest cell that crosses the region's boundary
 // is split in two (geohash bits alternate longitude and latitude), halves
 // outside the region are dropped and halves inside it kept whole, until the
 // covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
