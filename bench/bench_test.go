@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -101,12 +99,9 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 // radius 1 km and 10 km and k=10 on 100,000 clustered points, or as many
 // as KEYSPACE_BENCH_POINTS says.
 func BenchmarkPeers(b *testing.B) {
-	n := 100_000
-	if s := os.Getenv("KEYSPACE_BENCH_POINTS"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			b.Fatal(err)
-		}
+	n, err := workload.BenchSize(100_000)
+	if err != nil {
+		b.Fatal(err)
 	}
 	points, _ := workload.Generate(workload.Clustered, n, 1)
 	peers := []peer{&rtreePeer{}, memoryPeer("keyspace-memory", false), boltPeer("keyspace-bbolt", b.TempDir(), false), boltPeer("grid3x3-bbolt", b.TempDir(), true)}

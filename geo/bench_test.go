@@ -3,9 +3,7 @@ package geo_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -17,12 +15,9 @@ import (
 // benchPoints is the size of the benchmark data set: 1,000,000 clustered
 // points unless KEYSPACE_BENCH_POINTS says otherwise.
 func benchPoints(b *testing.B) []workload.Point {
-	n := 1_000_000
-	if s := os.Getenv("KEYSPACE_BENCH_POINTS"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil {
-			b.Fatal(err)
-		}
+	n, err := workload.BenchSize(1_000_000)
+	if err != nil {
+		b.Fatal(err)
 	}
 	pts, err := workload.Generate(workload.Clustered, n, 1)
 	if err != nil {
