@@ -28,8 +28,9 @@ const leafMax = 128
 //
 // One slice for both, where two took 48 bytes, makes an item 32 bytes: a
 // full leaf's items fit in 4 KiB instead of 7, and a seek's binary search
-// touches fewer cache lines. Every pair the backend stores is copied in one
-// piece first (copyItem, putOwned's slab), so the value is always there.
+// touches fewer cache lines. Every pair the backend stores is in one piece:
+// Put copies it so (copyItem), a bulk write copies it into a slab, and a
+// pair given up for good already in one piece is kept as it is (putOwned).
 type item struct {
 	kv   []byte // the key; the value is kv[len(kv):cap(kv)]
 	head uint64 // eight bytes of key after its leaf's shared prefix (headOf)
