@@ -29,18 +29,11 @@ const leafMax = 128
 // One slice for both, where two took 48 bytes, makes an item 32 bytes: a
 // full leaf's items fit in 4 KiB instead of 7, and a seek's binary search
 // touches fewer cache lines. Every pair the backend stores is in one piece:
-// Put copies it so (copyItem), a bulk write copies it into a slab, and a
+// Put copies it so (ownedCopy), a bulk write copies it into a slab, and a
 // pair given up for good already in one piece is kept as it is (putOwned).
 type item struct {
 	kv   []byte // the key; the value is kv[len(kv):cap(kv)]
 	head uint64 // eight bytes of key after its leaf's shared prefix (headOf)
-}
-
-// copyItem copies key and value into one new allocation, as an item.
-func copyItem(key, value []byte) item {
-	buf := make([]byte, len(key)+len(value))
-	copy(buf[copy(buf, key):], value)
-	return item{kv: buf[:len(key)]}
 }
 
 // key is the item's key, with no capacity past it.
@@ -427,7 +420,8 @@ func (t *memTx) Put(key, value []byte) error {
 	if err := checkPut(key, value); err != nil {
 		return err
 	}
-	return t.insert(copyItem(key, value))
+	kv, _ := ownedCopy(key, value)
+	return t.insert(item{kv: kv})
 }
 
 // insert stores an item whose bytes the tree may keep.
@@ -506,7 +500,8 @@ func (t *memTx) putOwned(key, value []byte, forGood bool) error {
 		return t.insert(item{kv: key[:len(key):n]})
 	}
 	if n > slabSize/16 {
-		return t.insert(copyItem(key, value)) // a large pair gets its own
+		kv, _ := ownedCopy(key, value) // a large pair gets its own
+		return t.insert(item{kv: kv})
 	}
 	if cap(t.slab)-len(t.slab) < n {
 		t.slab = make([]byte, 0, slabSize)

@@ -28,10 +28,12 @@ func (t *txState) setErr(err error) {
 }
 
 // ownedCopy copies a pair into one allocation, so that a backend may keep it
-// while the caller reuses its slices.
+// while the caller reuses its slices. The value follows the key, and the
+// key's capacity reaches over it: the memory backend keeps the key slice
+// alone (item), bbolt both until commit.
 func ownedCopy(key, value []byte) ([]byte, []byte) {
 	buf := make([]byte, len(key)+len(value))
 	copy(buf, key)
 	copy(buf[len(key):], value)
-	return buf[:len(key):len(key)], buf[len(key):]
+	return buf[:len(key)], buf[len(key):]
 }

@@ -213,11 +213,11 @@ func (c cell) capRects() ([3]rect, int) {
 // equator already lies in a cap row, so does all of it (the geohash is
 // monotone in latitude, and gridOf decides by its latitude bits alone).
 func capHolding(box Box) grid {
-	if g := gridOf(encode(box.MinLat, 0)); g == northCap {
-		return g
-	}
-	if g := gridOf(encode(box.MaxLat, 0)); g == southCap {
-		return g
+	switch {
+	case gridOf(encode(box.MinLat, 0)) == northCap:
+		return northCap
+	case gridOf(encode(box.MaxLat, 0)) == southCap:
+		return southCap
 	}
 	return geohashGrid
 }
@@ -240,7 +240,7 @@ func capHolding(box Box) grid {
 // some 1e-17 radians).
 func (c *circle) capSquare(g grid) (x0, x1, y0, y1 float64) {
 	cx, cy := capProject(g, c.lat, c.lon)
-	ρ := math.Hypot(cx, cy) + c.θ
+	ρ := rad(90-math.Abs(c.lat)) + c.θ // ρ_C + θ: the centre is in g's hemisphere
 	k := 1.0
 	if ρ > 0 {
 		k = ρ / math.Sin(ρ)
