@@ -60,11 +60,21 @@ func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	// consider classifies a cell and keeps, queues or drops it. Cells are
 	// passed and split by pointer: copies of their 56 bytes were most of
 	// the samples in a profile of the descent's own code.
+	near, _ := reg.(*circle)
+	if near != nil && !near.near {
+		near = nil
+	}
 	consider := func(c *framed) {
 		if inCapRows(c.cell) {
 			return
 		}
-		outside, inside := c.classify(reg)
+		var outside, inside bool
+		if near != nil && c.grid == geohashGrid {
+			r := clipToCaps(c.box)
+			outside, inside = near.classifyNear(&r)
+		} else {
+			outside, inside = c.classify(reg)
+		}
 		switch {
 		case outside:
 		case inside:

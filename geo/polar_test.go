@@ -124,6 +124,16 @@ func TestPoleRunIsSkipped(t *testing.T) {
 	})
 }
 
+// destination is the point d metres from (lat, lon) on bearing β
+// (radians clockwise from north), by the spherical direct formula.
+func destination(lat, lon, d, β float64) (float64, float64) {
+	φ, λ, δ := rad(lat), rad(lon), d/EarthRadius
+	φ2 := math.Asin(math.Sin(φ)*math.Cos(δ) + math.Cos(φ)*math.Sin(δ)*math.Cos(β))
+	λ2 := λ + math.Atan2(math.Sin(β)*math.Sin(δ)*math.Cos(φ), math.Cos(δ)-math.Sin(φ)*math.Sin(φ2))
+	lon2 := math.Mod(λ2*180/math.Pi+540, 360) - 180
+	return φ2 * 180 / math.Pi, lon2
+}
+
 // TestCapStartBlock: a circle in a cap starts from a block of at most n of
 // the cap's cells, and every point of the circle stored in the cap lies in
 // one of them: points drawn at random in the circle, on its edge and on
@@ -131,14 +141,6 @@ func TestPoleRunIsSkipped(t *testing.T) {
 // around the pole itself.
 func TestCapStartBlock(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	// destination is the point d metres from (lat, lon) on bearing β.
-	destination := func(lat, lon, d, β float64) (float64, float64) {
-		φ, λ, δ := rad(lat), rad(lon), d/EarthRadius
-		φ2 := math.Asin(math.Sin(φ)*math.Cos(δ) + math.Cos(φ)*math.Sin(δ)*math.Cos(β))
-		λ2 := λ + math.Atan2(math.Sin(β)*math.Sin(δ)*math.Cos(φ), math.Cos(δ)-math.Sin(φ)*math.Sin(φ2))
-		lon2 := math.Mod(λ2*180/math.Pi+540, 360) - 180
-		return φ2 * 180 / math.Pi, lon2
-	}
 	blocks := 0
 	for i := range 3000 {
 		lat := 90 - r.Float64()*(90-CapLatitude)
