@@ -177,10 +177,15 @@ func (cv *coverer) sortByWord(cells []coveredCell) bool {
 		}
 		words[i] = c.hash<<(MaxBits-c.bits) | uint64(i)
 	}
+	// An insertion sort that shifts the larger words up one by one and
+	// writes the one being placed once, where swapping it down wrote two
+	// words per step.
 	for i := 1; i < n; i++ {
-		for j := i; j > 0 && words[j] < words[j-1]; j-- {
-			words[j], words[j-1] = words[j-1], words[j]
+		w, j := words[i], i
+		for ; j > 0 && words[j-1] > w; j-- {
+			words[j] = words[j-1]
 		}
+		words[j] = w
 	}
 	sorted := append(cv.sorted[:0], cells...)
 	for i, w := range words {
