@@ -11,7 +11,8 @@ import (
 // over-scan of 1.98× at 8 cells and 1.42× at 20. Measured here on 300,000
 // clustered points at 1 km: 8 cells read 2.9 candidates per result, 16 read
 // 1.9 and 24 read 1.6, but each cell costs trigonometry, and 16 was the
-// fastest.
+// fastest. A circle of up to about 110 km (blockCover) is covered by cells
+// of one precision that cost far less each, and gets half as many again.
 const DefaultMaxCells = 16
 
 // coveredCell is one cell of a covering.
@@ -20,8 +21,11 @@ type coveredCell struct {
 	inside bool
 }
 
-// cover returns cells of mixed precision whose union contains every point
-// of the region, at most maxCells of them.
+// cover returns cells whose union contains every point of the region,
+// sorted: for a near circle (up to about 110 km, between the caps and off
+// ±180°), the cells of one precision that meet it, from a block of at most
+// 3/2·maxCells (blockCover); for any other region, cells of mixed
+// precision, at most maxCells of them, as follows.
 //
 // It starts from a block of at most maxCells geohash cells around the
 // region's bounding box when that box stays between the caps and off ±180°
@@ -51,30 +55,26 @@ type coverer struct {
 	// sortByWord's scratch: the words it sorts, and the cells' old order.
 	words  [64]uint64
 	sorted []coveredCell
+	// blockCover's rows, columns and cells.
+	rows, cols []blockLine
+	blockWords []uint64
 }
 
 // cover is the package's cover, built in c's buffers.
 func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
+	if c, ok := reg.(*circle); ok && c.near {
+		return cv.blockCover(c, maxCells*3/2)
+	}
 	done, queue := cv.done[:0], cv.queue[:0]
 	defer func() { cv.done, cv.queue = done[:0], queue[:0] }()
 	// consider classifies a cell and keeps, queues or drops it. Cells are
 	// passed and split by pointer: copies of their 56 bytes were most of
 	// the samples in a profile of the descent's own code.
-	near, _ := reg.(*circle)
-	if near != nil && !near.near {
-		near = nil
-	}
 	consider := func(c *framed) {
 		if inCapRows(c.cell) {
 			return
 		}
-		var outside, inside bool
-		if near != nil && c.grid == geohashGrid {
-			r := clipToCaps(c.box)
-			outside, inside = near.classifyNear(&r)
-		} else {
-			outside, inside = c.classify(reg)
-		}
+		outside, inside := c.classify(reg)
 		switch {
 		case outside:
 		case inside:
@@ -323,19 +323,7 @@ func startBlock(out []framed, reg region, n int) ([]framed, bool) {
 // xHi] × [yLo, yHi] number at most n (or one cell, if even that is more),
 // framed. A cell of b bits has ⌈b/2⌉ bits of x and ⌊b/2⌋ of y.
 func appendBlock(out []framed, g grid, xLo, xHi, yLo, yHi uint32, n int) []framed {
-	count := func(bits uint) uint64 {
-		xBits, yBits := (bits+1)/2, bits/2
-		xs := uint64(xHi>>(32-xBits)) - uint64(xLo>>(32-xBits)) + 1
-		ys := uint64(yHi>>(32-yBits)) - uint64(yLo>>(32-yBits)) + 1
-		return xs * ys // no overflow: each extra bit at most doubles it, and the loop stops past n
-	}
-	// count is 1 while both corners' indexes agree on each axis, as far as
-	// their common leading bits go, and it never falls as bits grow: start
-	// from there.
-	bits := min(2*commonBits(xLo, xHi), 2*commonBits(yLo, yHi)+1)
-	for bits < MaxBits && count(bits+1) <= uint64(n) {
-		bits++
-	}
+	bits := blockBits(xLo, xHi, yLo, yHi, n)
 	xBits, yBits := (bits+1)/2, bits/2
 	yStep, xStep := math.Ldexp(1, -int(yBits)), math.Ldexp(1, -int(xBits))
 	latErr, lonErr := 180*yStep, 360*xStep
@@ -351,6 +339,28 @@ func appendBlock(out []framed, g grid, xLo, xHi, yLo, yHi uint32, n int) []frame
 		}
 	}
 	return out
+}
+
+// blockBits is the finest precision up to 63 bits at which the cells of
+// [xLo, xHi] × [yLo, yHi] number at most n (or one cell, if even that is
+// more): appendBlock's precision. Not 64, so that blockCover's words hold
+// a hash and a flag: a circle of a few millimetres, or of none, starts
+// from a cell of 63 bits.
+func blockBits(xLo, xHi, yLo, yHi uint32, n int) uint {
+	count := func(bits uint) uint64 {
+		xBits, yBits := (bits+1)/2, bits/2
+		xs := uint64(xHi>>(32-xBits)) - uint64(xLo>>(32-xBits)) + 1
+		ys := uint64(yHi>>(32-yBits)) - uint64(yLo>>(32-yBits)) + 1
+		return xs * ys // no overflow: each extra bit at most doubles it, and the loop stops past n
+	}
+	// count is 1 while both corners' indexes agree on each axis, as far as
+	// their common leading bits go, and it never falls as bits grow: start
+	// from there.
+	bits := min(2*commonBits(xLo, xHi), 2*commonBits(yLo, yHi)+1, MaxBits-1)
+	for bits < MaxBits-1 && count(bits+1) <= uint64(n) {
+		bits++
+	}
+	return bits
 }
 
 // commonBits is how many leading bits a and b share.

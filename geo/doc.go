@@ -37,12 +37,18 @@
 // in their comments), so a circle across ±180° needs no special case: it is
 // met by cells on both sides of the seam.
 //
-// For a radius query the descent starts from the block of cells around
-// the circle's latitude/longitude bounding box (startBlock), and a cell's
+// A circle of up to about 110 km between the caps and off ±180° is not
+// descended into: its covering is the block of cells of one precision
+// around its bounding box, at most 3/2·MaxCells of them, less those
+// outside it (blockCover). A block's cells share rows and columns, and the
+// bounds on a cell's distance are a row's term plus a column's, with the
+// box's cosines and polynomial sines, so classifying the block costs an
+// addition per cell: on 1,000,000 clustered points a 1 km query reads as
+// many candidates per result as the descent to 16 cells did (1.87), with
+// 21% fewer instructions. For other regions the descent starts from the
+// block of cells around the bounding box (startBlock), and a cell's
 // rectangle is halved from its parent's rather than decoded from its hash
-// (framed); a small circle's cells are then bounded with its box's
-// cosines and polynomial sines (ref.havLower, sinHalf), so they cost no
-// trigonometry. Cells wholly inside the query region are not tested point by
+// (framed). Cells wholly inside the query region are not tested point by
 // point; rejected candidates are rejected from the coordinates in the value,
 // without decoding the key, and a result's key is decoded only past the
 // prefix every key of its range shares. Distances near the centre cost no

@@ -30,7 +30,7 @@ type Stats struct {
 type QueryOptions struct {
 	Scope    composite.Tuple // the scope the points were put under
 	Limit    int             // at most this many results (nearest first); 0 for all
-	MaxCells int             // covering budget; 0 for DefaultMaxCells
+	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
 	Explain *Explain

@@ -27,8 +27,8 @@ type circle struct {
 	hOut, hIn float64
 	// cos φ over the box's latitudes, at its smallest and largest.
 	cosMin, cosMax float64
-	// near: classifyNear may classify the circle's geohash cells (see
-	// there); kMin and kMax are cos φc·cosMin and cos φc·cosMax.
+	// near: the circle is covered by blockCover (see there for the
+	// conditions); kMin and kMax are cos φc·cosMin and cos φc·cosMax.
 	near       bool
 	kMin, kMax float64
 }
@@ -105,55 +105,6 @@ func (c *circle) classify(r rect) (outside, inside bool) {
 	}
 	// A cell inside the circle is inside its bounding box too.
 	return false, inBox && c.centre.havUpper(&r, cosMax) < c.hIn
-}
-
-// classifyNear is classify for a near circle (c.near: its box spans at
-// most 2° of latitude and less than 180° of longitude, between the caps
-// and off ±180°) and a rectangle within [-180, 180] of longitude, in one
-// function with nothing to call: a 1 km circle's covering classifies some
-// 30 cells, and through classify's calls (the box's test, havLower,
-// havUpper, four sinHalfs) each cost about 300 instructions, half the
-// covering.
-//
-// It bounds the same haversine as havLower and havUpper,
-//
-//	h = sin²(Δφ/2) + cos φc·cos φ·sin²(Δλ/2)
-//
-// with the box's bounds of cos φ, as classify does for such a circle, and
-// with the half-angle sines bounded on the safe side by their Taylor
-// polynomials instead of computed: for t ≥ 0
-//
-//	t − t³/6  ≤  sin t  ≤  t − t³/6 + t⁵/120
-//
-// (the series alternates and its terms shrink for t < √20), so the lower
-// bound of h, which decides "outside", uses the first and the upper,
-// which decides "inside", the second. Rounding moves either by a few ulps,
-// far inside the thresholds' shading (init).
-//
-// Within the box, a point's longitude differs from the centre's by less
-// than 180° without wrapping round, so the farthest longitude gap of a
-// cell inside the box is plain subtraction.
-func (c *circle) classifyNear(r *rect) (outside, inside bool) {
-	b := &c.box
-	if r.MaxLat < b.MinLat || r.MinLat > b.MaxLat || r.MaxLon < b.MinLon || r.MinLon > b.MaxLon {
-		return true, false
-	}
-	const half = math.Pi / 360 // degrees to a half-angle in radians
-	tLat := max(0, r.MinLat-c.lat, c.lat-r.MaxLat) * half
-	tLon := lonGap(c.lon, r.MinLon, r.MaxLon) * half
-	sLat := tLat * (1 - tLat*tLat*(1.0/6))
-	sLon := tLon * (1 - tLon*tLon*(1.0/6))
-	if sLat*sLat+c.kMin*sLon*sLon > c.hOut {
-		return true, false
-	}
-	if r.MinLat < b.MinLat || r.MaxLat > b.MaxLat || r.MinLon < b.MinLon || r.MaxLon > b.MaxLon {
-		return false, false // a cell inside the circle is inside its box too
-	}
-	tLat = max(c.lat-r.MinLat, r.MaxLat-c.lat) * half
-	tLon = max(c.lon-r.MinLon, r.MaxLon-c.lon) * half
-	sLat = tLat * (1 - tLat*tLat*(1.0/6)*(1-tLat*tLat*(1.0/20)))
-	sLon = tLon * (1 - tLon*tLon*(1.0/6)*(1-tLon*tLon*(1.0/20)))
-	return false, sLat*sLat+c.kMax*sLon*sLon < c.hIn
 }
 
 func (c *circle) contains(lat, lon float64) bool {
