@@ -196,6 +196,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// The heap is measured around the load, not in its time: a
 		// collection of a heap this size takes longer than some loads.
 		before := heapBytes()
+		if pp, ok := p.(preparer); ok {
+			pp.prepare(points)
+		}
 		start := time.Now()
 		bytes, err := p.load(points)
 		elapsed := time.Since(start)

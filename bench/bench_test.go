@@ -43,6 +43,15 @@ func TestRunEndToEnd(t *testing.T) {
 			if len(peers) != wantPeers || len(rep.Loads) != wantPeers-1 { // brute force has no load figure
 				t.Errorf("peers %v, loads %d", peers, len(rep.Loads))
 			}
+			// Every load has a rate and a size a point could take: the
+			// heap a load is measured by holds what it built, not the
+			// points it was handed (preparer). Redis refuses points near
+			// the poles, so it may hold few of them.
+			for _, l := range rep.Loads {
+				if l.PointsPerSec <= 0 || l.BytesPerPoint > 2048 || l.BytesPerPoint < 16 && l.Peer != redisName {
+					t.Errorf("load %+v", l)
+				}
+			}
 			var buf bytes.Buffer
 			if err := rep.WriteJSON(&buf); err != nil {
 				t.Fatal(err)
