@@ -286,7 +286,7 @@ func (p *ref) havUpper(r *rect, cosMax float64) float64 {
 // sinHalf is sin(x/2) for an angle x in degrees within [0, 360].
 //
 // Below 4° (a half-angle t under 0.035 rad) it is the Taylor polynomial
-// t − t³/6 + t⁵/120 (multiplied out, no division), whose error is below t⁷/5040, a relative 3e-13 of
+// t − t³/6 + t⁵/120 (sinAbove), whose error is below t⁷/5040, a relative 3e-13 of
 // sin t at most: far inside the relative 1e-9 by which a circle's
 // thresholds are shaded (newCircle), so a bound built from it keeps every
 // cell a bound built from math.Sin would.
@@ -299,9 +299,7 @@ func sinHalf(x float64) float64 {
 	if x >= 4 {
 		return math.Sin(rad(x) / 2)
 	}
-	t := x * (math.Pi / 360)
-	t2 := t * t
-	return t * (1 - t2*(1.0/6)*(1-t2*(1.0/20)))
+	return sinAbove(x * (math.Pi / 360))
 }
 
 // maxAngle is the largest central angle (radians) from p to any point of r.
