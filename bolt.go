@@ -272,6 +272,7 @@ type boltTx struct {
 		k, v  []byte // where c is
 		ended bool   // the last visit ran up to its End: every key before k is < end
 		end   []byte // that End, copied
+		each  oneOf  // visitRanges' visitor of each range
 	}
 }
 
@@ -445,6 +446,23 @@ func (t *boltTx) visitForward(r Range, v Visitor) {
 		}
 	}
 	st.k, st.v = nil, nil
+}
+
+// visitRanges is VisitRanges' loop for ascending ranges in a View: each
+// range visited by visitForward, as VisitRange would, without its checks.
+func (t *boltTx) visitRanges(rs []Range, v RangesVisitor) {
+	each := &t.visit.each
+	*each = oneOf{v: v}
+	defer func() { *each = oneOf{} }()
+	for i, r := range rs {
+		if r.empty() {
+			continue
+		}
+		each.i = i
+		if t.visitForward(r, each); each.stopped {
+			return
+		}
+	}
 }
 
 // nearSteps is how many keys visitForward steps over before it seeks.

@@ -1,5 +1,7 @@
 package keyspace
 
+import "bytes"
+
 // A Visitor is handed the pairs of a range one at a time by VisitRange.
 // Key and value are valid only during the call, as in a Scan loop; Visit
 // returns false to stop.
@@ -48,4 +50,79 @@ func VisitRange(tx Tx, r Range, v Visitor) error {
 		rv.visitForward(r, v)
 	}
 	return tx.Err()
+}
+
+// A RangesVisitor is handed the pairs of several ranges by VisitRanges,
+// each with the index of the range it lies in. Key and value are valid
+// only during the call; VisitIn returns false to stop.
+type RangesVisitor interface {
+	VisitIn(i int, key, value []byte) bool
+}
+
+// rangesVisitor is implemented by transactions that can walk a run of
+// ascending ranges in one pass.
+type rangesVisitor interface {
+	// visitRanges visits rs, which are forward, ascending and disjoint,
+	// with no limits, in a usable read-only transaction.
+	visitRanges(rs []Range, v RangesVisitor)
+}
+
+// VisitRanges hands v the pairs of rs[0], then those of rs[1], and so on,
+// each as VisitRange would, with the index of its range, until VisitIn
+// returns false. It returns the transaction's Err.
+//
+// When the ranges are forward, have no Limit, and each starts at or after
+// the end of the one before (a geo query's covering is such a run), the
+// memory backend walks them in one pass: a range that starts in the leaf
+// where the last one ended is found by galloping from there, with none of
+// the per-range work of a VisitRange call; bbolt visits each from where
+// its cursor stopped, as VisitRange does. Other ranges and writable
+// transactions are visited through VisitRange, range by range.
+func VisitRanges(tx Tx, rs []Range, v RangesVisitor) error {
+	if mv, fast := tx.(rangesVisitor); fast && !tx.Writable() && ascending(rs) {
+		rv := tx.(rangeVisitor)
+		if err := rv.usable(false); err != nil {
+			rv.setErr(err)
+		} else {
+			mv.visitRanges(rs, v)
+		}
+		return tx.Err()
+	}
+	each := &oneOf{v: v}
+	for i, r := range rs {
+		each.i = i
+		if err := VisitRange(tx, r, each); err != nil || each.stopped {
+			return err
+		}
+	}
+	return nil
+}
+
+// ascending reports whether rs are forward and unlimited, and each starts
+// at or after the end of the one before.
+func ascending(rs []Range) bool {
+	for i, r := range rs {
+		if r.Reverse || r.Limit > 0 {
+			return false
+		}
+		if i > 0 && (rs[i-1].End == nil || r.Start == nil || bytes.Compare(rs[i-1].End, r.Start) > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// oneOf visits one of VisitRanges' ranges through VisitRange.
+type oneOf struct {
+	i       int
+	v       RangesVisitor
+	stopped bool
+}
+
+func (o *oneOf) Visit(key, value []byte) bool {
+	if !o.v.VisitIn(o.i, key, value) {
+		o.stopped = true
+		return false
+	}
+	return true
 }

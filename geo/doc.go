@@ -55,9 +55,10 @@
 // library trigonometry (origin.angle). Results are gathered into pooled
 // buffers and ordered by an insertion sort when few, else a radix sort of
 // their scaled distances (hits, sortHits);
-// the covering is built in pooled buffers too (coverer), and ranges are
-// read through keyspace.VisitRange rather than Scan loops, so a 1 km query
-// allocates about a dozen objects, most of them its results.
+// the covering is built in pooled buffers too (coverer), and a covering's
+// ranges are read in one keyspace.VisitRanges call rather than Scan loops
+// (one pass over the memory backend's leaves), so a 1 km query allocates
+// about a dozen objects, most of them its results.
 //
 // # Queries
 //

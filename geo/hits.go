@@ -3,6 +3,7 @@ package geo
 import (
 	"bytes"
 	"fmt"
+	"github.com/keyspacedb/keyspace"
 
 	"github.com/keyspacedb/keyspace/composite"
 )
@@ -26,10 +27,11 @@ type hits struct {
 	ids      []byte          // the ids, unescaped, back to back
 	payloads []byte          // the payloads, back to back
 	recs     []hit
-	order    []sortKey  // the sort of recs (results)
-	spare    []sortKey  // the radix sort's other buffer
-	bounds   []byte     // the bounds of the range being scanned (hashRangeIn)
-	visit    candidates // the visitor of the range being scanned (scanWith)
+	order    []sortKey        // the sort of recs (results)
+	spare    []sortKey        // the radix sort's other buffer
+	bounds   []byte           // the bounds of the ranges being scanned (hashRangeIn, appendHashRange)
+	ranges   []keyspace.Range // the ranges of the covering being scanned
+	visit    candidates       // the visitor of the range being scanned (scanWith)
 	// The query's candidate tests: every point of a cell inside the
 	// region, and a circle's.
 	inside, edge radiusTest

@@ -179,15 +179,29 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if o.Explain != nil {
 		test = &explainTest{test, &o.Explain.Rejected}
 	}
+	// The ranges, ascending, are visited in one call (keyspace.VisitRanges),
+	// each with its run's test: a run of cells inside the region rejects
+	// nothing, so it has nothing to explain either.
+	rs, bounds := found.ranges[:0], found.bounds[:0]
 	for _, s := range runs {
-		t := test
-		if s.inside {
-			t = &found.inside // rejects nothing, so nothing to explain
-		}
-		r := points.hashRangeIn(&found.bounds, s.grid, s.lo, s.hi)
-		if err := ix.scanWith(tx, &found.visit, r, &st, t, found); err != nil {
-			return nil, st, err
-		}
+		var r keyspace.Range
+		r, bounds = points.appendHashRange(bounds, s.grid, s.lo, s.hi)
+		rs = append(rs, r)
+	}
+	found.ranges, found.bounds = rs, bounds
+	c := &found.visit
+	*c = candidates{r: pointRange{scope: points.scope}, test: test, k: found, runs: runs, inside: &found.inside}
+	for g, p := range points.prefix {
+		c.prefixes[g] = len(p)
+	}
+	err := keyspace.VisitRanges(tx, rs, c)
+	if c.err != nil {
+		err = c.err
+	}
+	st.Candidates += c.read
+	*c = candidates{}
+	if err != nil {
+		return nil, st, ix.wrap(err)
 	}
 	out := found.results(o.Limit)
 	st.Results = len(out)
@@ -248,8 +262,19 @@ func (s scoped) hashRange(g grid, lo, hi uint64) pointRange {
 // the range is good until the next call with the same buffer, which is
 // enough for a query that scans its ranges one after another.
 func (s scoped) hashRangeIn(buf *[]byte, g grid, lo, hi uint64) pointRange {
+	var r pointRange
+	r.Range, *buf = s.appendHashRange((*buf)[:0], g, lo, hi)
+	r.scope, r.prefix = s.scope, len(s.prefix[g])
+	return r
+}
+
+// appendHashRange is the key range of hashRange, its bounds appended to
+// buf, which it returns. The range's bounds stay good when a later append
+// moves buf: they keep the array they were built in.
+func (s scoped) appendHashRange(buf []byte, g grid, lo, hi uint64) (keyspace.Range, []byte) {
 	prefix := s.prefix[g]
-	b := composite.AppendUint(append((*buf)[:0], prefix...), lo)
+	start := len(buf)
+	b := composite.AppendUint(append(buf, prefix...), lo)
 	n := len(b)
 	b = append(b, prefix...)
 	if hi == math.MaxUint64 {
@@ -257,10 +282,7 @@ func (s scoped) hashRangeIn(buf *[]byte, g grid, lo, hi uint64) pointRange {
 	} else {
 		b = composite.AppendUint(b, hi+1)
 	}
-	*buf = b
-	r := pointRange{scope: s.scope, prefix: len(prefix)}
-	r.Start, r.End = b[:n:n], b[n:]
-	return r
+	return keyspace.Range{Start: b[start:n:n], End: b[n:len(b):len(b)]}, b
 }
 
 // A candidateTest decides from a candidate's coordinates (read from the
@@ -369,15 +391,37 @@ func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats
 // points of one range, tests each from the coordinates in its value and
 // passes those kept to a keeper. (A range-over-func Scan loop costs a few
 // closures per range; a 1 km radius query scans six or so ranges.)
+//
+// It is also the keyspace.RangesVisitor of a query's covering: the runs
+// of cells its ranges were made from tell it which ranges are inside the
+// region, to be tested with inside instead, and which grid's prefix each
+// range's keys start with.
 type candidates struct {
 	r    pointRange
 	read int // candidates read, for the caller's Stats
 	test candidateTest
 	k    keeper
 	err  error // why the visit stopped early
+	// For VisitIn.
+	runs     []span
+	inside   candidateTest
+	prefixes [3]int // bytes of subspace and scope in each grid's keys
 }
 
-func (c *candidates) Visit(key, v []byte) bool {
+// VisitIn visits a pair of the range made from runs[i].
+func (c *candidates) VisitIn(i int, key, v []byte) bool {
+	s := &c.runs[i]
+	c.r.prefix = c.prefixes[s.grid]
+	if s.inside {
+		return c.visit(c.inside, key, v)
+	}
+	return c.visit(c.test, key, v)
+}
+
+func (c *candidates) Visit(key, v []byte) bool { return c.visit(c.test, key, v) }
+
+// visit tests the pair with test and keeps it if it passes.
+func (c *candidates) visit(test candidateTest, key, v []byte) bool {
 	c.read++
 	if len(v) < 16 {
 		c.err = fmt.Errorf("corrupt point value under key %q", key)
@@ -385,10 +429,10 @@ func (c *candidates) Visit(key, v []byte) bool {
 	}
 	var d float64
 	var ok bool
-	if t, isRadius := c.test.(*radiusTest); isRadius {
+	if t, isRadius := test.(*radiusTest); isRadius {
 		d, ok = t.test(valueCoords(v)) // called directly: most scans' test
 	} else {
-		d, ok = c.test.test(valueCoords(v))
+		d, ok = test.test(valueCoords(v))
 	}
 	if !ok {
 		return true

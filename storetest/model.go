@@ -88,3 +88,41 @@ func CollectVisited(tx keyspace.Tx, r keyspace.Range, stop int) ([]Pair, error) 
 	err := keyspace.VisitRange(tx, r, c)
 	return c.pairs, err
 }
+
+// indexedCollector is a keyspace.RangesVisitor that gathers pairs with the
+// index of their range, stopping after stop of them when stop is positive.
+type indexedCollector struct {
+	pairs []IndexedPair
+	stop  int
+}
+
+// IndexedPair is a pair visited by VisitRanges, with its range's index.
+type IndexedPair struct {
+	Range int
+	Pair
+}
+
+func (c *indexedCollector) VisitIn(i int, k, v []byte) bool {
+	c.pairs = append(c.pairs, IndexedPair{i, Pair{string(k), string(v)}})
+	return c.stop <= 0 || len(c.pairs) < c.stop
+}
+
+// CollectVisitedRanges runs keyspace.VisitRanges(tx, rs, …) and returns
+// the pairs visited, stopping after stop of them when stop is positive.
+func CollectVisitedRanges(tx keyspace.Tx, rs []keyspace.Range, stop int) ([]IndexedPair, error) {
+	c := &indexedCollector{stop: stop}
+	err := keyspace.VisitRanges(tx, rs, c)
+	return c.pairs, err
+}
+
+// ScanRanges is what VisitRanges must visit: each range's pairs in turn,
+// with its index.
+func (m Model) ScanRanges(rs []keyspace.Range) []IndexedPair {
+	var out []IndexedPair
+	for i, r := range rs {
+		for _, p := range m.Scan(r) {
+			out = append(out, IndexedPair{i, p})
+		}
+	}
+	return out
+}

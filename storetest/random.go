@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -128,7 +129,10 @@ func testModel(t *testing.T, newStore NewStore) {
 							return err
 						}
 					}
-					return nil
+					// VisitRanges over the same ranges, and over ascending
+					// disjoint ones as a geo query's covering is: each
+					// range's pairs in turn, with its index.
+					return checkVisitRanges(t, r, tx, committed, runs, fmt.Sprintf("seed %d txn %d", seed, txn))
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -136,6 +140,52 @@ func testModel(t *testing.T, newStore NewStore) {
 			}
 		})
 	}
+}
+
+// checkVisitRanges compares VisitRanges over runs, and over ascending
+// disjoint ranges cut from random keys, with the model, sometimes
+// stopping the visit early.
+func checkVisitRanges(t *testing.T, r *rand.Rand, tx keyspace.Tx, m Model, runs []keyspace.Range, where string) error {
+	bounds := make([][]byte, 2*(1+r.IntN(6)))
+	for i := range bounds {
+		bounds[i] = randomKey(r)
+	}
+	slices.SortFunc(bounds, bytes.Compare)
+	var sorted []keyspace.Range
+	for i := 0; i < len(bounds); i += 2 {
+		// Adjacent ranges may touch (End == next Start) or be empty.
+		sorted = append(sorted, keyspace.Range{Start: bounds[i], End: bounds[i+1]})
+	}
+	if r.IntN(2) == 0 {
+		sorted[0].Start = nil
+	}
+	if r.IntN(2) == 0 {
+		sorted[len(sorted)-1].End = nil
+	}
+	for _, rs := range [][]keyspace.Range{runs, sorted} {
+		stop := r.IntN(3) * r.IntN(6)
+		got, err := CollectVisitedRanges(tx, rs, stop)
+		want := m.ScanRanges(rs)
+		if stop > 0 && len(want) > stop {
+			want = want[:stop]
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: VisitRanges(%s) stopping after %d = %v, want %v", where, showRanges(rs), stop, got, want)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// showRanges prints ranges for a failure message.
+func showRanges(rs []keyspace.Range) string {
+	var b strings.Builder
+	for _, rg := range rs {
+		fmt.Fprintf(&b, "[%q..%q rev=%v lim=%d] ", rg.Start, rg.End, rg.Reverse, rg.Limit)
+	}
+	return b.String()
 }
 
 // randomOp applies one random operation to tx and m and checks reads.
