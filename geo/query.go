@@ -167,11 +167,18 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	}
 	// Each candidate's distance is computed once: a circle's test is its
 	// distance from the centre, which is also the result's.
-	from := newOrigin(lat, lon)
-	found.inside = radiusTest{from: from, hOut: havAbove(math.Pi), radius: math.Inf(1)}
+	circ, isCircle := reg.(*circle)
+	var from origin
+	if isCircle {
+		from = circ.centre.origin() // (lat, lon), its trigonometry done
+	} else {
+		from = newOrigin(lat, lon)
+	}
+	// Every haversine is at most 1: 2 rejects none.
+	found.inside = radiusTest{from: from, hOut: 2, radius: math.Inf(1)}
 	var test candidateTest
-	if c, ok := reg.(*circle); ok {
-		found.edge = radiusTest{from: from, hOut: c.hOut, radius: c.radius}
+	if isCircle {
+		found.edge = radiusTest{from: from, hOut: circ.hOut, radius: circ.radius}
 		test = &found.edge
 	} else {
 		test = &regionTest{reg: reg, from: from}

@@ -182,6 +182,11 @@ type ref struct {
 	sinφ, cosφ float64
 }
 
+// origin is p as the centre of a candidate test: the same sine and cosine
+// newOrigin takes (math.Sincos's are math.Sin's and math.Cos's), not
+// computed again.
+func (p ref) origin() origin { return origin{φ: p.φ, λ: rad(p.lon), cosφ: p.cosφ, sinφ: p.sinφ} }
+
 func newRef(lat, lon float64) ref {
 	φ := rad(lat)
 	s, c := math.Sincos(φ)
