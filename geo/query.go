@@ -197,7 +197,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	}
 	found.ranges, found.bounds = rs, bounds
 	c := &found.visit
-	*c = candidates{r: pointRange{scope: points.scope}, test: test, k: found, runs: runs, inside: &found.inside}
+	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: &found.inside}
 	for g, p := range points.prefix {
 		c.prefixes[g] = len(p)
 	}
@@ -405,30 +405,36 @@ func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats
 // range's keys start with.
 type candidates struct {
 	r    pointRange
-	read int // candidates read, for the caller's Stats
-	test candidateTest
+	read int           // candidates read, for the caller's Stats
+	test candidateTest // the test of the range being visited
 	k    keeper
 	err  error // why the visit stopped early
-	// For VisitIn.
-	runs     []span
-	inside   candidateTest
-	prefixes [3]int // bytes of subspace and scope in each grid's keys
+	// For VisitIn: the range being visited, and the tests and prefixes
+	// that change from range to range.
+	at           int
+	runs         []span
+	edge, inside candidateTest
+	prefixes     [3]int // bytes of subspace and scope in each grid's keys
 }
 
 // VisitIn visits a pair of the range made from runs[i].
 func (c *candidates) VisitIn(i int, key, v []byte) bool {
-	s := &c.runs[i]
-	c.r.prefix = c.prefixes[s.grid]
-	if s.inside {
-		return c.visit(c.inside, key, v)
+	if i != c.at {
+		c.enter(i)
 	}
-	return c.visit(c.test, key, v)
+	return c.Visit(key, v)
 }
 
-func (c *candidates) Visit(key, v []byte) bool { return c.visit(c.test, key, v) }
+// enter makes the range made from runs[i] the one being visited.
+func (c *candidates) enter(i int) {
+	s := &c.runs[i]
+	c.at, c.r.prefix, c.test = i, c.prefixes[s.grid], c.edge
+	if s.inside {
+		c.test = c.inside
+	}
+}
 
-// visit tests the pair with test and keeps it if it passes.
-func (c *candidates) visit(test candidateTest, key, v []byte) bool {
+func (c *candidates) Visit(key, v []byte) bool {
 	c.read++
 	if len(v) < 16 {
 		c.err = fmt.Errorf("corrupt point value under key %q", key)
@@ -436,10 +442,10 @@ func (c *candidates) visit(test candidateTest, key, v []byte) bool {
 	}
 	var d float64
 	var ok bool
-	if t, isRadius := test.(*radiusTest); isRadius {
+	if t, isRadius := c.test.(*radiusTest); isRadius {
 		d, ok = t.test(valueCoords(v)) // called directly: most scans' test
 	} else {
-		d, ok = test.test(valueCoords(v))
+		d, ok = c.test.test(valueCoords(v))
 	}
 	if !ok {
 		return true
