@@ -237,6 +237,18 @@ func testErrors(t *testing.T, newStore NewStore) {
 	if !errors.Is(leaked.Err(), keyspace.ErrTxClosed) {
 		t.Errorf("Err after Scan on a finished tx = %v, want ErrTxClosed", leaked.Err())
 	}
+	// A View's transaction used after its function returned: the visits
+	// that read a View's snapshot directly must refuse too.
+	var leakedView keyspace.Tx
+	if err := s.View(func(tx keyspace.Tx) error { leakedView = tx; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CollectVisited(leakedView, keyspace.Range{}, 0); !errors.Is(err, keyspace.ErrTxClosed) {
+		t.Errorf("VisitRange on a finished View = %v, want ErrTxClosed", err)
+	}
+	if got, err := CollectVisitedRanges(leakedView, []keyspace.Range{{End: []byte("m")}, {Start: []byte("m")}}, 0); len(got) > 0 || !errors.Is(err, keyspace.ErrTxClosed) {
+		t.Errorf("VisitRanges on a finished View = %v, %v, want nothing and ErrTxClosed", got, err)
+	}
 	// The error a function returns comes back as is.
 	sentinel := errors.New("mine")
 	if err := s.View(func(keyspace.Tx) error { return sentinel }); err != sentinel {
