@@ -710,7 +710,9 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 // is sought from the tree (leafFor). Visiting a 1 km radius query's six or
 // so ranges this way, rather than with a VisitRange call each, saves each
 // range after the first its seek's checks against the leaf the last visit
-// ended in, and a 1 km query on 1,000,000 points took about 7% less time.
+// ended in: a 1 km query on 100,000 points ran 6% fewer instructions, and
+// the small 1 km queries of a 1,000,000-point run, asked over and over,
+// took 7% less time.
 func (t *memTx) visitRanges(rs []Range, v RangesVisitor) {
 	var l *leaf
 	pos := 0 // every item of l before pos is below the range being visited

@@ -62,6 +62,8 @@ type RangesVisitor interface {
 // rangesVisitor is implemented by transactions that can walk a run of
 // ascending ranges in one pass.
 type rangesVisitor interface {
+	usable(write bool) error
+	setErr(err error)
 	// visitRanges visits rs, which are forward, ascending and disjoint,
 	// with no limits, in a usable read-only transaction.
 	visitRanges(rs []Range, v RangesVisitor)
@@ -80,9 +82,8 @@ type rangesVisitor interface {
 // transactions are visited through VisitRange, range by range.
 func VisitRanges(tx Tx, rs []Range, v RangesVisitor) error {
 	if mv, fast := tx.(rangesVisitor); fast && !tx.Writable() && ascending(rs) {
-		rv := tx.(rangeVisitor)
-		if err := rv.usable(false); err != nil {
-			rv.setErr(err)
+		if err := mv.usable(false); err != nil {
+			mv.setErr(err)
 		} else {
 			mv.visitRanges(rs, v)
 		}
