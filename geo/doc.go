@@ -57,8 +57,9 @@
 // their scaled distances (hits, sortHits);
 // the covering is built in pooled buffers too (coverer), and a covering's
 // ranges are read in one keyspace.VisitRanges call rather than Scan loops
-// (one pass over the memory backend's leaves), so a 1 km query allocates
-// about a dozen objects, most of them its results.
+// (one pass over the memory backend's leaves), so a 1 km query in a View
+// of its own on the memory backend allocates three objects: the
+// transaction, and its results' slice and ids.
 //
 // # Queries
 //
