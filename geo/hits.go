@@ -3,8 +3,8 @@ package geo
 import (
 	"bytes"
 	"fmt"
-	"github.com/keyspacedb/keyspace"
 
+	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 )
 
@@ -31,7 +31,7 @@ type hits struct {
 	spare    []sortKey        // the radix sort's other buffer
 	bounds   []byte           // the bounds of the ranges being scanned (hashRangeIn, appendHashRange)
 	ranges   []keyspace.Range // the ranges of the covering being scanned
-	visit    candidates       // the visitor of the range being scanned (scanWith)
+	visit    candidates       // the visitor of the ranges being scanned (search, scanWith)
 	// The query's candidate tests: every point of a cell inside the
 	// region, and a circle's.
 	inside, edge radiusTest
