@@ -215,6 +215,23 @@ func searchFrom(l *leaf, q *probe, from int) int {
 	return bisect(items, q, lo, min(hi, len(items))) // items[hi], if any, is ≥ key
 }
 
+// endOf returns where in l a range that ends at end (exclusive; nil for
+// no end) and is visited from start stops: the index of the first item at
+// or after start whose key is ≥ end, and more false; or len(l.items) and
+// more true when the range may go on past l, end being after l's last key.
+// Every item before start must be below end.
+func (l *leaf) endOf(end []byte, start int) (stop int, more bool) {
+	n := len(l.items)
+	if end == nil || n <= start {
+		return n, true
+	}
+	// The range ends in l unless end is after l's last key.
+	if q := l.probe(end); q.outside < 0 || q.outside == 0 && !q.after(&l.items[n-1]) {
+		return searchFrom(l, &q, start), false
+	}
+	return n, true
+}
+
 // prepare sets it.head for l, first shortening l's shared prefix (and
 // recomputing every head) if it.key does not begin with all of it. A
 // leaf's shared prefix only ever shortens, a few times in its life.
@@ -677,13 +694,7 @@ func (t *memTx) visitForward(r Range, v Visitor) {
 		}
 	}
 	for n := 0; ; {
-		end, more := len(l.items), true // the range may go on past l
-		if r.End != nil && end > start {
-			// The range ends in l unless End is after l's last key.
-			if q := l.probe(r.End); q.outside < 0 || q.outside == 0 && !q.after(&l.items[end-1]) {
-				end, more = searchFrom(l, &q, start), false
-			}
-		}
+		end, more := l.endOf(r.End, start)
 		t.near, t.nearWrites, t.nearAt = l, t.writes, end
 		for _, it := range l.items[start:end] {
 			if !v.Visit(it.key(), it.value()) {
@@ -741,12 +752,7 @@ func (t *memTx) visitRanges(rs []Range, v RangesVisitor) {
 			}
 		}
 		for {
-			end, more := len(l.items), true // the range may go on past l
-			if r.End != nil && end > pos {
-				if q := l.probe(r.End); q.outside < 0 || q.outside == 0 && !q.after(&l.items[end-1]) {
-					end, more = searchFrom(l, &q, pos), false
-				}
-			}
+			end, more := l.endOf(r.End, pos)
 			for _, it := range l.items[pos:end] {
 				if !v.VisitIn(i, it.key(), it.value()) {
 					return
