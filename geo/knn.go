@@ -22,7 +22,8 @@ import (
 //     points, the first k of each other grid give a looser D.
 //  2. A priority queue holds cells, keyed by their minimum distance to the
 //     query (rect.minAngle over the cell's rectangles), and points, keyed
-//     by their distance; it starts with the roots of the three grids.
+//     by their distance; it starts with a covering of the circle of radius
+//     D (start), or with the roots of the three grids when there is no D.
 //     Popping a point returns it: nothing left in the queue can be nearer.
 //     Popping a cell either splits it (if it is wider than D/2) or scans
 //     its unread key ranges and queues its points.
@@ -78,10 +79,8 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		}
 	}
 	// Still no bound: the index holds fewer than k points, all now queued.
-	if !math.IsInf(s.bound(), 1) {
-		for _, g := range []grid{geohashGrid, northCap, southCap} {
-			s.push(cell{grid: g})
-		}
+	if D := s.bound(); !math.IsInf(D, 1) {
+		s.start(D)
 	}
 	var out []Result
 	for s.queue.len() > 0 && len(out) < k {
@@ -195,6 +194,28 @@ func (s *nearestSearch) seed() error {
 	}
 	s.readLo, s.readHi = lo, hi
 	return nil
+}
+
+// start queues the cells the best-first search begins from: a covering
+// of the circle of radius D around the query, D being the k-th smallest
+// distance read so far. Every answer lies in that circle (k points are
+// already no farther than D, and a point at exactly D may still win its
+// tie by id), so the covering's cells hold them all.
+//
+// Starting from the three grids' roots instead, as Hjaltason and Samet's
+// search does, costs a pop and two minimum distances per bit of the cells
+// the search reaches: about 35 levels of splitting before a 1 nearest
+// search on 1,000,000 clustered points scans a cell. The covering gets
+// there in one step, with the radius query's own block covering.
+func (s *nearestSearch) start(D float64) {
+	found := s.ix.newHits(nil)
+	defer s.ix.release(found)
+	// A hair wider than D, so that rounding in the covering cannot drop
+	// a point at D itself.
+	circ := found.circle.init(s.lat, s.lon, D*(1+1e-9)+1e-6)
+	for _, c := range found.cover.cover(circ, DefaultMaxCells) {
+		s.push(c.cell)
+	}
 }
 
 // push queues a cell unless it is empty by construction (a geohash cell in
