@@ -1,8 +1,8 @@
 package geo
 
 import (
-	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -108,26 +108,53 @@ func (h *hits) results(limit int) []Result {
 	if limit > 0 && len(order) > limit {
 		order = order[:limit]
 	}
+	return h.resultsIn(order)
+}
+
+// resultsIn returns the records that order names (by their i), in that
+// order, as Results that share no memory with h: one string holds their
+// ids and one slice their payloads, so that a few Results taken from
+// many records copy only their own bytes.
+func (h *hits) resultsIn(order []sortKey) []Result {
 	if len(order) == 0 {
 		return nil
 	}
-	ids := string(h.ids)
-	payloads := bytes.Clone(h.payloads) // nil when there are none
+	idBytes, payloadBytes := 0, 0
+	for _, k := range order {
+		r := &h.recs[k.i]
+		idBytes += int(r.id[1] - r.id[0])
+		payloadBytes += int(r.payload[1] - r.payload[0])
+	}
+	var ids strings.Builder
+	ids.Grow(idBytes)
+	var payloads []byte
+	if payloadBytes > 0 {
+		payloads = make([]byte, 0, payloadBytes)
+	}
+	for _, k := range order {
+		r := &h.recs[k.i]
+		ids.Write(h.ids[r.id[0]:r.id[1]])
+		payloads = append(payloads, h.payloads[r.payload[0]:r.payload[1]]...)
+	}
+	all := ids.String()
 	out := make([]Result, len(order))
+	id, payload := 0, 0
 	for i, k := range order {
 		r := &h.recs[k.i]
+		idEnd, payloadEnd := id+int(r.id[1]-r.id[0]), payload+int(r.payload[1]-r.payload[0])
 		out[i] = Result{
 			Point: Point{
-				ID:    ids[r.id[0]:r.id[1]],
+				ID:    all[id:idEnd],
 				Lat:   r.lat,
 				Lon:   r.lon,
 				Scope: h.scope,
 			},
 			Distance: r.distance,
 		}
-		if r.payload[1] > r.payload[0] {
-			out[i].Payload = payloads[r.payload[0]:r.payload[1]:r.payload[1]]
+		if payloadEnd > payload {
+			out[i].Payload = payloads[payload:payloadEnd:payloadEnd]
 		}
+		id, payload = idEnd, payloadEnd
 	}
 	return out
 }
