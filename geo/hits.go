@@ -100,6 +100,13 @@ func (h *hits) add(key []byte, prefix int, v []byte, d float64) error {
 	return nil
 }
 
+// drop forgets the record added last.
+func (h *hits) drop() {
+	r := &h.recs[len(h.recs)-1]
+	h.ids, h.payloads = h.ids[:r.id[0]], h.payloads[:r.payload[0]]
+	h.recs = h.recs[:len(h.recs)-1]
+}
+
 // results sorts the hits by distance, then id, and returns the first limit
 // of them (all when limit is 0) as Results, which share no memory with h.
 func (h *hits) results(limit int) []Result {
