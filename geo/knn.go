@@ -2,6 +2,7 @@ package geo
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -83,13 +84,10 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	}
 	// The answer is the k best read: nearest first, ties by id.
 	slices.SortFunc(s.best.items, func(a, b int32) int {
-		switch {
-		case s.after(a, b):
-			return 1
-		case s.after(b, a):
-			return -1
+		if da, db := s.found.recs[a].distance, s.found.recs[b].distance; da != db {
+			return cmp.Compare(da, db)
 		}
-		return 0
+		return bytes.Compare(s.id(a), s.id(b))
 	})
 	out := s.found.order[:0]
 	for _, i := range s.best.items {
