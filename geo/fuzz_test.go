@@ -2,7 +2,11 @@ package geo
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 )
 
 // FuzzCovering checks the covering's two promises for a circle and a box
@@ -42,6 +46,29 @@ func FuzzCovering(f *testing.F) {
 			if in && !found {
 				t.Fatalf("%s: (%v, %v) is in the region but in no span of its covering", name, plat, plon)
 			}
+		}
+	})
+}
+
+// FuzzRingContains checks ringContains, orb's ray casting given the ring's
+// box, against orb's own planar.RingContains. Vertices and the point lie
+// on a grid of quarter degrees, so that points on vertices, on edges and
+// level with vertices (the ray casting's awkward cases) come up often.
+func FuzzRingContains(f *testing.F) {
+	f.Add(uint64(1), uint8(4), int8(0), int8(0))
+	f.Add(uint64(7), uint8(6), int8(2), int8(-3))
+	f.Add(uint64(42), uint8(9), int8(4), int8(4))
+	f.Add(uint64(99), uint8(3), int8(-8), int8(8))
+	f.Fuzz(func(t *testing.T, seed uint64, n uint8, px, py int8) {
+		r := rand.New(rand.NewPCG(seed, 0))
+		ring := make(orb.Ring, 0, int(n%10)+4)
+		for range int(n%10) + 3 {
+			ring = append(ring, orb.Point{float64(r.IntN(17)-8) / 4, float64(r.IntN(17)-8) / 4})
+		}
+		ring = append(ring, ring[0])
+		p := orb.Point{float64(px%12) / 4, float64(py%12) / 4}
+		if got, want := ringContains(ring, ring.Bound(), p), planar.RingContains(ring, p); got != want {
+			t.Fatalf("ring %v, point %v: ringContains %v, planar.RingContains %v", ring, p, got, want)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package geo
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/paulmach/orb"
@@ -12,16 +13,18 @@ import (
 // polygonRegion is a polygon or multipolygon in GeoJSON's sense (RFC 7946):
 // rings of [lon, lat] positions joined by straight lines in longitude and
 // latitude, the first ring the outer boundary and the rest holes, boundary
-// included. Point tests are orb's (planar.MultiPolygonContains).
+// included. Point tests are orb's ray casting (planar.MultiPolygonContains),
+// with each ring's bounding box found once (ringContains).
 //
 // A cell is classified by the polygon's edges: if no edge meets the cell's
 // rectangle (grown by a hair, so that rounding errs towards "crossing"),
 // the rectangle lies wholly on one side of the boundary and its centre
 // tells which. Otherwise the cell crosses the boundary.
 type polygonRegion struct {
-	mp    orb.MultiPolygon
-	bound orb.Bound
-	edges []edge
+	mp     orb.MultiPolygon
+	bound  orb.Bound
+	bounds [][]orb.Bound // each ring's bounding box, by polygon and ring
+	edges  []edge
 }
 
 type edge struct{ a, b orb.Point }
@@ -50,7 +53,9 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 		if len(poly) == 0 {
 			return polygonRegion{}, fmt.Errorf("%w: polygon %d has no rings", ErrBadPolygon, pi)
 		}
+		pr.bounds = append(pr.bounds, make([]orb.Bound, len(poly)))
 		for ri, ring := range poly {
+			pr.bounds[pi][ri] = ring.Bound()
 			where := fmt.Sprintf("polygon %d ring %d", pi, ri)
 			if len(ring) < 4 {
 				return polygonRegion{}, fmt.Errorf("%w: %s has %d positions; a closed ring needs at least 4", ErrBadPolygon, where, len(ring))
@@ -83,8 +88,100 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 	return pr, nil
 }
 
+// contains is planar.MultiPolygonContains: in one of the polygons, which
+// is in its outer ring and in none of its holes.
 func (p polygonRegion) contains(lat, lon float64) bool {
-	return planar.MultiPolygonContains(p.mp, orb.Point{lon, lat})
+	pt := orb.Point{lon, lat}
+	for pi, poly := range p.mp {
+		if !ringContains(poly[0], p.bounds[pi][0], pt) {
+			continue
+		}
+		inHole := false
+		for ri := 1; ri < len(poly) && !inHole; ri++ {
+			inHole = ringContains(poly[ri], p.bounds[pi][ri], pt)
+		}
+		if !inHole {
+			return true
+		}
+	}
+	return false
+}
+
+// ringContains is planar.RingContains (orb v0.14.0, MIT licence) given the
+// ring's bounding box b: the same ray casting, boundary included, without
+// finding the box again for every point. orb's RingContains spends three
+// quarters of its time on the box (Ring.Bound), which for a polygon
+// query's candidates is always the same one. FuzzRingContains checks the
+// two agree.
+func ringContains(r orb.Ring, b orb.Bound, p orb.Point) bool {
+	if !b.Contains(p) {
+		return false
+	}
+	c, on := rayIntersect(p, r[0], r[len(r)-1])
+	if on {
+		return true
+	}
+	for i := 0; i < len(r)-1; i++ {
+		inter, on := rayIntersect(p, r[i], r[i+1])
+		if on {
+			return true
+		}
+		if inter {
+			c = !c
+		}
+	}
+	return c
+}
+
+// rayIntersect is orb's (planar, unexported; from
+// http://rosettacode.org/wiki/Ray-casting_algorithm#Go): whether a ray
+// from p crosses the segment s–e, and whether p lies on it.
+func rayIntersect(p, s, e orb.Point) (intersects, on bool) {
+	if s[0] > e[0] {
+		s, e = e, s
+	}
+	switch p[0] {
+	case s[0]:
+		if p[1] == s[1] {
+			return false, true // p is s
+		} else if s[0] == e[0] {
+			// A vertical segment: p is on it if between its ends.
+			if s[1] > e[1] && s[1] >= p[1] && p[1] >= e[1] {
+				return false, true
+			}
+			if e[1] > s[1] && e[1] >= p[1] && p[1] >= s[1] {
+				return false, true
+			}
+		}
+		p[0] = math.Nextafter(p[0], math.Inf(1)) // off the vertex: the degenerate case
+	case e[0]:
+		if p[1] == e[1] {
+			return false, true // p is e
+		}
+		p[0] = math.Nextafter(p[0], math.Inf(1))
+	}
+	if p[0] < s[0] || p[0] > e[0] {
+		return false, false
+	}
+	if s[1] > e[1] {
+		if p[1] > s[1] {
+			return false, false
+		} else if p[1] < e[1] {
+			return true, false
+		}
+	} else {
+		if p[1] > e[1] {
+			return false, false
+		} else if p[1] < s[1] {
+			return true, false
+		}
+	}
+	rs := (p[1] - s[1]) / (p[0] - s[0])
+	ds := (e[1] - s[1]) / (e[0] - s[0])
+	if rs == ds {
+		return false, true
+	}
+	return rs <= ds, false
 }
 
 func (p polygonRegion) classify(r rect) (outside, inside bool) {
