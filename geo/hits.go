@@ -1,8 +1,8 @@
 package geo
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -120,48 +120,54 @@ func (h *hits) results(limit int) []Result {
 
 // resultsIn returns the records that order names (by their i), in that
 // order, as Results that share no memory with h: one string holds their
-// ids and one slice their payloads, so that a few Results taken from
-// many records copy only their own bytes.
+// ids and one slice their payloads. When order names every record (a
+// query without a limit) those are copies of h's buffers whole; otherwise
+// (a limit, or k nearest of the many read) only the named records' bytes
+// are copied.
 func (h *hits) resultsIn(order []sortKey) []Result {
 	if len(order) == 0 {
 		return nil
 	}
-	idBytes, payloadBytes := 0, 0
-	for _, k := range order {
-		r := &h.recs[k.i]
-		idBytes += int(r.id[1] - r.id[0])
-		payloadBytes += int(r.payload[1] - r.payload[0])
+	ids, payloads := h.ids, h.payloads
+	var idAt, payloadAt []int32 // where each named record's bytes start in the copies; nil: where they lie in h
+	if len(order) < len(h.recs) {
+		idBytes, payloadBytes := 0, 0
+		for _, k := range order {
+			r := &h.recs[k.i]
+			idBytes += int(r.id[1] - r.id[0])
+			payloadBytes += int(r.payload[1] - r.payload[0])
+		}
+		ids, payloads = make([]byte, 0, idBytes), make([]byte, 0, payloadBytes)
+		idAt, payloadAt = make([]int32, len(order)), make([]int32, len(order))
+		for i, k := range order {
+			r := &h.recs[k.i]
+			idAt[i], payloadAt[i] = int32(len(ids)), int32(len(payloads))
+			ids = append(ids, h.ids[r.id[0]:r.id[1]]...)
+			payloads = append(payloads, h.payloads[r.payload[0]:r.payload[1]]...)
+		}
 	}
-	var ids strings.Builder
-	ids.Grow(idBytes)
-	var payloads []byte
-	if payloadBytes > 0 {
-		payloads = make([]byte, 0, payloadBytes)
-	}
-	for _, k := range order {
-		r := &h.recs[k.i]
-		ids.Write(h.ids[r.id[0]:r.id[1]])
-		payloads = append(payloads, h.payloads[r.payload[0]:r.payload[1]]...)
-	}
-	all := ids.String()
+	allIDs := string(ids)
+	allPayloads := bytes.Clone(payloads) // nil when there are none
 	out := make([]Result, len(order))
-	id, payload := 0, 0
 	for i, k := range order {
 		r := &h.recs[k.i]
-		idEnd, payloadEnd := id+int(r.id[1]-r.id[0]), payload+int(r.payload[1]-r.payload[0])
+		id, payload := r.id, r.payload
+		if idAt != nil {
+			id = [2]int32{idAt[i], idAt[i] + r.id[1] - r.id[0]}
+			payload = [2]int32{payloadAt[i], payloadAt[i] + r.payload[1] - r.payload[0]}
+		}
 		out[i] = Result{
 			Point: Point{
-				ID:    all[id:idEnd],
+				ID:    allIDs[id[0]:id[1]],
 				Lat:   r.lat,
 				Lon:   r.lon,
 				Scope: h.scope,
 			},
 			Distance: r.distance,
 		}
-		if payloadEnd > payload {
-			out[i].Payload = payloads[payload:payloadEnd:payloadEnd]
+		if payload[1] > payload[0] {
+			out[i].Payload = allPayloads[payload[0]:payload[1]:payload[1]]
 		}
-		id, payload = idEnd, payloadEnd
 	}
 	return out
 }
