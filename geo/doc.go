@@ -71,13 +71,15 @@
 //     longitude/latitude as GeoJSON specifies; holes; boundary included),
 //     validated first: unclosed rings, crossing edges and positions out of
 //     range are ErrBadPolygon.
-//   - Nearest: the exact k nearest neighbours with no radius, best-first
-//     over cells ordered by their minimum distance (see Nearest).
+//   - Nearest: the exact k nearest neighbours with no radius, a best-first
+//     branch and bound over cells ordered by their minimum distance,
+//     starting from the covering of a circle that holds k points (see
+//     Nearest).
 //
 // Every query returns results nearest first (ties by id) with the distance
 // in metres, and Stats: cells, key ranges, candidates read, results. On
 // 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per
-// result and k-nearest about 2.6·k (see the README for the figures).
+// result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 //
 // # The poles
@@ -100,7 +102,7 @@
 // Measured on 100,000 points clustered at both poles (keyspace bench
 // --dataset poles, candidates read per result): radius 1 km 1.45 (31 on
 // geohash cells alone), 10 km 2.07 (6.3), box 1.84 (4.65), k-nearest k=10
-// 4.1 (27.6). Polygons, whose edges are straight in longitude/latitude,
+// 4.6 (27.6). Polygons, whose edges are straight in longitude/latitude,
 // fit the cap's square cells less well: 6.4 (3.7 on geohash cells).
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
