@@ -3,6 +3,7 @@ package geo
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -128,26 +129,32 @@ func (h *hits) resultsIn(order []sortKey) []Result {
 	if len(order) == 0 {
 		return nil
 	}
-	ids, payloads := h.ids, h.payloads
+	var allIDs string
+	var allPayloads []byte      // the named records' payloads, back to back
 	var idAt, payloadAt []int32 // where each named record's bytes start in the copies; nil: where they lie in h
-	if len(order) < len(h.recs) {
+	if len(order) == len(h.recs) {
+		allIDs, allPayloads = string(h.ids), bytes.Clone(h.payloads)
+	} else {
 		idBytes, payloadBytes := 0, 0
 		for _, k := range order {
 			r := &h.recs[k.i]
 			idBytes += int(r.id[1] - r.id[0])
 			payloadBytes += int(r.payload[1] - r.payload[0])
 		}
-		ids, payloads = make([]byte, 0, idBytes), make([]byte, 0, payloadBytes)
+		var ids strings.Builder
+		ids.Grow(idBytes)
+		if payloadBytes > 0 {
+			allPayloads = make([]byte, 0, payloadBytes)
+		}
 		idAt, payloadAt = make([]int32, len(order)), make([]int32, len(order))
 		for i, k := range order {
 			r := &h.recs[k.i]
-			idAt[i], payloadAt[i] = int32(len(ids)), int32(len(payloads))
-			ids = append(ids, h.ids[r.id[0]:r.id[1]]...)
-			payloads = append(payloads, h.payloads[r.payload[0]:r.payload[1]]...)
+			idAt[i], payloadAt[i] = int32(ids.Len()), int32(len(allPayloads))
+			ids.Write(h.ids[r.id[0]:r.id[1]])
+			allPayloads = append(allPayloads, h.payloads[r.payload[0]:r.payload[1]]...)
 		}
+		allIDs = ids.String()
 	}
-	allIDs := string(ids)
-	allPayloads := bytes.Clone(payloads) // nil when there are none
 	out := make([]Result, len(order))
 	for i, k := range order {
 		r := &h.recs[k.i]

@@ -26,10 +26,10 @@ import (
 //     points, the first k of each other grid give a looser D.
 //  2. A priority queue holds cells, keyed by their minimum distance to the
 //     query (rect.minAngle over the cell's rectangles). It starts with a
-//     covering of the circle of radius D (start), or with the roots of the
-//     three grids when there is no D (the index holds fewer than k
-//     points). Popping a cell either splits it in two (if it is wider
-//     than D) or scans its unread key ranges.
+//     covering of the circle of radius D (start). (With no D, the index
+//     holds fewer than k points and the seed has read them all.) Popping
+//     a cell either splits it in two (if it is wider than D) or scans its
+//     unread key ranges.
 //  3. Every point read that is no farther than D joins the k best, and D
 //     shrinks to the k-th best distance. A cell whose minimum distance
 //     exceeds D is never queued, and once the nearest cell left is
@@ -71,7 +71,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 			}
 		}
 	}
-	// Still no bound: the index holds fewer than k points, all now queued.
+	// Still no bound: the index holds fewer than k points, all now read.
 	if D := s.bound(); !math.IsInf(D, 1) {
 		s.start(D)
 	}
@@ -128,15 +128,16 @@ type nearestSearch struct {
 	best    binaryHeap[int32]
 	explain *Explain
 	// read is the interval [readLo, readHi] of hashes in readGrid (the
-	// query point's grid) whose points are all queued; empty when readLo >
-	// readHi. The hashes at its ends are left out because more points
-	// may share them.
+	// query point's grid) whose points the seed has all read; empty when
+	// readLo > readHi. The hashes at the seed's two ends are left out:
+	// more points may share them.
 	readGrid       grid
 	readLo, readHi uint64
-	// seen holds, per scan of the seed, the interval of keys it read,
-	// [lo, hi]: the hashes at the ends of read may hold points both read
-	// (so queued, or ruled out) and not, so a cell holding them reads
-	// them again, and a point whose key lies in one of these is skipped.
+	// seen holds the interval of keys, [lo, hi], that each of the seed's
+	// scans read. A cell holding the hashes at the ends of read reads
+	// some of the seed's points again; a point whose key lies in one of
+	// these intervals was read already (and kept or ruled out), and is
+	// skipped.
 	seen []keySpan
 	// The seed's scan being read: all is its test (every point), and
 	// scanning, read, first, last and lastAt what it has read.
@@ -181,8 +182,8 @@ func (s *nearestSearch) test(lat, lon float64) (float64, bool) {
 	return d, d <= s.bound()
 }
 
-// keep queues a point that was read, unless it is farther than D or a
-// seed's scan read it already.
+// keep is the keeper of every scan: it adds a point read to the k best,
+// unless a seed's scan read it already or it is no better than the k-th.
 func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	if s.scanning {
 		s.read++
@@ -216,8 +217,8 @@ func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	return nil
 }
 
-// seedScan reads r, queueing what keep keeps, and records the keys it read
-// in seen. It reports how many points it read and the last one's
+// seedScan reads r, every point of it going to keep, and records the keys
+// it read in seen. It reports how many points it read and the last one's
 // coordinates.
 func (s *nearestSearch) seedScan(r pointRange) (int, [2]float64, error) {
 	s.st.Ranges++
