@@ -2,10 +2,8 @@ package geo
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/keyspacedb/keyspace"
 )
@@ -83,19 +81,15 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		}
 	}
 	// The answer is the k best read: nearest first, ties by id.
-	slices.SortFunc(s.best.items, func(a, b int32) int {
-		if da, db := s.found.recs[a].distance, s.found.recs[b].distance; da != db {
-			return cmp.Compare(da, db)
-		}
-		return bytes.Compare(s.id(a), s.id(b))
-	})
-	out := s.found.order[:0]
+	h := s.found
+	keys := h.order[:0]
 	for _, i := range s.best.items {
-		out = append(out, sortKey{i: i})
+		keys = append(keys, sortKey{i: i})
 	}
-	s.found.order = out[:0]
-	s.st.Results = len(out)
-	return s.found.resultsIn(out), s.st, nil
+	keys, spare := sortSome(keys, h.spare, h.recs, h.ids)
+	h.order, h.spare = keys[:0], spare[:0]
+	s.st.Results = len(keys)
+	return h.resultsIn(keys), s.st, nil
 }
 
 // nearestSearch is the state of one Nearest call.

@@ -29,7 +29,17 @@ import (
 func sortHits(keys, spare []sortKey, recs []hit, ids []byte) (sorted, other []sortKey) {
 	keys = keys[:0]
 	for i := range recs {
-		keys = append(keys, sortKey{math.Float64bits(max(recs[i].distance, 0)), int32(i)}) // max turns -0 into +0
+		keys = append(keys, sortKey{i: int32(i)})
+	}
+	return sortSome(keys, spare, recs, ids)
+}
+
+// sortSome is sortHits for the records keys name (by their i fields; their
+// bits are overwritten): a k nearest search sorts its k best of the many
+// it read.
+func sortSome(keys, spare []sortKey, recs []hit, ids []byte) (sorted, other []sortKey) {
+	for n := range keys {
+		keys[n].bits = math.Float64bits(max(recs[keys[n].i].distance, 0)) // max turns -0 into +0
 	}
 	id := func(k sortKey) []byte { r := &recs[k.i]; return ids[r.id[0]:r.id[1]] }
 	if len(keys) <= insertionMax {
