@@ -2,7 +2,6 @@ package geo
 
 import (
 	"math"
-	"slices"
 )
 
 // blockCover is the covering of a near circle (circle.near: its box spans
@@ -105,7 +104,15 @@ func (cv *coverer) blockCover(c *circle, n int) []coveredCell {
 			words = append(words, w)
 		}
 	}
-	slices.Sort(words)
+	// Insertion sort: a block is at most two dozen words, for which
+	// slices.Sort's pattern-defeating quicksort costs more.
+	for i := 1; i < len(words); i++ {
+		w, j := words[i], i
+		for ; j > 0 && words[j-1] > w; j-- {
+			words[j] = words[j-1]
+		}
+		words[j] = w
+	}
 	done := cv.done[:0]
 	for _, w := range words {
 		done = append(done, coveredCell{cell: cell{hash: w >> 1, bits: bits, grid: geohashGrid}, inside: w&1 == 1})
