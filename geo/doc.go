@@ -19,7 +19,7 @@
 // is one nested tuple, (scope…), rather than elements spliced into the key
 // as DESIGN.md sketched: the nesting ends it, so a longer scope such as
 // ("CA", 7) never sorts its 7 among the hashes of ("CA"). A scan decodes
-// only the id after that known prefix (hits.add, pointRange.decode).
+// only the id after that known prefix (hits.add).
 //
 // # Coverings
 //

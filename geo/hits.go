@@ -130,9 +130,9 @@ func (h *hits) resultsIn(order []sortKey) []Result {
 		return nil
 	}
 	var allIDs string
-	var allPayloads []byte      // the named records' payloads, back to back
-	var idAt, payloadAt []int32 // where each named record's bytes start in the copies; nil: where they lie in h
-	if len(order) == len(h.recs) {
+	var allPayloads []byte
+	whole := len(order) == len(h.recs) // the copies are h's buffers, records where they lie there
+	if whole {
 		allIDs, allPayloads = string(h.ids), bytes.Clone(h.payloads)
 	} else {
 		idBytes, payloadBytes := 0, 0
@@ -143,25 +143,23 @@ func (h *hits) resultsIn(order []sortKey) []Result {
 		}
 		var ids strings.Builder
 		ids.Grow(idBytes)
-		if payloadBytes > 0 {
-			allPayloads = make([]byte, 0, payloadBytes)
-		}
-		idAt, payloadAt = make([]int32, len(order)), make([]int32, len(order))
-		for i, k := range order {
+		allPayloads = make([]byte, 0, payloadBytes)
+		for _, k := range order {
 			r := &h.recs[k.i]
-			idAt[i], payloadAt[i] = int32(ids.Len()), int32(len(allPayloads))
 			ids.Write(h.ids[r.id[0]:r.id[1]])
 			allPayloads = append(allPayloads, h.payloads[r.payload[0]:r.payload[1]]...)
 		}
 		allIDs = ids.String()
 	}
 	out := make([]Result, len(order))
+	var id, payload [2]int32 // where the record's bytes lie in the copies
 	for i, k := range order {
 		r := &h.recs[k.i]
-		id, payload := r.id, r.payload
-		if idAt != nil {
-			id = [2]int32{idAt[i], idAt[i] + r.id[1] - r.id[0]}
-			payload = [2]int32{payloadAt[i], payloadAt[i] + r.payload[1] - r.payload[0]}
+		if whole {
+			id, payload = r.id, r.payload
+		} else { // back to back, in order
+			id = [2]int32{id[1], id[1] + r.id[1] - r.id[0]}
+			payload = [2]int32{payload[1], payload[1] + r.payload[1] - r.payload[0]}
 		}
 		out[i] = Result{
 			Point: Point{

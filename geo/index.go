@@ -244,36 +244,6 @@ func (ix *Index) decode(g grid, key, v []byte) (Point, error) {
 	return p, nil
 }
 
-// decode rebuilds a point of r from its key and value, copying out of the
-// transaction. It decodes only the id: the prefix is r's, and the hash
-// element after it is stepped over.
-func (r pointRange) decode(key, v []byte) (Point, error) {
-	if len(key) < r.prefix {
-		return Point{}, fmt.Errorf("corrupt point key %q: shorter than its prefix", key)
-	}
-	_, rest, err := composite.NextElement(key[r.prefix:])
-	if err != nil {
-		return Point{}, fmt.Errorf("corrupt point key %q: hash: %w", key, err)
-	}
-	idElem, rest, err := composite.NextElement(rest)
-	if err != nil {
-		return Point{}, fmt.Errorf("corrupt point key %q: id: %w", key, err)
-	}
-	if len(rest) > 0 {
-		return Point{}, fmt.Errorf("corrupt point key %q: %d bytes after the id", key, len(rest))
-	}
-	id, err := composite.UnpackString(idElem)
-	if err != nil {
-		return Point{}, fmt.Errorf("corrupt point key %q: id: %w", key, err)
-	}
-	p := Point{ID: id, Scope: r.scope}
-	p.Lat, p.Lon = valueCoords(v)
-	if len(v) > 16 {
-		p.Payload = append([]byte(nil), v[16:]...)
-	}
-	return p, nil
-}
-
 // Empty reports whether the index holds no points.
 func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
 	r := ix.ids.Range()

@@ -315,14 +315,6 @@ type radiusTest struct {
 	radius float64 // metres; +Inf keeps every candidate
 }
 
-// within returns the test for the points at most radius metres from
-// (lat, lon).
-func within(lat, lon, radius float64) *radiusTest {
-	t := new(radiusTest)
-	t.init(lat, lon, radius)
-	return t
-}
-
 // init makes t the test for the points at most radius metres from
 // (lat, lon).
 func (t *radiusTest) init(lat, lon, radius float64) {
@@ -371,13 +363,8 @@ type keeper interface {
 	keep(r pointRange, key, v []byte, d float64) error
 }
 
-// scan reads every point of r, counting candidates, and passes those that
-// test keeps to k.
-func (ix *Index) scan(tx keyspace.Tx, r pointRange, st *Stats, test candidateTest, k keeper) error {
-	return ix.scanWith(tx, new(candidates), r, st, test, k)
-}
-
-// scanWith is scan visiting with c, which it overwrites: a query that
+// scanWith reads every point of r, counting candidates, and passes those
+// that test keeps to k, visiting with c, which it overwrites: a query that
 // scans many ranges reuses one (hits.visit) rather than allocate one per
 // range.
 func (ix *Index) scanWith(tx keyspace.Tx, c *candidates, r pointRange, st *Stats, test candidateTest, k keeper) error {
@@ -460,16 +447,4 @@ func (c *candidates) Visit(key, v []byte) bool {
 // keep gathers a kept point into h.
 func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 	return h.add(key, r.prefix, v, d)
-}
-
-// resultFunc is a keeper for a caller that wants each point decoded.
-type resultFunc func(Result)
-
-func (fn resultFunc) keep(r pointRange, key, v []byte, d float64) error {
-	p, err := r.decode(key, v)
-	if err != nil {
-		return err
-	}
-	fn(Result{Point: p, Distance: d})
-	return nil
 }
