@@ -16,8 +16,11 @@ func (s *MemoryStore) CheckLeaves() error {
 	var err error
 	var prev *leaf
 	n := 0
-	snap.leaves.Ascend(func(l *leaf) bool {
+	snap.leaves.Ascend(func(r fenceRef) bool {
+		l := r.leaf
 		switch {
+		case r != refOf(l):
+			err = fmt.Errorf("leaf %q: the tree holds words %x of its fence", l.fence, r.words)
 		case prev == nil && len(l.fence) != 0:
 			err = fmt.Errorf("first leaf fenced at %q", l.fence)
 		case prev != nil && len(l.items) == 0:

@@ -91,7 +91,50 @@ func newLeafFenced(fence []byte, shared int, gen uint64, items []item) *leaf {
 	return l
 }
 
-func leafLess(a, b *leaf) bool { return bytes.Compare(a.fence, b.fence) < 0 }
+// A fenceRef is what the tree of leaves orders: a leaf, with the first
+// fenceWords·8 bytes of its fence held in the tree's own nodes.
+//
+// A seek descends the tree by bisecting each node's items. When the items
+// were *leaf, every probe read a leaf from wherever it was allocated, one
+// or two cache lines per probe on top of the node's; a query on a cold
+// cache (a server's index larger than its caches) paid them one after
+// another. Comparing words held in the item settles a probe with no leaf
+// read; equal words fall back to the whole fences. A geo key's subspace,
+// scope and hash fit in the words. In the bench runner's loop on 1,000,000
+// clustered points, where every query starts cold, a 1 km radius query
+// went from 1.67–1.69 to 1.48–1.61 times the R-tree's median (three A/B
+// runs); the tree's items grow from 8 to 40 bytes, 0.6 MB for 16,000
+// leaves.
+type fenceRef struct {
+	words [fenceWords]uint64 // the fence's first bytes, big-endian, zero-padded
+	leaf  *leaf
+}
+
+// fenceWords is how many words of a fence a fenceRef holds.
+const fenceWords = 4
+
+// refOf returns l's fenceRef.
+func refOf(l *leaf) fenceRef {
+	r := fenceRef{leaf: l}
+	var b [fenceWords * 8]byte
+	copy(b[:], l.fence)
+	for i := range r.words {
+		r.words[i] = binary.BigEndian.Uint64(b[i*8:])
+	}
+	return r
+}
+
+// refLess orders fenceRefs as their fences. Zero padding keeps the words'
+// order the fences' wherever the words differ: a fence that ends first is
+// a prefix of the other up to there, and sorts first as its padding does.
+func refLess(a, b fenceRef) bool {
+	for i := range a.words {
+		if a.words[i] != b.words[i] {
+			return a.words[i] < b.words[i]
+		}
+	}
+	return bytes.Compare(a.leaf.fence, b.leaf.fence) < 0
+}
 
 // headOf is the eight bytes of key after its first shared bytes, as a
 // big-endian integer, zero-padded: for keys that both begin with the same
@@ -260,7 +303,7 @@ func commonPrefixLen(a, b []byte) int {
 // snapshot is what an Update publishes: the leaves and how many pairs
 // they hold.
 type snapshot struct {
-	leaves *btree.BTreeG[*leaf]
+	leaves *btree.BTreeG[fenceRef]
 	n      int
 }
 
@@ -299,8 +342,8 @@ func NewMemory() *MemoryStore { return newMemory(leafMax) }
 // (tests use tiny leaves to split and empty them often).
 func newMemory(max int) *MemoryStore {
 	s := &MemoryStore{leafMax: max}
-	leaves := btree.NewG(btreeDegree, leafLess)
-	leaves.ReplaceOrInsert(&leaf{fence: []byte{}})
+	leaves := btree.NewG(btreeDegree, refLess)
+	leaves.ReplaceOrInsert(refOf(&leaf{fence: []byte{}}))
 	s.published.Store(&snapshot{leaves: leaves})
 	return s
 }
@@ -375,7 +418,7 @@ func (s *MemoryStore) Len() int { return s.published.Load().n }
 // a private clone for Update.
 type memTx struct {
 	txState
-	leaves  *btree.BTreeG[*leaf]
+	leaves  *btree.BTreeG[fenceRef]
 	n       int    // pairs in leaves
 	gen     uint64 // leaves of this generation are this Update's own; 0 in View
 	leafMax int
@@ -402,9 +445,9 @@ type memTx struct {
 type seeker struct {
 	pivot   leaf  // the probe leafFor searches with
 	found   *leaf // leafFor's answer
-	foundFn func(*leaf) bool
+	foundFn func(fenceRef) bool
 	after   *leaf // the leaf nextLeaf looks past
-	nextFn  func(*leaf) bool
+	nextFn  func(fenceRef) bool
 	// ahead are the leaves after aheadOf, in order, while no write has
 	// happened since nextLeaf collected them (aheadWrites).
 	ahead       []*leaf
@@ -415,12 +458,12 @@ type seeker struct {
 
 func newSeeker() *seeker {
 	k := new(seeker)
-	k.foundFn = func(l *leaf) bool { k.found = l; return false }
-	k.nextFn = func(x *leaf) bool {
-		if x == k.after {
+	k.foundFn = func(r fenceRef) bool { k.found = r.leaf; return false }
+	k.nextFn = func(r fenceRef) bool {
+		if r.leaf == k.after {
 			return true
 		}
-		k.ahead = append(k.ahead, x)
+		k.ahead = append(k.ahead, r.leaf)
 		return len(k.ahead) < aheadMax
 	}
 	return k
@@ -438,7 +481,7 @@ func (t *memTx) leafFor(key []byte) *leaf {
 	}
 	k := t.seek
 	k.pivot.fence = key
-	t.leaves.DescendLessOrEqual(&k.pivot, k.foundFn)
+	t.leaves.DescendLessOrEqual(refOf(&k.pivot), k.foundFn)
 	k.pivot.fence = nil
 	l := k.found
 	k.found = nil
@@ -453,7 +496,7 @@ func (t *memTx) own(l *leaf) *leaf {
 	}
 	c := newLeafFenced(l.fence, l.shared, t.gen, make([]item, len(l.items), max(len(l.items)+1, t.leafMax)))
 	copy(c.items, l.items)
-	t.leaves.ReplaceOrInsert(c)
+	t.leaves.ReplaceOrInsert(refOf(c))
 	return c
 }
 
@@ -515,7 +558,7 @@ func (t *memTx) insert(it item) error {
 		return nil
 	}
 	if atEnd && l != t.tail {
-		if last, _ := t.leaves.Max(); last == l {
+		if last, _ := t.leaves.Max(); last.leaf == l {
 			t.tail = l
 		}
 	}
@@ -527,7 +570,7 @@ func (t *memTx) newLeaf(it item) *leaf {
 	l := newLeafFenced(it.kv, len(it.kv), t.gen, make([]item, 1, t.leafMax))
 	it.head = 0 // nothing after the shared prefix, which is all of it
 	l.items[0] = it
-	t.leaves.ReplaceOrInsert(l)
+	t.leaves.ReplaceOrInsert(refOf(l))
 	return l
 }
 
@@ -540,7 +583,7 @@ func (t *memTx) split(l *leaf) {
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
-	t.leaves.ReplaceOrInsert(r)
+	t.leaves.ReplaceOrInsert(refOf(r))
 }
 
 // putOwned is the bulk write: it copies the pair into the transaction's
@@ -594,7 +637,7 @@ func (t *memTx) Delete(key []byte) error {
 	l = t.own(l)
 	l.items = slices.Delete(l.items, i, i+1)
 	if len(l.items) == 0 && len(l.fence) > 0 {
-		t.leaves.Delete(l)
+		t.leaves.Delete(refOf(l))
 	}
 	return nil
 }
@@ -784,7 +827,7 @@ func (t *memTx) nextLeaf(l *leaf) *leaf {
 		return next
 	}
 	k.after, k.ahead, k.aheadWrites = l, k.aheadBuf[:0], t.writes
-	t.leaves.AscendGreaterOrEqual(l, k.nextFn)
+	t.leaves.AscendGreaterOrEqual(refOf(l), k.nextFn)
 	k.after = nil
 	if len(k.ahead) == 0 {
 		return nil
@@ -828,8 +871,8 @@ func (t *memTx) walk(r Range, lo, hi []byte, fn func(item) bool) {
 	if !visit(first, first.items[start:]) {
 		return
 	}
-	t.leaves.AscendGreaterOrEqual(first, func(l *leaf) bool {
-		return l == first || visit(l, l.items)
+	t.leaves.AscendGreaterOrEqual(refOf(first), func(r fenceRef) bool {
+		return r.leaf == first || visit(r.leaf, r.leaf.items)
 	})
 }
 
@@ -852,8 +895,8 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 	var last *leaf
 	end := 0
 	if hi == nil {
-		last, _ = t.leaves.Max()
-		end = len(last.items)
+		max, _ := t.leaves.Max()
+		last, end = max.leaf, len(max.leaf.items)
 	} else {
 		last = t.leafFor(hi)
 		end, _ = search(last, last.items, hi)
@@ -861,7 +904,7 @@ func (t *memTx) walkReverse(lo, hi []byte, fn func(item) bool) {
 	if !visit(last, last.items[:end]) {
 		return
 	}
-	t.leaves.DescendLessOrEqual(last, func(l *leaf) bool {
-		return l == last || visit(l, l.items)
+	t.leaves.DescendLessOrEqual(refOf(last), func(r fenceRef) bool {
+		return r.leaf == last || visit(r.leaf, r.leaf.items)
 	})
 }

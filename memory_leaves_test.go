@@ -4,11 +4,23 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/storetest"
 )
+
+// longKey is a key past the fence words the tree of leaves compares
+// (fenceRef), or one that differs from others only in zero bytes, which
+// the words pad with: "k5", some zero bytes, and a number or nothing.
+func longKey(r *rand.Rand) string {
+	k := "k5" + strings.Repeat("\x00", r.IntN(40))
+	if r.IntN(4) > 0 {
+		k += fmt.Sprint(r.IntN(30))
+	}
+	return k
+}
 
 // TestMemoryLeavesAgainstModel mixes the writes that take each path
 // through the leaves (random puts that split leaves, ascending runs past
@@ -30,6 +42,9 @@ func TestMemoryLeavesAgainstModel(t *testing.T) {
 				switch op := r.IntN(10); {
 				case op < 3:
 					k := fmt.Sprintf("k%d", r.IntN(500))
+					if r.IntN(3) == 0 {
+						k = longKey(r)
+					}
 					m[k] = fmt.Sprint(txn)
 					err = tx.Put([]byte(k), []byte(m[k]))
 				case op < 5: // an ascending run after every key
@@ -51,7 +66,8 @@ func TestMemoryLeavesAgainstModel(t *testing.T) {
 						fmt.Sprintf("k%d", r.IntN(500)),
 						fmt.Sprintf("k9%07d", 1+r.IntN(next+1)),
 						fmt.Sprintf("k%d_%02d", r.IntN(400), r.IntN(12)),
-					}[r.IntN(3)]
+						longKey(r),
+					}[r.IntN(4)]
 					delete(m, k)
 					err = tx.Delete([]byte(k))
 				}
