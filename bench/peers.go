@@ -158,6 +158,20 @@ func (p *brutePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 
 type rtreePeer struct {
 	tr rtree.RTreeG[workload.Point]
+	// hits is a query's working buffer, which the next query reuses, as
+	// the keyspace peers reuse their Results (keyspacePeer.results).
+	hits []hit
+}
+
+// done keeps hits' array for the next query and returns the ids of the
+// first k of them in order (all when k is 0).
+func (p *rtreePeer) done(hits []hit, k int) []string {
+	ids := sortedIDs(hits)
+	p.hits = hits[:0]
+	if k > 0 {
+		ids = ids[:min(k, len(ids))]
+	}
+	return ids
 }
 
 func (*rtreePeer) name() string { return "R-tree (tidwall/rtree)" }
@@ -186,7 +200,7 @@ func (p *rtreePeer) search(b geo.Box, fn func(q workload.Point)) {
 }
 
 func (p *rtreePeer) radius(lat, lon, metres float64) ([]string, int, error) {
-	var hits []hit
+	hits := p.hits[:0]
 	n := 0
 	p.search(geo.CircleBounds(lat, lon, metres), func(q workload.Point) {
 		n++
@@ -194,12 +208,12 @@ func (p *rtreePeer) radius(lat, lon, metres float64) ([]string, int, error) {
 			hits = append(hits, hit{q.ID, d})
 		}
 	})
-	return sortedIDs(hits), n, nil
+	return p.done(hits, 0), n, nil
 }
 
 func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
 	lat, lon := boxCentre(b)
-	var hits []hit
+	hits := p.hits[:0]
 	n := 0
 	p.search(b, func(q workload.Point) {
 		n++
@@ -207,13 +221,13 @@ func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
 			hits = append(hits, hit{q.ID, geo.Distance(lat, lon, q.Lat, q.Lon)})
 		}
 	})
-	return sortedIDs(hits), n, nil
+	return p.done(hits, 0), n, nil
 }
 
 func (p *rtreePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 	c, _ := planar.CentroidArea(poly)
 	b := poly.Bound()
-	var hits []hit
+	hits := p.hits[:0]
 	n := 0
 	p.search(geo.Box{MinLat: b.Min[1], MinLon: b.Min[0], MaxLat: b.Max[1], MaxLon: b.Max[0]}, func(q workload.Point) {
 		n++
@@ -221,13 +235,13 @@ func (p *rtreePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 			hits = append(hits, hit{q.ID, geo.Distance(c.Lat(), c.Lon(), q.Lat, q.Lon)})
 		}
 	})
-	return sortedIDs(hits), n, nil
+	return p.done(hits, 0), n, nil
 }
 
 // nearest is exact on the sphere: nodes are ordered by their true minimum
 // great-circle distance (geo.Box.MinDistance), points by haversine.
 func (p *rtreePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
-	var hits []hit
+	hits := p.hits[:0]
 	n := 0
 	dist := func(min, max [2]float64, q workload.Point, item bool) float64 {
 		if item {
@@ -245,8 +259,7 @@ func (p *rtreePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 		last = d
 		return true
 	})
-	ids := sortedIDs(hits)
-	return ids[:min(k, len(ids))], n, nil
+	return p.done(hits, k), n, nil
 }
 
 // ---- keyspace, and Redis's 3×3 block over the same index ----
@@ -262,6 +275,10 @@ type keyspacePeer struct {
 	// prepared is the points as geo.Points, from prepare, until load
 	// takes them.
 	prepared []geo.Point
+	// results is the last query's Results, passed back as the next one's
+	// QueryOptions.Into, as a server's loop would do: the Result array is
+	// reused, and only the ids are new.
+	results []geo.Result
 }
 
 func memoryPeer(label string, grid bool) *keyspacePeer {
@@ -336,23 +353,26 @@ func resultIDs(rs []geo.Result) []string {
 	return ids
 }
 
-func (p *keyspacePeer) query(fn func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error)) ([]string, int, error) {
+func (p *keyspacePeer) query(fn func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error)) ([]string, int, error) {
 	var ids []string
 	var n int
 	err := p.store.View(func(tx keyspace.Tx) error {
-		rs, st, err := fn(tx)
+		rs, st, err := fn(tx, &geo.QueryOptions{Into: p.results})
 		ids, n = resultIDs(rs), st.Candidates
+		if cap(rs) > cap(p.results) {
+			p.results = rs
+		}
 		return err
 	})
 	return ids, n, err
 }
 
 func (p *keyspacePeer) radius(lat, lon, metres float64) ([]string, int, error) {
-	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) {
+	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
 		if p.grid {
-			return p.ix.RadiusFixedGrid(tx, lat, lon, metres, nil)
+			return p.ix.RadiusFixedGrid(tx, lat, lon, metres, o)
 		}
-		return p.ix.Radius(tx, lat, lon, metres, nil)
+		return p.ix.Radius(tx, lat, lon, metres, o)
 	})
 }
 
@@ -360,19 +380,23 @@ func (p *keyspacePeer) box(b geo.Box) ([]string, int, error) {
 	if p.grid {
 		return nil, 0, errUnsupported
 	}
-	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Box(tx, b, nil) })
+	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) { return p.ix.Box(tx, b, o) })
 }
 
 func (p *keyspacePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 	if p.grid {
 		return nil, 0, errUnsupported
 	}
-	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Within(tx, poly, nil) })
+	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+		return p.ix.Within(tx, poly, o)
+	})
 }
 
 func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	if p.grid {
 		return nil, 0, errUnsupported
 	}
-	return p.query(func(tx keyspace.Tx) ([]geo.Result, geo.Stats, error) { return p.ix.Nearest(tx, lat, lon, k, nil) })
+	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
+		return p.ix.Nearest(tx, lat, lon, k, o)
+	})
 }

@@ -66,6 +66,8 @@ func runQueries(b *testing.B, s keyspace.Store, centres []workload.Point, fn que
 // BenchmarkQueries: radius 1, 10, 100 km and k nearest 10 and 100 on
 // clustered points, on both backends, next to Redis's fixed 3×3 geohash
 // block and a brute-force scan of a slice measured in the same run.
+// adaptive-into passes each query's Results back as the next one's
+// QueryOptions.Into (run with -benchmem to see what that saves).
 func BenchmarkQueries(b *testing.B) {
 	pts := benchPoints(b)
 	r := rand.New(rand.NewPCG(2, 3))
@@ -87,6 +89,16 @@ func BenchmarkQueries(b *testing.B) {
 				b.Run(name+"/adaptive", func(b *testing.B) {
 					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
 						return ix.Radius(tx, lat, lon, radius, nil)
+					})
+				})
+				b.Run(name+"/adaptive-into", func(b *testing.B) {
+					var into []geo.Result // each query's Results, the next one's Into
+					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+						rs, st, err := ix.Radius(tx, lat, lon, radius, &geo.QueryOptions{Into: into})
+						if cap(rs) > cap(into) {
+							into = rs
+						}
+						return rs, st, err
 					})
 				})
 				b.Run(name+"/grid3x3", func(b *testing.B) {

@@ -63,7 +63,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 			return nil, st, err
 		}
 	}
-	out := found.results(o.Limit)
+	out := found.results(o.Limit, o.Into)
 	st.Results = len(out)
 	return out, st, nil
 }

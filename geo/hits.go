@@ -3,6 +3,7 @@ package geo
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
@@ -109,14 +110,15 @@ func (h *hits) drop() {
 }
 
 // results sorts the hits by distance, then id, and returns the first limit
-// of them (all when limit is 0) as Results, which share no memory with h.
-func (h *hits) results(limit int) []Result {
+// of them (all when limit is 0) as Results, which share no memory with h,
+// written into into's array when it has room (QueryOptions.Into).
+func (h *hits) results(limit int, into []Result) []Result {
 	order, spare := sortHits(h.order, h.spare, h.recs, h.ids)
 	h.order, h.spare = order[:0], spare[:0]
 	if limit > 0 && len(order) > limit {
 		order = order[:limit]
 	}
-	return h.resultsIn(order)
+	return h.resultsIn(order, into)
 }
 
 // resultsIn returns the records that order names (by their i), in that
@@ -124,10 +126,10 @@ func (h *hits) results(limit int) []Result {
 // ids and one slice their payloads. When order names every record (a
 // query without a limit) those are copies of h's buffers whole; otherwise
 // (a limit, or k nearest of the many read) only the named records' bytes
-// are copied.
-func (h *hits) resultsIn(order []sortKey) []Result {
+// are copied. The Results are written into into's array when it has room.
+func (h *hits) resultsIn(order []sortKey, into []Result) []Result {
 	if len(order) == 0 {
-		return nil
+		return into[:0]
 	}
 	var allIDs string
 	var allPayloads []byte
@@ -151,7 +153,7 @@ func (h *hits) resultsIn(order []sortKey) []Result {
 		}
 		allIDs = ids.String()
 	}
-	out := make([]Result, len(order))
+	out := slices.Grow(into[:0], len(order))[:len(order)]
 	var id, payload [2]int32 // where the record's bytes lie in the copies
 	for i, k := range order {
 		r := &h.recs[k.i]

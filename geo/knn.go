@@ -89,7 +89,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	keys, spare := sortSome(keys, h.spare, h.recs, h.ids)
 	h.order, h.spare = keys[:0], spare[:0]
 	s.st.Results = len(keys)
-	return h.resultsIn(keys), s.st, nil
+	return h.resultsIn(keys, o.Into), s.st, nil
 }
 
 // nearestSearch is the state of one Nearest call.

@@ -34,6 +34,12 @@ type QueryOptions struct {
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
 	Explain *Explain
+	// Into, if it has the capacity, is where the results are written, as
+	// append(Into[:0], …) would: a loop of queries that passes each
+	// query's results back as the next one's Into allocates no Result
+	// arrays once one is large enough. The results' ids and payloads are
+	// still new memory, never Into's.
+	Into []Result
 }
 
 // Explain is what a query did: its cells, its key ranges and the points it
@@ -210,7 +216,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if err != nil {
 		return nil, st, ix.wrap(err)
 	}
-	out := found.results(o.Limit)
+	out := found.results(o.Limit, o.Into)
 	st.Results = len(out)
 	return out, st, nil
 }

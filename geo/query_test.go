@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -547,5 +548,71 @@ func TestCorruptPointKeyIsAnError(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	})
+}
+
+// TestQueryInto: every query kind given an Into buffer returns what it
+// returns without one, in the buffer's array when it has room (whatever
+// the buffer held before, payloads included) and in a new one when not.
+func TestQueryInto(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	var points []Point
+	for i := range 2000 {
+		p := Point{ID: fmt.Sprintf("p%d", i), Lat: 40 + r.Float64(), Lon: -74 + r.Float64()}
+		if i%3 == 0 {
+			p.Payload = []byte(p.ID)
+		}
+		points = append(points, p)
+	}
+	s := keyspace.NewMemory()
+	ix := NewIndex("into")
+	load(t, s, ix, points)
+	stale := Result{Point: Point{ID: "stale", Lat: 1, Lon: 2, Payload: []byte("stale")}, Distance: 3}
+	poly := star(r, 40.5, -73.5, 0.1, false)
+	queries := map[string]func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error){
+		"radius": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			return ix.Radius(tx, 40.5, -73.5, 5000, o)
+		},
+		"radius, limit": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			o.Limit = 7
+			return ix.Radius(tx, 40.5, -73.5, 20000, o)
+		},
+		"box": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			return ix.Box(tx, Box{MinLat: 40.2, MaxLat: 40.3, MinLon: -73.9, MaxLon: -73.7}, o)
+		},
+		"polygon": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			return ix.Within(tx, poly, o)
+		},
+		"nearest": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			return ix.Nearest(tx, 40.5, -73.5, 25, o)
+		},
+		"empty": func(tx keyspace.Tx, o *QueryOptions) ([]Result, Stats, error) {
+			return ix.Radius(tx, -40, 100, 1000, o)
+		},
+	}
+	s.View(func(tx keyspace.Tx) error {
+		for name, query := range queries {
+			want, _, err := query(tx, &QueryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, room := range []int{0, max(0, len(want)-1), len(want), len(want) + 50} {
+				buf := make([]Result, room)
+				for i := range buf {
+					buf[i] = stale
+				}
+				got, _, err := query(tx, &QueryOptions{Into: buf[:r.IntN(room+1)]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(slices.Clip(got), slices.Clip(want)) && (len(got) > 0 || len(want) > 0) {
+					t.Fatalf("%s into %d: %v, without Into %v", name, room, got, want)
+				}
+				if shared := len(got) > 0 && room > 0 && &got[0] == &buf[0]; shared != (len(got) > 0 && room >= len(got)) {
+					t.Fatalf("%s: %d results into room for %d: in Into's array %v", name, len(got), room, shared)
+				}
+			}
+		}
+		return nil
 	})
 }

@@ -48,7 +48,7 @@ func TestHitsAgainstComparisonSort(t *testing.T) {
 			}
 			sortByDistanceThenID(want)
 			for _, limit := range []int{0, 1, n / 2} {
-				got := h.results(limit)
+				got := h.results(limit, nil)
 				wantN := n
 				if limit > 0 && limit < n {
 					wantN = limit
@@ -101,7 +101,7 @@ func BenchmarkHitsResults(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		h.results(0)
+		h.results(0, nil)
 	}
 }
 
