@@ -347,11 +347,7 @@ func (t *boltTx) DeleteRange(r Range) (int, error) {
 
 func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	return func(yield func([]byte, []byte) bool) {
-		if err := t.usable(false); err != nil {
-			t.setErr(err)
-			return
-		}
-		if r.empty() {
+		if !t.scanning(r) {
 			return
 		}
 		c := t.b.Cursor()

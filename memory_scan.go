@@ -64,11 +64,7 @@ const scanChunk = 64
 
 func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 	return func(yield func([]byte, []byte) bool) {
-		if err := t.usable(false); err != nil {
-			t.setErr(err)
-			return
-		}
-		if r.empty() {
+		if !t.scanning(r) {
 			return
 		}
 		if !t.writable {

@@ -37,3 +37,14 @@ func ownedCopy(key, value []byte) ([]byte, []byte) {
 	copy(buf[len(key):], value)
 	return buf[:len(key)], buf[len(key):]
 }
+
+// scanning reports whether a Scan of r has pairs to look for: false, with
+// the transaction's error recorded, when it is closed, and false for an
+// empty range.
+func (t *txState) scanning(r Range) bool {
+	if err := t.usable(false); err != nil {
+		t.setErr(err)
+		return false
+	}
+	return !r.empty()
+}
