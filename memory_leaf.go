@@ -26,8 +26,9 @@ func (it *item) key() []byte { return it.kv[:len(it.kv):len(it.kv)] }
 // value is the item's value: never nil.
 func (it *item) value() []byte { return it.kv[len(it.kv):cap(it.kv):cap(it.kv)] }
 
-// A leaf is a sorted run of pairs: google/btree orders the leaves and a
-// leaf's slice orders its pairs, the leaf layer of a B+tree.
+// A leaf is a sorted run of pairs: google/btree orders the leaves (by
+// fenceRef) and a leaf's slice orders its pairs, the leaf layer of a
+// B+tree.
 //
 // Invariants, for the leaves in fence order:
 //   - the first leaf's fence is empty, and it is never removed;
@@ -37,7 +38,9 @@ func (it *item) value() []byte { return it.kv[len(it.kv):cap(it.kv):cap(it.kv)] 
 //     is headOf(key, shared);
 //   - a leaf whose gen is not the running Update's is shared with
 //     published snapshots and is never changed: the Update copies it first
-//     (own).
+//     (own);
+//   - a leaf's fence never changes once the leaf is in the tree, so the
+//     tree's fenceRef for it is refOf(leaf).
 //
 // The heads are what a seek compares. Keys in one leaf share long
 // prefixes (a geo index's keys share their subspace, scope and the start
@@ -53,9 +56,10 @@ type leaf struct {
 	items  []item
 	shared int    // bytes of fence that every key of the leaf begins with
 	gen    uint64 // the Update that made it, and alone may change it
-	// inline holds the fence when it fits (newLeafFenced): a seek's
-	// descent of the tree compares fences, and a fence here is read with
-	// its leaf, not from wherever its key's bytes were allocated.
+	// inline holds the fence when it fits (newLeafFenced): a seek reads
+	// the shared prefix from it (probe), and a descent compares it when
+	// two fenceRefs' words tie, with the leaf, not from wherever its
+	// key's bytes were allocated.
 	inline [inlineFence]byte
 }
 
