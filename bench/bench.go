@@ -13,7 +13,10 @@
 //
 // Peers take turns: each pass asks every peer every query of a kind, and a
 // query's time is its fastest pass (Config.Passes, default 3), so a burst
-// of noise on a shared machine cannot land on one peer alone. Figures per
+// of noise on a shared machine cannot land on one peer alone. The R-tree
+// and keyspace peers reuse their working buffers from query to query (the
+// R-tree's list of hits, keyspace's Results through geo.QueryOptions.Into)
+// and return a new slice of ids, as a server's loop would. Figures per
 // query kind and peer: median and p99 latency, queries per second,
 // candidates examined per result, recall against brute force; per peer:
 // load rate and bytes per point (the file for bbolt, the live heap for the
