@@ -46,7 +46,8 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
-	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: newRef(lat, lon), from: newOrigin(lat, lon), k: k, explain: o.Explain}
+	ref := newRef(lat, lon)
+	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
 	s.found = ix.newHits(s.points.scope)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
