@@ -45,6 +45,11 @@ import (
 
 var errUnsupported = errors.New("bench: query not supported by this peer")
 
+// errRefused is a peer's answer to a query it cannot be asked: Redis
+// refuses a centre beyond ±85.05°. The query is not timed, and what it
+// should have found counts against the peer's recall.
+var errRefused = errors.New("bench: the peer refuses this query")
+
 // Config describes one run.
 type Config struct {
 	Points  int           // dataset size; default 100,000
@@ -95,13 +100,19 @@ type Result struct {
 	ResultsPerQuery     float64 `json:"results_per_query"`
 	Recall              float64 `json:"recall"`
 	Exact               bool    `json:"exact"`
+	// Refused is how many queries the peer refused (errRefused). The
+	// times are the other queries'; when it refused them all, they are 0.
+	Refused int `json:"refused,omitempty"`
 }
 
-// Load is one peer's loading figures.
+// Load is one peer's loading figures, per point it took: a peer that
+// refuses points (Redis, beyond ±85.05°) says how many in Refused, and
+// when it took none both figures are 0.
 type Load struct {
 	Peer          string  `json:"peer"`
 	PointsPerSec  float64 `json:"points_per_second"`
 	BytesPerPoint float64 `json:"bytes_per_point"`
+	Refused       int     `json:"refused_points,omitempty"`
 }
 
 // Report is a whole run.
@@ -172,13 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	cfg.Points = len(points)
-	// Query centres near the data, as real queries are.
-	r := rand.New(rand.NewPCG(cfg.Seed, 99))
-	centres := make([][2]float64, cfg.Queries)
-	for i := range centres {
-		p := points[r.IntN(len(points))]
-		centres[i] = [2]float64{clamp(p.Lat+r.NormFloat64()*0.01, -90, 90), clamp(p.Lon+r.NormFloat64()*0.01, -180, 180)}
-	}
+	centres := queryCentres(points, cfg.Queries, cfg.Seed)
 	peers := []peer{&brutePeer{}, &rtreePeer{}, memoryPeer("keyspace memory", false), boltPeer("keyspace bbolt", cfg.Dir, false),
 		boltPeer("3x3 geohash (bbolt)", cfg.Dir, true)}
 	defer func() {
@@ -214,13 +219,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if _, isBrute := p.(*brutePeer); isBrute {
 			continue // holding the slice is not loading
 		}
+		l := Load{Peer: p.name()}
 		if rp, ok := p.(*redisPeer); ok && rp.refused > 0 {
+			l.Refused = rp.refused
 			rep.Notes = append(rep.Notes, fmt.Sprintf("Redis GEOSEARCH: GEOADD refuses latitudes beyond ±%g°, so %d points are missing from Redis and count against its recall",
 				redisMaxLat, rp.refused))
 		}
-		rep.Loads = append(rep.Loads, Load{Peer: p.name(), PointsPerSec: float64(len(points)) / elapsed.Seconds(),
-			BytesPerPoint: float64(bytes) / float64(len(points))})
+		if took := len(points) - l.Refused; took > 0 {
+			l.PointsPerSec, l.BytesPerPoint = float64(took)/elapsed.Seconds(), float64(bytes)/float64(took)
+		}
+		rep.Loads = append(rep.Loads, l)
 	}
+	refused := map[string]int{} // query centres refused, by peer
 	for _, q := range Queries {
 		if cfg.only != nil && q != *cfg.only {
 			continue
@@ -260,9 +270,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 		for i, p := range peers {
-			if runs[i] != nil {
-				rep.Results = append(rep.Results, runs[i].result(p, q))
+			if runs[i] == nil {
+				continue
 			}
+			res := runs[i].result(p, q)
+			refused[p.name()] = max(refused[p.name()], res.Refused)
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	for _, p := range peers {
+		if n := refused[p.name()]; n > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: refused %d of the %d query centres; those queries count against its recall and are left out of its times",
+				p.name(), n, len(centres)))
 		}
 	}
 	if len(cfg.ScalingSizes) > 0 {
@@ -323,6 +342,18 @@ func generate(cfg Config) ([]workload.Point, error) {
 	return out, nil
 }
 
+// queryCentres picks n query centres near the data, as real queries are:
+// each a point of the dataset moved about a kilometre at random.
+func queryCentres(points []workload.Point, n int, seed uint64) [][2]float64 {
+	r := rand.New(rand.NewPCG(seed, 99))
+	centres := make([][2]float64, n)
+	for i := range centres {
+		p := points[r.IntN(len(points))]
+		centres[i] = [2]float64{clamp(p.Lat+r.NormFloat64()*0.01, -90, 90), clamp(p.Lon+r.NormFloat64()*0.01, -180, 180)}
+	}
+	return centres
+}
+
 func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 
 // ask puts one query to a peer.
@@ -363,10 +394,11 @@ func hexagon(c [2]float64, metres float64) orb.Polygon {
 
 // timing gathers one peer's figures for one query kind over the passes.
 type timing struct {
-	fastest                            []time.Duration // per query, over the passes
-	total                              time.Duration
-	runs                               int
+	fastest                            []time.Duration // per query, over the passes; MaxInt64 if refused
+	total                              time.Duration   // every answered query's time, every pass
+	runs                               int             // answered queries, every pass
 	candidates, results, found, wanted int
+	refused                            int // queries refused, counted on the first pass
 }
 
 func newTiming(queries int) *timing {
@@ -380,14 +412,23 @@ func newTiming(queries int) *timing {
 // measure times every query once; on the first pass it also counts
 // candidates and compares each answer with the truth.
 func (t *timing) measure(p peer, q Query, centres [][2]float64, truth [][]string, first bool) error {
-	start := time.Now()
 	for i, c := range centres {
 		before := time.Now()
 		ids, n, err := ask(p, q, c)
-		t.fastest[i] = min(t.fastest[i], time.Since(before))
+		took := time.Since(before)
+		if errors.Is(err, errRefused) {
+			if first {
+				t.refused++
+				t.wanted += len(truth[i])
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
+		t.fastest[i] = min(t.fastest[i], took)
+		t.total += took
+		t.runs++
 		if !first {
 			continue
 		}
@@ -404,24 +445,25 @@ func (t *timing) measure(p peer, q Query, centres [][2]float64, truth [][]string
 		}
 		t.wanted += len(truth[i])
 	}
-	t.total += time.Since(start)
-	t.runs += len(centres)
 	return nil
 }
 
-// result summarizes: the median and p99 over queries of each query's
-// fastest pass, queries per second over every pass.
+// result summarizes: the median and p99 over answered queries of each
+// query's fastest pass, and queries per second over every pass's answered
+// queries; results per query and recall over all of them.
 func (t *timing) result(p peer, q Query) Result {
-	lat := slices.Clone(t.fastest)
-	slices.Sort(lat)
-	n := len(lat)
 	res := Result{
 		Query: q, Peer: p.name(), Exact: p.exact(),
-		MedianMicros:     float64(lat[n/2].Nanoseconds()) / 1000,
-		P99Micros:        float64(lat[min(n-1, n*99/100)].Nanoseconds()) / 1000,
-		QueriesPerSecond: float64(t.runs) / t.total.Seconds(),
-		ResultsPerQuery:  float64(t.results) / float64(n),
-		Recall:           1,
+		ResultsPerQuery: float64(t.results) / float64(len(t.fastest)),
+		Recall:          1,
+		Refused:         t.refused,
+	}
+	lat := slices.DeleteFunc(slices.Clone(t.fastest), func(d time.Duration) bool { return d == math.MaxInt64 })
+	if n := len(lat); n > 0 {
+		slices.Sort(lat)
+		res.MedianMicros = float64(lat[n/2].Nanoseconds()) / 1000
+		res.P99Micros = float64(lat[min(n-1, n*99/100)].Nanoseconds()) / 1000
+		res.QueriesPerSecond = float64(t.runs) / t.total.Seconds()
 	}
 	if t.results > 0 {
 		res.CandidatesPerResult = float64(t.candidates) / float64(t.results)

@@ -31,8 +31,11 @@ func TestRunEndToEnd(t *testing.T) {
 				if res.Exact && res.Recall != 1 {
 					t.Errorf("%s on %s: recall %v, want 1", res.Peer, res.Query, res.Recall)
 				}
-				if res.MedianMicros <= 0 || res.QueriesPerSecond <= 0 {
-					t.Errorf("%s on %s: no timing %+v", res.Peer, res.Query, res)
+				// A peer that refused every query has no times, and
+				// only then.
+				timed := res.MedianMicros > 0 && res.P99Micros >= res.MedianMicros && res.QueriesPerSecond > 0
+				if timed != (res.Refused < rep.Queries) {
+					t.Errorf("%s on %s: timing %+v", res.Peer, res.Query, res)
 				}
 			}
 			wantPeers := 5
@@ -46,8 +49,14 @@ func TestRunEndToEnd(t *testing.T) {
 			// Every load has a rate and a size a point could take: the
 			// heap a load is measured by holds what it built, not the
 			// points it was handed (preparer). Redis refuses points near
-			// the poles, so it may hold few of them.
+			// the poles, and has no figures when it took none.
 			for _, l := range rep.Loads {
+				if l.Refused == rep.Points {
+					if l.PointsPerSec != 0 || l.BytesPerPoint != 0 {
+						t.Errorf("load %+v: figures for no points", l)
+					}
+					continue
+				}
 				if l.PointsPerSec <= 0 || l.BytesPerPoint > 2048 || l.BytesPerPoint < 16 && l.Peer != redisName {
 					t.Errorf("load %+v", l)
 				}
@@ -101,6 +110,30 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 	})
 	if noted != (refused > 0) {
 		t.Errorf("%s: %d points beyond Redis's latitudes, notes %q", kind, refused, rep.Notes)
+	}
+	for _, l := range rep.Loads {
+		if l.Peer == redisName && l.Refused != refused {
+			t.Errorf("%s: Redis's load says %d points refused, want %d", kind, l.Refused, refused)
+		}
+	}
+	// Query centres beyond its latitudes are refused, not timed as
+	// answers of nothing.
+	refusedCentres := 0
+	for _, c := range queryCentres(points, rep.Queries, 1) {
+		if math.Abs(c[0]) > redisMaxLat {
+			refusedCentres++
+		}
+	}
+	for _, res := range rep.Results {
+		if res.Peer == redisName && res.Refused != refusedCentres {
+			t.Errorf("Redis on %s: %d queries refused, want %d", res.Query, res.Refused, refusedCentres)
+		}
+	}
+	noted = slices.ContainsFunc(rep.Notes, func(n string) bool {
+		return strings.Contains(n, fmt.Sprintf("refused %d of the %d query centres", refusedCentres, rep.Queries))
+	})
+	if noted != (refusedCentres > 0) {
+		t.Errorf("%s: %d query centres beyond Redis's latitudes, notes %q", kind, refusedCentres, rep.Notes)
 	}
 }
 

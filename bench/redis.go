@@ -184,7 +184,7 @@ func (p *redisPeer) usedMemory(ctx context.Context) (int64, error) {
 // many members it examined, so candidates are reported as 0 (unknown).
 func (p *redisPeer) radius(lat, lon, metres float64) ([]string, int, error) {
 	if math.Abs(lat) > redisMaxLat {
-		return nil, 0, nil // GEOSEARCH refuses the centre: Redis finds nothing there
+		return nil, 0, errRefused // GEOSEARCH refuses the centre
 	}
 	ids, err := p.rdb.GeoSearch(context.Background(), redisKey, &redis.GeoSearchQuery{
 		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: "ASC"}).Result()
@@ -198,7 +198,7 @@ func (p *redisPeer) radius(lat, lon, metres float64) ([]string, int, error) {
 // Redis's own metric.
 func (p *redisPeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	if math.Abs(lat) > redisMaxLat {
-		return nil, 0, nil
+		return nil, 0, errRefused
 	}
 	const halfCircumference = math.Pi * 6372797.560856
 	for r := 1000.0; ; r *= 2 {

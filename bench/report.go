@@ -11,20 +11,39 @@ import (
 // rtreeName is the peer ratios are taken against.
 const rtreeName = "R-tree (tidwall/rtree)"
 
-// ratio is a peer's median over the R-tree's for the same query.
-func (r *Report) ratio(res Result) float64 {
+// ratio is a peer's median over the R-tree's for the same query, or "—"
+// when either has no time.
+func (r *Report) ratio(res Result) string {
 	for _, o := range r.Results {
-		if o.Query == res.Query && o.Peer == rtreeName && o.MedianMicros > 0 {
-			return res.MedianMicros / o.MedianMicros
+		if o.Query == res.Query && o.Peer == rtreeName && o.MedianMicros > 0 && res.MedianMicros > 0 {
+			return fmt.Sprintf("%.2f×", res.MedianMicros/o.MedianMicros)
 		}
 	}
-	return 0
+	return "—"
+}
+
+// times is the median, p99 and queries per second, or dashes for a peer
+// that refused every query.
+func (res Result) times() (median, p99, qps string) {
+	if res.MedianMicros == 0 {
+		return "—", "—", "—"
+	}
+	return fmt.Sprintf("%.1f", res.MedianMicros), fmt.Sprintf("%.1f", res.P99Micros), fmt.Sprintf("%.0f", res.QueriesPerSecond)
+}
+
+// figures is the load rate and size, or dashes for a peer that took no
+// points.
+func (l Load) figures() (rate, size string) {
+	if l.PointsPerSec == 0 {
+		return "—", "—"
+	}
+	return fmt.Sprintf("%.0f", l.PointsPerSec), fmt.Sprintf("%.0f", l.BytesPerPoint)
 }
 
 // candidates is candidates per result, or "—" for a peer that does not
-// report what it read (Redis).
+// report what it read (Redis) and where nothing was found.
 func (res Result) candidates() string {
-	if res.CandidatesPerResult == 0 && res.ResultsPerQuery > 0 {
+	if res.CandidatesPerResult == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f", res.CandidatesPerResult)
@@ -52,7 +71,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "load\tpoints/s\tbytes/point\t")
 	for _, l := range r.Loads {
-		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t\n", l.Peer, l.PointsPerSec, l.BytesPerPoint)
+		rate, size := l.figures()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", l.Peer, rate, size)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -67,8 +87,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		if res.Query != last {
 			label, last = res.Query.String(), res.Query
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%s\t%.3f\t%.2f×\t%s\t\n", label, res.Peer, res.MedianMicros, res.P99Micros,
-			res.QueriesPerSecond, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
+		median, p99, qps := res.times()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%.3f\t%s\t%s\t\n", label, res.Peer, median, p99,
+			qps, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	return tw.Flush()
 }
@@ -86,7 +107,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%d %s points, %d queries per kind, all peers in one process and one run, taking turns; each query's time is its fastest of %d passes.\n\n", r.Points, r.Dataset, r.Queries, r.Passes)
 	b.WriteString("| load | points/s | bytes/point |\n| --- | ---: | ---: |\n")
 	for _, l := range r.Loads {
-		fmt.Fprintf(&b, "| %s | %.0f | %.0f |\n", l.Peer, l.PointsPerSec, l.BytesPerPoint)
+		rate, size := l.figures()
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.Peer, rate, size)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n_Note: %s._\n", n)
@@ -94,8 +116,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("\n| query | peer | median µs | p99 µs | queries/s | results | candidates/result | recall | time vs R-tree | candidates vs 3×3 |\n")
 	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, res := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.0f | %.1f | %s | %.3f | %.2f× | %s |\n", res.Query, res.Peer, res.MedianMicros,
-			res.P99Micros, res.QueriesPerSecond, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
+		median, p99, qps := res.times()
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f | %s | %.3f | %s | %s |\n", res.Query, res.Peer, median,
+			p99, qps, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
