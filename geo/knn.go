@@ -21,7 +21,10 @@ import (
 //     keeps most neighbours close, so the k-th smallest distance among
 //     them, D, is a fair first bound on the answer. The hashes they span are
 //     remembered as already read. If the query's grid holds fewer than k
-//     points, the first k of each other grid give a looser D.
+//     points (a polar cap may hold none), the k points on each side of
+//     the hash in each other grid of that grid's point nearest the query
+//     (nearestIn: the query moved along its meridian to the grid's edge)
+//     give D.
 //  2. A priority queue holds cells, keyed by their minimum distance to the
 //     query (rect.minAngle over the cell's rectangles). It starts with a
 //     covering of the circle of radius D (start). (With no D, the index
@@ -58,15 +61,17 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		return nil, s.st, err
 	}
 	if math.IsInf(s.bound(), 1) {
-		// Fewer than k points in the query's grid: any k points from the
-		// others give a bound, loose but finite.
+		// Fewer than k points in the query's grid (a polar cap holds few
+		// cities): read the k on each side of the hash, in each other
+		// grid, of that grid's point nearest the query (nearestIn). The
+		// k-th distance among them bounds the answer about as closely as
+		// the query's own neighbours would have.
 		for _, g := range []grid{geohashGrid, northCap, southCap} {
-			if g != s.readGrid {
-				r := s.points.hashRange(g, 0, math.MaxUint64)
-				r.Limit = k
-				if _, _, err := s.seedScan(r); err != nil {
-					return nil, s.st, err
-				}
+			if g == s.readGrid {
+				continue
+			}
+			if _, _, err := s.seedAround(g, nearestIn(g, lat, lon)); err != nil {
+				return nil, s.st, err
 			}
 		}
 	}
@@ -231,41 +236,67 @@ func (s *nearestSearch) seedScan(r pointRange) (int, [2]float64, error) {
 	return s.read, s.lastAt, nil
 }
 
-// seed reads k points on each side of the query's hash in its own grid.
+// seed reads k points on each side of the query's hash in its own grid,
+// and remembers which hashes it has read all the points of.
 func (s *nearestSearch) seed() error {
 	g, h := locate(s.lat, s.lon)
 	s.readGrid, s.readLo, s.readHi = g, 1, 0
+	lo, hi, err := s.seedAround(g, h)
+	if err == nil {
+		s.readLo, s.readHi = lo, hi
+	}
+	return err
+}
+
+// seedAround reads the k points from hash h on in grid g and the k before
+// it, and returns the interval [lo, hi] of hashes whose points it has all
+// read (empty, lo > hi, when it cannot tell).
+func (s *nearestSearch) seedAround(g grid, h uint64) (lo, hi uint64, err error) {
 	fwd := s.points.hashRange(g, h, math.MaxUint64)
 	fwd.Limit = s.k
 	n, last, err := s.seedScan(fwd)
 	if err != nil {
-		return err
+		return 1, 0, err
 	}
-	_, lastHash := locate(last[0], last[1])
-	hi := uint64(math.MaxUint64)
+	hi = math.MaxUint64
 	if n == s.k { // more may share the last point's hash
-		hi = lastHash - 1
+		_, lastHash := locate(last[0], last[1])
 		if lastHash == 0 {
-			return nil
+			return 1, 0, nil
 		}
+		hi = lastHash - 1
 	}
-	lo := uint64(0)
 	if h > 0 {
 		back := s.points.hashRange(g, 0, h-1)
 		back.Reverse, back.Limit = true, s.k
 		if n, last, err = s.seedScan(back); err != nil {
-			return err
+			return 1, 0, err
 		}
-		_, lastHash = locate(last[0], last[1])
 		if n == s.k {
+			_, lastHash := locate(last[0], last[1])
 			if lastHash == math.MaxUint64 {
-				return nil
+				return 1, 0, nil
 			}
-			lo = lastHash + 1
+			return lastHash + 1, hi, nil
 		}
 	}
-	s.readLo, s.readHi = lo, hi
-	return nil
+	return 0, hi, nil
+}
+
+// nearestIn is the hash in grid g of the point of g's latitudes nearest
+// (lat, lon): the query itself moved along its meridian to the edge of
+// the band g covers (|latitude| below CapLatitude for the geohash grid,
+// above it for a cap). No point of g is nearer the query than that band's
+// edge, and the points keyed near it in hash order are mostly near it.
+func nearestIn(g grid, lat, lon float64) uint64 {
+	const inside = 1e-9 // degrees: keeps the point off the seam, in g
+	switch g {
+	case northCap:
+		return capHash(g, max(lat, CapLatitude+inside), lon)
+	case southCap:
+		return capHash(g, min(lat, -CapLatitude-inside), lon)
+	}
+	return encode(max(-CapLatitude+inside, min(lat, CapLatitude-inside)), lon)
 }
 
 // start queues the cells the best-first search begins from: a covering

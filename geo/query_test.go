@@ -231,6 +231,72 @@ func TestNearestCandidates(t *testing.T) {
 	}
 }
 
+// TestNearestFromAnEmptyGrid: when the query's own grid holds fewer than
+// k points (no city lies within 11.25° of the north pole), the search's
+// first bound comes from the other grids' points nearest the query, so it
+// reads about the points near the answer, not the far side of the world.
+// Each case's points are a sparse band near the answers and a dense
+// cluster far away; the search must answer as brute force does and read
+// fewer candidates than a tenth of the far points. (Seeded with the first
+// k points of the other grids' key order, it read 3,000 of them at the
+// north pole: its first bound spanned half the Earth, and the cells it
+// scanned whole held the cluster.)
+func TestNearestFromAnEmptyGrid(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	area := func(prefix string, n int, minLat, maxLat, minLon, maxLon float64) []Point {
+		pts := make([]Point, n)
+		for i := range pts {
+			pts[i] = Point{ID: fmt.Sprintf("%s%d", prefix, i), Lat: minLat + r.Float64()*(maxLat-minLat), Lon: minLon + r.Float64()*(maxLon-minLon)}
+		}
+		return pts
+	}
+	// far is a dense cluster (a continent's cities), a few points at the
+	// start of the geohash grid's key order (its south-west corner) and a
+	// few in the other cap (whose key order starts at a corner too).
+	far := func(minLat, maxLat, otherCap float64) []Point {
+		return slices.Concat(area("far", 3000, minLat, maxLat, 0, 20),
+			area("corner", 10, -CapLatitude+0.01, -70, -180, -170),
+			area("cap", 10, otherCap, otherCap+1, -150, -120))
+	}
+	cases := []struct {
+		name      string
+		near, far []Point
+		queries   [][2]float64
+	}{
+		{"north cap holds too few", area("near", 200, 65, CapLatitude-0.01, -180, 180), far(40, 55, -89),
+			[][2]float64{{90, 0}, {85, 100}, {79, 10}, {80, -45}}},
+		{"south cap holds too few", area("near", 200, -CapLatitude+0.01, -65, -180, 180), far(-55, -40, CapLatitude+0.5),
+			[][2]float64{{-90, 0}, {-80, 10}, {-88, -120}}},
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				ix := NewIndex(strings.ReplaceAll(c.name, " ", "-"))
+				points := append(slices.Clone(c.near), c.far...)
+				load(t, s, ix, points)
+				s.View(func(tx keyspace.Tx) error {
+					for _, q := range c.queries {
+						for _, k := range []int{1, 3, 10} {
+							what := fmt.Sprintf("%d nearest (%v, %v)", k, q[0], q[1])
+							got, st, err := ix.Nearest(tx, q[0], q[1], k, nil)
+							if err != nil {
+								t.Fatal(err)
+							}
+							want := brute(points, q[0], q[1], func(Point) bool { return true })[:k]
+							checkResults(t, what, got, want)
+							checkStats(t, st, got)
+							if st.Candidates >= len(c.far)/10 {
+								t.Errorf("%s: %d candidates read, of %d points near and %d far", what, st.Candidates, len(c.near), len(c.far))
+							}
+						}
+					}
+					return nil
+				})
+			})
+		}
+	})
+}
+
 func TestNearestSmallAndEmpty(t *testing.T) {
 	s := keyspace.NewMemory()
 	ix := NewIndex("x")
