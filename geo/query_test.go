@@ -244,11 +244,7 @@ func TestNearestCandidates(t *testing.T) {
 func TestNearestFromAnEmptyGrid(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	area := func(prefix string, n int, minLat, maxLat, minLon, maxLon float64) []Point {
-		pts := make([]Point, n)
-		for i := range pts {
-			pts[i] = Point{ID: fmt.Sprintf("%s%d", prefix, i), Lat: minLat + r.Float64()*(maxLat-minLat), Lon: minLon + r.Float64()*(maxLon-minLon)}
-		}
-		return pts
+		return randomArea(r, prefix, n, minLat, maxLat, minLon, maxLon)
 	}
 	// far is a dense cluster (a continent's cities), a few points at the
 	// start of the geohash grid's key order (its south-west corner) and a
@@ -294,6 +290,55 @@ func TestNearestFromAnEmptyGrid(t *testing.T) {
 				})
 			})
 		}
+	})
+}
+
+// randomArea is n points spread evenly in latitude and longitude over
+// [minLat, maxLat] × [minLon, maxLon], with ids prefix0, prefix1, ….
+func randomArea(r *rand.Rand, prefix string, n int, minLat, maxLat, minLon, maxLon float64) []Point {
+	pts := make([]Point, n)
+	for i := range pts {
+		pts[i] = Point{ID: fmt.Sprintf("%s%d", prefix, i), Lat: minLat + r.Float64()*(maxLat-minLat), Lon: minLon + r.Float64()*(maxLon-minLon)}
+	}
+	return pts
+}
+
+// TestPolarCirclesReadNearThemselves: a circle around a pole that reaches
+// past the cap's edge, or a large one across ±180°, is covered from the
+// three grids' roots. Its covering must spend its cells where the circle
+// is, not read the mid-latitudes: with the cells shared out by bits
+// between the grids, a 1,500 km circle around the north pole was covered
+// by four geohash cells of 90° × 45° and read every point north of 45°.
+// The circles here are far from a dense cluster at 40–55°; each must find
+// what brute force finds and read fewer candidates than a tenth of the
+// cluster.
+func TestPolarCirclesReadNearThemselves(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	cluster := slices.Concat(randomArea(r, "n", 3000, 40, 55, 0, 20), randomArea(r, "s", 3000, -55, -40, 0, 20))
+	points := slices.Concat(cluster,
+		randomArea(r, "arctic", 300, 60, 89, -180, 180), randomArea(r, "antarctic", 300, -89, -60, -180, 180))
+	circles := []struct{ lat, lon, metres float64 }{
+		{90, 0, 1_500_000}, {89.9, 0, 1_300_000}, {85, 100, 1_000_000}, {70, 179, 2_500_000},
+		{-90, 0, 1_500_000}, {-80, -60, 1_200_000}, {-70, -179, 2_500_000},
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("polar")
+		load(t, s, ix, points)
+		s.View(func(tx keyspace.Tx) error {
+			for _, c := range circles {
+				what := fmt.Sprintf("radius %g km at (%v, %v)", c.metres/1000, c.lat, c.lon)
+				got, st, err := ix.Radius(tx, c.lat, c.lon, c.metres, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResults(t, what, got, bruteRadius(points, c.lat, c.lon, c.metres))
+				checkStats(t, st, got)
+				if st.Candidates >= len(cluster)/10 {
+					t.Errorf("%s: %d candidates read for %d results", what, st.Candidates, len(got))
+				}
+			}
+			return nil
+		})
 	})
 }
 
