@@ -27,11 +27,13 @@
 // block of at most MaxCells geohash cells around the region's bounding box
 // (or, for a circle wholly inside a polar cap, of the cap's cells around a
 // square that holds its projection; or from the roots of all three grids,
-// where the box crosses ±180° or a cap's edge), the largest cell that crosses the region's boundary
-// is split in two (geohash bits alternate longitude and latitude), halves
-// outside the region are dropped and halves inside it kept whole, until the
-// covering holds QueryOptions.MaxCells cells. Adjacent cells merge into one
-// key range. Whether a cell is outside or inside is decided on the sphere,
+// where the box crosses ±180° or a cap's edge), the largest cell that
+// crosses the region's boundary (the widest on the ground, when cells of
+// more than one grid cross it) is split in two (geohash bits alternate
+// longitude and latitude), halves outside the region are dropped and halves
+// inside it kept whole, until the covering holds QueryOptions.MaxCells
+// cells (by default DefaultMaxCells, twice that for a circle of WideRadius
+// or more). Adjacent cells merge into one key range. Whether a cell is outside or inside is decided on the sphere,
 // by bounds that can only keep a cell or test a point, never drop a match
 // (ref.havBounds for circles, rect.minAngle for k-nearest, with the maths
 // in their comments), so a circle across ±180° needs no special case: it is

@@ -315,7 +315,7 @@ func (s *nearestSearch) start(D float64) {
 	// A hair wider than D, so that rounding in the covering cannot drop
 	// a point at D itself.
 	circ := found.circle.init(s.lat, s.lon, D*(1+1e-9)+1e-6)
-	for _, c := range found.cover.cover(circ, DefaultMaxCells) {
+	for _, c := range found.cover.cover(circ, defaultMaxCells(D)) {
 		s.push(c.cell)
 	}
 }

@@ -30,7 +30,7 @@ type Stats struct {
 type QueryOptions struct {
 	Scope    composite.Tuple // the scope the points were put under
 	Limit    int             // at most this many results (nearest first); 0 for all
-	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells
+	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells (twice that for a circle of WideRadius or more)
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
 	Explain *Explain
@@ -160,7 +160,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
 	reg := prepare(found)
-	cells := found.cover.cover(reg, o.maxCells())
+	cells := found.cover.cover(reg, o.maxCells(reg))
 	runs := found.cover.spans(reg, cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	if o.Explain != nil {
@@ -221,11 +221,16 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	return out, st, nil
 }
 
-func (o QueryOptions) maxCells() int {
-	if o.MaxCells <= 0 {
-		return DefaultMaxCells
+// maxCells is the covering budget for reg: MaxCells if set, else the
+// default for reg (defaultMaxCells for a circle).
+func (o QueryOptions) maxCells(reg region) int {
+	if o.MaxCells > 0 {
+		return o.MaxCells
 	}
-	return o.MaxCells
+	if c, ok := reg.(*circle); ok {
+		return defaultMaxCells(c.radius)
+	}
+	return DefaultMaxCells
 }
 
 // A pointRange is a key range of the points under one scope in one grid.

@@ -308,17 +308,19 @@ func randomArea(r *rand.Rand, prefix string, n int, minLat, maxLat, minLon, maxL
 // three grids' roots. Its covering must spend its cells where the circle
 // is, not read the mid-latitudes: with the cells shared out by bits
 // between the grids, a 1,500 km circle around the north pole was covered
-// by four geohash cells of 90° × 45° and read every point north of 45°.
-// The circles here are far from a dense cluster at 40–55°; each must find
-// what brute force finds and read fewer candidates than a tenth of the
-// cluster.
+// by four geohash cells of 90° × 45° and read every point north of 45°;
+// and a 2,127 km circle at 82° that reaches round the cap needs the
+// budget of a circle of WideRadius or more (with 16 cells it read 2,244
+// points here). The circles are far from a dense cluster at 40–55°; each
+// must find what brute force finds and read fewer candidates than a tenth
+// of the cluster.
 func TestPolarCirclesReadNearThemselves(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	cluster := slices.Concat(randomArea(r, "n", 3000, 40, 55, 0, 20), randomArea(r, "s", 3000, -55, -40, 0, 20))
 	points := slices.Concat(cluster,
 		randomArea(r, "arctic", 300, 60, 89, -180, 180), randomArea(r, "antarctic", 300, -89, -60, -180, 180))
 	circles := []struct{ lat, lon, metres float64 }{
-		{90, 0, 1_500_000}, {89.9, 0, 1_300_000}, {85, 100, 1_000_000}, {70, 179, 2_500_000},
+		{90, 0, 1_500_000}, {89.9, 0, 1_300_000}, {85, 100, 1_000_000}, {70, 179, 2_500_000}, {82.23, 22.38, 2_127_000},
 		{-90, 0, 1_500_000}, {-80, -60, 1_200_000}, {-70, -179, 2_500_000},
 	}
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
