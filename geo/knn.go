@@ -29,7 +29,8 @@ import (
 //     query (rect.minAngle over the cell's rectangles). It starts with a
 //     covering of the circle of radius D (start). (With no D, the index
 //     holds fewer than k points and the seed has read them all.) Popping
-//     a cell either splits it in two (if it is wider than D) or scans its
+//     a cell either splits it in two (if it is wider than D, or than D/2
+//     when D is WideRadius or more; see scanNow) or scans its
 //     unread key ranges.
 //  3. Every point read that is no farther than D joins the k best, and D
 //     shrinks to the k-th best distance. A cell whose minimum distance
@@ -391,10 +392,19 @@ func (s *nearestSearch) visit(it nearItem) error {
 // candidates (2.6·k against 3.1·k for k = 10 on 1,000,000 clustered
 // points) but twice the key ranges (13 against 6.8), and a range's seek
 // costs more than a few candidates: 10 nearest took 78 µs at D against
-// 133 µs at D/2 in memory, 100 nearest 258 against 395 µs. Cells near the
-// poles need no floor: the cap grids' cells are square, so halving them
-// does rule points out.
+// 133 µs at D/2 in memory, 100 nearest 258 against 395 µs. Where D is
+// WideRadius or more (a query far from any point: at sea, near an empty
+// pole), a cell as wide as D can hold a city's worth of points beyond D,
+// and the search scans at D/2: on the 153,728 cities, 400 k-nearest
+// queries centred at random (most at sea) read 181, 35 and 10 candidates
+// per result for k = 1, 10 and 100 instead of 328, 56 and 17, and took
+// 44, 64 and 153 µs instead of 50, 73 and 208; queries centred on cities
+// did not change. Cells near the poles need no floor: the cap grids'
+// cells are square, so halving them does rule points out.
 func (s *nearestSearch) scanNow(c cell, D float64) bool {
+	if D >= WideRadius {
+		return c.bits >= MaxBits || c.width() <= D/2
+	}
 	return c.bits >= MaxBits || !math.IsInf(D, 1) && c.width() <= D
 }
 
