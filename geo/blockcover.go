@@ -110,13 +110,8 @@ func (cv *coverer) blockCover(c *circle, n int) []coveredCell {
 	// a 1 km circle took 16% fewer instructions).
 	if len(words) > 32 {
 		slices.Sort(words)
-	}
-	for i := 1; i < len(words); i++ { // sorted already, if there were many
-		w, j := words[i], i
-		for ; j > 0 && words[j-1] > w; j-- {
-			words[j] = words[j-1]
-		}
-		words[j] = w
+	} else {
+		sortFewWords(words)
 	}
 	done := cv.done[:0]
 	for _, w := range words {

@@ -247,22 +247,27 @@ func (cv *coverer) sortByWord(cells []coveredCell) bool {
 		}
 		words[i] = c.hash<<(MaxBits-c.bits) | uint64(i)
 	}
-	// An insertion sort that shifts the larger words up one by one and
-	// writes the one being placed once, where swapping it down wrote two
-	// words per step.
-	for i := 1; i < n; i++ {
-		w, j := words[i], i
-		for ; j > 0 && words[j-1] > w; j-- {
-			words[j] = words[j-1]
-		}
-		words[j] = w
-	}
+	sortFewWords(words)
 	sorted := append(cv.sorted[:0], cells...)
 	for i, w := range words {
 		cells[i] = sorted[w&(1<<indexBits-1)]
 	}
 	cv.sorted = sorted[:0]
 	return true
+}
+
+// sortFewWords sorts a few dozen words: by insertion, which for so few
+// costs less than slices.Sort's quicksort, shifting the larger words up one
+// by one and writing the one being placed once (swapping it down wrote two
+// words per step).
+func sortFewWords(words []uint64) {
+	for i := 1; i < len(words); i++ {
+		w, j := words[i], i
+		for ; j > 0 && words[j-1] > w; j-- {
+			words[j] = words[j-1]
+		}
+		words[j] = w
+	}
 }
 
 // classifyCell classifies a cell by its rectangles: outside if all of

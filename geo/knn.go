@@ -402,10 +402,16 @@ func (s *nearestSearch) visit(it nearItem) error {
 // did not change. Cells near the poles need no floor: the cap grids'
 // cells are square, so halving them does rule points out.
 func (s *nearestSearch) scanNow(c cell, D float64) bool {
-	if D >= WideRadius {
-		return c.bits >= MaxBits || c.width() <= D/2
+	if c.bits >= MaxBits {
+		return true
 	}
-	return c.bits >= MaxBits || !math.IsInf(D, 1) && c.width() <= D
+	if math.IsInf(D, 1) {
+		return false
+	}
+	if D >= WideRadius {
+		return c.width() <= D/2
+	}
+	return c.width() <= D
 }
 
 // lowerBound shades a cell's minimum distance down by a rounding margin, so

@@ -243,25 +243,22 @@ func TestNearestCandidates(t *testing.T) {
 // scanned whole held the cluster.)
 func TestNearestFromAnEmptyGrid(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	area := func(prefix string, n int, minLat, maxLat, minLon, maxLon float64) []Point {
-		return randomArea(r, prefix, n, minLat, maxLat, minLon, maxLon)
-	}
 	// far is a dense cluster (a continent's cities), a few points at the
 	// start of the geohash grid's key order (its south-west corner) and a
 	// few in the other cap (whose key order starts at a corner too).
 	far := func(minLat, maxLat, otherCap float64) []Point {
-		return slices.Concat(area("far", 3000, minLat, maxLat, 0, 20),
-			area("corner", 10, -CapLatitude+0.01, -70, -180, -170),
-			area("cap", 10, otherCap, otherCap+1, -150, -120))
+		return slices.Concat(randomArea(r, "far", 3000, minLat, maxLat, 0, 20),
+			randomArea(r, "corner", 10, -CapLatitude+0.01, -70, -180, -170),
+			randomArea(r, "cap", 10, otherCap, otherCap+1, -150, -120))
 	}
 	cases := []struct {
 		name      string
 		near, far []Point
 		queries   [][2]float64
 	}{
-		{"north cap holds too few", area("near", 200, 65, CapLatitude-0.01, -180, 180), far(40, 55, -89),
+		{"north cap holds too few", randomArea(r, "near", 200, 65, CapLatitude-0.01, -180, 180), far(40, 55, -89),
 			[][2]float64{{90, 0}, {85, 100}, {79, 10}, {80, -45}}},
-		{"south cap holds too few", area("near", 200, -CapLatitude+0.01, -65, -180, 180), far(-55, -40, CapLatitude+0.5),
+		{"south cap holds too few", randomArea(r, "near", 200, -CapLatitude+0.01, -65, -180, 180), far(-55, -40, CapLatitude+0.5),
 			[][2]float64{{-90, 0}, {-80, 10}, {-88, -120}}},
 	}
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
