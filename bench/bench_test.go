@@ -138,8 +138,8 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 }
 
 // BenchmarkPeers is the same workload for go test -bench and benchstat:
-// radius 1 km and 10 km and k=10 on 100,000 clustered points, or as many
-// as KEYSPACE_BENCH_POINTS says.
+// radius 1 km and 10 km, a 20 km box and hexagon, and k=10 on 100,000
+// clustered points, or as many as KEYSPACE_BENCH_POINTS says.
 func BenchmarkPeers(b *testing.B) {
 	n, err := workload.BenchSize(100_000)
 	if err != nil {
@@ -153,12 +153,12 @@ func BenchmarkPeers(b *testing.B) {
 		}
 		defer p.close()
 	}
-	for _, q := range []Query{{Kind: "radius", Metres: 1_000}, {Kind: "radius", Metres: 10_000}, {Kind: "knn", K: 10}} {
+	centres := queryCentres(points, 1000, 1) // near the points, as the runner's
+	for _, q := range []Query{{Kind: "radius", Metres: 1_000}, {Kind: "radius", Metres: 10_000}, {Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000}, {Kind: "knn", K: 10}} {
 		for _, p := range peers {
 			b.Run(strings.ReplaceAll(q.String(), " ", "-")+"/"+strings.ReplaceAll(p.name(), " ", "-"), func(b *testing.B) {
 				for i := 0; b.Loop(); i++ {
-					c := points[(i*7919)%len(points)]
-					if _, _, err := ask(p, q, [2]float64{c.Lat, c.Lon}); err != nil && err != errUnsupported {
+					if _, _, err := ask(p, q, centres[i%len(centres)]); err != nil && err != errUnsupported {
 						b.Fatal(err)
 					}
 				}

@@ -333,11 +333,6 @@ func (cv *coverer) spans(reg region, cells []coveredCell) []span {
 	return out
 }
 
-// A bounded region knows a latitude/longitude box holding all of it.
-type bounded interface {
-	boundingBox() Box
-}
-
 // startBlock is where the descent starts for a region whose bounding box
 // stays between the caps and off ±180°: the block of geohash cells of the
 // finest precision at which the box meets at most n of them. No cell above
@@ -369,11 +364,7 @@ type bounded interface {
 // edge, and so on, which is how the geohash library decodes it, operation
 // for operation (TestFramedBounds).
 func startBlock(out []framed, reg region, n int) ([]framed, bool) {
-	b, isBounded := reg.(bounded)
-	if !isBounded {
-		return out, false
-	}
-	box := b.boundingBox()
+	box := reg.boundingBox()
 	if g := capHolding(box); g != geohashGrid {
 		c, isCircle := reg.(*circle)
 		if !isCircle {

@@ -508,3 +508,79 @@ func TestFramedBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundingBoxesHoldTheirRegions: every point a region contains lies in
+// its bounding box, which startBlock builds the covering from. The points
+// tried are the region's own boundary, found by bisecting along rays from
+// its centre (the last point contains accepts), and a polygon's vertices,
+// where a box drawn too tight would shut them out; a box across ±180°
+// (MinLon > MaxLon, or past ±180 on one side) is taken as the two sides
+// of it.
+func TestBoundingBoxesHoldTheirRegions(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	holds := func(b Box, lat, lon float64) bool {
+		if lat < b.MinLat || lat > b.MaxLat {
+			return false
+		}
+		for _, l := range []float64{lon - 360, lon, lon + 360} {
+			if b.MinLon <= b.MaxLon && l >= b.MinLon && l <= b.MaxLon || b.MinLon > b.MaxLon && (l >= b.MinLon || l <= b.MaxLon) {
+				return true
+			}
+		}
+		return false
+	}
+	for q := range 3000 {
+		lat, lon := r.Float64()*170-85, r.Float64()*360-180
+		size := math.Exp(r.Float64() * 14) // metres, 1 m to about 1,200 km
+		deg := size / EarthRadius * 180 / math.Pi
+		var reg region
+		switch q % 4 {
+		case 0:
+			reg = newCircle(lat, lon, size)
+		case 1:
+			reg = new(boxRegion).init(Box{MinLat: max(-90, lat-deg), MaxLat: min(90, lat+deg), MinLon: wrap(lon - 2*deg), MaxLon: wrap(lon + deg)})
+		case 2:
+			reg = newAroundBox(lat, lon, size*(0.2+2*r.Float64()), size*(0.2+2*r.Float64()))
+		case 3:
+			p, err := newPolygonRegion(star(r, lat, lon, deg, false))
+			if err != nil {
+				continue
+			}
+			reg = p
+			lat, lon = clamp(lat, -89.5, 89.5), clamp(lon, -179.5, 179.5) // star's centre
+			// Its extremes are vertices.
+			for _, v := range p.mp[0][0] {
+				if !p.contains(v.Lat(), v.Lon()) || !holds(p.boundingBox(), v.Lat(), v.Lon()) {
+					t.Fatalf("polygon %v: vertex %v outside its bounding box %+v", p.mp, v, p.boundingBox())
+				}
+			}
+		}
+		if !reg.contains(lat, lon) {
+			t.Fatalf("%T %+v does not contain its centre (%v, %v)", reg, reg, lat, lon)
+		}
+		b := reg.boundingBox()
+		for range 16 {
+			a := r.Float64() * 2 * math.Pi
+			dLat, dLon := math.Sin(a), math.Cos(a)
+			at := func(s float64) (float64, float64) { return lat + s*dLat, wrap(lon + s*dLon) }
+			in, out := 0.0, 4*deg+1e-6 // along the ray: contained at in, not at out
+			if la, lo := at(out); math.Abs(la) <= 90 && reg.contains(la, lo) {
+				continue // the ray leaves the map first, or wraps round into the region
+			}
+			for range 200 {
+				mid := (in + out) / 2
+				if mid == in || mid == out {
+					break
+				}
+				if la, lo := at(mid); math.Abs(la) <= 90 && reg.contains(la, lo) {
+					in = mid
+				} else {
+					out = mid
+				}
+			}
+			if la, lo := at(in); !holds(b, la, lo) {
+				t.Fatalf("%T %+v contains (%v, %v), outside its bounding box %+v", reg, reg, la, lo, b)
+			}
+		}
+	}
+}

@@ -184,6 +184,12 @@ func rayIntersect(p, s, e orb.Point) (intersects, on bool) {
 	return rs <= ds, false
 }
 
+// boundingBox is the box of the polygons' vertices, which holds them:
+// their edges are straight in longitude and latitude.
+func (p polygonRegion) boundingBox() Box {
+	return Box{MinLat: p.bound.Min[1], MinLon: p.bound.Min[0], MaxLat: p.bound.Max[1], MaxLon: p.bound.Max[0]}
+}
+
 func (p polygonRegion) classify(r rect) (outside, inside bool) {
 	b := orb.Bound{
 		Min: orb.Point{r.MinLon - edgeMargin, r.MinLat - edgeMargin},

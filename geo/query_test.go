@@ -31,18 +31,19 @@ func brute(points []Point, lat, lon float64, match func(p Point) bool) []Result 
 }
 
 // bruteInBox tests a point against a box written out independently of
-// boxRegion: longitudes compared going east from MinLon.
+// boxRegion: plain comparisons of degrees, a box with MinLon > MaxLon
+// being the two pieces either side of ±180°, and ±180° one meridian.
 func bruteInBox(b Box, p Point) bool {
 	if p.Lat < b.MinLat || p.Lat > b.MaxLat {
 		return false
 	}
-	east := func(from, to float64) float64 { return math.Mod(to-from+720, 360) }
-	width := east(b.MinLon, b.MaxLon)
-	if b.MinLon <= b.MaxLon {
-		width = b.MaxLon - b.MinLon
+	in := func(lo, hi float64) bool {
+		return p.Lon >= lo && p.Lon <= hi || math.Abs(p.Lon) == 180 && -p.Lon >= lo && -p.Lon <= hi
 	}
-	return east(b.MinLon, p.Lon) <= width || width == 360 ||
-		math.Abs(p.Lon) == 180 && (b.MinLon == -p.Lon || b.MaxLon == -p.Lon)
+	if b.MinLon <= b.MaxLon {
+		return in(b.MinLon, b.MaxLon)
+	}
+	return in(b.MinLon, 180) || in(-180, b.MaxLon)
 }
 
 func randomBox(r *rand.Rand) Box {
@@ -101,6 +102,10 @@ func TestBoxAndPolygonAgainstBruteForce(t *testing.T) {
 				s.View(func(tx keyspace.Tx) error {
 					for q := 0; q < 150; q++ {
 						b := randomBox(r)
+						if q%4 == 0 { // edges through points: on a box's edge is in it
+							p1, p2 := set.points[r.IntN(len(set.points))], set.points[r.IntN(len(set.points))]
+							b = Box{MinLat: min(p1.Lat, p2.Lat), MaxLat: max(p1.Lat, p2.Lat), MinLon: p1.Lon, MaxLon: p2.Lon}
+						}
 						got, st, err := ix.Box(tx, b, nil)
 						if err != nil {
 							t.Fatal(err)
@@ -112,8 +117,12 @@ func TestBoxAndPolygonAgainstBruteForce(t *testing.T) {
 					for q := 0; q < 150; q++ {
 						c := set.points[r.IntN(len(set.points))]
 						w, h := r.ExpFloat64()*200_000, r.ExpFloat64()*200_000
-						if q%10 == 0 {
+						switch q % 10 {
+						case 0:
 							w = 50_000_000 // wider than the Earth
+						case 1, 2: // edges a hair beyond a point (exactly through it, metres and degrees round differently)
+							o := set.points[r.IntN(len(set.points))]
+							w, h = 2*Distance(o.Lat, o.Lon, o.Lat, c.Lon)*(1+1e-9), 2*EarthRadius*rad(math.Abs(o.Lat-c.Lat))*(1+1e-9)
 						}
 						got, st, err := ix.BoxAround(tx, c.Lat, c.Lon, w, h, nil)
 						if err != nil {
@@ -139,8 +148,14 @@ func TestBoxAndPolygonAgainstBruteForce(t *testing.T) {
 						case 2: // a box either side of the antimeridian, split
 							g = orb.MultiPolygon{{{{170, -10}, {180, -10}, {180, 10}, {170, 10}, {170, -10}}},
 								{{{-180, -10}, {-170, -10}, {-170, 10}, {-180, 10}, {-180, -10}}}}
+						case 3: // corners on points: on the boundary is in it
+							a, b := set.points[r.IntN(len(set.points))], set.points[r.IntN(len(set.points))]
+							g = orb.Polygon{{{c.Lon, c.Lat}, {a.Lon, a.Lat}, {b.Lon, b.Lat}, {c.Lon, c.Lat}}}
 						}
 						got, st, err := ix.Within(tx, g, nil)
+						if errors.Is(err, ErrBadPolygon) && q%9 == 3 {
+							continue // three points in a line
+						}
 						if err != nil {
 							t.Fatalf("%v: %v", g, err)
 						}
