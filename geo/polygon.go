@@ -48,7 +48,14 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 	if len(mp) == 0 {
 		return polygonRegion{}, fmt.Errorf("%w: empty multipolygon", ErrBadPolygon)
 	}
-	pr := polygonRegion{mp: mp, bound: mp.Bound()}
+	pr := polygonRegion{mp: mp}
+	positions := 0
+	for _, poly := range mp {
+		for _, ring := range poly {
+			positions += len(ring)
+		}
+	}
+	pr.edges = make([]edge, 0, positions)
 	for pi, poly := range mp {
 		if len(poly) == 0 {
 			return polygonRegion{}, fmt.Errorf("%w: polygon %d has no rings", ErrBadPolygon, pi)
@@ -56,24 +63,20 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 		pr.bounds = append(pr.bounds, make([]orb.Bound, len(poly)))
 		for ri, ring := range poly {
 			pr.bounds[pi][ri] = ring.Bound()
-			where := fmt.Sprintf("polygon %d ring %d", pi, ri)
+			where := func() string { return fmt.Sprintf("polygon %d ring %d", pi, ri) }
 			if len(ring) < 4 {
-				return polygonRegion{}, fmt.Errorf("%w: %s has %d positions; a closed ring needs at least 4", ErrBadPolygon, where, len(ring))
+				return polygonRegion{}, fmt.Errorf("%w: %s has %d positions; a closed ring needs at least 4", ErrBadPolygon, where(), len(ring))
 			}
 			if !ring.Closed() {
-				return polygonRegion{}, fmt.Errorf("%w: %s is not closed: it starts at %v and ends at %v", ErrBadPolygon, where, ring[0], ring[len(ring)-1])
+				return polygonRegion{}, fmt.Errorf("%w: %s is not closed: it starts at %v and ends at %v", ErrBadPolygon, where(), ring[0], ring[len(ring)-1])
 			}
 			for i, p := range ring {
 				if err := validate(p.Lat(), p.Lon()); err != nil {
-					return polygonRegion{}, fmt.Errorf("%w: %s position %d: %w", ErrBadPolygon, where, i, err)
+					return polygonRegion{}, fmt.Errorf("%w: %s position %d: %w", ErrBadPolygon, where(), i, err)
 				}
 			}
-			distinct := map[orb.Point]bool{}
-			for _, p := range ring {
-				distinct[p] = true
-			}
-			if len(distinct) < 3 {
-				return polygonRegion{}, fmt.Errorf("%w: %s has %d distinct positions; a ring needs 3", ErrBadPolygon, where, len(distinct))
+			if n := distinctUpTo3(ring); n < 3 {
+				return polygonRegion{}, fmt.Errorf("%w: %s has %d distinct positions; a ring needs 3", ErrBadPolygon, where(), n)
 			}
 			for i := 0; i+1 < len(ring); i++ {
 				if ring[i] != ring[i+1] { // repeated positions are harmless
@@ -82,10 +85,32 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 			}
 		}
 	}
+	pr.bound = pr.bounds[0][0] // the outer rings' boxes hold the holes'
+	for _, b := range pr.bounds[1:] {
+		pr.bound = pr.bound.Union(b[0])
+	}
 	if i, j, ok := crossingEdges(pr.edges); ok {
 		return polygonRegion{}, fmt.Errorf("%w: edges %v–%v and %v–%v cross", ErrBadPolygon, pr.edges[i].a, pr.edges[i].b, pr.edges[j].a, pr.edges[j].b)
 	}
 	return pr, nil
+}
+
+// distinctUpTo3 counts the ring's distinct positions, up to 3: all a ring
+// must have. (A map of them was most of the cost of checking a hexagon.)
+func distinctUpTo3(ring orb.Ring) int {
+	var seen [2]orb.Point
+	n := 0
+	for _, p := range ring {
+		switch {
+		case n > 0 && p == seen[0], n > 1 && p == seen[1]:
+		case n == 2:
+			return 3
+		default:
+			seen[n] = p
+			n++
+		}
+	}
+	return n
 }
 
 // contains is planar.MultiPolygonContains: in one of the polygons, which
