@@ -741,3 +741,22 @@ func TestQueryInto(t *testing.T) {
 		return nil
 	})
 }
+
+// TestDistinctUpTo3 counts positions against a map of them, on rings
+// drawn from a few positions so that repeats are common.
+func TestDistinctUpTo3(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		ring := make(orb.Ring, r.IntN(8))
+		for i := range ring {
+			ring[i] = orb.Point{float64(r.IntN(3)), float64(r.IntN(2))}
+		}
+		seen := map[orb.Point]bool{}
+		for _, p := range ring {
+			seen[p] = true
+		}
+		if got, want := distinctUpTo3(ring), min(3, len(seen)); got != want {
+			t.Fatalf("distinctUpTo3(%v) = %d, want %d", ring, got, want)
+		}
+	}
+}
