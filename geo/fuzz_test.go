@@ -72,3 +72,30 @@ func FuzzRingContains(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEdgeMeetsBound holds edgeMeetsBound (two boxes and the four corners'
+// sides of the segment's line) to the textbook test it replaced: an end in
+// the rectangle, or the segment meeting one of its four sides
+// (segmentsMeet). Ends and corners lie on a grid of quarter degrees, so
+// that segments through corners, along sides and ending on them come up
+// often, as do segments of one point.
+func FuzzEdgeMeetsBound(f *testing.F) {
+	f.Add(int8(0), int8(0), int8(4), int8(4), int8(1), int8(1), uint8(2), uint8(2))
+	f.Add(int8(-4), int8(2), int8(4), int8(2), int8(0), int8(2), uint8(3), uint8(1)) // along a side
+	f.Add(int8(-3), int8(0), int8(0), int8(3), int8(0), int8(0), uint8(1), uint8(1)) // through a corner
+	f.Add(int8(5), int8(5), int8(5), int8(5), int8(4), int8(4), uint8(1), uint8(1))  // a point on a corner
+	f.Fuzz(func(t *testing.T, ax, ay, bx, by, x, y int8, w, h uint8) {
+		q := func(v int8) float64 { return float64(v%16) / 4 }
+		e := newEdge(orb.Point{q(ax), q(ay)}, orb.Point{q(bx), q(by)})
+		b := orb.Bound{Min: orb.Point{q(x), q(y)}}
+		b.Max = orb.Point{b.Min[0] + float64(w%12)/4, b.Min[1] + float64(h%12)/4}
+		corners := [4]orb.Point{b.Min, {b.Max[0], b.Min[1]}, b.Max, {b.Min[0], b.Max[1]}}
+		want := b.Contains(e.a) || b.Contains(e.b)
+		for i := range corners {
+			want = want || segmentsMeet(e.a, e.b, corners[i], corners[(i+1)%4])
+		}
+		if got := edgeMeetsBound(&e, b); got != want {
+			t.Fatalf("edge %v–%v, box %v: edgeMeetsBound %v, by the sides %v", e.a, e.b, b, got, want)
+		}
+	})
+}
