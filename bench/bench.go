@@ -20,9 +20,13 @@
 // query kind and peer: median and p99 latency, queries per second,
 // candidates examined per result, recall against brute force; per peer:
 // load rate and bytes per point (the file for bbolt, the live heap for the
-// in-memory peers, the server's used_memory for Redis). `keyspace bench`
-// prints them; Report.WriteJSON, Report.WriteMarkdown and Report.Charts
-// write them for machines and people.
+// in-memory peers, the server's used_memory for Redis). Report.Targets
+// checks the run against the project's goals (targets.go: keyspace in
+// memory no slower than the R-tree at every radius, on bbolt within 2×,
+// fewer than 2 candidates per result, k=10 nearest within 1.5×, recall 1,
+// and bulk load rates), set for 1,000,000 clustered points. `keyspace
+// bench` prints it all; Report.WriteJSON, Report.WriteMarkdown and
+// Report.Charts write it for machines and people.
 package bench
 
 import (
@@ -128,6 +132,8 @@ type Report struct {
 	// Scaling is radius-10 km medians at growing dataset sizes (when
 	// Config.ScalingSizes is set).
 	Scaling []ScalePoint `json:"scaling,omitempty"`
+	// Targets is the run checked against the benchmark's goals (targets.go).
+	Targets []Target `json:"targets,omitempty"`
 }
 
 // ScalePoint is one peer's median at one dataset size.
@@ -308,6 +314,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		slices.SortStableFunc(rep.Scaling, func(a, b ScalePoint) int { return a.Points - b.Points })
 	}
+	rep.Targets = rep.targets()
 	return rep, nil
 }
 

@@ -66,14 +66,17 @@ func TestRunEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			var back Report
-			if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back.Results) != len(rep.Results) {
+			if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back.Results) != len(rep.Results) || len(back.Targets) != len(rep.Targets) {
 				t.Errorf("JSON round trip: %v", err)
 			}
+			checkTargetsAgainstTable(t, rep)
 			buf.Reset()
 			rep.WriteText(&buf)
 			rep.WriteMarkdown(&buf)
-			if !strings.Contains(buf.String(), "keyspace bbolt") {
-				t.Errorf("text report names no keyspace peer:\n%s", buf.String())
+			for _, want := range []string{"keyspace bbolt", "targets (the targets are set for 1000000 clustered points", "## Targets"} {
+				if !strings.Contains(buf.String(), want) {
+					t.Errorf("reports lack %q:\n%s", want, buf.String())
+				}
 			}
 		})
 	}
@@ -134,6 +137,43 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 	})
 	if noted != (refusedCentres > 0) {
 		t.Errorf("%s: %d query centres beyond Redis's latitudes, notes %q", kind, refusedCentres, rep.Notes)
+	}
+}
+
+// checkTargetsAgainstTable: every time target of a run shows the ratio
+// its row of the table shows, and says met exactly when that is within the
+// limit; the run has the four radius and k-nearest time targets per
+// radius or k=10 and per backend, and the two loads.
+func checkTargetsAgainstTable(t *testing.T, rep *Report) {
+	t.Helper()
+	ratios := 0
+	for _, tg := range rep.Targets {
+		if tg.Unit != "×" {
+			continue
+		}
+		ratios++
+		for _, res := range rep.Results {
+			if !strings.HasPrefix(tg.Goal, res.Query.String()+": "+res.Peer+" ") {
+				continue
+			}
+			shown := rep.ratio(res)
+			var v float64
+			if _, err := fmt.Sscanf(shown, "%f×", &v); err != nil {
+				t.Fatalf("table ratio %q: %v", shown, err)
+			}
+			if tg.measured() != shown || tg.Met != (v <= tg.Limit) {
+				t.Errorf("target %q: %s met=%v, table %s", tg.Goal, tg.measured(), tg.Met, shown)
+			}
+		}
+	}
+	loads := 0
+	for _, tg := range rep.Targets {
+		if tg.Unit == "points/s" {
+			loads++
+		}
+	}
+	if ratios != 2*3+2 || loads != 2 {
+		t.Errorf("%d time targets and %d load targets: %+v", ratios, loads, rep.Targets)
 	}
 }
 

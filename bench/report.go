@@ -91,6 +91,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%.3f\t%s\t%s\t\n", label, res.Peer, median, p99,
 			qps, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
 	}
+	if err := tw.Flush(); err != nil || len(r.Targets) == 0 {
+		return err
+	}
+	fmt.Fprint(w, "\ntargets")
+	if note := r.TargetsNote(); note != "" {
+		fmt.Fprintf(w, " (%s)", note)
+	}
+	fmt.Fprintln(w, ":")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, t := range r.Targets {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\twanted %s\n", t.verdict(), t.Goal, t.measured(), t.wanted())
+	}
 	return tw.Flush()
 }
 
@@ -119,6 +131,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		median, p99, qps := res.times()
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f | %s | %.3f | %s | %s |\n", res.Query, res.Peer, median,
 			p99, qps, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
+	}
+	if len(r.Targets) > 0 {
+		b.WriteString("\n## Targets\n\n")
+		if note := r.TargetsNote(); note != "" {
+			fmt.Fprintf(&b, "_Note: %s._\n\n", note)
+		}
+		b.WriteString("| target | measured | wanted | |\n| --- | ---: | ---: | --- |\n")
+		for _, t := range r.Targets {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Goal, t.measured(), t.wanted(), t.verdict())
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
