@@ -279,6 +279,25 @@ type keyspacePeer struct {
 	// QueryOptions.Into, as a server's loop would do: the Result array is
 	// reused, and only the ids are new.
 	results []geo.Result
+	// The query being asked (asking), and what it found (ids, candidates),
+	// for view, the one function the peer hands View for its whole life:
+	// closures over each query's arguments, passed to View through the
+	// Store interface, escaped to the heap, four allocations a query that
+	// the R-tree peer, calling a concrete type, does not make.
+	asking     question
+	view       func(tx keyspace.Tx) error
+	opts       geo.QueryOptions
+	ids        []string
+	candidates int
+}
+
+// question is a query with its arguments.
+type question struct {
+	kind          string
+	lat, lon, arg float64 // arg: a radius in metres
+	k             int
+	box           geo.Box
+	poly          orb.Polygon
 }
 
 func memoryPeer(label string, grid bool) *keyspacePeer {
@@ -353,50 +372,59 @@ func resultIDs(rs []geo.Result) []string {
 	return ids
 }
 
-func (p *keyspacePeer) query(fn func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error)) ([]string, int, error) {
-	var ids []string
-	var n int
-	err := p.store.View(func(tx keyspace.Tx) error {
-		rs, st, err := fn(tx, &geo.QueryOptions{Into: p.results})
-		ids, n = resultIDs(rs), st.Candidates
-		if cap(rs) > cap(p.results) {
-			p.results = rs
+// ask asks q in a View.
+func (p *keyspacePeer) ask(q question) ([]string, int, error) {
+	if p.grid && q.kind != "radius" {
+		return nil, 0, errUnsupported
+	}
+	if p.view == nil {
+		p.view = p.answer
+	}
+	p.asking = q
+	err := p.store.View(p.view)
+	return p.ids, p.candidates, err
+}
+
+// answer answers p.asking in tx.
+func (p *keyspacePeer) answer(tx keyspace.Tx) error {
+	q := &p.asking
+	p.opts = geo.QueryOptions{Into: p.results}
+	var rs []geo.Result
+	var st geo.Stats
+	var err error
+	switch q.kind {
+	case "radius":
+		if p.grid {
+			rs, st, err = p.ix.RadiusFixedGrid(tx, q.lat, q.lon, q.arg, &p.opts)
+		} else {
+			rs, st, err = p.ix.Radius(tx, q.lat, q.lon, q.arg, &p.opts)
 		}
-		return err
-	})
-	return ids, n, err
+	case "box":
+		rs, st, err = p.ix.Box(tx, q.box, &p.opts)
+	case "polygon":
+		rs, st, err = p.ix.Within(tx, q.poly, &p.opts)
+	default:
+		rs, st, err = p.ix.Nearest(tx, q.lat, q.lon, q.k, &p.opts)
+	}
+	p.ids, p.candidates = resultIDs(rs), st.Candidates
+	if cap(rs) > cap(p.results) {
+		p.results = rs
+	}
+	return err
 }
 
 func (p *keyspacePeer) radius(lat, lon, metres float64) ([]string, int, error) {
-	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-		if p.grid {
-			return p.ix.RadiusFixedGrid(tx, lat, lon, metres, o)
-		}
-		return p.ix.Radius(tx, lat, lon, metres, o)
-	})
+	return p.ask(question{kind: "radius", lat: lat, lon: lon, arg: metres})
 }
 
 func (p *keyspacePeer) box(b geo.Box) ([]string, int, error) {
-	if p.grid {
-		return nil, 0, errUnsupported
-	}
-	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) { return p.ix.Box(tx, b, o) })
+	return p.ask(question{kind: "box", box: b})
 }
 
 func (p *keyspacePeer) polygon(poly orb.Polygon) ([]string, int, error) {
-	if p.grid {
-		return nil, 0, errUnsupported
-	}
-	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-		return p.ix.Within(tx, poly, o)
-	})
+	return p.ask(question{kind: "polygon", poly: poly})
 }
 
 func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
-	if p.grid {
-		return nil, 0, errUnsupported
-	}
-	return p.query(func(tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-		return p.ix.Nearest(tx, lat, lon, k, o)
-	})
+	return p.ask(question{kind: "knn", lat: lat, lon: lon, k: k})
 }
