@@ -15,11 +15,12 @@ import (
 // Until session 15 only circles gave a box, and the coverings of the
 // others began at the grids' roots, some 40 splits above their cells:
 // covering a 20 km box took 1.86 µs and now takes 0.72, a 20 km BoxAround
-// 5.5 µs and now 1.7, a 20 km hexagon 7.9 µs and now 4.0
-// (BenchmarkCover). In two alternated default runs of the bench runner
-// the median box query went from 2.61× the R-tree's time to 2.3×, the
-// hexagon from 2.5× to 2.05×, at 1.49 candidates per result for the box
-// instead of 1.46 and the same 1.60 for the hexagon.
+// 5.5 µs and now 1.7, a 20 km hexagon 7.9 µs and now 4.0 (BenchmarkCover;
+// 2.2 once its edges met cells by separating axes, edgeMeetsBound). In two
+// alternated default runs of the bench runner the median box query went
+// from 2.61× the R-tree's time to 2.3×, the hexagon from 2.5× to 2.05×,
+// at 1.49 candidates per result for the box instead of 1.46 and the same
+// 1.60 for the hexagon.
 type region interface {
 	classify(r rect) (outside, inside bool)
 	contains(lat, lon float64) bool
