@@ -49,6 +49,14 @@ import (
 
 var errUnsupported = errors.New("bench: query not supported by this peer")
 
+// ErrUnknownDataset is Run's error for a Config.Dataset that is none of
+// Datasets.
+var ErrUnknownDataset = errors.New("bench: unknown dataset")
+
+// Datasets are the datasets Run knows: the generators of
+// internal/workload, and the real cities.
+var Datasets = append(slices.Clone(workload.Kinds), Cities)
+
 // errRefused is a peer's answer to a query it cannot be asked: Redis
 // refuses a centre beyond ±85.05°. The query is not timed, and what it
 // should have found counts against the peer's recall.
@@ -169,6 +177,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Points < 1 || cfg.Queries < 1 {
 		return nil, fmt.Errorf("bench: want at least one point and one query, got %d and %d", cfg.Points, cfg.Queries)
+	}
+	if !slices.Contains(Datasets, cfg.Dataset) {
+		return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownDataset, cfg.Dataset, Datasets)
 	}
 	say := func(s string) {
 		if cfg.Progress != nil {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -266,5 +268,18 @@ func TestRunWithoutRedis(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "no redis-server on the PATH") }) {
 		t.Errorf("notes %q do not say Redis was skipped", rep.Notes)
+	}
+}
+
+// TestUnknownDataset: a dataset Run does not know is ErrUnknownDataset,
+// named, before anything is loaded or written.
+func TestUnknownDataset(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Run(context.Background(), Config{Points: 10, Dataset: "mars", Dir: dir})
+	if !errors.Is(err, ErrUnknownDataset) || !strings.Contains(err.Error(), `"mars"`) {
+		t.Fatalf("Run(mars) = %v, want ErrUnknownDataset naming it", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("Run(mars) wrote %d files", len(entries))
 	}
 }

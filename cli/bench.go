@@ -37,6 +37,9 @@ func benchCommand() *ucli.Command {
 			if cfg.Points < 1 || cfg.Queries < 1 || cfg.Passes < 1 {
 				return usagef("--points, --queries and --passes must be at least 1")
 			}
+			if !slices.Contains(bench.Datasets, cfg.Dataset) {
+				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)
+			}
 			quiet := common(c, "quiet") == "true" || c.Bool("json")
 			if !quiet && isTerminal(c.App.ErrWriter) {
 				// A spinner-style bar (the number of stages depends on the

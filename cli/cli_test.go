@@ -518,3 +518,57 @@ func TestInterruptedImportChangesNothing(t *testing.T) {
 		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
 	}
 }
+
+// TestBenchCommand runs `keyspace bench` small: its JSON is the bench
+// package's report with recall 1 for every exact peer and the targets
+// checked, --report writes the Markdown and the charts, the text ends with
+// the targets, and bad flags are usage errors that run nothing.
+func TestBenchCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	stdout, stderr, code := run(t, "", "bench", "--points", "2000", "--queries", "5", "--passes", "1", "--json", "--report", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Points  int `json:"points"`
+		Results []struct {
+			Peer   string  `json:"peer"`
+			Recall float64 `json:"recall"`
+			Exact  bool    `json:"exact"`
+		} `json:"results"`
+		Targets []struct {
+			Goal string `json:"goal"`
+			Met  bool   `json:"met"`
+		} `json:"targets"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v\n%s", err, stdout)
+	}
+	if rep.Points != 2000 || len(rep.Results) == 0 || len(rep.Targets) == 0 {
+		t.Fatalf("report: %d points, %d results, %d targets", rep.Points, len(rep.Results), len(rep.Targets))
+	}
+	for _, r := range rep.Results {
+		if r.Exact && r.Recall != 1 {
+			t.Errorf("%s: recall %v", r.Peer, r.Recall)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil || !strings.Contains(string(md), "## Targets") {
+		t.Errorf("report README.md: %v\n%s", err, md)
+	}
+	for _, chart := range []string{"latency.svg", "candidates.svg"} {
+		if svg, err := os.ReadFile(filepath.Join(dir, chart)); err != nil || !strings.HasPrefix(string(svg), "<svg") || !strings.Contains(string(md), "("+chart+")") {
+			t.Errorf("%s: %v, linked: %v", chart, err, strings.Contains(string(md), chart))
+		}
+	}
+	stdout, stderr, code = run(t, "", "bench", "--points", "1000", "--queries", "3", "--passes", "1", "--dataset", "uniform")
+	if code != 0 || !strings.Contains(stdout, "targets (the targets are set for 1000000 clustered points; this run has 1000 uniform points):") {
+		t.Errorf("text report, exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for _, bad := range [][]string{{"--points", "0"}, {"--dataset", "mars"}, {"--passes", "-1"}} {
+		_, stderr, code := run(t, "", append([]string{"bench"}, bad...)...)
+		if code != 2 || !strings.Contains(stderr, strings.TrimPrefix(bad[0], "--")) {
+			t.Errorf("bench %v: exit %d, %q; want a usage error naming it", bad, code, stderr)
+		}
+	}
+}
