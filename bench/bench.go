@@ -133,6 +133,7 @@ type Report struct {
 	Points  int      `json:"points"`
 	Queries int      `json:"queries_per_kind"`
 	Passes  int      `json:"passes"`
+	Seed    uint64   `json:"seed"` // of the generated points and the query centres
 	Loads   []Load   `json:"loads"`
 	Results []Result `json:"results"`
 	// Notes say what was left out of the run and why.
@@ -208,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			p.close()
 		}
 	}()
-	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries, Passes: cfg.Passes}
+	rep := &Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Queries: cfg.Queries, Passes: cfg.Passes, Seed: cfg.Seed}
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		rep.Notes = append(rep.Notes, "Redis GEOSEARCH: skipped, no redis-server on the PATH")
 	} else if rp, err := startRedis(cfg.Dir); err != nil {

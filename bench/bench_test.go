@@ -283,3 +283,32 @@ func TestUnknownDataset(t *testing.T) {
 		t.Errorf("Run(mars) wrote %d files", len(entries))
 	}
 }
+
+// TestSeedMakesTheRun: the same seed gives the same points and queries,
+// so every exact peer finds the same results from the same candidates; a
+// different seed gives a different run.
+func TestSeedMakesTheRun(t *testing.T) {
+	figures := func(seed uint64) []float64 {
+		rep, err := Run(context.Background(), Config{Points: 1500, Queries: 8, Passes: 1, Seed: seed, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Seed != seed {
+			t.Errorf("report says seed %d, want %d", rep.Seed, seed)
+		}
+		var out []float64
+		for _, res := range rep.Results {
+			if res.Exact {
+				out = append(out, res.ResultsPerQuery, res.CandidatesPerResult)
+			}
+		}
+		return out
+	}
+	a, b, c := figures(5), figures(5), figures(6)
+	if !slices.Equal(a, b) {
+		t.Errorf("seed 5 twice: %v and %v", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds 5 and 6 gave the same run: %v", a)
+	}
+}

@@ -67,7 +67,7 @@ func (r *Report) gridRatio(res Result) string {
 
 // WriteText prints the report as tables for a terminal.
 func (r *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%d %s points, %d queries per kind, each query's fastest of %d passes\n\n", r.Points, r.Dataset, r.Queries, r.Passes)
+	fmt.Fprintf(w, "%d %s points (seed %d), %d queries per kind, each query's fastest of %d passes\n\n", r.Points, r.Dataset, r.Seed, r.Queries, r.Passes)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "load\tpoints/s\tbytes/point\t")
 	for _, l := range r.Loads {
@@ -116,7 +116,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteMarkdown writes the report as Markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%d %s points, %d queries per kind, all peers in one process and one run, taking turns; each query's time is its fastest of %d passes.\n\n", r.Points, r.Dataset, r.Queries, r.Passes)
+	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%d %s points (seed %d), %d queries per kind, all peers in one process and one run, taking turns; each query's time is its fastest of %d passes.\n\n", r.Points, r.Dataset, r.Seed, r.Queries, r.Passes)
 	b.WriteString("| load | points/s | bytes/point |\n| --- | ---: | ---: |\n")
 	for _, l := range r.Loads {
 		rate, size := l.figures()

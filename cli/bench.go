@@ -24,18 +24,19 @@ func benchCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
 			&ucli.IntFlag{Name: "queries", Value: 100, Usage: "queries per kind"},
 			&ucli.IntFlag{Name: "passes", Value: 3, Usage: "times each peer asks every query, taking turns; a query's time is its fastest"},
+			&ucli.Uint64Flag{Name: "seed", Value: 1, Usage: "the seed of the generated points and the query centres: the same seed, the same run"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
 		},
 		Action: func(c *ucli.Context) error {
-			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes")}
+			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
 			if c.String("report") != "" { // the scaling chart: 10,000 points up to --points
 				for n := 10_000; n < cfg.Points; n *= 10 {
 					cfg.ScalingSizes = append(cfg.ScalingSizes, n)
 				}
 			}
-			if cfg.Points < 1 || cfg.Queries < 1 || cfg.Passes < 1 {
-				return usagef("--points, --queries and --passes must be at least 1")
+			if cfg.Points < 1 || cfg.Queries < 1 || cfg.Passes < 1 || cfg.Seed < 1 {
+				return usagef("--points, --queries, --passes and --seed must be at least 1")
 			}
 			if !slices.Contains(bench.Datasets, cfg.Dataset) {
 				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)

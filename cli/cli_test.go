@@ -565,7 +565,7 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "targets (the targets are set for 1000000 clustered points; this run has 1000 uniform points):") {
 		t.Errorf("text report, exit %d: %s\n%s", code, stderr, stdout)
 	}
-	for _, bad := range [][]string{{"--points", "0"}, {"--dataset", "mars"}, {"--passes", "-1"}} {
+	for _, bad := range [][]string{{"--points", "0"}, {"--dataset", "mars"}, {"--passes", "-1"}, {"--seed", "0"}} {
 		_, stderr, code := run(t, "", append([]string{"bench"}, bad...)...)
 		if code != 2 || !strings.Contains(stderr, strings.TrimPrefix(bad[0], "--")) {
 			t.Errorf("bench %v: exit %d, %q; want a usage error naming it", bad, code, stderr)
