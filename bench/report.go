@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // rtreeName is the peer ratios are taken against.
@@ -99,11 +100,22 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, " (%s)", note)
 	}
 	fmt.Fprintln(w, ":")
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	// Columns padded by hand, counted in runes: "×" is two bytes, and
+	// tabwriter pads by bytes, which set the goals with a × one column
+	// short of the others.
+	goalWidth, figureWidth := 0, 0
 	for _, t := range r.Targets {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\twanted %s\n", t.verdict(), t.Goal, t.measured(), t.wanted())
+		goalWidth = max(goalWidth, utf8.RuneCountInString(t.Goal))
+		figureWidth = max(figureWidth, utf8.RuneCountInString(t.measured()))
 	}
-	return tw.Flush()
+	pad := func(s string, width int) string { return strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s))) }
+	for _, t := range r.Targets {
+		m := t.measured()
+		if _, err := fmt.Fprintf(w, "  %-6s  %s%s  %s%s  wanted %s\n", t.verdict(), t.Goal, pad(t.Goal, goalWidth), pad(m, figureWidth), m, t.wanted()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteJSON writes the report for machines.
