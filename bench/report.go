@@ -100,9 +100,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, " (%s)", note)
 	}
 	fmt.Fprintln(w, ":")
-	// Columns padded by hand, counted in runes: "×" is two bytes, and
-	// tabwriter pads by bytes, which set the goals with a × one column
-	// short of the others.
+	// Goals left-aligned and figures right-aligned: tabwriter aligns every
+	// column one way, so the columns are padded here, counted in runes
+	// ("×" is two bytes).
 	goalWidth, figureWidth := 0, 0
 	for _, t := range r.Targets {
 		goalWidth = max(goalWidth, utf8.RuneCountInString(t.Goal))
