@@ -202,8 +202,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cfg.Points = len(points)
 	centres := queryCentres(points, cfg.Queries, cfg.Seed)
-	peers := []peer{&brutePeer{}, &rtreePeer{}, memoryPeer("keyspace memory", false), boltPeer("keyspace bbolt", cfg.Dir, false),
-		boltPeer("3x3 geohash (bbolt)", cfg.Dir, true)}
+	peers := []peer{&brutePeer{}, &rtreePeer{}, memoryPeer(memoryName, false), boltPeer(boltName, cfg.Dir, false),
+		boltPeer(gridName, cfg.Dir, true)}
 	defer func() {
 		for _, p := range peers {
 			p.close()

@@ -28,7 +28,7 @@ const (
 	TargetDataset = "clustered"
 )
 
-// Names of the peers the targets are about.
+// Names of keyspace's peers, which the targets are about.
 const (
 	memoryName = "keyspace memory"
 	boltName   = "keyspace bbolt"
