@@ -6,8 +6,26 @@ import (
 )
 
 // NewMemoryWithLeaves returns a memory store whose leaves hold at most max
-// pairs, so that tests split, fill and empty leaves all the time.
-func NewMemoryWithLeaves(max int) *MemoryStore { return newMemory(max) }
+// pairs, so that tests split, fill and empty leaves all the time. Its
+// snapshots never build a directory: every seek descends the tree.
+func NewMemoryWithLeaves(max int) *MemoryStore {
+	s := newMemory(max)
+	s.directories = directoryNever
+	return s
+}
+
+// NewMemoryWithDirectory is NewMemoryWithLeaves whose snapshots build their
+// directory after their first View that seeks, so that Views after it
+// seek through the directory.
+func NewMemoryWithDirectory(max int) *MemoryStore {
+	s := newMemory(max)
+	s.directories = directoryAtFirst
+	return s
+}
+
+// HasDirectory reports whether the published snapshot has built its
+// directory.
+func (s *MemoryStore) HasDirectory() bool { return s.published.Load().directory.dir.Load() != nil }
 
 // CheckLeaves verifies the invariants of the published leaves (see leaf)
 // and that Len counts their pairs.
@@ -48,6 +66,21 @@ func (s *MemoryStore) CheckLeaves() error {
 	})
 	if err == nil && n != snap.n {
 		err = fmt.Errorf("leaves hold %d pairs, Len says %d", n, snap.n)
+	}
+	if d := snap.directory.dir.Load(); err == nil && d != nil {
+		// The directory is the tree's fenceRefs, in order.
+		i := 0
+		snap.leaves.Ascend(func(r fenceRef) bool {
+			if i >= len(*d) || (*d)[i] != r {
+				err = fmt.Errorf("directory entry %d is not the tree's (%d entries for %d leaves)", i, len(*d), snap.leaves.Len())
+				return false
+			}
+			i++
+			return true
+		})
+		if err == nil && i != len(*d) {
+			err = fmt.Errorf("directory holds %d entries for %d leaves", len(*d), i)
+		}
 	}
 	return err
 }

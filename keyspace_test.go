@@ -23,6 +23,26 @@ func TestBoltConformance(t *testing.T) {
 	})
 }
 
+// TestMemoryConformanceDirectory runs the suite on stores whose snapshots
+// build their directory after the first View that seeks, on leaves of
+// three pairs (many leaves to bisect) and of the default size, and checks
+// each store's directory against its tree at the end.
+func TestMemoryConformanceDirectory(t *testing.T) {
+	for _, max := range []int{3, 128} {
+		t.Run(fmt.Sprint("leaf=", max), func(t *testing.T) {
+			storetest.Run(t, func(t testing.TB) keyspace.Store {
+				s := keyspace.NewMemoryWithDirectory(max)
+				t.Cleanup(func() {
+					if err := s.CheckLeaves(); err != nil {
+						t.Error(err)
+					}
+				})
+				return s
+			})
+		})
+	}
+}
+
 // TestMemoryConformanceSmallLeaves runs the suite on leaves of one to
 // three pairs, where nearly every write splits, fills or empties a leaf
 // and nearly every scan crosses leaves.

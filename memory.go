@@ -22,8 +22,9 @@ const leafMax = 128
 // snapshot is what an Update publishes: the leaves and how many pairs
 // they hold.
 type snapshot struct {
-	leaves *btree.BTreeG[fenceRef]
-	n      int
+	leaves    *btree.BTreeG[fenceRef]
+	n         int
+	directory snapshotDirectory // built once its Views have sought enough (memory_directory.go)
 }
 
 // MemoryStore is an in-memory Store: a copy-on-write google/btree of
@@ -42,7 +43,10 @@ type snapshot struct {
 // tree (an O(1) lazy copy), copies a leaf before its first change (own),
 // and publishes the clone on commit with an atomic pointer swap; a
 // rolled-back Update simply drops its clone. View loads the published
-// pointer once and reads that snapshot with no lock.
+// pointer once and reads that snapshot with no lock. A snapshot that
+// serves many seeks, or that a bulk load published, also gets a flat
+// directory of its leaves, which its Views bisect instead of descending
+// the tree (memory_directory.go).
 type MemoryStore struct {
 	writer    sync.Mutex // serializes Update; Clone is not safe concurrently
 	gen       uint64     // the last Update's generation; guarded by writer
@@ -50,6 +54,10 @@ type MemoryStore struct {
 	published atomic.Pointer[snapshot]
 	closed    atomic.Bool
 	seekers   sync.Pool // *seeker, for transactions to borrow
+	// directories is when snapshots build their directory: by the rules
+	// of directoryEvery, or for tests after their first View that seeks,
+	// or never.
+	directories directoryRule
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -73,7 +81,7 @@ func (s *MemoryStore) View(fn func(tx Tx) error) error {
 		return ErrClosed
 	}
 	snap := s.published.Load()
-	t := &memTx{leaves: snap.leaves, n: snap.n, seek: s.seeker()}
+	t := &memTx{leaves: snap.leaves, n: snap.n, seek: s.seeker(), snap: snap, dir: snap.directory.dir.Load()}
 	defer s.done(t)
 	if err := fn(t); err != nil {
 		return err
@@ -94,6 +102,9 @@ func (s *MemoryStore) seeker() *seeker {
 // the transaction is usable.
 func (s *MemoryStore) done(t *memTx) {
 	t.closed = true
+	if t.snap != nil {
+		s.countSeeks(t.snap, t.seeks)
+	}
 	k := t.seek
 	k.ahead, k.aheadOf, k.aheadWrites = nil, nil, 0
 	clear(k.aheadBuf[:])
@@ -118,7 +129,11 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	if t.err != nil {
 		return t.err
 	}
-	s.published.Store(&snapshot{leaves: t.leaves, n: t.n})
+	snap = &snapshot{leaves: t.leaves, n: t.n}
+	if s.directories == directoryByCost && t.writes >= uint64(t.leaves.Len()) { // a bulk load: see directoryEvery
+		snap.directory.dir.Store(newDirectory(t.leaves))
+	}
+	s.published.Store(snap)
 	return nil
 }
 
@@ -152,6 +167,11 @@ type memTx struct {
 	nearWrites uint64
 	nearAt     int    // where in near a visit ended (visitForward)
 	slab       []byte // where putOwned copies pairs; see there
+	// In a View: the snapshot read, its directory if it has one yet, and
+	// the seeks made without one (countSeeks).
+	snap  *snapshot
+	dir   *directory
+	seeks int64
 }
 
 // own returns l if this Update made it, else a copy of it that replaces it

@@ -28,9 +28,17 @@ func longKey(r *rand.Rand) string {
 // middle, deletes that empty leaves, rolled-back Updates) on leaves of 4
 // pairs, and after every Update checks the leaf invariants and every pair
 // against a map.
+//
+// With a directory (memory_directory.go), every snapshot builds one after
+// its first View, and a second View's gets and short scans, which seek
+// through it, are checked against the map too.
 func TestMemoryLeavesAgainstModel(t *testing.T) {
+	t.Run("tree", func(t *testing.T) { leavesAgainstModel(t, keyspace.NewMemoryWithLeaves(4), false) })
+	t.Run("directory", func(t *testing.T) { leavesAgainstModel(t, keyspace.NewMemoryWithDirectory(4), true) })
+}
+
+func leavesAgainstModel(t *testing.T, s *keyspace.MemoryStore, directory bool) {
 	r := rand.New(rand.NewPCG(7, 8))
-	s := keyspace.NewMemoryWithLeaves(4)
 	model := storetest.Model{}
 	next := 0 // ascending keys past every other: "k9xxxxxx"
 	for txn := range 300 {
@@ -93,6 +101,27 @@ func TestMemoryLeavesAgainstModel(t *testing.T) {
 			got, err := storetest.Collect(tx, keyspace.Range{})
 			if want := model.Scan(keyspace.Range{}); err != nil || !slices.Equal(got, want) {
 				t.Fatalf("txn %d: %d pairs (%v), want %d", txn, len(got), err, len(want))
+			}
+			return nil
+		})
+		if directory != s.HasDirectory() {
+			t.Fatalf("txn %d: directory %v after a View", txn, s.HasDirectory())
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for range 20 {
+				k := fmt.Sprintf("k%d", r.IntN(1000))
+				if r.IntN(4) == 0 {
+					k = longKey(r)
+				}
+				v, err := tx.Get([]byte(k))
+				if want, ok := model[k]; ok != (err == nil) || ok && string(v) != want {
+					t.Fatalf("txn %d: Get(%q) = %q, %v; want %q, %v", txn, k, v, err, want, ok)
+				}
+				rg := keyspace.Range{Start: []byte(k), End: []byte(k + "5")}
+				got, err := storetest.Collect(tx, rg)
+				if want := model.Scan(rg); err != nil || !slices.Equal(got, want) {
+					t.Fatalf("txn %d: scan from %q: %v (%v), want %v", txn, k, got, err, want)
+				}
 			}
 			return nil
 		})

@@ -51,6 +51,12 @@ func (t *memTx) leafFor(key []byte) *leaf {
 	}
 	k := t.seek
 	k.pivot.fence = key
+	if t.dir != nil {
+		l := t.dir.leafFor(refOf(&k.pivot))
+		k.pivot.fence = nil
+		return l
+	}
+	t.seeks++
 	t.leaves.DescendLessOrEqual(refOf(&k.pivot), k.foundFn)
 	k.pivot.fence = nil
 	l := k.found
