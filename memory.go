@@ -19,12 +19,12 @@ const btreeDegree = 32
 // completely, as bbolt fills its pages.
 const leafMax = 128
 
-// snapshot is what an Update publishes: the leaves and how many pairs
-// they hold.
+// snapshot is what an Update publishes: the leaves, how many pairs they
+// hold, and, once building it has paid, a directory of the leaves.
 type snapshot struct {
 	leaves    *btree.BTreeG[fenceRef]
 	n         int
-	directory snapshotDirectory // built once its Views have sought enough (memory_directory.go)
+	directory snapshotDirectory // see directoryEvery (memory_directory.go)
 }
 
 // MemoryStore is an in-memory Store: a copy-on-write google/btree of
@@ -129,11 +129,11 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	if t.err != nil {
 		return t.err
 	}
-	snap = &snapshot{leaves: t.leaves, n: t.n}
+	next := &snapshot{leaves: t.leaves, n: t.n}
 	if s.directories == directoryByCost && t.writes >= uint64(t.leaves.Len()) { // a bulk load: see directoryEvery
-		snap.directory.dir.Store(newDirectory(t.leaves))
+		next.directory.dir.Store(newDirectory(t.leaves))
 	}
-	s.published.Store(snap)
+	s.published.Store(next)
 	return nil
 }
 
