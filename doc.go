@@ -23,6 +23,9 @@
 //     sorted bulk load appends to the last leaf. Update works on a clone
 //     and copies a leaf before changing it, and publishes the clone on
 //     commit; View reads the published snapshot without holding a lock.
+//     A snapshot that a bulk load published, or that has served many
+//     seeks, keeps its leaves in one array too, which seeks bisect
+//     instead of descending the tree (memory_directory.go).
 //
 // Both pass the same conformance suite (package storetest) and enforce the
 // same limits ([MaxKeySize], [MaxValueSize]), so code written against one
