@@ -144,8 +144,8 @@ func checkRedis(t *testing.T, kind workload.Kind, rep *Report) {
 
 // checkTargetsAgainstTable: every time target of a run shows the ratio
 // its row of the table shows, and says met exactly when that is within the
-// limit; the run has the four radius and k-nearest time targets per
-// radius or k=10 and per backend, and the two loads.
+// limit; the run has a time target per radius and backend, two for k=10,
+// and the two load targets.
 func checkTargetsAgainstTable(t *testing.T, rep *Report) {
 	t.Helper()
 	ratios := 0
