@@ -190,10 +190,12 @@ func (s *BoltStore) View(fn func(tx Tx) error) error {
 		p = pooledRead{tx: btx, b: btx.Bucket(bucketName), gen: gen}
 	}
 	t := &boltTx{tx: p.tx, b: p.b}
+	t.visit.c, t.visit.end = p.cur, p.end[:0]
 	finished := false
 	defer func() {
 		t.closed = true
 		if finished {
+			p.cur, p.end = t.visit.c, t.visit.end[:0]
 			s.reads.give(p)
 		} else {
 			_ = p.tx.Rollback() // fn panicked

@@ -37,11 +37,18 @@ type readers struct {
 	closed  bool
 }
 
-// pooledRead is a read transaction with its keyspace bucket open.
+// pooledRead is a read transaction with its keyspace bucket open, and
+// the cursor a View's visits used in it (nil until one did) with the
+// buffer they copied range ends into. A cursor is good for as long as its
+// transaction: handing it on saves the next View allocating one and
+// growing its stack page by page (Bucket.Cursor, Cursor.search), five
+// allocations of a 1 km radius query on bbolt.
 type pooledRead struct {
 	tx  *bolt.Tx
 	b   *bolt.Bucket
 	gen uint64
+	cur *bolt.Cursor
+	end []byte
 }
 
 // maxIdleReads bounds the idle transactions kept: as many as Views that

@@ -1,15 +1,19 @@
 package keyspace_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
 )
 
 // TestBoltViewsSeeEveryCommit: a View that begins after an Update returned
@@ -112,4 +116,58 @@ func TestBoltUpdateGrowsMapPastKeptViews(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestBoltViewsReuseTheirCursor: a View that takes over an earlier View's
+// read transaction takes over its cursor too, and must start its visits
+// afresh. Views in a row (and, now and then, an Update between them) visit
+// random ascending ranges, as a geo query's covering is, and a random
+// range alone, and every visit is checked against a sorted model.
+func TestBoltViewsReuseTheirCursor(t *testing.T) {
+	s := openBolt(t, filepath.Join(t.TempDir(), "k.db"), &keyspace.Options{NoSync: true})
+	defer s.Close()
+	r := rand.New(rand.NewPCG(5, 6))
+	model := storetest.Model{}
+	put := func(n int) {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for range n {
+				k := fmt.Sprintf("k%04d", r.IntN(3000))
+				model[k] = k
+				if err := tx.Put([]byte(k), []byte(k)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(2000)
+	for view := range 400 {
+		if view%50 == 49 {
+			put(20)
+		}
+		ranges := make([]keyspace.Range, 1+r.IntN(6))
+		for i := range ranges {
+			a, b := r.IntN(3000), r.IntN(40)
+			ranges[i] = keyspace.Range{Start: fmt.Appendf(nil, "k%04d", a), End: fmt.Appendf(nil, "k%04d", a+b)}
+		}
+		slices.SortFunc(ranges, func(a, b keyspace.Range) int { return bytes.Compare(a.Start, b.Start) })
+		err := s.View(func(tx keyspace.Tx) error {
+			got, err := storetest.CollectVisitedRanges(tx, ranges, 0)
+			if want := model.ScanRanges(ranges); err != nil || !slices.Equal(got, want) {
+				t.Fatalf("view %d: VisitRanges = %d pairs (%v), want %d", view, len(got), err, len(want))
+			}
+			one := ranges[r.IntN(len(ranges))]
+			visited, err := storetest.CollectVisited(tx, one, 0)
+			if want := model.Scan(one); err != nil || !slices.Equal(visited, want) {
+				t.Fatalf("view %d: VisitRange(%q..%q) = %d pairs (%v), want %d", view, one.Start, one.End, len(visited), err, len(want))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
