@@ -33,35 +33,37 @@
 // longitude and latitude), halves outside the region are dropped and halves
 // inside it kept whole, until the covering holds QueryOptions.MaxCells
 // cells (by default DefaultMaxCells, twice that for a circle of WideRadius
-// or more). Adjacent cells merge into one key range. Whether a cell is outside or inside is decided on the sphere,
-// by bounds that can only keep a cell or test a point, never drop a match
-// (ref.havBounds for circles, rect.minAngle for k-nearest, with the maths
-// in their comments), so a circle across ±180° needs no special case: it is
-// met by cells on both sides of the seam.
+// or more). Adjacent cells merge into one key range. Whether a cell is
+// outside or inside is decided on the sphere, by bounds that can only keep
+// a cell or test a point, never drop a match (ref.havBounds for circles,
+// rect.minAngle for k-nearest, with the maths in their comments), so a
+// circle across ±180° needs no special case: it is met by cells on both
+// sides of the seam.
 //
 // A circle of up to about 110 km between the caps and off ±180° is not
 // descended into: its covering is the block of cells of one precision
-// around its bounding box, at most 3/2·MaxCells of them, less those
-// outside it (blockCover). A block's cells share rows and columns, and the
-// bounds on a cell's distance are a row's term plus a column's, with the
-// box's cosines and polynomial sines, so classifying the block costs an
-// addition per cell: on 1,000,000 clustered points a 1 km query reads as
-// many candidates per result as the descent to 16 cells did (1.87), and
-// on 100,000 it runs 21% fewer instructions. For other regions the descent starts from the
-// block of cells around the bounding box (startBlock), and a cell's
-// rectangle is halved from its parent's rather than decoded from its hash
-// (framed). Cells wholly inside the query region are not tested point by
-// point; rejected candidates are rejected from the coordinates in the value,
-// without decoding the key, and a result's key is decoded only past the
-// prefix every key of its range shares. Distances near the centre cost no
-// library trigonometry (origin.angle). Results are gathered into pooled
-// buffers and ordered by an insertion sort when few, else a radix sort of
-// their scaled distances (hits, sortHits);
-// the covering is built in pooled buffers too (coverer), and a covering's
-// ranges are read in one keyspace.VisitRanges call rather than Scan loops
-// (one pass over the memory backend's leaves), so a 1 km query in a View
-// of its own on the memory backend allocates three objects: the
-// transaction, and its results' slice and ids.
+// around its bounding box, at most 3/2·MaxCells of them, less those outside
+// it (blockCover). A block's cells share rows and columns, and the bounds
+// on a cell's distance are a row's term plus a column's, with the box's
+// cosines and polynomial sines, so classifying the block costs an addition
+// per cell: on 1,000,000 clustered points a 1 km query reads as many
+// candidates per result as the descent to 16 cells did (1.87), and on
+// 100,000 it runs 21% fewer instructions. For other regions the descent
+// starts from the block of cells around the bounding box (startBlock;
+// boxes and polygons began at the grids' roots until session 15), and
+// a cell's rectangle is halved from its parent's rather than decoded from
+// its hash (framed). Cells wholly inside the query region are not tested
+// point by point; rejected candidates are rejected from the coordinates in
+// the value, without decoding the key, and a result's key is decoded only
+// past the prefix every key of its range shares. Distances near the centre
+// cost no library trigonometry (origin.angle). Results are gathered into
+// pooled buffers and ordered by an insertion sort when few, else a radix
+// sort of their scaled distances (hits, sortHits); the covering is built in
+// pooled buffers too (coverer), and a covering's ranges are read in one
+// keyspace.VisitRanges call rather than Scan loops (one pass over the
+// memory backend's leaves), so a 1 km query in a View of its own on the
+// memory backend allocates three objects: the transaction, and its results'
+// slice and ids.
 //
 // # Queries
 //
