@@ -174,7 +174,7 @@ func (p *rtreePeer) done(hits []hit, k int) []string {
 	return ids
 }
 
-func (*rtreePeer) name() string { return "R-tree (tidwall/rtree)" }
+func (*rtreePeer) name() string { return rtreeName }
 func (*rtreePeer) exact() bool  { return true }
 func (*rtreePeer) close() error { return nil }
 func (p *rtreePeer) load(points []workload.Point) (int64, error) {

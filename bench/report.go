@@ -12,13 +12,30 @@ import (
 // rtreeName is the peer ratios are taken against.
 const rtreeName = "R-tree (tidwall/rtree)"
 
-// ratio is a peer's median over the R-tree's for the same query, or "—"
-// when either has no time.
-func (r *Report) ratio(res Result) string {
-	for _, o := range r.Results {
-		if o.Query == res.Query && o.Peer == rtreeName && o.MedianMicros > 0 && res.MedianMicros > 0 {
-			return fmt.Sprintf("%.2f×", res.MedianMicros/o.MedianMicros)
+// result is the run's figures for q on peer.
+func (r *Report) result(q Query, peer string) (Result, bool) {
+	for _, res := range r.Results {
+		if res.Query == q && res.Peer == peer {
+			return res, true
 		}
+	}
+	return Result{}, false
+}
+
+// timeRatio is res's median over the R-tree's for the same query; false
+// when either has no time.
+func (r *Report) timeRatio(res Result) (float64, bool) {
+	tree, ok := r.result(res.Query, rtreeName)
+	if !ok || tree.MedianMicros == 0 || res.MedianMicros == 0 {
+		return 0, false
+	}
+	return res.MedianMicros / tree.MedianMicros, true
+}
+
+// ratio is timeRatio as the tables show it, or "—".
+func (r *Report) ratio(res Result) string {
+	if v, ok := r.timeRatio(res); ok {
+		return fmt.Sprintf("%.2f×", v)
 	}
 	return "—"
 }
@@ -58,10 +75,8 @@ func (r *Report) gridRatio(res Result) string {
 	if res.CandidatesPerResult == 0 {
 		return "—" // a peer that does not say what it read
 	}
-	for _, o := range r.Results {
-		if o.Query == res.Query && o.Peer == gridName && o.CandidatesPerResult > 0 {
-			return fmt.Sprintf("%.2f×", res.CandidatesPerResult/o.CandidatesPerResult)
-		}
+	if grid, ok := r.result(res.Query, gridName); ok && grid.CandidatesPerResult > 0 {
+		return fmt.Sprintf("%.2f×", res.CandidatesPerResult/grid.CandidatesPerResult)
 	}
 	return "—"
 }

@@ -54,22 +54,14 @@ func (r *Report) targets() []Target {
 		}
 		out = append(out, t)
 	}
-	find := func(q Query, peer string) (Result, bool) {
-		for _, res := range r.Results {
-			if res.Query == q && res.Peer == peer {
-				return res, true
-			}
-		}
-		return Result{}, false
-	}
 	// timeRatio is peer's median over the R-tree's, rounded as shown.
 	timeRatio := func(q Query, peer string) (float64, bool) {
-		res, ok := find(q, peer)
-		tree, treeOK := find(q, rtreeName)
-		if !ok || !treeOK || res.MedianMicros == 0 || tree.MedianMicros == 0 {
+		res, ok := r.result(q, peer)
+		if !ok {
 			return 0, false
 		}
-		return round(res.MedianMicros/tree.MedianMicros, 2), true
+		v, ok := r.timeRatio(res)
+		return round(v, 2), ok
 	}
 	for _, q := range Queries {
 		if q.Kind != "radius" {
@@ -81,9 +73,9 @@ func (r *Report) targets() []Target {
 		if v, ok := timeRatio(q, boltName); ok {
 			add(Target{Goal: fmt.Sprintf("%s: keyspace bbolt within 2× the R-tree's time", q), Value: v, Limit: 2, Unit: "×"})
 		}
-		if res, ok := find(q, boltName); ok && res.CandidatesPerResult > 0 {
+		if res, ok := r.result(q, boltName); ok && res.CandidatesPerResult > 0 {
 			goal := fmt.Sprintf("%s: keyspace reads fewer than 2 candidates per result", q)
-			if grid, ok := find(q, gridName); ok && grid.CandidatesPerResult > 0 {
+			if grid, ok := r.result(q, gridName); ok && grid.CandidatesPerResult > 0 {
 				goal += fmt.Sprintf(" (the 3×3 block: %.2f)", grid.CandidatesPerResult)
 			}
 			add(Target{Goal: goal, Value: round(res.CandidatesPerResult, 2), Limit: 2, Below: true, Unit: "cand"})
