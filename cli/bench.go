@@ -35,8 +35,16 @@ func benchCommand() *ucli.Command {
 					cfg.ScalingSizes = append(cfg.ScalingSizes, n)
 				}
 			}
-			if cfg.Points < 1 || cfg.Queries < 1 || cfg.Passes < 1 || cfg.Seed < 1 {
-				return usagef("--points, --queries, --passes and --seed must be at least 1")
+			for _, f := range []struct {
+				name  string
+				value int
+			}{{"points", cfg.Points}, {"queries", cfg.Queries}, {"passes", cfg.Passes}} {
+				if f.value < 1 {
+					return usagef("--%s must be at least 1, not %d", f.name, f.value)
+				}
+			}
+			if cfg.Seed == 0 {
+				return usagef("--seed must be at least 1, not 0")
 			}
 			if !slices.Contains(bench.Datasets, cfg.Dataset) {
 				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)

@@ -567,7 +567,8 @@ func TestBenchCommand(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--points", "0"}, {"--dataset", "mars"}, {"--passes", "-1"}, {"--seed", "0"}} {
 		_, stderr, code := run(t, "", append([]string{"bench"}, bad...)...)
-		if code != 2 || !strings.Contains(stderr, strings.TrimPrefix(bad[0], "--")) {
+		// The error names the flag and the value given, and no other flag.
+		if code != 2 || !strings.Contains(stderr, bad[0]) || !strings.Contains(stderr, bad[1]) || strings.Count(stderr, "--") != 1 {
 			t.Errorf("bench %v: exit %d, %q; want a usage error naming it", bad, code, stderr)
 		}
 	}
