@@ -573,3 +573,106 @@ func TestBenchCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestFromMemberAndDist checks --from (Redis's FROMMEMBER) on near, knn
+// and box, and geo dist, against brute force over the generated points,
+// scoped in two halves.
+func TestFromMemberAndDist(t *testing.T) {
+	type scoped struct {
+		city
+		scope string
+	}
+	var points []scoped
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon,zone\n")
+	for i := range 3000 {
+		// A deterministic scatter over about 40 × 40 km around Lyon.
+		p := scoped{city{fmt.Sprintf("p%d", i), 45.6 + float64((i*7919)%3000)/3000*0.36, 4.7 + float64((i*104729)%3001)/3001*0.5}, "A"}
+		if i%2 == 1 {
+			p.scope = "B"
+		}
+		points = append(points, p)
+		fmt.Fprintf(&csvText, "%s,%s,%s,%s\n", p.id, strconv.FormatFloat(p.lat, 'g', -1, 64), strconv.FormatFloat(p.lon, 'g', -1, 64), p.scope)
+	}
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "--quiet", "geo", "import", "--index", "fleet", "--scope-cols", "zone", "-"); code != 0 {
+		t.Fatalf("import exited %d: %s", code, stderr)
+	}
+	in := func(scope string) []city {
+		var out []city
+		for _, p := range points {
+			if p.scope == scope {
+				out = append(out, p.city)
+			}
+		}
+		return out
+	}
+	q := func(args ...string) jsonResults {
+		t.Helper()
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "geo"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v exited %d: %s", args, code, stderr)
+		}
+		return decode(t, out)
+	}
+	for _, from := range []scoped{points[10], points[1501], points[2998]} {
+		other := map[string]string{"A": "B", "B": "A"}[from.scope]
+		// In the point's own scope unless --scope says otherwise.
+		got := q("near", "--index", "fleet", "--from", from.id, "--radius", "3km")
+		want := brute(in(from.scope), from.lat, from.lon, func(_ city, d float64) bool { return d <= 3000 })
+		if !slices.Equal(ids(got), want) || len(want) < 2 || want[0] != from.id {
+			t.Errorf("near --from %s: %v, brute force %v", from.id, ids(got), want)
+		}
+		got = q("near", "--index", "fleet", "--from", from.id, "--scope", other, "--radius", "3km")
+		want = brute(in(other), from.lat, from.lon, func(_ city, d float64) bool { return d <= 3000 })
+		if !slices.Equal(ids(got), want) || len(want) == 0 {
+			t.Errorf("near --from %s --scope %s: %v, brute force %v", from.id, other, ids(got), want)
+		}
+		got = q("knn", "--index", "fleet", "--from", from.id, "--k", "5")
+		want = brute(in(from.scope), from.lat, from.lon, func(city, float64) bool { return true })[:5]
+		if !slices.Equal(ids(got), want) {
+			t.Errorf("knn --from %s: %v, brute force %v", from.id, ids(got), want)
+		}
+		// A box around the point is the box around its coordinates.
+		lat, lon := strconv.FormatFloat(from.lat, 'g', -1, 64), strconv.FormatFloat(from.lon, 'g', -1, 64)
+		got = q("box", "--index", "fleet", "--from", from.id, "--width", "4km", "--height", "2km")
+		around := q("box", "--index", "fleet", "--scope", from.scope, "--lat", lat, "--lon", lon, "--width", "4km", "--height", "2km")
+		if !slices.Equal(ids(got), ids(around)) || len(ids(got)) < 2 {
+			t.Errorf("box --from %s: %v; around its coordinates: %v", from.id, ids(got), ids(around))
+		}
+	}
+	// geo dist: the distance on the sphere, between points of any scopes.
+	a, b := points[10], points[2999]
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "dist", "--index", "fleet", a.id, b.id)
+	var dist struct {
+		From, To  string
+		DistanceM float64 `json:"distance_m"`
+	}
+	if err := json.Unmarshal([]byte(out), &dist); code != 0 || err != nil {
+		t.Fatalf("dist: exit %d, %v: %s%s", code, err, out, stderr)
+	}
+	if want := geo.Distance(a.lat, a.lon, b.lat, b.lon); dist.From != a.id || dist.To != b.id || dist.DistanceM != want || want == 0 {
+		t.Errorf("dist %s %s: %+v, want %v metres", a.id, b.id, dist, want)
+	}
+	if out, _, _ := run(t, "", "--db", db, "geo", "dist", "--index", "fleet", a.id, a.id); out != "0.0 m\n" {
+		t.Errorf("dist of a point to itself: %q", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"near", "--index", "fleet", "--from", "nobody", "--radius", "1km"}, 1, `no point "nobody" in index fleet`},
+		{[]string{"near", "--index", "fleet", "--from", a.id, "--lat", "45", "--radius", "1km"}, 2, "not both"},
+		{[]string{"near", "--index", "fleet", "--lat", "45", "--radius", "1km"}, 2, "--lat and --lon, or --from"},
+		{[]string{"knn", "--index", "fleet", "--k", "3"}, 2, "--lat and --lon, or --from"},
+		{[]string{"box", "--index", "fleet", "--from", a.id, "--width", "1km"}, 2, "--height is missing"},
+		{[]string{"dist", "--index", "fleet", a.id}, 2, "two IDs"},
+		{[]string{"dist", "--index", "fleet", a.id, "nobody"}, 1, `no point "nobody"`},
+	} {
+		_, stderr, code := run(t, "", append([]string{"--db", db, "geo"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d mentioning %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}

@@ -29,11 +29,59 @@ func explainFlags() []ucli.Flag {
 	}
 }
 
+// centreFlags are a query's centre: --lat and --lon, or --from, the point
+// of an id (Redis GEOSEARCH's FROMMEMBER).
 func centreFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.Float64Flag{Name: "lat", Required: true, Usage: "centre latitude, degrees"},
-		&ucli.Float64Flag{Name: "lon", Required: true, Usage: "centre longitude, degrees"},
+		&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees"},
+		&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees"},
+		fromFlag(),
 	}
+}
+
+func fromFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "from", Usage: "centre on the point `ID` (Redis's FROMMEMBER), searching its scope unless --scope is given"}
+}
+
+// checkCentre checks that c names a centre one way: --lat and --lon, or
+// --from alone.
+func checkCentre(c *ucli.Context) error {
+	switch {
+	case c.IsSet("from") && (c.IsSet("lat") || c.IsSet("lon")):
+		return usagef("give --lat and --lon, or --from, not both")
+	case c.IsSet("from"):
+		return nil
+	case !c.IsSet("lat") || !c.IsSet("lon"):
+		return usagef("give the centre: --lat and --lon, or --from ID")
+	}
+	return nil
+}
+
+// centre resolves the query's centre in tx, where the query runs: the
+// point --from names (whose scope the query searches unless --scope was
+// given, written into o), or --lat and --lon.
+func centre(c *ucli.Context, ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) (lat, lon float64, err error) {
+	id := c.String("from")
+	if !c.IsSet("from") {
+		return c.Float64("lat"), c.Float64("lon"), nil
+	}
+	p, err := getPoint(ix, tx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !c.IsSet("scope") {
+		o.Scope = p.Scope
+	}
+	return p.Lat, p.Lon, nil
+}
+
+// getPoint is ix.Get with an error that names the id and the index.
+func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
+	p, err := ix.Get(tx, id)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return p, fmt.Errorf("no point %q in index %s", id, ix.Name())
+	}
+	return p, err
 }
 
 func geoCommand() *ucli.Command {
@@ -45,7 +93,8 @@ func geoCommand() *ucli.Command {
 			{
 				Name:      "near",
 				Usage:     "points within a radius, nearest first",
-				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10",
+				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
+					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
@@ -55,21 +104,38 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return usageError{err}
 					}
-					return geoQuery(c, circleShape(c.Float64("lat"), c.Float64("lon"), radius), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-						return ix.Radius(tx, c.Float64("lat"), c.Float64("lon"), radius, o)
+					if err := checkCentre(c); err != nil {
+						return err
+					}
+					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+						lat, lon, err := centre(c, ix, tx, o)
+						if err != nil {
+							return nil, geo.Stats{}, nil, err
+						}
+						rs, st, err := ix.Radius(tx, lat, lon, radius, o)
+						return rs, st, circleShape(lat, lon, radius), err
 					})
 				},
 			},
 			{
 				Name:      "knn",
 				Usage:     "the k nearest points, exactly, with no radius",
-				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5",
+				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
+					"keyspace geo knn --index fleet --from car-7 --k 3",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours"},
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
-					return geoQuery(c, nil, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-						return ix.Nearest(tx, c.Float64("lat"), c.Float64("lon"), c.Int("k"), o)
+					if err := checkCentre(c); err != nil {
+						return err
+					}
+					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+						lat, lon, err := centre(c, ix, tx, o)
+						if err != nil {
+							return nil, geo.Stats{}, nil, err
+						}
+						rs, st, err := ix.Nearest(tx, lat, lon, c.Int("k"), o)
+						return rs, st, nil, err
 					})
 				},
 			},
@@ -77,11 +143,12 @@ func geoCommand() *ucli.Command {
 				Name:  "box",
 				Usage: "points in a latitude/longitude box (min/max, may cross ±180), or width × height around a centre like Redis BYBOX",
 				UsageText: "keyspace geo box --index cities --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3\n" +
-					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km",
+					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km\n" +
+					"keyspace geo box --index fleet --from car-7 --width 4km --height 2km",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.Float64Flag{Name: "min-lat"}, &ucli.Float64Flag{Name: "min-lon"},
 					&ucli.Float64Flag{Name: "max-lat"}, &ucli.Float64Flag{Name: "max-lon"},
-					&ucli.Float64Flag{Name: "lat"}, &ucli.Float64Flag{Name: "lon"},
+					&ucli.Float64Flag{Name: "lat"}, &ucli.Float64Flag{Name: "lon"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
 				}, explainFlags()...),
@@ -100,8 +167,9 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
-					return geoQuery(c, polygonShape(poly), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-						return ix.Within(tx, poly, o)
+					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+						rs, st, err := ix.Within(tx, poly, o)
+						return rs, st, polygonShape(poly), err
 					})
 				},
 			},
@@ -120,10 +188,7 @@ func geoCommand() *ucli.Command {
 						return err
 					}
 					return viewDB(c, func(tx keyspace.Tx) error {
-						p, err := geo.NewIndex(c.String("index")).Get(tx, c.Args().First())
-						if errors.Is(err, keyspace.ErrNotFound) {
-							return fmt.Errorf("no point %q in index %s", c.Args().First(), c.String("index"))
-						}
+						p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.Args().First())
 						if err != nil {
 							return err
 						}
@@ -132,13 +197,23 @@ func geoCommand() *ucli.Command {
 				},
 			},
 			{
+				Name:      "dist",
+				Usage:     "the distance between two points by id (Redis's GEODIST), on the sphere queries measure with",
+				UsageText: "keyspace geo dist --index cities 5128581 5368361",
+				ArgsUsage: "ID ID",
+				Flags:     []ucli.Flag{indexFlag()},
+				Action:    geoDist,
+			},
+			{
 				Name:      "put",
 				Usage:     "add or move one point",
 				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' car-7`,
 				ArgsUsage: "ID",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the point and returned by queries"},
-				}, centreFlags()...),
+					&ucli.Float64Flag{Name: "lat", Required: true, Usage: "latitude, degrees"},
+					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
+				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
 						return usagef("geo put wants one ID")
@@ -189,11 +264,13 @@ func geoCommand() *ucli.Command {
 	}
 }
 
-type queryFn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error)
+// A queryFn asks a query in tx and returns what it found, and the outline
+// of the region it asked about for --svg (nil for none).
+type queryFn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error)
 
 // geoQuery opens the file read-only, checks the index exists and prints
 // what fn finds (and, with --explain or --svg, how it found it).
-func geoQuery(c *ucli.Context, outline shape, fn queryFn) error {
+func geoQuery(c *ucli.Context, fn queryFn) error {
 	format, err := output(c, "table", "json", "ndjson", "geojson")
 	if err != nil {
 		return err
@@ -223,7 +300,7 @@ func geoQuery(c *ucli.Context, outline shape, fn queryFn) error {
 		if c.Bool("explain") || c.String("svg") != "" {
 			o.Explain = &geo.Explain{}
 		}
-		rs, st, err := fn(ix, tx, o)
+		rs, st, outline, err := fn(ix, tx, o)
 		if err != nil {
 			return err
 		}
@@ -241,10 +318,10 @@ func geoQuery(c *ucli.Context, outline shape, fn queryFn) error {
 
 func geoBox(c *ucli.Context) error {
 	corners := c.IsSet("min-lat") || c.IsSet("min-lon") || c.IsSet("max-lat") || c.IsSet("max-lon")
-	centred := c.IsSet("lat") || c.IsSet("lon") || c.IsSet("width") || c.IsSet("height")
+	centred := c.IsSet("lat") || c.IsSet("lon") || c.IsSet("from") || c.IsSet("width") || c.IsSet("height")
 	switch {
 	case corners && centred:
-		return usagef("geo box: give either --min-lat --min-lon --max-lat --max-lon or --lat --lon --width --height, not both")
+		return usagef("geo box: give either --min-lat --min-lon --max-lat --max-lon or --lat --lon (or --from) --width --height, not both")
 	case corners:
 		for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {
 			if !c.IsSet(f) {
@@ -252,14 +329,18 @@ func geoBox(c *ucli.Context) error {
 			}
 		}
 		b := geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
-		return geoQuery(c, boxShape(b), func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-			return ix.Box(tx, b, o)
+		return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+			rs, st, err := ix.Box(tx, b, o)
+			return rs, st, boxShape(b), err
 		})
 	case centred:
-		for _, f := range []string{"lat", "lon", "width", "height"} {
+		for _, f := range []string{"width", "height"} {
 			if !c.IsSet(f) {
 				return usagef("geo box: --%s is missing", f)
 			}
+		}
+		if err := checkCentre(c); err != nil {
+			return err
 		}
 		w, err := parseDistance(c.String("width"))
 		if err != nil {
@@ -269,8 +350,13 @@ func geoBox(c *ucli.Context) error {
 		if err != nil {
 			return usageError{err}
 		}
-		return geoQuery(c, nil, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, error) {
-			return ix.BoxAround(tx, c.Float64("lat"), c.Float64("lon"), w, h, o)
+		return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+			lat, lon, err := centre(c, ix, tx, o)
+			if err != nil {
+				return nil, geo.Stats{}, nil, err
+			}
+			rs, st, err := ix.BoxAround(tx, lat, lon, w, h, o)
+			return rs, st, nil, err
 		})
 	}
 	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, or --lat --lon --width --height")
@@ -338,4 +424,35 @@ func polygonShape(g orb.Geometry) shape {
 		}
 	}
 	return out
+}
+
+// geoDist prints the distance between the two points whose ids it is
+// given, both read in one transaction.
+func geoDist(c *ucli.Context) error {
+	if c.NArg() != 2 {
+		return usagef("geo dist wants two IDs")
+	}
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	ix := geo.NewIndex(c.String("index"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		var ps [2]geo.Point
+		for i := range ps {
+			if ps[i], err = getPoint(ix, tx, c.Args().Get(i)); err != nil {
+				return err
+			}
+		}
+		d := geo.Distance(ps[0].Lat, ps[0].Lon, ps[1].Lat, ps[1].Lon)
+		if format == "json" {
+			return writeJSON(c.App.Writer, struct {
+				From      string  `json:"from"`
+				To        string  `json:"to"`
+				DistanceM float64 `json:"distance_m"`
+			}{ps[0].ID, ps[1].ID, d})
+		}
+		_, err := fmt.Fprintf(c.App.Writer, "%s\n", formatDistance(d))
+		return err
+	})
 }
