@@ -91,8 +91,8 @@ func geoCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
-				Name:      "near",
-				Usage:     "points within a radius, nearest first",
+				Name:  "near",
+				Usage: "points within a radius, nearest first",
 				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
@@ -118,8 +118,8 @@ func geoCommand() *ucli.Command {
 				},
 			},
 			{
-				Name:      "knn",
-				Usage:     "the k nearest points, exactly, with no radius",
+				Name:  "knn",
+				Usage: "the k nearest points, exactly, with no radius",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
