@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -195,6 +196,18 @@ func geoCommand() *ucli.Command {
 						return writeResults(c.App.Writer, format, []geo.Result{{Point: p}}, geo.Stats{Results: 1}, false)
 					})
 				},
+			},
+			{
+				Name:  "scan",
+				Usage: "every point in id order, a page at a time (Tile38's SCAN); with --output ndjson or geojson, an export",
+				UsageText: "keyspace geo scan --index fleet --limit 100\n" +
+					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson",
+				Flags: []ucli.Flag{indexFlag(),
+					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (the whole index is read to find them)"},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page; 0 for all"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
+				},
+				Action: geoScan,
 			},
 			{
 				Name:      "dist",
@@ -454,5 +467,52 @@ func geoDist(c *ucli.Context) error {
 		}
 		_, err := fmt.Fprintf(c.App.Writer, "%s\n", formatDistance(d))
 		return err
+	})
+}
+
+// geoScan prints a page of the index's points in id order: those after
+// --cursor, under --scope if given, at most --limit of them.
+func geoScan(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson", "geojson")
+	if err != nil {
+		return err
+	}
+	var scope []byte // packed, to compare with each point's
+	if c.IsSet("scope") {
+		t, err := parseScope(c.String("scope"))
+		if err != nil {
+			return err
+		}
+		scope = t.Pack()
+	}
+	limit := c.Int("limit")
+	if limit < 0 {
+		return usagef("--limit %d: must be positive", limit)
+	}
+	ix := geo.NewIndex(c.String("index"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		if empty, err := ix.Empty(tx); err != nil || empty {
+			if err == nil {
+				err = fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
+			}
+			return err
+		}
+		var page []geo.Result
+		next := ""
+		err := ix.Scan(tx, c.String("cursor"), func(p geo.Point) bool {
+			if scope != nil && !bytes.Equal(composite.Tuple(p.Scope).Pack(), scope) {
+				return true
+			}
+			if limit > 0 && len(page) == limit {
+				next = page[len(page)-1].ID
+				return false
+			}
+			page = append(page, geo.Result{Point: p})
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		return writeScan(c.App.Writer, c.App.ErrWriter, format, page, next)
 	})
 }

@@ -61,42 +61,90 @@ func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, wit
 		doc := struct {
 			Results []jsonResult `json:"results"`
 			Stats   jsonStats    `json:"stats"`
-		}{Results: []jsonResult{}, Stats: jsonStats(st)}
-		for _, r := range rs {
-			doc.Results = append(doc.Results, toJSON(r, withDistance))
-		}
+		}{Results: jsonResults(rs, withDistance), Stats: jsonStats(st)}
 		return writeJSON(w, doc)
-	case "ndjson":
-		out := make([]jsonResult, 0, len(rs))
-		for _, r := range rs {
-			out = append(out, toJSON(r, withDistance))
-		}
-		return writeNDJSON(w, out)
-	case "geojson":
-		fc := geojson.NewFeatureCollection()
-		for _, r := range rs {
-			f := geojson.NewFeature(orb.Point{r.Lon, r.Lat})
-			f.ID = r.ID
-			if withDistance {
-				f.Properties["distance_m"] = r.Distance
-			}
-			var props map[string]any
-			if json.Unmarshal(r.Payload, &props) == nil {
-				for k, v := range props {
-					f.Properties[k] = v
-				}
-			} else if len(r.Payload) > 0 {
-				f.Properties["payload"] = string(r.Payload)
-			}
-			fc.Append(f)
-		}
-		b, err := json.MarshalIndent(fc, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
+	case "ndjson", "geojson":
+		return writeFeed(w, format, rs, withDistance)
+	}
+	if err := writeTable(w, rs, withDistance); err != nil {
 		return err
 	}
+	_, err := fmt.Fprintf(w, "%d results; %d ranges, %d candidates read\n", st.Results, st.Ranges, st.Candidates)
+	return err
+}
+
+// writeScan prints a page of `geo scan`: its points and, if there are
+// more, the cursor of the next page (on stderr, errw, for ndjson and
+// geojson, whose stdout is the export).
+func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) error {
+	switch format {
+	case "json":
+		doc := struct {
+			Points []jsonResult `json:"points"`
+			Next   string       `json:"next,omitempty"`
+		}{Points: jsonResults(rs, false), Next: next}
+		return writeJSON(w, doc)
+	case "ndjson", "geojson":
+		if next != "" {
+			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
+		}
+		return writeFeed(w, format, rs, false)
+	}
+	if err := writeTable(w, rs, false); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d points\n", len(rs))
+	if err == nil && next != "" {
+		_, err = fmt.Fprintf(w, "next page: --cursor %s\n", next)
+	}
+	return err
+}
+
+func jsonResults(rs []geo.Result, withDistance bool) []jsonResult {
+	out := make([]jsonResult, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, toJSON(r, withDistance))
+	}
+	return out
+}
+
+// writeFeed prints points as NDJSON, a line each, or as a GeoJSON
+// FeatureCollection whose features carry the payload's fields and the
+// scope.
+func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) error {
+	if format == "ndjson" {
+		return writeNDJSON(w, jsonResults(rs, withDistance))
+	}
+	fc := geojson.NewFeatureCollection()
+	for _, r := range rs {
+		f := geojson.NewFeature(orb.Point{r.Lon, r.Lat})
+		f.ID = r.ID
+		if withDistance {
+			f.Properties["distance_m"] = r.Distance
+		}
+		if len(r.Scope) > 0 {
+			f.Properties["scope"] = formatScope(r.Scope)
+		}
+		var props map[string]any
+		if json.Unmarshal(r.Payload, &props) == nil {
+			for k, v := range props {
+				f.Properties[k] = v
+			}
+		} else if len(r.Payload) > 0 {
+			f.Properties["payload"] = string(r.Payload)
+		}
+		fc.Append(f)
+	}
+	b, err := json.MarshalIndent(fc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// writeTable prints points as a table, payloads cut to 60 characters.
+func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if withDistance {
 		fmt.Fprintln(tw, "ID\tLAT\tLON\tDISTANCE\tPAYLOAD")
@@ -105,8 +153,8 @@ func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, wit
 	}
 	for _, r := range rs {
 		payload := strings.ReplaceAll(string(r.Payload), "\t", " ")
-		if len(payload) > 60 {
-			payload = payload[:57] + "..."
+		if runes := []rune(payload); len(runes) > 60 { // cut between characters, not inside one
+			payload = string(runes[:57]) + "..."
 		}
 		if withDistance {
 			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\t%s\n", r.ID, r.Lat, r.Lon, formatDistance(r.Distance), payload)
@@ -114,11 +162,7 @@ func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, wit
 			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\n", r.ID, r.Lat, r.Lon, payload)
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "%d results; %d ranges, %d candidates read\n", st.Results, st.Ranges, st.Candidates)
-	return err
+	return tw.Flush()
 }
 
 func formatDistance(m float64) string {

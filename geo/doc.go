@@ -85,6 +85,8 @@
 // 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
+// Scan lists the points in id order from after a given id, by the reverse
+// entries, for paging through an index or exporting it.
 //
 // # The poles
 //

@@ -62,3 +62,36 @@ func ExampleIndex_Nearest() {
 	// scott-base 311 km
 	// mcmurdo 313 km
 }
+
+// Paging through an index in id order: each page starts after the last id
+// of the page before.
+func ExampleIndex_Scan() {
+	store := keyspace.NewMemory()
+	fleet := geo.NewIndex("fleet")
+	store.Update(func(tx keyspace.Tx) error {
+		for i, id := range []string{"car-3", "car-1", "bike-2", "car-2", "bike-1"} {
+			if err := fleet.Put(tx, geo.Point{ID: id, Lat: 52.5 + float64(i)/100, Lon: 13.4}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		for after, page := "", 1; ; page++ {
+			var ids []string
+			err := fleet.Scan(tx, after, func(p geo.Point) bool {
+				ids = append(ids, p.ID)
+				return len(ids) < 2
+			})
+			if err != nil || len(ids) == 0 {
+				return err
+			}
+			fmt.Println("page", page, ids)
+			after = ids[len(ids)-1]
+		}
+	})
+	// Output:
+	// page 1 [bike-1 bike-2]
+	// page 2 [car-1 car-2]
+	// page 3 [car-3]
+}

@@ -184,8 +184,14 @@ func (ix *Index) pointKey(tx keyspace.Tx, id string) (grid, []byte, error) {
 	if err != nil {
 		return 0, nil, ix.wrap(fmt.Errorf("point %q: %w", id, err))
 	}
-	g, where := parseWhere(v)
-	t, err := composite.Unpack(where)
+	return ix.keyOf(id, v)
+}
+
+// keyOf returns the grid and key of the point id, from its reverse entry's
+// value.
+func (ix *Index) keyOf(id string, where []byte) (grid, []byte, error) {
+	g, packed := parseWhere(where)
+	t, err := composite.Unpack(packed)
 	if err != nil {
 		return 0, nil, ix.wrap(fmt.Errorf("point %q: corrupt reverse entry: %w", id, err))
 	}

@@ -1,0 +1,140 @@
+package geo
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// TestScanAgainstAModel checks Scan, from the start and page by page, on
+// both backends, against a map of the points put, moved and deleted:
+// every live point once, in id order, as Get returns it.
+func TestScanAgainstAModel(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("fleet")
+		r := rand.New(rand.NewPCG(3, 4))
+		live := map[string]Point{}
+		for step := range 600 {
+			// Ids with a separator, a zero byte and an 0xff byte sort
+			// among plain ones; the poles put points in the caps' grids.
+			id := fmt.Sprint([]string{"car", "car:", "car\x00", "car\xff", "z"}[r.IntN(5)], r.IntN(60))
+			err := s.Update(func(tx keyspace.Tx) error {
+				if r.IntN(5) == 0 {
+					delete(live, id)
+					return ix.Delete(tx, id)
+				}
+				p := Point{ID: id, Lat: r.Float64()*180 - 90, Lon: r.Float64()*360 - 180, Payload: []byte(fmt.Sprint(step))}
+				if r.IntN(8) == 0 {
+					p.Lat = []float64{90, -90, 89.5, -85}[r.IntN(4)]
+				}
+				if r.IntN(3) == 0 {
+					p.Scope = composite.Tuple{"tenant", int64(r.IntN(2))}
+				}
+				live[id] = p
+				return ix.Put(tx, p)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := slices.Sorted(maps.Keys(live))
+		same := func(got []Point, want []string) bool {
+			if len(got) != len(want) {
+				return false
+			}
+			for i, p := range got {
+				w := live[want[i]]
+				if p.ID != w.ID || p.Lat != w.Lat || p.Lon != w.Lon || string(p.Payload) != string(w.Payload) || !slices.Equal(p.Scope, w.Scope) {
+					return false
+				}
+			}
+			return true
+		}
+		s.View(func(tx keyspace.Tx) error {
+			var all []Point
+			if err := ix.Scan(tx, "", func(p Point) bool { all = append(all, p); return true }); err != nil {
+				t.Fatal(err)
+			}
+			if !same(all, ids) {
+				t.Fatalf("Scan gave %d points, the model has %d", len(all), len(ids))
+			}
+			// Pages of random sizes, each after the last id of the one before.
+			var paged []Point
+			for after := ""; ; {
+				size, n := 1+r.IntN(40), 0
+				if err := ix.Scan(tx, after, func(p Point) bool {
+					paged, after, n = append(paged, p), p.ID, n+1
+					return n < size
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if n < size {
+					break
+				}
+			}
+			if !same(paged, ids) {
+				t.Errorf("paging gave %d points, the model has %d", len(paged), len(ids))
+			}
+			// After an id that is not there: from the next one that is.
+			for _, after := range []string{"car", "car1", "car:5\x00", "y", "zz"} {
+				var got []Point
+				ix.Scan(tx, after, func(p Point) bool { got = append(got, p); return true })
+				i, _ := slices.BinarySearch(ids, after)
+				if found := slices.Contains(ids, after); found {
+					i++
+				}
+				if !same(got, ids[i:]) {
+					t.Errorf("after %q: %d points, want %d", after, len(got), len(ids)-i)
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// TestScanSeesItsOwnWrites: in an Update, Scan gives the points the
+// transaction put and not those it deleted, and fn may write.
+func TestScanSeesItsOwnWrites(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("fleet")
+		load(t, s, ix, []Point{{ID: "a", Lat: 1, Lon: 1}, {ID: "b", Lat: 2, Lon: 2}, {ID: "c", Lat: 3, Lon: 3}})
+		err := s.Update(func(tx keyspace.Tx) error {
+			if err := ix.Delete(tx, "b"); err != nil {
+				return err
+			}
+			if err := ix.Put(tx, Point{ID: "bb", Lat: 4, Lon: 4}); err != nil {
+				return err
+			}
+			var got []string
+			err := ix.Scan(tx, "", func(p Point) bool {
+				got = append(got, p.ID)
+				// Moving each point as it is given changes no order.
+				return ix.Put(tx, Point{ID: p.ID, Lat: p.Lat + 1, Lon: p.Lon}) == nil
+			})
+			if err != nil {
+				return err
+			}
+			if want := []string{"a", "bb", "c"}; !slices.Equal(got, want) {
+				t.Errorf("Scan in the Update gave %v, want %v", got, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for id, lat := range map[string]float64{"a": 2, "bb": 5, "c": 4} {
+				if p, err := ix.Get(tx, id); err != nil || p.Lat != lat {
+					t.Errorf("%s after the Update: %+v, %v; want latitude %v", id, p, err, lat)
+				}
+			}
+			return nil
+		})
+	})
+}
