@@ -44,36 +44,31 @@ func fromFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "from", Usage: "centre on the point `ID` (Redis's FROMMEMBER), searching its scope unless --scope is given"}
 }
 
-// checkCentre checks that c names a centre one way: --lat and --lon, or
-// --from alone.
-func checkCentre(c *ucli.Context) error {
+// centredQuery is geoQuery for a query around a centre: --lat and --lon,
+// or --from, the point of an id, read in the query's own transaction
+// (and whose scope the query searches unless --scope was given).
+func centredQuery(c *ucli.Context, ask func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error)) error {
+	from := c.IsSet("from")
 	switch {
-	case c.IsSet("from") && (c.IsSet("lat") || c.IsSet("lon")):
+	case from && (c.IsSet("lat") || c.IsSet("lon")):
 		return usagef("give --lat and --lon, or --from, not both")
-	case c.IsSet("from"):
-		return nil
-	case !c.IsSet("lat") || !c.IsSet("lon"):
+	case !from && (!c.IsSet("lat") || !c.IsSet("lon")):
 		return usagef("give the centre: --lat and --lon, or --from ID")
 	}
-	return nil
-}
-
-// centre resolves the query's centre in tx, where the query runs: the
-// point --from names (whose scope the query searches unless --scope was
-// given, written into o), or --lat and --lon.
-func centre(c *ucli.Context, ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) (lat, lon float64, err error) {
-	id := c.String("from")
-	if !c.IsSet("from") {
-		return c.Float64("lat"), c.Float64("lon"), nil
-	}
-	p, err := getPoint(ix, tx, id)
-	if err != nil {
-		return 0, 0, err
-	}
-	if !c.IsSet("scope") {
-		o.Scope = p.Scope
-	}
-	return p.Lat, p.Lon, nil
+	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+		lat, lon := c.Float64("lat"), c.Float64("lon")
+		if from {
+			p, err := getPoint(ix, tx, c.String("from"))
+			if err != nil {
+				return nil, geo.Stats{}, nil, err
+			}
+			lat, lon = p.Lat, p.Lon
+			if !c.IsSet("scope") {
+				o.Scope = p.Scope
+			}
+		}
+		return ask(ix, tx, lat, lon, o)
+	})
 }
 
 // getPoint is ix.Get with an error that names the id and the index.
@@ -105,14 +100,7 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return usageError{err}
 					}
-					if err := checkCentre(c); err != nil {
-						return err
-					}
-					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-						lat, lon, err := centre(c, ix, tx, o)
-						if err != nil {
-							return nil, geo.Stats{}, nil, err
-						}
+					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 						rs, st, err := ix.Radius(tx, lat, lon, radius, o)
 						return rs, st, circleShape(lat, lon, radius), err
 					})
@@ -127,14 +115,7 @@ func geoCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours"},
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
-					if err := checkCentre(c); err != nil {
-						return err
-					}
-					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-						lat, lon, err := centre(c, ix, tx, o)
-						if err != nil {
-							return nil, geo.Stats{}, nil, err
-						}
+					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 						rs, st, err := ix.Nearest(tx, lat, lon, c.Int("k"), o)
 						return rs, st, nil, err
 					})
@@ -352,9 +333,6 @@ func geoBox(c *ucli.Context) error {
 				return usagef("geo box: --%s is missing", f)
 			}
 		}
-		if err := checkCentre(c); err != nil {
-			return err
-		}
 		w, err := parseDistance(c.String("width"))
 		if err != nil {
 			return usageError{err}
@@ -363,16 +341,12 @@ func geoBox(c *ucli.Context) error {
 		if err != nil {
 			return usageError{err}
 		}
-		return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-			lat, lon, err := centre(c, ix, tx, o)
-			if err != nil {
-				return nil, geo.Stats{}, nil, err
-			}
+		return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 			rs, st, err := ix.BoxAround(tx, lat, lon, w, h, o)
 			return rs, st, nil, err
 		})
 	}
-	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, or --lat --lon --width --height")
+	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, or --lat --lon (or --from) --width --height")
 }
 
 // readPolygon reads a Polygon or MultiPolygon from a GeoJSON geometry,
