@@ -766,6 +766,9 @@ func TestGeoScan(t *testing.T) {
 	if !utf8.ValidString(out) || !strings.Contains(out, "3 points\nnext page: --cursor c002\n") {
 		t.Errorf("table page:\n%s", out)
 	}
+	if out, _, _ := run(t, "", "--db", db, "geo", "scan", "--index", "a", "--limit", "1"); !strings.HasSuffix(out, "\n1 point\nnext page: --cursor c000\n") {
+		t.Errorf("a page of one:\n%s", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int

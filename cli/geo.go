@@ -174,7 +174,11 @@ func geoCommand() *ucli.Command {
 						if err != nil {
 							return err
 						}
-						return writeResults(c.App.Writer, format, []geo.Result{{Point: p}}, geo.Stats{Results: 1}, false)
+						rs := []geo.Result{{Point: p}}
+						if format == "table" { // one point: no count, no ranges read
+							return writeTable(c.App.Writer, rs, false)
+						}
+						return writeResults(c.App.Writer, format, rs, geo.Stats{Results: 1}, false)
 					})
 				},
 			},

@@ -69,7 +69,7 @@ func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, wit
 	if err := writeTable(w, rs, withDistance); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d results; %d ranges, %d candidates read\n", st.Results, st.Ranges, st.Candidates)
+	_, err := fmt.Fprintf(w, "%s; %s, %s read\n", count(st.Results, "result"), count(st.Ranges, "range"), count(st.Candidates, "candidate"))
 	return err
 }
 
@@ -93,7 +93,7 @@ func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) e
 	if err := writeTable(w, rs, false); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d points\n", len(rs))
+	_, err := fmt.Fprintln(w, count(len(rs), "point"))
 	if err == nil && next != "" {
 		_, err = fmt.Fprintf(w, "next page: --cursor %s\n", next)
 	}
@@ -163,6 +163,14 @@ func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// count is n things: "1 point", "3 points".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func formatDistance(m float64) string {
