@@ -83,7 +83,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within",
+		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, scan by id",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
