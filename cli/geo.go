@@ -71,6 +71,16 @@ func centredQuery(c *ucli.Context, ask func(ix *geo.Index, tx keyspace.Tx, lat, 
 	})
 }
 
+// requireIndex is an error unless ix holds points: an index that holds
+// none was never imported, or was misspelt.
+func requireIndex(ix *geo.Index, tx keyspace.Tx) error {
+	empty, err := ix.Empty(tx)
+	if err == nil && empty {
+		err = fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
+	}
+	return err
+}
+
 // getPoint is ix.Get with an error that names the id and the index.
 func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 	p, err := ix.Get(tx, id)
@@ -287,12 +297,8 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
 	return s.View(func(tx keyspace.Tx) error {
-		empty, err := ix.Empty(tx)
-		if err != nil {
+		if err := requireIndex(ix, tx); err != nil {
 			return err
-		}
-		if empty {
-			return fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
 		}
 		o := &geo.QueryOptions{Scope: scope, Limit: c.Int("limit")}
 		if c.Bool("explain") || c.String("svg") != "" {
@@ -469,10 +475,7 @@ func geoScan(c *ucli.Context) error {
 	}
 	ix := geo.NewIndex(c.String("index"))
 	return viewDB(c, func(tx keyspace.Tx) error {
-		if empty, err := ix.Empty(tx); err != nil || empty {
-			if err == nil {
-				err = fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
-			}
+		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}
 		var page []geo.Result

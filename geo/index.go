@@ -159,6 +159,11 @@ func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
 	if err != nil {
 		return Point{}, err
 	}
+	return ix.read(tx, id, g, key)
+}
+
+// read returns the point id whose key in grid g its reverse entry gave.
+func (ix *Index) read(tx keyspace.Tx, id string, g grid, key []byte) (Point, error) {
 	v, err := tx.Get(key)
 	if err != nil {
 		return Point{}, ix.wrap(fmt.Errorf("point %q: %w (index out of step)", id, err))

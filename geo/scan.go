@@ -37,11 +37,7 @@ func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
 		if err != nil {
 			return err
 		}
-		v, err := tx.Get(key)
-		if err != nil {
-			return ix.wrap(fmt.Errorf("point %q: %w (index out of step)", id, err))
-		}
-		p, err := ix.decode(g, key, v)
+		p, err := ix.read(tx, id, g, key)
 		if err != nil {
 			return err
 		}
