@@ -8,6 +8,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Errors callers can test with errors.Is. A missing item wraps
@@ -53,7 +54,7 @@ func NewLog(name string) *Log {
 // Name returns the log's name.
 func (l *Log) Name() string { return l.name }
 
-func (l *Log) wrap(err error) error { return fmt.Errorf("enumkeys: log %s: %w", l.name, err) }
+func (l *Log) wrap(err error) error { return errctx.Wrap("enumkeys", "log "+l.name, err) }
 
 // counter is a parent's counter record: the last id handed out (never
 // reused, even after deletes) and the number of live items.
@@ -124,7 +125,10 @@ func (l *Log) checkID(tx keyspace.Tx, parent string, id uint64) (counter, error)
 	if err != nil {
 		return c, err
 	}
-	if id == 0 || id > c.last {
+	switch {
+	case c.last == 0:
+		return c, l.wrap(fmt.Errorf("%w: %q has no items yet, so no id %d", ErrBadID, parent, id))
+	case id == 0 || id > c.last:
 		return c, l.wrap(fmt.Errorf("%w: %q has ids 1…%d, not %d", ErrBadID, parent, c.last, id))
 	}
 	return c, nil

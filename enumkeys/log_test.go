@@ -300,6 +300,10 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("Prev(%d) = %v, want ErrBadID", id, err)
 			}
 		}
+		// A parent with nothing in it is named as such, not as "ids 1…0".
+		if _, err := log.Get(tx, "nobody", 3); !errors.Is(err, ErrBadID) || err.Error() != `enumkeys: log `+log.Name()+`: id out of range: "nobody" has no items yet, so no id 3` {
+			t.Errorf("Get(nobody, 3) = %v", err)
+		}
 		if _, err := log.Range(tx, "u", 1, 2, &ListOptions{Cursor: "garbage"}); !errors.Is(err, keyspace.ErrBadCursor) {
 			t.Errorf("bad cursor = %v", err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Errors callers can test with errors.Is.
@@ -125,7 +126,7 @@ func parseWhere(v []byte) (grid, []byte) {
 // Name returns the index's name.
 func (ix *Index) Name() string { return ix.name }
 
-func (ix *Index) wrap(err error) error { return fmt.Errorf("geo: index %s: %w", ix.name, err) }
+func (ix *Index) wrap(err error) error { return errctx.Wrap("geo", "index "+ix.name, err) }
 
 // Put adds or moves a point. A point that moves (or changes scope) loses its
 // old key in the same transaction.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 )
@@ -80,7 +81,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 			}
 			for i, p := range ring {
 				if err := validate(p.Lat(), p.Lon()); err != nil {
-					return polygonRegion{}, fmt.Errorf("%w: %s position %d: %w", ErrBadPolygon, where(), i, err)
+					return polygonRegion{}, fmt.Errorf("%w: %s position %d: %w", ErrBadPolygon, where(), i, errctx.Bare("geo", err))
 				}
 			}
 			if n := distinctUpTo3(ring); n < 3 {

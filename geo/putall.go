@@ -13,6 +13,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // PutAll adds or moves many points in one transaction, as an import does.
@@ -186,10 +187,10 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 	places := make([]placed, len(points))
 	for i, p := range points {
 		if p.ID == "" {
-			return nil, nil, fmt.Errorf("point %d: %w", i, ErrEmptyID)
+			return nil, nil, fmt.Errorf("point %d: %w", i, errctx.Bare("geo", ErrEmptyID))
 		}
 		if err := validate(p.Lat, p.Lon); err != nil {
-			return nil, nil, fmt.Errorf("point %q: %w", p.ID, err)
+			return nil, nil, fmt.Errorf("point %q: %w", p.ID, errctx.Bare("geo", err))
 		}
 		var scope int32
 		if len(p.Scope) > 0 {

@@ -379,22 +379,26 @@ func TestQueryBadInput(t *testing.T) {
 	s := keyspace.NewMemory()
 	ix := NewIndex("x")
 	square := orb.Ring{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}
+	// Every error is also read as a person would: it names the package
+	// and the index once, not "geo: index x: geo: …".
+	var errs []error
+	seen := func(err error) error { errs = append(errs, err); return err }
 	s.View(func(tx keyspace.Tx) error {
 		for _, k := range []int{0, -1} {
-			if _, _, err := ix.Nearest(tx, 0, 0, k, nil); !errors.Is(err, ErrBadQuery) {
+			if _, _, err := ix.Nearest(tx, 0, 0, k, nil); !errors.Is(seen(err), ErrBadQuery) {
 				t.Errorf("Nearest(k=%d) = %v, want ErrBadQuery", k, err)
 			}
 		}
-		if _, _, err := ix.Nearest(tx, math.NaN(), 0, 1, nil); !errors.Is(err, ErrInvalidPoint) {
+		if _, _, err := ix.Nearest(tx, math.NaN(), 0, 1, nil); !errors.Is(seen(err), ErrInvalidPoint) {
 			t.Errorf("Nearest(NaN) = %v", err)
 		}
 		for _, b := range []Box{{MinLat: 10, MaxLat: 5}, {MinLat: -91, MaxLat: 0}, {MaxLon: 181}} {
-			if _, _, err := ix.Box(tx, b, nil); !errors.Is(err, ErrBadQuery) && !errors.Is(err, ErrInvalidPoint) {
+			if _, _, err := ix.Box(tx, b, nil); !errors.Is(seen(err), ErrBadQuery) && !errors.Is(err, ErrInvalidPoint) {
 				t.Errorf("Box(%+v) = %v, want a clear error", b, err)
 			}
 		}
 		for _, wh := range [][2]float64{{-1, 1}, {1, math.NaN()}, {math.Inf(1), 1}} {
-			if _, _, err := ix.BoxAround(tx, 0, 0, wh[0], wh[1], nil); !errors.Is(err, ErrBadQuery) {
+			if _, _, err := ix.BoxAround(tx, 0, 0, wh[0], wh[1], nil); !errors.Is(seen(err), ErrBadQuery) {
 				t.Errorf("BoxAround(%v) = %v, want ErrBadQuery", wh, err)
 			}
 		}
@@ -410,7 +414,7 @@ func TestQueryBadInput(t *testing.T) {
 			"nil":           nil,
 		}
 		for name, g := range bad {
-			if _, _, err := ix.Within(tx, g, nil); !errors.Is(err, ErrBadPolygon) {
+			if _, _, err := ix.Within(tx, g, nil); !errors.Is(seen(err), ErrBadPolygon) {
 				t.Errorf("Within(%s) = %v, want ErrBadPolygon", name, err)
 			}
 		}
@@ -421,6 +425,22 @@ func TestQueryBadInput(t *testing.T) {
 		}
 		return nil
 	})
+	s.Update(func(tx keyspace.Tx) error {
+		for _, p := range []Point{{ID: "a", Lat: 91}, {ID: "a", Lon: math.Inf(-1)}, {ID: ""}} {
+			if err := ix.Put(tx, p); !errors.Is(seen(err), ErrInvalidPoint) && !errors.Is(err, ErrEmptyID) {
+				t.Errorf("Put(%+v) = %v, want a clear error", p, err)
+			}
+			if err := ix.PutAll(tx, []Point{{ID: "b"}, p}); !errors.Is(seen(err), ErrInvalidPoint) && !errors.Is(err, ErrEmptyID) {
+				t.Errorf("PutAll(%+v) = %v, want a clear error", p, err)
+			}
+		}
+		return nil
+	})
+	for _, err := range errs {
+		if msg := err.Error(); !strings.HasPrefix(msg, "geo: index x: ") || strings.Count(msg, "geo: ") != 1 {
+			t.Errorf("error %q does not name the package and the index once", msg)
+		}
+	}
 }
 
 // TestEveryQueryOnCities runs every query kind around real cities against

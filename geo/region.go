@@ -3,6 +3,8 @@ package geo
 import (
 	"fmt"
 	"math"
+
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // A region is what a query asks for. It classifies a cell's rectangle for
@@ -134,10 +136,10 @@ type Box struct {
 
 func (b Box) validate() error {
 	if err := validate(b.MinLat, b.MinLon); err != nil {
-		return fmt.Errorf("box minimum corner: %w", err)
+		return fmt.Errorf("box minimum corner: %w", errctx.Bare("geo", err))
 	}
 	if err := validate(b.MaxLat, b.MaxLon); err != nil {
-		return fmt.Errorf("box maximum corner: %w", err)
+		return fmt.Errorf("box maximum corner: %w", errctx.Bare("geo", err))
 	}
 	if b.MinLat > b.MaxLat {
 		return fmt.Errorf("%w: box minimum latitude %v is north of its maximum %v", ErrBadQuery, b.MinLat, b.MaxLat)

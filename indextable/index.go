@@ -7,6 +7,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // IndexSpec declares a secondary index.
@@ -53,7 +54,7 @@ func (t *Table[R]) AddIndex(spec IndexSpec[R]) (*Index[R], error) {
 func (ix *Index[R]) Name() string { return ix.spec.Name }
 
 func (ix *Index[R]) wrap(err error) error {
-	return fmt.Errorf("indextable: table %s index %s: %w", ix.t.name, ix.spec.Name, err)
+	return errctx.Wrap("indextable", "table "+ix.t.name+" index "+ix.spec.Name, err)
 }
 
 // entry is one index entry of a record: its value tuple and the entry's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Relation is a many-to-many link between two kinds of entity (users who
@@ -37,7 +38,7 @@ func NewRelation(name string) *Relation {
 }
 
 func (r *Relation) wrap(err error) error {
-	return fmt.Errorf("indextable: relation %s: %w", r.name, err)
+	return errctx.Wrap("indextable", "relation "+r.name, err)
 }
 
 // SetLeftFields records a left entity's fields (a user's name) and rewrites

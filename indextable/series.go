@@ -9,6 +9,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Series is the seeds' IoT bucket table: readings of a sensor folded into
@@ -55,7 +56,7 @@ func NewSeries(name string, opts *SeriesOptions) *Series {
 	return s
 }
 
-func (s *Series) wrap(err error) error { return fmt.Errorf("indextable: series %s: %w", s.name, err) }
+func (s *Series) wrap(err error) error { return errctx.Wrap("indextable", "series "+s.name, err) }
 
 // Add folds one reading into its bucket (read-modify-write in the caller's
 // transaction, so concurrent writers lose nothing).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Errors callers can test with errors.Is. A missing record wraps
@@ -74,7 +75,7 @@ func (t *Table[R]) Name() string { return t.name }
 // Indexes returns the declared indexes.
 func (t *Table[R]) Indexes() []*Index[R] { return t.indexes }
 
-func (t *Table[R]) wrap(err error) error { return fmt.Errorf("indextable: table %s: %w", t.name, err) }
+func (t *Table[R]) wrap(err error) error { return errctx.Wrap("indextable", "table "+t.name, err) }
 
 // Record is a stored record with its key and version (1 on first write,
 // +1 on every write).

@@ -1,0 +1,45 @@
+// Package errctx gives an error its context once: the package and the
+// thing it happened to ("geo: index places: "), without repeating the
+// package name that the package's own sentinel errors start with.
+//
+// Wrapping ErrInvalidPoint ("geo: invalid coordinates: latitude 91 …")
+// with fmt.Errorf("geo: index %s: %w", …) reads "geo: index places: geo:
+// invalid coordinates: latitude 91 …"; Wrap("geo", "index places", err)
+// reads "geo: index places: invalid coordinates: latitude 91 …", and
+// errors.Is and errors.As still see the sentinel. Inside a package,
+// context added in the middle of a message uses Bare:
+// fmt.Errorf("box minimum corner: %w", errctx.Bare("geo", err)).
+package errctx
+
+import "strings"
+
+// Wrap returns err with the context "pkg: what: ", less the "pkg: " that
+// err's message may already start with; nil for a nil err. The result
+// unwraps to err.
+func Wrap(pkg, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &wrapped{context: pkg + ": " + what + ": ", pkg: pkg, err: err}
+}
+
+// Bare returns err with the "pkg: " its message may start with left
+// out, for a message that puts err after context of its own; nil for a
+// nil err. The result unwraps to err.
+func Bare(pkg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &wrapped{pkg: pkg, err: err}
+}
+
+type wrapped struct {
+	context, pkg string
+	err          error
+}
+
+func (w *wrapped) Error() string {
+	return w.context + strings.TrimPrefix(w.err.Error(), w.pkg+": ")
+}
+
+func (w *wrapped) Unwrap() error { return w.err }
