@@ -57,6 +57,21 @@ func (s Subspace) Contains(key []byte) bool { return bytes.HasPrefix(key, s.pref
 // Range returns the range of every key in s.
 func (s Subspace) Range() keyspace.Range { return tupleRange(s.prefix) }
 
+// Clear deletes every key in the subspaces, in tx, and returns how many
+// keys it deleted from each: the first is usually the one that counts a
+// structure's items (a table's records), the others its indexes.
+func Clear(tx keyspace.Tx, subs ...Subspace) ([]int, error) {
+	counts := make([]int, len(subs))
+	for i, s := range subs {
+		n, err := tx.DeleteRange(s.Range())
+		if err != nil {
+			return nil, err
+		}
+		counts[i] = n
+	}
+	return counts, nil
+}
+
 // RangeOf returns the range of every key in s that starts with the elements
 // of t (t itself included).
 func (s Subspace) RangeOf(t Tuple) keyspace.Range { return tupleRange(s.Pack(t)) }

@@ -54,6 +54,17 @@ func NewLog(name string) *Log {
 // Name returns the log's name.
 func (l *Log) Name() string { return l.name }
 
+// Drop deletes every parent's items, time index and counter, and returns
+// how many items it deleted. Ids start again from 1 afterwards: the
+// counters that kept them from being reused are gone too.
+func (l *Log) Drop(tx keyspace.Tx) (int, error) {
+	counts, err := composite.Clear(tx, l.items, l.times, l.counters)
+	if err != nil {
+		return 0, l.wrap(err)
+	}
+	return counts[0], nil
+}
+
 func (l *Log) wrap(err error) error { return errctx.Wrap("enumkeys", "log "+l.name, err) }
 
 // counter is a parent's counter record: the last id handed out (never

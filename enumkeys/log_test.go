@@ -11,6 +11,7 @@ import (
 	_ "time/tzdata" // real zones on any machine
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/storetest"
 )
 
@@ -376,5 +377,62 @@ func TestConcurrentAppends(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestDrop drops one log among others whose names start with its name:
+// exactly its keys go (decided by unpacking every key), it reports its
+// items, and ids start again from 1.
+func TestDrop(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		names := []string{"inbox", "inbox2", "inbox\x00", "in"}
+		items := map[string]int{}
+		at := time.Date(2026, 3, 29, 1, 30, 0, 0, time.UTC)
+		err := s.Update(func(tx keyspace.Tx) error {
+			for i, name := range names {
+				log := NewLog(name)
+				for j := range 20 + i {
+					parent := fmt.Sprint("user", j%3)
+					item, err := log.Append(tx, parent, at.Add(time.Duration(j)*time.Hour), []byte("hi"))
+					if err != nil {
+						return err
+					}
+					if j%5 == 4 { // deleted items are not counted, and leave their counter
+						if err := log.Delete(tx, parent, item.ID); err != nil {
+							return err
+						}
+						continue
+					}
+					items[name]++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := storetest.Contents(t, s)
+		log := NewLog("inbox")
+		var dropped int
+		if err := s.Update(func(tx keyspace.Tx) (err error) { dropped, err = log.Drop(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if dropped != items["inbox"] {
+			t.Errorf("Drop = %d items, want %d", dropped, items["inbox"])
+		}
+		storetest.CheckDeleted(t, before, storetest.Contents(t, s), func(key string) bool {
+			k, err := composite.Unpack([]byte(key))
+			return err == nil && len(k) > 1 && k[0] == "e" && k[1] == "inbox"
+		})
+		err = s.Update(func(tx keyspace.Tx) error {
+			item, err := log.Append(tx, "user0", at, nil)
+			if err == nil && item.ID != 1 {
+				t.Errorf("the first item after Drop has id %d, want 1", item.ID)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	})
 }

@@ -123,6 +123,18 @@ func parseWhere(v []byte) (grid, []byte) {
 	return geohashGrid, v
 }
 
+// Drop deletes every point of the index, under every scope, with its
+// reverse entry, and returns how many points it deleted (Redis's DEL of a
+// GEO key, Tile38's DROP). Other indexes, including ones whose names
+// start with this one's, are untouched.
+func (ix *Index) Drop(tx keyspace.Tx) (int, error) {
+	counts, err := composite.Clear(tx, ix.ids, ix.points[0], ix.points[1], ix.points[2])
+	if err != nil {
+		return 0, ix.wrap(err)
+	}
+	return counts[0], nil
+}
+
 // Name returns the index's name.
 func (ix *Index) Name() string { return ix.name }
 

@@ -19,7 +19,11 @@ import (
 //
 //	("x", rel, "l", left, right)            → link time (Unix nanoseconds)
 //	("x", rel, "f", left, Desc(time), right) → right's fields
-//	("x", rel, "b", right, Desc(time), left) → left's fields
+//	("x", rel, "bk", right, Desc(time), left) → left's fields
+//
+// Tables, relations and series share the "x" subspace and their parts'
+// tags differ (a table's "b" is its build progress), so a table and a
+// relation may have the same name.
 //
 // SetLeftFields and SetRightFields rewrite every copy of one entity's fields
 // in the caller's transaction, so a rename reaches every list at once.
@@ -33,8 +37,19 @@ type Relation struct {
 func NewRelation(name string) *Relation {
 	return &Relation{name: name,
 		links: composite.NewSubspace("x", name, "l"), fwd: composite.NewSubspace("x", name, "f"),
-		back: composite.NewSubspace("x", name, "b"), leftRef: composite.NewSubspace("x", name, "lf"),
+		back: composite.NewSubspace("x", name, "bk"), leftRef: composite.NewSubspace("x", name, "lf"),
 		rightRef: composite.NewSubspace("x", name, "rf")}
+}
+
+// Drop deletes every link of the relation, in both directions, and the
+// fields recorded for its entities, and returns how many links it
+// deleted.
+func (r *Relation) Drop(tx keyspace.Tx) (int, error) {
+	counts, err := composite.Clear(tx, r.links, r.fwd, r.back, r.leftRef, r.rightRef)
+	if err != nil {
+		return 0, r.wrap(err)
+	}
+	return counts[0], nil
 }
 
 func (r *Relation) wrap(err error) error {

@@ -72,6 +72,18 @@ func New[R any](name string, opts *Options) *Table[R] {
 // Name returns the table's name.
 func (t *Table[R]) Name() string { return t.name }
 
+// Drop deletes every record of the table, every index entry (of declared
+// indexes and of any other) and any build progress, and returns how many
+// records it deleted. The declarations stay: a write after Drop indexes as
+// before.
+func (t *Table[R]) Drop(tx keyspace.Tx) (int, error) {
+	counts, err := composite.Clear(tx, t.records, t.entries, t.meta)
+	if err != nil {
+		return 0, t.wrap(err)
+	}
+	return counts[0], nil
+}
+
 // Indexes returns the declared indexes.
 func (t *Table[R]) Indexes() []*Index[R] { return t.indexes }
 
