@@ -93,7 +93,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, scan by id",
+		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, scan by id; drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -242,6 +242,7 @@ func geoCommand() *ucli.Command {
 					return s.Update(func(tx keyspace.Tx) error { return geo.NewIndex(c.String("index")).Put(tx, p) })
 				},
 			},
+			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
 			{
 				Name:      "del",
 				Usage:     "delete points by id",

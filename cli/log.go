@@ -46,7 +46,7 @@ func logCommand() *ucli.Command {
 	}
 	return &ucli.Command{
 		Name:  "log",
-		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days",
+		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days; drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
@@ -78,6 +78,7 @@ func logCommand() *ucli.Command {
 				},
 			},
 			one("get", "one item by id", (*enumkeys.Log).Get),
+			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 			one("prev", "the item before an id (deleted ids are skipped)", (*enumkeys.Log).Prev),
 			one("next", "the item after an id", (*enumkeys.Log).Next),
 			{

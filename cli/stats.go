@@ -9,8 +9,32 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// subspaceKinds names the first element of every layout.
-var subspaceKinds = map[string]string{"g": "geo index", "t": "table", "e": "log", "meta": "catalog"}
+// kindOf tells what a key group (its first three elements: the layout,
+// the structure's name and the part) belongs to, and whether its keys
+// count the structure's items: a geo index's points by their reverse
+// entries, a log's items, a table's records, a relation's links, a
+// series' buckets; every catalog entry. Tables, relations and series
+// share the "x" layout and tell themselves apart by their parts' tags.
+func kindOf(layout, part string) (kind string, counts bool) {
+	switch layout {
+	case "g":
+		return "geo index", part == "i"
+	case "e":
+		return "log", part == "m"
+	case "meta":
+		return "catalog", true
+	case "x":
+		switch part {
+		case "r", "i", "b":
+			return "table", part == "r"
+		case "l", "f", "bk", "lf", "rf":
+			return "relation", part == "l"
+		case "s":
+			return "series", true
+		}
+	}
+	return layout, false
+}
 
 func statsCommand() *ucli.Command {
 	return &ucli.Command{
@@ -28,9 +52,10 @@ func statsCommand() *ucli.Command {
 			}
 			defer s.Close()
 			type entry struct {
-				Kind string `json:"kind"`
-				Name string `json:"name"`
-				Keys int    `json:"keys"`
+				Kind  string `json:"kind"`
+				Name  string `json:"name"`
+				Items int    `json:"items"` // points, records, items, links or buckets; entries for the catalog
+				Keys  int    `json:"keys"`
 			}
 			var out struct {
 				File      string  `json:"file"`
@@ -43,21 +68,28 @@ func statsCommand() *ucli.Command {
 				return err
 			}
 			err = s.View(func(tx keyspace.Tx) error {
-				groups, err := composite.GroupCounts(tx, composite.NewSubspace(), nil, 2)
+				groups, err := composite.GroupCounts(tx, composite.NewSubspace(), nil, 3)
 				if err != nil {
 					return err
 				}
+				// A table and a relation of the same name interleave in key
+				// order, so entries are found by kind and name.
+				at := map[[2]string]int{}
 				for _, g := range groups {
-					kind, _ := g.Group[0].(string)
-					e := entry{Kind: subspaceKinds[kind], Keys: g.Count}
-					if e.Kind == "" {
-						e.Kind = kind
+					layout, name, part := groupParts(g.Group)
+					kind, counts := kindOf(layout, part)
+					i, ok := at[[2]string{kind, name}]
+					if !ok {
+						i = len(out.Subspaces)
+						at[[2]string{kind, name}] = i
+						out.Subspaces = append(out.Subspaces, entry{Kind: kind, Name: name})
 					}
-					if len(g.Group) > 1 {
-						e.Name = fmt.Sprint(g.Group[1])
-					}
+					e := &out.Subspaces[i]
+					e.Keys += g.Count
 					out.Keys += g.Count
-					out.Subspaces = append(out.Subspaces, e)
+					if counts {
+						e.Items += g.Count
+					}
 				}
 				return nil
 			})
@@ -68,13 +100,23 @@ func statsCommand() *ucli.Command {
 				return writeJSON(c.App.Writer, out)
 			}
 			tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "KIND\tNAME\tKEYS")
+			fmt.Fprintln(tw, "KIND\tNAME\tITEMS\tKEYS")
 			for _, e := range out.Subspaces {
-				fmt.Fprintf(tw, "%s\t%s\t%d\n", e.Kind, e.Name, e.Keys)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", e.Kind, e.Name, e.Items, e.Keys)
 			}
 			tw.Flush()
-			_, err = fmt.Fprintf(c.App.Writer, "%s: %d keys, %d bytes\n", out.File, out.Keys, out.Bytes)
+			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes\n", out.File, count(out.Keys, "key"), out.Bytes)
 			return err
 		},
 	}
+}
+
+// groupParts returns a key group's first three elements as text: the
+// layout ("g", "x", …), the structure's name and the part.
+func groupParts(t composite.Tuple) (layout, name, part string) {
+	var texts [3]string
+	for i := range min(len(t), 3) {
+		texts[i] = fmt.Sprint(t[i])
+	}
+	return texts[0], texts[1], texts[2]
 }

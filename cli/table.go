@@ -30,7 +30,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, count groups",
+		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, count groups, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
@@ -50,6 +50,7 @@ func tableCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"}},
 				Action: tableScan,
 			},
+			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
 			{
 				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix",
 				UsageText: "keyspace table count --table cities --depth 2 US",
