@@ -38,7 +38,7 @@ func (r Range) Resume(cursor string) (Range, error) {
 		return r, nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil || len(b) < 10 || b[0] != cursorVersion {
+	if err != nil || len(b) < 9 || b[0] != cursorVersion {
 		return r, fmt.Errorf("%w: not a cursor token", ErrBadCursor)
 	}
 	if binary.BigEndian.Uint64(b[1:9]) != r.fingerprint() {

@@ -1,6 +1,7 @@
 package keyspace_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -142,5 +143,54 @@ func TestScanPageAgainstModel(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// FuzzResume: for any range and any token, Resume returns ErrBadCursor or
+// a range inside the original; and for any key inside a range, the token
+// Cursor makes for it resumes exactly after it (before it, in reverse).
+func FuzzResume(f *testing.F) {
+	f.Add([]byte("k"), []byte("l"), false, []byte("k050"), "")
+	f.Add([]byte{}, []byte{}, true, []byte{0x00}, "AQ")
+	f.Add([]byte("a\x00"), []byte("a\xff"), false, []byte("a\x00\x00"), "not base64!")
+	f.Add([]byte(nil), []byte("z"), true, []byte("m"), keyspace.Range{}.Cursor([]byte("m")))
+	f.Fuzz(func(t *testing.T, start, end []byte, reverse bool, last []byte, token string) {
+		for _, r := range []keyspace.Range{
+			{Start: start, End: end, Reverse: reverse},
+			{Start: start, Reverse: reverse}, // open above
+			{End: end, Reverse: reverse},     // open below
+		} {
+			inside := func(k []byte) bool {
+				return (r.Start == nil || bytes.Compare(k, r.Start) >= 0) && (r.End == nil || bytes.Compare(k, r.End) < 0)
+			}
+			if rr, err := r.Resume(token); err != nil {
+				if !errors.Is(err, keyspace.ErrBadCursor) {
+					t.Fatalf("Resume(%q) = %v, want ErrBadCursor", token, err)
+				}
+			} else if token != "" && (bytes.Compare(rr.Start, r.Start) < 0 || r.End != nil && (rr.End == nil || bytes.Compare(rr.End, r.End) > 0)) {
+				t.Fatalf("Resume(%q) on %+v widened it to %+v", token, r, rr)
+			}
+			if !inside(last) {
+				continue
+			}
+			rr, err := r.Resume(r.Cursor(last))
+			if err != nil {
+				t.Fatalf("Resume(Cursor(%q)) on %+v: %v", last, r, err)
+			}
+			// The keys the resumed range holds are exactly the keys of r
+			// past last in r's direction: check last, the key right after
+			// it, and the bounds.
+			for _, k := range [][]byte{last, append(bytes.Clone(last), 0x00), start, end} {
+				past := bytes.Compare(k, last) > 0
+				if reverse {
+					past = bytes.Compare(k, last) < 0
+				}
+				want := inside(k) && past
+				got := (rr.Start == nil || bytes.Compare(k, rr.Start) >= 0) && (rr.End == nil || bytes.Compare(k, rr.End) < 0)
+				if got != want {
+					t.Fatalf("%+v resumed after %q as %+v: holds %q = %v, want %v", r, last, rr, k, got, want)
+				}
+			}
+		}
 	})
 }

@@ -37,11 +37,36 @@ func locate(lat, lon float64) (grid, uint64) {
 // 32-bit scaling overflows), so both are pulled in by 1e-9° (0.1 mm) first:
 // the point is stored in the northmost row or eastmost column, where it
 // belongs, and its exact coordinates are kept in the value.
+//
+// The library scales (lat + 90) / 180 to 32 bits, and the addition can
+// round a point within an ulp of a cell's edge across it:
+// 39.37499999999999 + 90 is 129.375 in float64, so the point lands in the
+// cell whose rectangle starts at 39.375, which does not hold it. A
+// covering tests regions against those rectangles, so a region ending
+// between the point and the edge would miss it. encode therefore checks
+// the point against its 64-bit cell's rectangle, computed as every cell's
+// is (bounds), and steps back across an edge it was rounded over. A
+// coarser cell's rectangle starts at the same computed edge (its lower
+// bits are zeros), so it holds the point too (FuzzCellsHoldTheirPoints).
 func encode(lat, lon float64) uint64 {
 	const edge = 1e-9
 	lat = min(lat, 90-edge)
 	lon = min(lon, 180-edge)
-	return geohash.EncodeInt(lat, lon)
+	h := geohash.EncodeInt(lat, lon)
+	b := geohash.BoundingBoxInt(h)
+	switch {
+	case lat < b.MinLat:
+		h = geohash.NeighborIntWithPrecision(h, 64, geohash.South)
+	case lat > b.MaxLat:
+		h = geohash.NeighborIntWithPrecision(h, 64, geohash.North)
+	}
+	switch {
+	case lon < b.MinLng:
+		h = geohash.NeighborIntWithPrecision(h, 64, geohash.West)
+	case lon > b.MaxLng:
+		h = geohash.NeighborIntWithPrecision(h, 64, geohash.East)
+	}
+	return h
 }
 
 // rects returns latitude/longitude rectangles whose union holds the

@@ -50,6 +50,26 @@ func FuzzCovering(f *testing.F) {
 	})
 }
 
+// FuzzCellsHoldTheirPoints: for any point, in the geohash grid or a polar
+// cap's, every cell holding its hash, from the whole grid down to 64 bits,
+// has rectangles that hold it. A covering's cells are these cells, so a
+// cell that lost its point would lose a query's result.
+func FuzzCellsHoldTheirPoints(f *testing.F) {
+	for _, p := range [][2]float64{
+		{0, 0}, {90, 0}, {-90, 180}, {CapLatitude, 179.99}, {-CapLatitude, -180},
+		{math.Nextafter(CapLatitude, 0), 180}, {89.9999999, -45}, {37.7749, -122.4194},
+		{-0.0, -0.0}, {45, 180}, {-45, -180},
+	} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, lat, lon float64) {
+		if validate(lat, lon) != nil {
+			return
+		}
+		checkCellsHold(t, lat, lon)
+	})
+}
+
 // FuzzRingContains checks ringContains, orb's ray casting given the ring's
 // box, against orb's own planar.RingContains. Vertices and the point lie
 // on a grid of quarter degrees, so that points on vertices, on edges and

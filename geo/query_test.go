@@ -780,3 +780,61 @@ func TestDistinctUpTo3(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsJustBelowCellEdges: points an ulp or so below a cell's edge,
+// which float64 arithmetic once hashed into the cell above, are found by
+// boxes whose top edge is the point's own latitude or longitude (edges
+// included), as brute force finds them.
+func TestPointsJustBelowCellEdges(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("edges")
+	var points []Point
+	for _, edge := range []float64{39.375, 45, 22.5, -11.25, 0.703125, 67.5} {
+		for ulps := 1; ulps <= 4; ulps++ {
+			lat := edge
+			for range ulps {
+				lat = math.Nextafter(lat, -90)
+			}
+			for _, lon := range []float64{180, -180, 0, math.Nextafter(90, -180), 123.75} {
+				points = append(points, Point{ID: fmt.Sprint(lat, "/", lon), Lat: lat, Lon: lon})
+			}
+		}
+	}
+	if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		for _, p := range points {
+			for _, b := range []Box{
+				{MinLat: p.Lat - 1, MaxLat: p.Lat, MinLon: p.Lon - 1, MaxLon: p.Lon}, // the point at the top right corner
+				{MinLat: p.Lat - 1, MaxLat: p.Lat, MinLon: p.Lon, MaxLon: p.Lon},
+			} {
+				if b.MinLon < -180 {
+					b.MinLon = -180
+				}
+				got, _, err := ix.Box(tx, b, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []string
+				for _, q := range points {
+					inLon := func(lon float64) bool { return lon >= b.MinLon && lon <= b.MaxLon }
+					// Longitudes 180 and -180 are one meridian.
+					if q.Lat >= b.MinLat && q.Lat <= b.MaxLat && (inLon(q.Lon) || math.Abs(q.Lon) == 180 && inLon(-q.Lon)) {
+						want = append(want, q.ID)
+					}
+				}
+				var ids []string
+				for _, r := range got {
+					ids = append(ids, r.ID)
+				}
+				slices.Sort(ids)
+				slices.Sort(want)
+				if !slices.Equal(ids, want) {
+					t.Errorf("Box(%+v) = %v, want %v", b, ids, want)
+				}
+			}
+		}
+		return nil
+	})
+}
