@@ -1,10 +1,12 @@
 package geo
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/keyspacedb/keyspace"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 )
@@ -117,5 +119,82 @@ func FuzzEdgeMeetsBound(f *testing.F) {
 		if got := edgeMeetsBound(&e, b); got != want {
 			t.Fatalf("edge %v–%v, box %v: edgeMeetsBound %v, by the sides %v", e.a, e.b, b, got, want)
 		}
+	})
+}
+
+// FuzzQueriesAgainstBruteForce puts a few dozen points around a fuzzed
+// centre (scattered within about twice the radius, on the centre itself,
+// on the poles, on ±180° and on cell edges) and checks Radius and Nearest
+// against brute force. A point within a billionth of the radius of the
+// circle's edge may fall either way (the index measures with its own
+// trigonometry); everything else must agree, with distances within a
+// millionth.
+func FuzzQueriesAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, 1000.0, uint8(10))
+	f.Add(uint64(2), 90.0, 0.0, 50000.0, uint8(1))
+	f.Add(uint64(3), -89.9, 179.9, 20000.0, uint8(30))
+	f.Add(uint64(4), 0.0, 180.0, 500.0, uint8(3))
+	f.Add(uint64(5), CapLatitude, -180.0, 300000.0, uint8(100))
+	f.Add(uint64(6), 39.37499999999999, 45.0, 0.0, uint8(5))
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, radius float64, k uint8) {
+		if validate(lat, lon) != nil || math.IsNaN(radius) || radius < 0 || radius > 2e7 || k == 0 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 9))
+		var points []Point
+		add := func(plat, plon float64) {
+			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
+		}
+		for range 40 {
+			add(destination(lat, lon, r.Float64()*2*radius+r.Float64()*10, r.Float64()*2*math.Pi))
+		}
+		add(lat, lon)
+		add(90, r.Float64()*360-180)
+		add(-90, 0)
+		add(lat, 180)
+		add(lat, -180)
+		add(math.Nextafter(39.375, 0), lon)
+		add(lat, math.Nextafter(45, -180))
+		s := keyspace.NewMemory()
+		ix := NewIndex("fuzz")
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, _, err := ix.Radius(tx, lat, lon, radius, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dist := map[string]float64{}
+			for _, p := range points {
+				dist[p.ID] = Distance(lat, lon, p.Lat, p.Lon)
+			}
+			found := map[string]bool{}
+			for _, g := range got {
+				found[g.ID] = true
+				if d := dist[g.ID]; d > radius*(1+1e-9)+1e-9 || math.Abs(g.Distance-d) > 1e-6*math.Max(1, d) {
+					t.Fatalf("Radius(%v, %v, %v) found %s at %v m; brute force measures %v m", lat, lon, radius, g.ID, g.Distance, d)
+				}
+			}
+			for id, d := range dist {
+				if d < radius*(1-1e-9) && !found[id] {
+					t.Fatalf("Radius(%v, %v, %v) missed %s at %v m", lat, lon, radius, id, d)
+				}
+			}
+			near, _, err := ix.Nearest(tx, lat, lon, int(k), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bruteRadius(points, lat, lon, math.Inf(1))
+			if len(near) != min(int(k), len(points)) {
+				t.Fatalf("Nearest(%v, %v, %d): %d results, want %d", lat, lon, k, len(near), min(int(k), len(points)))
+			}
+			for i, n := range near { // the i-th distance agrees; ties may name either point
+				if w := want[i].Distance; math.Abs(n.Distance-w) > 1e-6*math.Max(1, w) {
+					t.Fatalf("Nearest(%v, %v, %d): result %d is %s at %v m; brute force's is %s at %v m", lat, lon, k, i, n.ID, n.Distance, want[i].ID, w)
+				}
+			}
+			return nil
+		})
 	})
 }
