@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -124,8 +125,8 @@ func FuzzEdgeMeetsBound(f *testing.F) {
 
 // FuzzQueriesAgainstBruteForce puts a few dozen points around a fuzzed
 // centre (scattered within about twice the radius, on the centre itself,
-// on the poles, on ±180° and on cell edges) and checks Radius and Nearest
-// against brute force. A point within a billionth of the radius of the
+// on the poles, on ±180° and on cell edges) and checks Radius, Box and
+// Nearest against brute force. A point within a billionth of the radius of the
 // circle's edge may fall either way (the index measures with its own
 // trigonometry); everything else must agree, with distances within a
 // millionth.
@@ -180,6 +181,35 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 				if d < radius*(1-1e-9) && !found[id] {
 					t.Fatalf("Radius(%v, %v, %v) missed %s at %v m", lat, lon, radius, id, d)
 				}
+			}
+			// A box about the circle's size, across ±180° where it reaches
+			// over, must find exactly what plain comparisons find.
+			deg := radius / 111_000
+			b := Box{MinLat: math.Max(lat-deg, -90), MaxLat: math.Min(lat+deg, 90), MinLon: lon - 2*deg, MaxLon: lon + 2*deg}
+			if b.MaxLon-b.MinLon >= 360 {
+				b.MinLon, b.MaxLon = -180, 180
+			} else if b.MinLon < -180 {
+				b.MinLon += 360
+			} else if b.MaxLon > 180 {
+				b.MaxLon -= 360
+			}
+			inBox, _, err := ix.Box(tx, b, nil)
+			if err != nil {
+				t.Fatalf("Box(%+v): %v", b, err)
+			}
+			var gotIDs, wantIDs []string
+			for _, g := range inBox {
+				gotIDs = append(gotIDs, g.ID)
+			}
+			for _, p := range points {
+				if bruteInBox(b, p) {
+					wantIDs = append(wantIDs, p.ID)
+				}
+			}
+			slices.Sort(gotIDs)
+			slices.Sort(wantIDs)
+			if !slices.Equal(gotIDs, wantIDs) {
+				t.Fatalf("Box(%+v) = %v, brute force %v", b, gotIDs, wantIDs)
 			}
 			near, _, err := ix.Nearest(tx, lat, lon, int(k), nil)
 			if err != nil {
