@@ -411,16 +411,8 @@ func TestDrop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := storetest.Contents(t, s)
 		log := NewLog("inbox")
-		var dropped int
-		if err := s.Update(func(tx keyspace.Tx) (err error) { dropped, err = log.Drop(tx); return err }); err != nil {
-			t.Fatal(err)
-		}
-		if dropped != items["inbox"] {
-			t.Errorf("Drop = %d items, want %d", dropped, items["inbox"])
-		}
-		storetest.CheckDeleted(t, before, storetest.Contents(t, s), func(key string) bool {
+		storetest.CheckDrop(t, s, log.Drop, items["inbox"], func(key string) bool {
 			k, err := composite.Unpack([]byte(key))
 			return err == nil && len(k) > 1 && k[0] == "e" && k[1] == "inbox"
 		})

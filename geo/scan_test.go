@@ -172,16 +172,8 @@ func TestDrop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := storetest.Contents(t, s)
 		ix := NewIndex("shops")
-		var dropped int
-		if err := s.Update(func(tx keyspace.Tx) (err error) { dropped, err = ix.Drop(tx); return err }); err != nil {
-			t.Fatal(err)
-		}
-		if dropped != put["shops"] {
-			t.Errorf("Drop = %d points, want %d", dropped, put["shops"])
-		}
-		storetest.CheckDeleted(t, before, storetest.Contents(t, s), func(key string) bool {
+		storetest.CheckDrop(t, s, ix.Drop, put["shops"], func(key string) bool {
 			k, err := composite.Unpack([]byte(key))
 			return err == nil && len(k) > 1 && k[0] == "g" && k[1] == "shops"
 		})

@@ -46,15 +46,7 @@ func TestDrop(t *testing.T) {
 		}
 		dropAndCheck := func(drop func(tx keyspace.Tx) (int, error), want int, tags ...string) {
 			t.Helper()
-			before := storetest.Contents(t, s)
-			var n int
-			if err := s.Update(func(tx keyspace.Tx) (err error) { n, err = drop(tx); return err }); err != nil {
-				t.Fatal(err)
-			}
-			if n != want {
-				t.Errorf("Drop = %d, want %d", n, want)
-			}
-			storetest.CheckDeleted(t, before, storetest.Contents(t, s), func(key string) bool {
+			storetest.CheckDrop(t, s, drop, want, func(key string) bool {
 				k, err := composite.Unpack([]byte(key))
 				return err == nil && len(k) > 2 && k[0] == "x" && k[1] == "likes" && slices.Contains(tags, k[2].(string))
 			})

@@ -23,12 +23,20 @@ func Contents(t testing.TB, s keyspace.Store) Model {
 	return m
 }
 
-// CheckDeleted checks that after is before less exactly the keys gone
-// reports, with every other value unchanged, and that gone reported at
-// least one key (a check of a deletion that deleted nothing proves
-// little).
-func CheckDeleted(t testing.TB, before, after Model, gone func(key string) bool) {
+// CheckDrop runs drop in an Update of s and checks that it reported want
+// items and deleted exactly the keys gone reports (at least one), with
+// every other key and value unchanged.
+func CheckDrop(t testing.TB, s keyspace.Store, drop func(tx keyspace.Tx) (int, error), want int, gone func(key string) bool) {
 	t.Helper()
+	before := Contents(t, s)
+	var n int
+	if err := s.Update(func(tx keyspace.Tx) (err error) { n, err = drop(tx); return err }); err != nil {
+		t.Fatalf("drop: %v", err)
+	}
+	if n != want {
+		t.Errorf("drop reported %d items, want %d", n, want)
+	}
+	after := Contents(t, s)
 	deleted := 0
 	for k, v := range before {
 		got, kept := after[k]
