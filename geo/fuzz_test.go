@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -125,8 +126,8 @@ func FuzzEdgeMeetsBound(f *testing.F) {
 
 // FuzzQueriesAgainstBruteForce puts a few dozen points around a fuzzed
 // centre (scattered within about twice the radius, on the centre itself,
-// on the poles, on ±180° and on cell edges) and checks Radius, Box and
-// Nearest against brute force. A point within a billionth of the radius of the
+// on the poles, on ±180° and on cell edges) and checks Radius, Box,
+// Within and Nearest against brute force. A point within a billionth of the radius of the
 // circle's edge may fall either way (the index measures with its own
 // trigonometry); everything else must agree, with distances within a
 // millionth.
@@ -210,6 +211,38 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			slices.Sort(wantIDs)
 			if !slices.Equal(gotIDs, wantIDs) {
 				t.Fatalf("Box(%+v) = %v, brute force %v", b, gotIDs, wantIDs)
+			}
+			// An irregular hexagon about the circle's size, where it
+			// neither crosses ±180° nor reaches a pole, must find what
+			// orb's planar.PolygonContains finds. Its vertices come from
+			// the seed, so its edges cross cells at every angle.
+			if lat-deg > -90 && lat+deg < 90 && lon-2*deg > -180 && lon+2*deg < 180 && deg > 0 {
+				var ring orb.Ring
+				for i := range 6 {
+					θ := float64(i)*math.Pi/3 + r.Float64()*0.5
+					f := 0.3 + 0.7*r.Float64()
+					ring = append(ring, orb.Point{lon + 2*deg*f*math.Cos(θ), lat + deg*f*math.Sin(θ)})
+				}
+				ring = append(ring, ring[0])
+				poly := orb.Polygon{ring}
+				if inPoly, _, err := ix.Within(tx, poly, nil); err == nil { // a fuzzed hexagon may cross itself: skip it
+					gotIDs, wantIDs = gotIDs[:0], wantIDs[:0]
+					for _, g := range inPoly {
+						gotIDs = append(gotIDs, g.ID)
+					}
+					for _, p := range points {
+						if planar.PolygonContains(poly, orb.Point{p.Lon, p.Lat}) {
+							wantIDs = append(wantIDs, p.ID)
+						}
+					}
+					slices.Sort(gotIDs)
+					slices.Sort(wantIDs)
+					if !slices.Equal(gotIDs, wantIDs) {
+						t.Fatalf("Within(%v) = %v, brute force %v", poly, gotIDs, wantIDs)
+					}
+				} else if !errors.Is(err, ErrBadPolygon) {
+					t.Fatalf("Within(%v): %v", poly, err)
+				}
 			}
 			near, _, err := ix.Nearest(tx, lat, lon, int(k), nil)
 			if err != nil {
