@@ -84,3 +84,6 @@ func (s *MemoryStore) CheckLeaves() error {
 	}
 	return err
 }
+
+// DeleteInBatches is DeleteRange collecting batch keys at a time.
+func DeleteInBatches(tx Tx, r Range, batch int) (int, error) { return deleteInBatches(tx, r, batch) }

@@ -89,24 +89,47 @@ func (r Range) empty() bool {
 	return r.Start != nil && r.End != nil && bytes.Compare(r.Start, r.End) >= 0
 }
 
-// deleteRange is DeleteRange for any Tx: it collects the keys first (so the
-// scan never walks a tree it is changing) and deletes them one by one.
+// deleteRange is DeleteRange for any Tx. It deletes in batches of
+// deleteBatch keys: it collects a batch first (so the scan never walks a
+// tree it is changing), deletes it, and goes on after its last key, so
+// dropping a million-key index holds a thousand keys at a time, not a
+// million.
 func deleteRange(tx Tx, r Range) (int, error) {
+	return deleteInBatches(tx, r, deleteBatch)
+}
+
+// deleteBatch is how many keys deleteRange collects before deleting them.
+const deleteBatch = 1024
+
+func deleteInBatches(tx Tx, r Range, batch int) (int, error) {
 	if !tx.Writable() {
 		return 0, ErrReadOnly
 	}
 	r.Reverse = false
-	var keys [][]byte
-	for k := range tx.Scan(r) {
-		keys = append(keys, bytes.Clone(k))
-	}
-	if err := tx.Err(); err != nil {
-		return 0, err
-	}
-	for _, k := range keys {
-		if err := tx.Delete(k); err != nil {
+	deleted := 0
+	keys := make([][]byte, 0, batch)
+	for {
+		next := r
+		next.Limit = batch
+		if r.Limit > 0 {
+			next.Limit = min(batch, r.Limit-deleted)
+		}
+		keys = keys[:0]
+		for k := range tx.Scan(next) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		if err := tx.Err(); err != nil {
 			return 0, err
 		}
+		for _, k := range keys {
+			if err := tx.Delete(k); err != nil {
+				return 0, err
+			}
+		}
+		deleted += len(keys)
+		if len(keys) < next.Limit || deleted == r.Limit {
+			return deleted, nil
+		}
+		r.Start = append(keys[len(keys)-1], 0x00) // the smallest key after the last deleted
 	}
-	return len(keys), nil
 }

@@ -2,6 +2,8 @@ package keyspace_test
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -54,4 +56,51 @@ func memoryConformance(t *testing.T, leafSizes []int, newStore func(max int) *ke
 			})
 		})
 	}
+}
+
+// TestDeleteRangeInBatches: deleting a range a few keys at a time, with
+// and without a limit, removes what the model's DeleteRange removes, on
+// both backends, whichever batch boundary the keys fall on.
+func TestDeleteRangeInBatches(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(11, 12))
+		m := storetest.Model{}
+		key := func() []byte { // short keys of 0x00, a, b and 0xff: neighbours and shared prefixes
+			k := make([]byte, 1+r.IntN(4))
+			for i := range k {
+				k[i] = "\x00ab\xff"[r.IntN(4)]
+			}
+			return k
+		}
+		for round := range 200 {
+			err := s.Update(func(tx keyspace.Tx) error {
+				for range r.IntN(40) {
+					k := key()
+					m[string(k)] = "v"
+					if err := tx.Put(k, []byte("v")); err != nil {
+						return err
+					}
+				}
+				rg := keyspace.Range{Limit: r.IntN(3) * r.IntN(20)}
+				if r.IntN(4) > 0 {
+					rg.Start = key()
+				}
+				if r.IntN(4) > 0 {
+					rg.End = key()
+				}
+				batch := 1 + r.IntN(5)
+				n, err := keyspace.DeleteInBatches(tx, rg, batch)
+				if want := m.DeleteRange(rg); err != nil || n != want {
+					t.Fatalf("round %d: DeleteInBatches(%q..%q, limit %d, batch %d) = %d, %v; the model removed %d", round, rg.Start, rg.End, rg.Limit, batch, n, err, want)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := storetest.Contents(t, s); !maps.Equal(got, m) {
+				t.Fatalf("round %d: the store holds %q, the model %q", round, got, m)
+			}
+		}
+	})
 }
