@@ -108,9 +108,9 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %d points into %s", len(points), ix.Name())
+	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", count(len(points), "point"), ix.Name())
 	if len(bad) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "; skipped %d bad rows: %s", len(bad), firstBad(bad))
+		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil

@@ -142,7 +142,7 @@ func tableImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %d rows into table %s keyed %s\n", len(rows), c.String("table"), strings.Join(keyCols, ":"))
+	fmt.Fprintf(c.App.ErrWriter, "imported %s into table %s keyed %s\n", count(len(rows), "row"), c.String("table"), strings.Join(keyCols, ":"))
 	return nil
 }
 

@@ -1,0 +1,76 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/cli"
+	"github.com/keyspacedb/keyspace/geo"
+)
+
+// FuzzGeoImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
+// in process, and holds it to all or nothing: it exits 0 having imported
+// exactly the points it says, which the index then holds, or exits 1 with
+// one line on stderr and leaves no key behind; it never panics.
+func FuzzGeoImport(f *testing.F) {
+	f.Add([]byte("id,lat,lon\na,1,2\nb,3,4\n"), uint8(0), false)
+	f.Add([]byte("id,lat,lon\na,91,2\nb,3,4\n"), uint8(0), true)
+	f.Add([]byte("id,lat,lon\na,1\n"), uint8(0), false)
+	f.Add([]byte("\ufeffid,lat,lon,name\n\"x,y\",-90,180,\"a\"\"b\"\n"), uint8(0), false)
+	f.Add([]byte(`{"id":"a","lat":1,"lon":2}`+"\n"+`{"id":7,"lat":"1","lon":2}`+"\n"), uint8(1), false)
+	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}`), uint8(2), false)
+	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"id":"b"}}]}`), uint8(2), true)
+	imported := regexp.MustCompile(`^imported (\d+) points? into p(; skipped \d+ bad rows?: .*)?\n$`)
+	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
+		db := filepath.Join(t.TempDir(), "f.db")
+		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
+			"--format", []string{"csv", "ndjson", "geojson"}[format%3], "-"}
+		if skipBad {
+			args = append(args, "--skip-bad")
+		}
+		var stdout, stderr bytes.Buffer
+		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
+		keys, points := 0, 0
+		if _, err := os.Stat(db); err == nil {
+			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatalf("the file an import left does not open: %v", err)
+			}
+			defer s.Close()
+			s.View(func(tx keyspace.Tx) error {
+				for range tx.Scan(keyspace.Range{}) {
+					keys++
+				}
+				return geo.NewIndex("p").Scan(tx, "", func(geo.Point) bool { points++; return true })
+			})
+		} else if !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		switch code {
+		case 0:
+			m := imported.FindStringSubmatch(stderr.String() + stdout.String())
+			if m == nil {
+				t.Fatalf("exit 0 without saying what it imported: stdout %q, stderr %q", stdout.String(), stderr.String())
+			}
+			if n, _ := strconv.Atoi(m[1]); n != points || keys != 2*points {
+				t.Fatalf("said %s points; the index holds %d points in %d keys", m[1], points, keys)
+			}
+		case 1:
+			if keys != 0 {
+				t.Fatalf("a failed import (%q) left %d keys", stderr.String(), keys)
+			}
+			if bytes.Count(stderr.Bytes(), []byte("\n")) != 1 {
+				t.Fatalf("a failed import said %q: want one line", stderr.String())
+			}
+		default:
+			t.Fatalf("exit %d (%q) for input data", code, fmt.Sprint(stderr.String()))
+		}
+	})
+}
