@@ -15,25 +15,35 @@ import (
 	"github.com/keyspacedb/keyspace/geo"
 )
 
-// FuzzGeoImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
-// in process, and holds it to all or nothing: it exits 0 having imported
-// exactly the points it says, which the index then holds, or exits 1 with
+// FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
+// or to `table import` as CSV keyed by its id column, in process, and
+// holds them to all or nothing: an import exits 0 having imported exactly
+// the points or rows it says, which the file then holds, or exits 1 with
 // one line on stderr and leaves no key behind; it never panics.
-func FuzzGeoImport(f *testing.F) {
+func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,lat,lon\na,1,2\nb,3,4\n"), uint8(0), false)
 	f.Add([]byte("id,lat,lon\na,91,2\nb,3,4\n"), uint8(0), true)
 	f.Add([]byte("id,lat,lon\na,1\n"), uint8(0), false)
+	f.Add([]byte("id,lat,lon\na,1,2\na,3,4\n"), uint8(0), false) // a repeated id
+	f.Add([]byte("id,lat,lon\na,1,2\na,3,4\n"), uint8(0), true)
 	f.Add([]byte("\ufeffid,lat,lon,name\n\"x,y\",-90,180,\"a\"\"b\"\n"), uint8(0), false)
 	f.Add([]byte(`{"id":"a","lat":1,"lon":2}`+"\n"+`{"id":7,"lat":"1","lon":2}`+"\n"), uint8(1), false)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}`), uint8(2), false)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"id":"b"}}]}`), uint8(2), true)
-	imported := regexp.MustCompile(`^imported (\d+) points? into p(; skipped \d+ bad rows?: .*)?\n$`)
+	f.Add([]byte("id,city\n1,Oslo\n2,\"Rome, Lazio\"\n"), uint8(3), false) // table import
+	f.Add([]byte("id,city\n1,Oslo\n1,Rome\n"), uint8(3), false)
+	f.Add([]byte("city,id\nOslo,\n"), uint8(3), false)
+	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
+		table := format%4 == 3
 		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson"}[format%3], "-"}
+			"--format", []string{"csv", "ndjson", "geojson", "csv"}[format%4], "-"}
 		if skipBad {
 			args = append(args, "--skip-bad")
+		}
+		if table {
+			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"}
 		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
@@ -59,8 +69,12 @@ func FuzzGeoImport(f *testing.F) {
 			if m == nil {
 				t.Fatalf("exit 0 without saying what it imported: stdout %q, stderr %q", stdout.String(), stderr.String())
 			}
-			if n, _ := strconv.Atoi(m[1]); n != points || keys != 2*points {
+			n, _ := strconv.Atoi(m[1])
+			if !table && (n != points || keys != 2*points) {
 				t.Fatalf("said %s points; the index holds %d points in %d keys", m[1], points, keys)
+			}
+			if table && keys != n+1 { // the rows and the table's schema in the catalog
+				t.Fatalf("said %s rows; the file holds %d keys", m[1], keys)
 			}
 		case 1:
 			if keys != 0 {

@@ -74,8 +74,18 @@ func geoImport(c *ucli.Context) error {
 	}
 	var points []geo.Point
 	var bad []badRow
+	lineOf := map[string]int{} // the line each id was first read on
 	for _, r := range rows {
 		p, err := spec.point(r)
+		if err == nil {
+			// A repeated id would overwrite the earlier point (a move)
+			// and leave one point where the file has two rows.
+			if first, seen := lineOf[p.ID]; seen {
+				err = fmt.Errorf("id %q repeats line %d", p.ID, first)
+			} else {
+				lineOf[p.ID] = r.line
+			}
+		}
 		if err != nil {
 			if !c.Bool("skip-bad") {
 				return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)

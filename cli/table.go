@@ -110,6 +110,7 @@ func tableImport(c *ucli.Context) error {
 			return err
 		}
 		batch := make([]indextable.Row[record], 0, len(rows))
+		lineOf := make(map[string]int, len(rows)) // the line each key was first read on
 		for _, r := range rows {
 			key := make(composite.Tuple, len(keyCols))
 			for j, k := range keyCols {
@@ -122,9 +123,17 @@ func tableImport(c *ucli.Context) error {
 					key[j], _ = strconv.ParseInt(v, 10, 64)
 				}
 			}
-			if _, err := key.TryPack(); err != nil {
+			packed, err := key.TryPack()
+			if err != nil {
 				return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
 			}
+			// A repeated key would overwrite the earlier row and leave one
+			// record where the file has two: key columns that do not name
+			// each row once (cities by name alone) lose rows silently.
+			if first, seen := lineOf[string(packed)]; seen {
+				return fmt.Errorf("%s: line %d: key %s repeats line %d; choose key columns that name each row once (nothing imported)", name, r.line, formatScope(key), first)
+			}
+			lineOf[string(packed)] = r.line
 			rec := record{}
 			for k, v := range r.fields {
 				rec[k] = v
