@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 )
 
@@ -94,4 +95,35 @@ func ExampleIndex_Scan() {
 	// page 1 [bike-1 bike-2]
 	// page 2 [car-1 car-2]
 	// page 3 [car-3]
+}
+
+// Dropping an index deletes its points under every scope, in the caller's
+// transaction: an index of the same store whose name starts the same is
+// untouched.
+func ExampleIndex_Drop() {
+	store := keyspace.NewMemory()
+	fleet, fleet2 := geo.NewIndex("fleet"), geo.NewIndex("fleet2")
+	store.Update(func(tx keyspace.Tx) error {
+		for _, ix := range []*geo.Index{fleet, fleet2} {
+			ix.Put(tx, geo.Point{ID: "car-1", Lat: 52.52, Lon: 13.40})
+			ix.Put(tx, geo.Point{ID: "car-2", Lat: 48.14, Lon: 11.58, Scope: composite.Tuple{"DE", "BY"}})
+		}
+		return nil
+	})
+	store.Update(func(tx keyspace.Tx) error {
+		n, err := fleet.Drop(tx)
+		fmt.Println("dropped", n, "points")
+		return err
+	})
+	store.View(func(tx keyspace.Tx) error {
+		for _, ix := range []*geo.Index{fleet, fleet2} {
+			empty, _ := ix.Empty(tx)
+			fmt.Println(ix.Name(), "empty:", empty)
+		}
+		return nil
+	})
+	// Output:
+	// dropped 2 points
+	// fleet empty: true
+	// fleet2 empty: false
 }
