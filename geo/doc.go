@@ -86,7 +86,13 @@
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 // Scan lists the points in id order from after a given id, by the reverse
-// entries, for paging through an index or exporting it.
+// entries, for paging through an index or exporting it. Drop deletes the
+// whole index: its three grids' subspaces and its reverse entries.
+//
+// A point's hash names a cell whose rectangle holds the point at every
+// precision. The geohash library's arithmetic can round a point within an
+// ulp of a cell's edge into the next cell; encode steps it back, since a
+// covering decides which cells to read by their rectangles.
 //
 // # The poles
 //
