@@ -358,3 +358,20 @@ func TestRecallAgainstTheOracle(t *testing.T) {
 		t.Errorf("recall %v, want %v (%d of %d points missed)", got, want, missed, wanted)
 	}
 }
+
+// TestTickLabels: the charts' axes read as people write numbers.
+func TestTickLabels(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		unit string
+		want string
+	}{
+		{1, "µs", "1 µs"}, {100, "µs", "100 µs"}, {1000, "µs", "1 ms"}, {100_000, "µs", "100 ms"},
+		{1e6, "µs", "1 s"}, {1e7, "µs", "10 s"}, {0.1, "µs", "0.1 µs"},
+		{1, "", "1"}, {1000, "", "1,000"}, {1e6, "", "1,000,000"}, {0.1, "", "0.1"}, {123456, "", "123,456"},
+	} {
+		if got := tickLabel(tc.v, tc.unit); got != tc.want {
+			t.Errorf("tickLabel(%v, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -37,8 +38,8 @@ func barChart(title, unit string, groups, series []string, values [][]float64) s
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", w, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%.0f" y="20" font-size="14">%s</text>`+"\n", left, html.EscapeString(title))
 	for d := lo; d <= hi*1.0001; d *= 10 {
-		fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#e5e7eb"/><text x="%.0f" y="%.1f" text-anchor="end">%g %s</text>`+"\n",
-			left, w-10, y(d), y(d), left-4, y(d)+4, d, html.EscapeString(unit))
+		fmt.Fprintf(&b, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#e5e7eb"/><text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n",
+			left, w-10, y(d), y(d), left-4, y(d)+4, html.EscapeString(tickLabel(d, unit)))
 	}
 	groupW := (w - left - 10) / float64(len(groups))
 	barW := groupW * 0.8 / float64(len(series))
@@ -90,7 +91,7 @@ func (r *Report) Charts() map[string]string {
 		latency[g][p], cands[g][p] = res.MedianMicros, res.CandidatesPerResult
 	}
 	out := map[string]string{
-		"latency.svg": barChart(fmt.Sprintf("Median µs per query, %d %s points", r.Points, r.Dataset), "µs", groups, peers, latency),
+		"latency.svg": barChart(fmt.Sprintf("Median time per query, %s %s points", thousands(float64(r.Points)), r.Dataset), "µs", groups, peers, latency),
 	}
 	// Peers that do not report what they read (Redis) have no bars.
 	var cpeers []string
@@ -115,8 +116,8 @@ func (r *Report) Charts() map[string]string {
 		var sizes []string
 		var speers []string
 		for _, s := range r.Scaling {
-			if indexOf(sizes, fmt.Sprint(s.Points)) < 0 {
-				sizes = append(sizes, fmt.Sprint(s.Points))
+			if indexOf(sizes, thousands(float64(s.Points))) < 0 {
+				sizes = append(sizes, thousands(float64(s.Points)))
 			}
 			if indexOf(speers, s.Peer) < 0 {
 				speers = append(speers, s.Peer)
@@ -127,9 +128,9 @@ func (r *Report) Charts() map[string]string {
 			vals[i] = make([]float64, len(speers))
 		}
 		for _, s := range r.Scaling {
-			vals[indexOf(sizes, fmt.Sprint(s.Points))][indexOf(speers, s.Peer)] = s.MedianMicros
+			vals[indexOf(sizes, thousands(float64(s.Points)))][indexOf(speers, s.Peer)] = s.MedianMicros
 		}
-		out["scaling.svg"] = barChart("Radius 10 km: median µs by number of points", "µs", sizes, speers, vals)
+		out["scaling.svg"] = barChart("Radius 10 km: median time by number of points", "µs", sizes, speers, vals)
 	}
 	return out
 }
@@ -141,4 +142,44 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// tickLabel writes a power of ten on a log axis as people read it: times
+// in µs, ms or s ("100 µs", "10 ms", "1 s"), counts with thousands
+// separators ("1,000,000"), where %g would write 1e+06.
+func tickLabel(d float64, unit string) string {
+	if unit == "µs" {
+		switch {
+		case d >= 1e6:
+			return fmt.Sprintf("%g s", d/1e6)
+		case d >= 1e3:
+			return fmt.Sprintf("%g ms", d/1e3)
+		}
+		return fmt.Sprintf("%g µs", d)
+	}
+	label := thousands(d)
+	if unit != "" {
+		label += " " + unit
+	}
+	return label
+}
+
+// thousands writes a whole number with commas between its thousands, or
+// a fraction as %g does.
+func thousands(v float64) string {
+	if v != math.Trunc(v) || math.Abs(v) >= 1e15 {
+		return fmt.Sprintf("%g", v)
+	}
+	digits := strconv.FormatInt(int64(math.Abs(v)), 10)
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
