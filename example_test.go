@@ -1,9 +1,15 @@
 package keyspace_test
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/enumkeys"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
 )
 
 // Keys sort byte-wise; Prefix turns "everything under users/" into one range
@@ -34,4 +40,41 @@ func Example() {
 	// Output:
 	// users/cid
 	// users/bob
+}
+
+// One transaction spans every technique: a record with its index entries,
+// its geo point and a log item are written together or not at all.
+func Example_oneTransaction() {
+	type shop struct{ Name string }
+	store := keyspace.NewMemory()
+	shops := indextable.New[shop]("shops", nil)
+	places, audit := geo.NewIndex("shops"), enumkeys.NewLog("audit")
+	open := func(tx keyspace.Tx, id, name string, lat, lon float64) error {
+		if _, err := shops.Put(tx, composite.Tuple{id}, shop{name}); err != nil {
+			return err
+		}
+		if err := places.Put(tx, geo.Point{ID: id, Lat: lat, Lon: lon}); err != nil {
+			return err
+		}
+		_, err := audit.Append(tx, id, time.Now(), []byte("opened"))
+		return err
+	}
+	store.Update(func(tx keyspace.Tx) error { return open(tx, "s1", "Bakery", 59.91, 10.75) })
+	err := store.Update(func(tx keyspace.Tx) error {
+		if err := open(tx, "s2", "Café", 59.911, 10.751); err != nil {
+			return err
+		}
+		return errors.New("the till is closed") // every write above is rolled back
+	})
+	fmt.Println(err)
+	store.View(func(tx keyspace.Tx) error {
+		near, _, _ := places.Radius(tx, 59.91, 10.75, 1000, nil)
+		_, getErr := shops.Get(tx, composite.Tuple{"s2"})
+		items, _ := audit.Latest(tx, "s2", 10)
+		fmt.Println(len(near), "shop near;", errors.Is(getErr, keyspace.ErrNotFound), len(items))
+		return nil
+	})
+	// Output:
+	// the till is closed
+	// 1 shop near; true 0
 }
