@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -102,11 +103,24 @@ func tableImport(c *ucli.Context) error {
 	defer s.Close()
 	bar := newBar(c, len(rows), "importing")
 	err = s.Update(func(tx keyspace.Tx) error {
-		if err := saveSchema(tx, c.String("table"), schema); err != nil {
-			return err
-		}
-		table, _, err := openTable(tx, c.String("table"))
-		if err != nil {
+		// A table imported before keeps its key: rows keyed by other
+		// columns, or an integer column filled with text, would sit
+		// beside the old rows under a schema that no longer reads them.
+		table, saved, err := openTable(tx, c.String("table"))
+		switch {
+		case err == nil:
+			if err := sameKey(saved, keyCols); err != nil {
+				return fmt.Errorf("%s: table %s %w", name, c.String("table"), err)
+			}
+			schema = saved
+		case errors.Is(err, errUnknownTable):
+			if err := saveSchema(tx, c.String("table"), schema); err != nil {
+				return err
+			}
+			if table, _, err = openTable(tx, c.String("table")); err != nil {
+				return err
+			}
+		default:
 			return err
 		}
 		batch := make([]indextable.Row[record], 0, len(rows))
@@ -120,6 +134,9 @@ func tableImport(c *ucli.Context) error {
 				}
 				key[j] = v
 				if schema[j].Kind == composite.KindInt {
+					if !isPlainInt(v) {
+						return fmt.Errorf("%s: line %d: key column %q is %q, not an integer like the table's other keys (nothing imported)", name, r.line, k, v)
+					}
 					key[j], _ = strconv.ParseInt(v, 10, 64)
 				}
 			}
@@ -163,6 +180,23 @@ func isPlainInt(s string) bool {
 	return err == nil
 }
 
+// errUnknownTable is openTable's error for a name with no saved schema.
+var errUnknownTable = errors.New("unknown table")
+
+// sameKey is an error unless keyCols are the saved schema's columns, in
+// order.
+func sameKey(saved composite.Schema, keyCols []string) error {
+	names := make([]string, len(saved))
+	for i, col := range saved {
+		names[i] = col.Name
+	}
+	if !slices.Equal(names, keyCols) {
+		return fmt.Errorf("is keyed %s, not %s: import it with --key-cols %s, or drop it first (keyspace table drop)",
+			strings.Join(names, ":"), strings.Join(keyCols, ":"), strings.Join(names, ","))
+	}
+	return nil
+}
+
 func saveSchema(tx keyspace.Tx, table string, schema composite.Schema) error {
 	var cols []schemaColumn
 	for _, col := range schema {
@@ -180,7 +214,7 @@ type record = map[string]any
 func openTable(tx keyspace.Tx, name string) (*indextable.Table[record], composite.Schema, error) {
 	b, err := tx.Get(catalogKey(name))
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil, nil, fmt.Errorf("unknown table %q (import it first; see keyspace stats)", name)
+		return nil, nil, fmt.Errorf("%w %q (import it first; see keyspace stats)", errUnknownTable, name)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,50 @@
+package cli_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportsRefuseWhatWouldOverwrite: an import into a table keyed
+// otherwise, text in a table's integer key, or a file that names an id or
+// key twice is refused with the line and the reason, and the table is as
+// it was; a re-import under the same key updates in place.
+func TestImportsRefuseWhatWouldOverwrite(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	scan := func() string {
+		out, stderr, code := run(t, "", "--db", db, "table", "scan", "--table", "t", "--output", "json")
+		if code != 0 {
+			t.Fatalf("scan: %s", stderr)
+		}
+		return out
+	}
+	if _, stderr, code := run(t, "id,city\n1,Oslo\n2,Rome\n", "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	before := scan()
+	for _, tc := range []struct {
+		csv, keyCols, want string
+	}{
+		{"id,city\n3,Lima\n", "city", "table t is keyed id, not city"},
+		{"id,city\nx,Lima\n", "id", `line 2: key column "id" is "x", not an integer`},
+		{"id,city\n3,Lima\n3,Quito\n", "id", "line 3: key 3 repeats line 2"},
+	} {
+		_, stderr, code := run(t, tc.csv, "--db", db, "table", "import", "--table", "t", "--key-cols", tc.keyCols, "-")
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("import of %q keyed %s: exit %d, %q; want exit 1 saying %q", tc.csv, tc.keyCols, code, stderr, tc.want)
+		}
+		if after := scan(); after != before {
+			t.Errorf("a refused import changed the table: %s", after)
+		}
+	}
+	if _, stderr, code := run(t, "id,lat,lon\na,1,2\nb,3,4\na,5,6\n", "--db", db, "geo", "import", "--index", "p", "-"); code != 1 || !strings.Contains(stderr, `line 4: id "a" repeats line 2`) {
+		t.Errorf("geo import of a repeated id: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "id,city\n2,Roma\n3,Lima\n", "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "-"); code != 0 {
+		t.Fatalf("a re-import under the same key: %s", stderr)
+	}
+	if got := scan(); !strings.Contains(got, `"city": "Roma"`) || !strings.Contains(got, `"city": "Lima"`) || !strings.Contains(got, `"city": "Oslo"`) || strings.Contains(got, "Rome") {
+		t.Errorf("after re-importing 2 and adding 3: %s", got)
+	}
+}
