@@ -48,3 +48,24 @@ func TestImportsRefuseWhatWouldOverwrite(t *testing.T) {
 		t.Errorf("after re-importing 2 and adding 3: %s", got)
 	}
 }
+
+// TestIndexBuildSaysWhatItBuilt: build counts its records and entries, and
+// an index whose fields no record has (a misspelt field) says so.
+func TestIndexBuildSaysWhatItBuilt(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, "id,city\n1,Oslo\n2,Rome\n3,\n", "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct{ name, fields, want string }{
+		{"by_city", "city", "built index by_city over 3 records: 3 entries\n"},
+		{"by_town", "town", "built index by_town over 3 records: 0 entries; no record has a value for the index's fields (check their names)\n"},
+	} {
+		if _, stderr, code := run(t, "", "--db", db, "index", "create", "--table", "t", "--name", tc.name, "--fields", tc.fields); code != 0 {
+			t.Fatal(stderr)
+		}
+		_, stderr, code := run(t, "", "--db", db, "--quiet", "index", "build", "--table", "t", "--name", tc.name)
+		if code != 0 || stderr != tc.want {
+			t.Errorf("build %s: exit %d, %q; want %q", tc.name, code, stderr, tc.want)
+		}
+	}
+}

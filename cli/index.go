@@ -204,7 +204,21 @@ func indexCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(c.App.ErrWriter, "built index %s over %d records\n", ix.Name(), n)
+					entries := 0
+					if err := s.View(func(tx keyspace.Tx) error {
+						for range tx.Scan(ix.All()) {
+							entries++
+						}
+						return tx.Err()
+					}); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.ErrWriter, "built index %s over %s: %s", ix.Name(), count(n, "record"), count(entries, "entry"))
+					if entries == 0 && total > 0 {
+						// Most likely a field name that no record has.
+						fmt.Fprint(c.App.ErrWriter, "; no record has a value for the index's fields (check their names)")
+					}
+					fmt.Fprintln(c.App.ErrWriter)
 					return nil
 				},
 			},

@@ -170,6 +170,9 @@ func count(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
+	if strings.HasSuffix(thing, "y") && !strings.HasSuffix(thing, "ey") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(thing, "y")) // entries, not entrys
+	}
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
