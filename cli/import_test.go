@@ -69,3 +69,17 @@ func TestIndexBuildSaysWhatItBuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestRelLinkWantsJSONFields: fields that are not JSON are a usage error
+// and link nothing.
+func TestRelLinkWantsJSONFields(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	_, stderr, code := run(t, "", "--db", db, "rel", "link", "--rel", "likes", "--right-fields", "{title: mac}", "u1", "i1")
+	if code != 2 || !strings.Contains(stderr, `--right-fields "{title: mac}" is not JSON`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	out, _, _ := run(t, "", "--db", db, "rel", "list", "--rel", "likes", "--left", "u1", "--output", "json")
+	if strings.Contains(out, "i1") {
+		t.Errorf("the refused link is there: %s", out)
+	}
+}

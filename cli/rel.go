@@ -33,6 +33,11 @@ func relCommand() *ucli.Command {
 					if c.NArg() != 2 {
 						return usagef("rel link wants LEFT and RIGHT")
 					}
+					for _, flag := range []string{"left-fields", "right-fields"} {
+						if f := c.String(flag); f != "" && !json.Valid([]byte(f)) {
+							return usagef("--%s %q is not JSON (quote it for the shell: --%s '{\"name\":\"jerrylou\"}')", flag, f, flag)
+						}
+					}
 					at := time.Now()
 					if t := c.Timestamp("time"); t != nil {
 						at = *t
