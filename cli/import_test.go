@@ -1,9 +1,14 @@
 package cli_test
 
 import (
+	"bytes"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 )
 
 // TestImportsRefuseWhatWouldOverwrite: an import into a table keyed
@@ -81,5 +86,37 @@ func TestRelLinkWantsJSONFields(t *testing.T) {
 	out, _, _ := run(t, "", "--db", db, "rel", "list", "--rel", "likes", "--left", "u1", "--output", "json")
 	if strings.Contains(out, "i1") {
 		t.Errorf("the refused link is there: %s", out)
+	}
+}
+
+// TestVerifyChecksRelations: verify finds a relation's list entry deleted
+// behind its back, names the relation, and exits 1.
+func TestVerifyChecksRelations(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, l := range [][2]string{{"u1", "i1"}, {"u1", "i2"}, {"u2", "i1"}} {
+		if _, stderr, code := run(t, "", "--db", db, "rel", "link", "--rel", "likes", "--right-fields", `{"title":"x"}`, l[0], l[1]); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || out != "relation likes: 0 problems\n" {
+		t.Fatalf("verify of a sound relation: exit %d, %q, %q", code, out, stderr)
+	}
+	s, err := keyspace.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(func(tx keyspace.Tx) error {
+		for k := range tx.Scan(composite.NewSubspace("x", "likes", "f").Range()) {
+			return tx.Delete(bytes.Clone(k)) // the first of u1's list
+		}
+		return errors.New("no forward entries")
+	})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := run(t, "", "--db", db, "verify")
+	if code != 1 || !strings.HasPrefix(out, "relation likes: 1 problem\n") || !strings.Contains(out, "missing forward entry [u1") || stderr != "keyspace: 1 problem\n" {
+		t.Errorf("verify of a damaged relation: exit %d, %q, %q", code, out, stderr)
 	}
 }

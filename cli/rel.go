@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -128,7 +129,7 @@ func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) e
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "check every table index and every geo index's reverse entries; exit 1 on any problem",
+		Usage:     "check every table index, every geo index's reverse entries and both lists of every relation; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
@@ -137,6 +138,13 @@ func verifyCommand() *ucli.Command {
 			}
 			defer s.Close()
 			bad := 0
+			report := func(what string, problems []string) {
+				bad += len(problems)
+				fmt.Fprintf(c.App.Writer, "%s: %s\n", what, count(len(problems), "problem"))
+				for _, p := range problems[:min(len(problems), 10)] {
+					fmt.Fprintln(c.App.Writer, "  ", p)
+				}
+			}
 			err = s.View(func(tx keyspace.Tx) error {
 				tables, err := composite.Groups(tx, composite.NewSubspace("meta", "table"), nil, 1)
 				if err != nil {
@@ -153,11 +161,11 @@ func verifyCommand() *ucli.Command {
 						if err != nil {
 							return err
 						}
-						bad += len(problems)
-						fmt.Fprintf(c.App.Writer, "table %s index %s: %d problems\n", name, ix.Name(), len(problems))
-						for _, p := range problems[:min(len(problems), 10)] {
-							fmt.Fprintln(c.App.Writer, "  ", p)
+						texts := make([]string, len(problems))
+						for i, p := range problems {
+							texts[i] = p.String()
 						}
+						report(fmt.Sprintf("table %s index %s", name, ix.Name()), texts)
 					}
 				}
 				geos, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
@@ -170,11 +178,23 @@ func verifyCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
-					bad += len(problems)
-					fmt.Fprintf(c.App.Writer, "geo index %s: %d problems\n", name, len(problems))
-					for _, p := range problems[:min(len(problems), 10)] {
-						fmt.Fprintln(c.App.Writer, "  ", p)
+					report("geo index "+name, problems)
+				}
+				// Relations are the names under "x" with links ("l").
+				parts, err := composite.Groups(tx, composite.NewSubspace("x"), nil, 2)
+				if err != nil {
+					return err
+				}
+				for _, p := range parts {
+					name, _ := p[0].(string)
+					if part, _ := p[1].(string); part != "l" {
+						continue
 					}
+					problems, err := indextable.NewRelation(name).Verify(tx)
+					if err != nil {
+						return err
+					}
+					report("relation "+name, problems)
 				}
 				return nil
 			})
@@ -182,7 +202,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%d problems", bad)
+				return errors.New(count(bad, "problem"))
 			}
 			return nil
 		},

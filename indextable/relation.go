@@ -1,9 +1,11 @@
 package indextable
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -189,4 +191,69 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, limit
 		out = append(out, Link{ID: other, Time: at, Fields: append([]byte(nil), v...)})
 	}
 	return out, tx.Err()
+}
+
+// Verify recomputes both lists of every link from the links and the
+// entities' recorded fields, and compares them with the lists: an entry
+// the links imply that is absent or holds other fields is missing, one
+// that no link implies is stale. It returns a description of each
+// problem.
+func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
+	type entry struct {
+		list   string // "forward" (left's list) or "back" (right's list)
+		fields []byte
+	}
+	want := map[string]entry{} // packed list key → what it should hold
+	for k, v := range tx.Scan(r.links.Range()) {
+		t, err := r.links.Unpack(k)
+		if err != nil || len(t) != 2 || len(v) != 8 {
+			return nil, r.wrap(fmt.Errorf("%w: link %q", keyspace.ErrCorrupt, k))
+		}
+		left, _ := t[0].(string)
+		right, _ := t[1].(string)
+		when := composite.Desc{V: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
+		lf, err := r.fields(tx, r.leftRef, left)
+		if err != nil {
+			return nil, r.wrap(err)
+		}
+		rf, err := r.fields(tx, r.rightRef, right)
+		if err != nil {
+			return nil, r.wrap(err)
+		}
+		want[string(r.fwd.Pack(composite.Tuple{left, when, right}))] = entry{"forward", rf}
+		want[string(r.back.Pack(composite.Tuple{right, when, left}))] = entry{"back", lf}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, r.wrap(err)
+	}
+	var problems []string
+	for _, list := range []struct {
+		name string
+		sub  composite.Subspace
+	}{{"forward", r.fwd}, {"back", r.back}} {
+		for k, v := range tx.Scan(list.sub.Range()) {
+			t, _ := list.sub.Unpack(k)
+			e, ok := want[string(k)]
+			switch {
+			case !ok:
+				problems = append(problems, fmt.Sprintf("stale %s entry %v: no link implies it", list.name, t))
+			case !bytes.Equal(e.fields, v):
+				problems = append(problems, fmt.Sprintf("stale %s entry %v: fields %q, not the recorded %q", list.name, t, v, e.fields))
+			}
+			delete(want, string(k))
+		}
+		if err := tx.Err(); err != nil {
+			return nil, r.wrap(err)
+		}
+	}
+	for k, e := range want {
+		sub := r.fwd
+		if e.list == "back" {
+			sub = r.back
+		}
+		t, _ := sub.Unpack([]byte(k))
+		problems = append(problems, fmt.Sprintf("missing %s entry %v", e.list, t))
+	}
+	slices.Sort(problems)
+	return problems, nil
 }
