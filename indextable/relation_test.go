@@ -1,9 +1,14 @@
 package indextable
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,6 +104,82 @@ func TestSeedLikes(t *testing.T) {
 		}
 		if got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Rights(tx, "u2", 0) }); len(got) != 2 || got[0][:2] != "i2" {
 			t.Errorf("u2's likes, newest first: %v", got)
+		}
+	})
+}
+
+// TestRelationVerify: after random links, unlinks, re-links and field
+// changes, a relation verifies clean; each damage done to its lists
+// behind its back (an entry deleted, one added, one's fields changed) is
+// reported, and nothing else is.
+func TestRelationVerify(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(21, 22))
+		rel := NewRelation("likes")
+		at := time.Unix(1512099720, 0)
+		for step := range 300 {
+			err := s.Update(func(tx keyspace.Tx) error {
+				left, right := fmt.Sprint("u", r.IntN(6)), fmt.Sprint("i", r.IntN(8))
+				switch r.IntN(5) {
+				case 0:
+					return rel.Unlink(tx, left, right)
+				case 1:
+					_, err := rel.SetLeftFields(tx, left, []byte(fmt.Sprintf(`{"name":"n%d"}`, step)))
+					return err
+				case 2:
+					_, err := rel.SetRightFields(tx, right, []byte(fmt.Sprintf(`{"title":"t%d"}`, step)))
+					return err
+				}
+				return rel.Link(tx, left, right, at.Add(time.Duration(step)*time.Second))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		verify := func() []string {
+			var problems []string
+			s.View(func(tx keyspace.Tx) (err error) { problems, err = rel.Verify(tx); return err })
+			return problems
+		}
+		if p := verify(); len(p) > 0 {
+			t.Fatalf("a relation kept by its own methods has problems: %v", p)
+		}
+		// Damage: delete the first forward entry, change the first back
+		// entry's fields, add a back entry no link implies.
+		var fwdKey, backKey []byte
+		s.View(func(tx keyspace.Tx) error {
+			for k := range tx.Scan(rel.fwd.Range()) {
+				fwdKey = bytes.Clone(k)
+				break
+			}
+			for k := range tx.Scan(rel.back.Range()) {
+				backKey = bytes.Clone(k)
+				break
+			}
+			return nil
+		})
+		stray := rel.back.Pack(composite.Tuple{"i99", composite.Desc{V: at.UTC()}, "u99"})
+		err := s.Update(func(tx keyspace.Tx) error {
+			return errors.Join(tx.Delete(fwdKey), tx.Put(backKey, []byte(`{"name":"forged"}`)), tx.Put(stray, nil))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := verify()
+		want := []string{"missing forward entry", "stale back entry", "stale back entry"}
+		if len(got) != len(want) {
+			t.Fatalf("Verify found %d problems, want %d: %q", len(got), len(want), got)
+		}
+		var kinds []string
+		for _, p := range got {
+			kinds = append(kinds, strings.Join(strings.Fields(p)[:3], " "))
+		}
+		slices.Sort(kinds)
+		if !slices.Equal(kinds, want) {
+			t.Errorf("Verify found %q, want problems of the kinds %q", got, want)
+		}
+		if !strings.Contains(strings.Join(got, "\n"), "forged") || !strings.Contains(strings.Join(got, "\n"), "u99") {
+			t.Errorf("Verify does not name the forged fields and the stray entry: %q", got)
 		}
 	})
 }
