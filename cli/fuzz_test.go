@@ -44,6 +44,9 @@ func FuzzImport(f *testing.F) {
 		}
 		if table {
 			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"}
+			if skipBad {
+				args = append(args, "--skip-bad")
+			}
 		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)

@@ -46,6 +46,16 @@ func TestImportsRefuseWhatWouldOverwrite(t *testing.T) {
 	if _, stderr, code := run(t, "id,lat,lon\na,1,2\nb,3,4\na,5,6\n", "--db", db, "geo", "import", "--index", "p", "-"); code != 1 || !strings.Contains(stderr, `line 4: id "a" repeats line 2`) {
 		t.Errorf("geo import of a repeated id: exit %d, %q", code, stderr)
 	}
+	// --skip-bad imports the good rows, keeps the first of a repeated key
+	// and names the rest; an empty key says nothing of the column's kind.
+	_, stderr, code := run(t, "id,city\n7,Oslo\n7,Rome\n,Quito\n8,Paris\n", "--db", db, "--quiet", "table", "import", "--table", "t2", "--key-cols", "id", "--skip-bad", "-")
+	want := "imported 2 rows into table t2 keyed id; skipped 2 bad rows: line 3: key 7 repeats line 2; choose key columns that name each row once; line 4: empty key column \"id\"\n"
+	if code != 0 || stderr != want {
+		t.Errorf("--skip-bad: exit %d, %q; want %q", code, stderr, want)
+	}
+	if out, _, _ := run(t, "", "--db", db, "table", "scan", "--table", "t2"); !strings.Contains(out, "7    {\"city\":\"Oslo\"") || strings.Contains(out, "Rome") {
+		t.Errorf("after --skip-bad the table holds:\n%s", out)
+	}
 	if _, stderr, code := run(t, "id,city\n2,Roma\n3,Lima\n", "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "-"); code != 0 {
 		t.Fatalf("a re-import under the same key: %s", stderr)
 	}

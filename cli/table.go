@@ -38,7 +38,8 @@ func tableCommand() *ucli.Command {
 				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv",
 				ArgsUsage: "FILE|-",
 				Flags: []ucli.Flag{tableFlag(),
-					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"}},
+					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
+					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"}},
 				Action: tableImport,
 			},
 			{
@@ -85,12 +86,13 @@ func tableImport(c *ucli.Context) error {
 		}
 	}
 	// A key column is an integer if every value is one (without a leading
-	// zero, so ZIP codes stay strings); otherwise a string.
+	// zero, so ZIP codes stay strings); otherwise a string. Empty values
+	// are bad rows, and say nothing of the kind.
 	schema := make(composite.Schema, len(keyCols))
 	for i, k := range keyCols {
 		schema[i] = composite.Column{Name: k, Kind: composite.KindInt}
 		for _, r := range rows {
-			if !isPlainInt(r.fields[k]) {
+			if v := r.fields[k]; v != "" && !isPlainInt(v) {
 				schema[i].Kind = composite.KindString
 				break
 			}
@@ -102,6 +104,8 @@ func tableImport(c *ucli.Context) error {
 	}
 	defer s.Close()
 	bar := newBar(c, len(rows), "importing")
+	var bad []badRow
+	imported := 0
 	err = s.Update(func(tx keyspace.Tx) error {
 		// A table imported before keeps its key: rows keyed by other
 		// columns, or an integer column filled with text, would sit
@@ -125,38 +129,23 @@ func tableImport(c *ucli.Context) error {
 		}
 		batch := make([]indextable.Row[record], 0, len(rows))
 		lineOf := make(map[string]int, len(rows)) // the line each key was first read on
+		bad = bad[:0]
 		for _, r := range rows {
-			key := make(composite.Tuple, len(keyCols))
-			for j, k := range keyCols {
-				v := r.fields[k]
-				if v == "" {
-					return fmt.Errorf("%s: line %d: empty key column %q (nothing imported)", name, r.line, k)
-				}
-				key[j] = v
-				if schema[j].Kind == composite.KindInt {
-					if !isPlainInt(v) {
-						return fmt.Errorf("%s: line %d: key column %q is %q, not an integer like the table's other keys (nothing imported)", name, r.line, k, v)
-					}
-					key[j], _ = strconv.ParseInt(v, 10, 64)
-				}
-			}
-			packed, err := key.TryPack()
+			key, err := rowKey(r, keyCols, schema, lineOf)
 			if err != nil {
-				return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
+				if !c.Bool("skip-bad") {
+					return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
+				}
+				bad = append(bad, badRow{r.line, err})
+				continue
 			}
-			// A repeated key would overwrite the earlier row and leave one
-			// record where the file has two: key columns that do not name
-			// each row once (cities by name alone) lose rows silently.
-			if first, seen := lineOf[string(packed)]; seen {
-				return fmt.Errorf("%s: line %d: key %s repeats line %d; choose key columns that name each row once (nothing imported)", name, r.line, formatScope(key), first)
-			}
-			lineOf[string(packed)] = r.line
 			rec := record{}
 			for k, v := range r.fields {
 				rec[k] = v
 			}
 			batch = append(batch, indextable.Row[record]{Key: key, Value: rec})
 		}
+		imported = len(batch)
 		// One PutAll: indexes kept in step, one sorted run of writes.
 		if err := table.PutAll(tx, batch); err != nil {
 			return err
@@ -168,8 +157,44 @@ func tableImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into table %s keyed %s\n", count(len(rows), "row"), c.String("table"), strings.Join(keyCols, ":"))
+	fmt.Fprintf(c.App.ErrWriter, "imported %s into table %s keyed %s", count(imported, "row"), c.String("table"), strings.Join(keyCols, ":"))
+	if len(bad) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
+	}
+	fmt.Fprintln(c.App.ErrWriter)
 	return nil
+}
+
+// rowKey is r's primary key under the table's schema, or why r has none:
+// an empty key column, text in an integer column, a key too deep to pack,
+// or a key an earlier row has (lineOf, which rowKey fills). A repeated key
+// would overwrite the earlier row and leave one record where the file has
+// two: key columns that do not name each row once (cities by name alone)
+// would lose rows silently.
+func rowKey(r row, keyCols []string, schema composite.Schema, lineOf map[string]int) (composite.Tuple, error) {
+	key := make(composite.Tuple, len(keyCols))
+	for j, k := range keyCols {
+		v := r.fields[k]
+		if v == "" {
+			return nil, fmt.Errorf("empty key column %q", k)
+		}
+		key[j] = v
+		if schema[j].Kind == composite.KindInt {
+			if !isPlainInt(v) {
+				return nil, fmt.Errorf("key column %q is %q, not an integer like the table's other keys", k, v)
+			}
+			key[j], _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	packed, err := key.TryPack()
+	if err != nil {
+		return nil, err
+	}
+	if first, seen := lineOf[string(packed)]; seen {
+		return nil, fmt.Errorf("key %s repeats line %d; choose key columns that name each row once", formatScope(key), first)
+	}
+	lineOf[string(packed)] = r.line
+	return key, nil
 }
 
 func isPlainInt(s string) bool {
