@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -383,16 +384,52 @@ func readPolygon(path string) (orb.Geometry, error) {
 	return g.Geometry(), nil
 }
 
+// parseScope reads a --scope. On the command line a scope's parts are
+// text, as every command that writes points stores them (geo put, and geo
+// import from a file's columns): --scope 7 is the string "7", which the
+// text form without a schema would read as the integer 7 and find nothing
+// under. Parts are separated by ':'; a backslash escapes the next
+// character (US\:CA is one part).
 func parseScope(s string) (composite.Tuple, error) {
 	if s == "" {
 		return nil, nil
 	}
-	t, err := composite.ParseText(s, nil)
+	text := make(composite.Schema, strings.Count(s, ":")+1) // at least one column a part
+	for i := range text {
+		text[i] = composite.Column{Name: "scope", Kind: composite.KindString}
+	}
+	t, err := composite.ParseText(s, text)
 	if err != nil {
 		return nil, usagef("--scope %q: %v", s, err)
 	}
 	return t, nil
 }
+
+// scopeText writes a scope for output. A scope of one text part is
+// written as it is (US, 7), so that an export imported again with
+// --scope-cols scope gets the same scope; a scope of several text parts
+// as --scope reads it (US:CA, with '\', ':' and '*' escaped); any other
+// (a program's integer scope, say) in the text form, which says each
+// part's kind.
+func scopeText(t composite.Tuple) string {
+	parts := make([]string, len(t))
+	for i, e := range t {
+		s, ok := e.(string)
+		if !ok {
+			return formatScope(t)
+		}
+		parts[i] = s
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	for i, p := range parts {
+		parts[i] = scopeEscaper.Replace(p)
+	}
+	return strings.Join(parts, ":")
+}
+
+var scopeEscaper = strings.NewReplacer(`\`, `\\`, `:`, `\:`, `*`, `\*`)
 
 func formatScope(t composite.Tuple) string {
 	s, err := composite.FormatText(t)

@@ -49,7 +49,7 @@ func toJSON(r geo.Result, withDistance bool) jsonResult {
 		out.DistanceM = &d
 	}
 	if len(r.Scope) > 0 {
-		out.Scope = formatScope(r.Scope)
+		out.Scope = scopeText(r.Scope)
 	}
 	return out
 }
@@ -123,7 +123,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 			f.Properties["distance_m"] = r.Distance
 		}
 		if len(r.Scope) > 0 {
-			f.Properties["scope"] = formatScope(r.Scope)
+			f.Properties["scope"] = scopeText(r.Scope)
 		}
 		var props map[string]any
 		if json.Unmarshal(r.Payload, &props) == nil {
