@@ -21,7 +21,7 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
