@@ -243,7 +243,6 @@ func geoCommand() *ucli.Command {
 					return s.Update(func(tx keyspace.Tx) error { return geo.NewIndex(c.String("index")).Put(tx, p) })
 				},
 			},
-			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
 			{
 				Name:      "del",
 				Usage:     "delete points by id",
@@ -270,6 +269,7 @@ func geoCommand() *ucli.Command {
 					})
 				},
 			},
+			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
 		},
 	}
 }

@@ -78,7 +78,6 @@ func logCommand() *ucli.Command {
 				},
 			},
 			one("get", "one item by id", (*enumkeys.Log).Get),
-			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 			one("prev", "the item before an id (deleted ids are skipped)", (*enumkeys.Log).Prev),
 			one("next", "the item after an id", (*enumkeys.Log).Next),
 			{
@@ -128,6 +127,7 @@ func logCommand() *ucli.Command {
 					})
 				},
 			},
+			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 		},
 	}
 }

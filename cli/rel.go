@@ -59,7 +59,6 @@ func relCommand() *ucli.Command {
 					})
 				},
 			},
-			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
 			{
 				Name: "unlink", Usage: "remove the link between LEFT and RIGHT", ArgsUsage: "LEFT RIGHT",
 				UsageText: "keyspace rel unlink --rel likes u1 i1",
@@ -118,6 +117,7 @@ func relCommand() *ucli.Command {
 					})
 				},
 			},
+			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
 		},
 	}
 }

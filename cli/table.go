@@ -52,7 +52,6 @@ func tableCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"}},
 				Action: tableScan,
 			},
-			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
 			{
 				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix",
 				UsageText: "keyspace table count --table cities --depth 2 US",
@@ -60,6 +59,7 @@ func tableCommand() *ucli.Command {
 				Flags:     []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Value: 1, Usage: "group by this many key columns"}},
 				Action:    tableCount,
 			},
+			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
 		},
 	}
 }
