@@ -195,9 +195,9 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, limit
 
 // Verify recomputes both lists of every link from the links and the
 // entities' recorded fields, and compares them with the lists: an entry
-// the links imply that is absent or holds other fields is missing, one
-// that no link implies is stale. It returns a description of each
-// problem.
+// the links imply that is absent is missing; one that no link implies, or
+// that holds other fields than those recorded, is stale. It returns a
+// description of each problem.
 func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 	type entry struct {
 		list   string // "forward" (left's list) or "back" (right's list)
