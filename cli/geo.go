@@ -19,6 +19,11 @@ func indexFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Required: true, Usage: "the geo index `NAME`"}
 }
 
+// limitFlag is a query's --limit, which Redis users know as COUNT.
+func limitFlag() ucli.Flag {
+	return &ucli.IntFlag{Name: "limit", Aliases: []string{"n", "count"}, Usage: "at most `N` results, nearest first (Redis's COUNT)", DefaultText: "all"}
+}
+
 func scopeFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "scope", Usage: "the scope points were imported under, e.g. `US:CA`"}
 }
@@ -104,7 +109,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
+					limitFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
@@ -143,7 +148,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "max-lat"}, &ucli.Float64Flag{Name: "max-lon"},
 					&ucli.Float64Flag{Name: "lat"}, &ucli.Float64Flag{Name: "lon"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
+					limitFlag(),
 				}, explainFlags()...),
 				Action: geoBox,
 			},
@@ -153,7 +158,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` results"},
+					limitFlag(),
 				}, explainFlags()...),
 				Action: func(c *ucli.Context) error {
 					poly, err := readPolygon(c.String("polygon"))

@@ -176,3 +176,17 @@ func TestScopesAreText(t *testing.T) {
 		}
 	}
 }
+
+// TestCountIsLimit: Redis users' --count is --limit: the nearest N.
+func TestCountIsLimit(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, "id,lat,lon\nfar,1.02,2\nnear,1.001,2\nmid,1.01,2\n", "--db", db, "--quiet", "geo", "import", "--index", "p", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, flag := range []string{"--count", "--limit", "-n"} {
+		out, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "2", "--radius", "5km", flag, "2", "--output", "json")
+		if got := ids(decode(t, out)); code != 0 || strings.Join(got, ",") != "near,mid" {
+			t.Errorf("near %s 2: exit %d, %v (%s); want near,mid", flag, code, got, stderr)
+		}
+	}
+}
