@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/mmcloughlin/geohash"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 	ucli "github.com/urfave/cli/v2"
@@ -99,7 +101,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, scan by id; drop",
+		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, hash, scan by id; drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -217,6 +219,14 @@ func geoCommand() *ucli.Command {
 				ArgsUsage: "ID ID",
 				Flags:     []ucli.Flag{indexFlag()},
 				Action:    geoDist,
+			},
+			{
+				Name:      "hash",
+				Usage:     "points' standard 11-character geohash strings by id (Redis's GEOHASH), for geohash.org and other tools",
+				UsageText: "keyspace geo hash --index cities 5128581 5368361",
+				ArgsUsage: "ID...",
+				Flags:     []ucli.Flag{indexFlag()},
+				Action:    geoHash,
 			},
 			{
 				Name:      "put",
@@ -494,6 +504,44 @@ func geoDist(c *ucli.Context) error {
 		}
 		_, err := fmt.Fprintf(c.App.Writer, "%s\n", formatDistance(d))
 		return err
+	})
+}
+
+// geoHash prints each point's geohash string: 11 base-32 characters, as
+// Redis's GEOHASH gives (about 15 cm by 15 cm at the equator). It is the
+// string form of the point's coordinates, whichever grid the index keys
+// it by (a point in a polar cap is keyed by the cap's own grid).
+func geoHash(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("geo hash wants at least one ID")
+	}
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	ix := geo.NewIndex(c.String("index"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		type hashed struct {
+			ID      string `json:"id"`
+			Geohash string `json:"geohash"`
+		}
+		var out []hashed
+		for _, id := range c.Args().Slice() {
+			p, err := getPoint(ix, tx, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, hashed{p.ID, geohash.EncodeWithPrecision(p.Lat, p.Lon, 11)})
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, out)
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tGEOHASH")
+		for _, h := range out {
+			fmt.Fprintf(tw, "%s\t%s\n", h.ID, h.Geohash)
+		}
+		return tw.Flush()
 	})
 }
 

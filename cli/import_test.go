@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -187,6 +188,36 @@ func TestCountIsLimit(t *testing.T) {
 		out, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "2", "--radius", "5km", flag, "2", "--output", "json")
 		if got := ids(decode(t, out)); code != 0 || strings.Join(got, ",") != "near,mid" {
 			t.Errorf("near %s 2: exit %d, %v (%s); want near,mid", flag, code, got, stderr)
+		}
+	}
+}
+
+// TestGeoHashMatchesRedis: geo hash gives the strings of Redis's GEOHASH
+// documentation for its Sicily example (sqc8b49rny0 and sqdtr74hyu0).
+// Redis keeps 52 bits, so its 11th character carries two of them and is
+// padded; keyspace's carries five, and the first ten must agree.
+func TestGeoHashMatchesRedis(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, p := range [][3]string{{"Palermo", "38.115556", "13.361389"}, {"Catania", "37.502669", "15.087269"}} {
+		if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "Sicily", "--lat", p[1], "--lon", p[2], p[0]); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	out, stderr, code := run(t, "", "--db", db, "geo", "hash", "--index", "Sicily", "Palermo", "Catania", "--output", "json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var got []struct{ ID, Geohash string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err, out)
+	}
+	redis := map[string]string{"Palermo": "sqc8b49rny0", "Catania": "sqdtr74hyu0"}
+	if len(got) != 2 {
+		t.Fatalf("geo hash: %s", out)
+	}
+	for _, g := range got {
+		if len(g.Geohash) != 11 || g.Geohash[:10] != redis[g.ID][:10] {
+			t.Errorf("geo hash %s = %q, Redis's %q", g.ID, g.Geohash, redis[g.ID])
 		}
 	}
 }
