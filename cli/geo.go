@@ -207,7 +207,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson",
 				Flags: []ucli.Flag{indexFlag(),
 					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (the whole index is read to find them)"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page; 0 for all"},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
 				},
 				Action: geoScan,

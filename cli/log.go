@@ -37,7 +37,7 @@ func logCommand() *ucli.Command {
 		}
 	}
 	pageFlags := []ucli.Flag{
-		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "items per page"},
+		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` items per page", DefaultText: "all"},
 		&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 		&ucli.BoolFlag{Name: "reverse", Usage: "newest first"},
 	}

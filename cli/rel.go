@@ -76,7 +76,7 @@ func relCommand() *ucli.Command {
 				Name: "list", Usage: "what --left links to, or what links to --right, newest first",
 				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1",
 				Flags: []ucli.Flag{relFlag(), &ucli.StringFlag{Name: "left"}, &ucli.StringFlag{Name: "right"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}}},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links", DefaultText: "all"}},
 				Action: func(c *ucli.Context) error {
 					format, err := output(c, "table", "json")
 					if err != nil {

@@ -48,7 +48,7 @@ func tableCommand() *ucli.Command {
 				ArgsUsage: "[QUERY]",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.BoolFlag{Name: "reverse", Usage: "descending key order"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "rows per page"},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"}},
 				Action: tableScan,
 			},
