@@ -129,7 +129,6 @@ func tableImport(c *ucli.Context) error {
 		}
 		batch := make([]indextable.Row[record], 0, len(rows))
 		lineOf := make(map[string]int, len(rows)) // the line each key was first read on
-		bad = bad[:0]
 		for _, r := range rows {
 			key, err := rowKey(r, keyCols, schema, lineOf)
 			if err != nil {
