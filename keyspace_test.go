@@ -45,15 +45,7 @@ func TestMemoryConformanceSmallLeaves(t *testing.T) {
 func memoryConformance(t *testing.T, leafSizes []int, newStore func(max int) *keyspace.MemoryStore) {
 	for _, max := range leafSizes {
 		t.Run(fmt.Sprint("leaf=", max), func(t *testing.T) {
-			storetest.Run(t, func(t testing.TB) keyspace.Store {
-				s := newStore(max)
-				t.Cleanup(func() {
-					if err := s.CheckLeaves(); err != nil {
-						t.Error(err)
-					}
-				})
-				return s
-			})
+			storetest.Run(t, func(t testing.TB) keyspace.Store { return checkedLeaves(t, newStore(max)) })
 		})
 	}
 }
@@ -103,4 +95,45 @@ func TestDeleteRangeInBatches(t *testing.T) {
 			}
 		}
 	})
+}
+
+// FuzzModel runs storetest's randomized model test from fuzzed seeds, on a
+// backend the fuzzer picks: memory stores with leaves of one to four pairs
+// (nearly every write splits or empties a leaf), with a directory, of the
+// default size, and a bbolt file. The seed corpus is the suite's own
+// seeds; the fuzzer goes on to others.
+func FuzzModel(f *testing.F) {
+	for i, seed := range []uint64{1, 2, 3, 42, 20261122} {
+		f.Add(seed, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
+		var newStore storetest.NewStore
+		switch b := backend % 7; {
+		case b < 4:
+			newStore = func(t testing.TB) keyspace.Store { return checkedLeaves(t, keyspace.NewMemoryWithLeaves(1+int(b))) }
+		case b == 4:
+			newStore = func(t testing.TB) keyspace.Store { return checkedLeaves(t, keyspace.NewMemoryWithDirectory(3)) }
+		case b == 5:
+			newStore = func(testing.TB) keyspace.Store { return keyspace.NewMemory() }
+		default:
+			newStore = func(t testing.TB) keyspace.Store {
+				s, err := keyspace.Open(filepath.Join(t.TempDir(), "fuzz.db"), &keyspace.Options{NoSync: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+		}
+		storetest.RandomModel(t, newStore, seed, 25)
+	})
+}
+
+// checkedLeaves checks s's leaves (and any directory) when the test ends.
+func checkedLeaves(t testing.TB, s *keyspace.MemoryStore) keyspace.Store {
+	t.Cleanup(func() {
+		if err := s.CheckLeaves(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
 }

@@ -100,14 +100,26 @@ func VisitRanges(tx Tx, rs []Range, v RangesVisitor) error {
 }
 
 // ascending reports whether rs are forward and unlimited, and each starts
-// at or after the end of the one before.
+// at or after every bound of the ones before. Comparing a range's start
+// with the previous range's end alone is not enough: an empty range whose
+// Start is above its End (["bbaa", "\x00a")) would let the next range
+// start behind where the walk stands, and its first keys would be missed
+// (found by FuzzModel).
 func ascending(rs []Range) bool {
+	var floor []byte // the highest bound of the ranges before
 	for i, r := range rs {
 		if r.Reverse || r.Limit > 0 {
 			return false
 		}
-		if i > 0 && (rs[i-1].End == nil || r.Start == nil || bytes.Compare(rs[i-1].End, r.Start) > 0) {
+		if i > 0 && (r.Start == nil || bytes.Compare(floor, r.Start) > 0) {
 			return false
+		}
+		if r.End == nil && i < len(rs)-1 {
+			return false
+		}
+		floor = r.Start
+		if r.End != nil && bytes.Compare(r.End, floor) > 0 {
+			floor = r.End
 		}
 	}
 	return true

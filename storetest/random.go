@@ -56,89 +56,100 @@ var errAbort = errors.New("storetest: abort this transaction")
 // of which roll back, and compares every read with the reference model.
 func testModel(t *testing.T, newStore NewStore) {
 	for _, seed := range modelSeeds {
-		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, seed))
-			s := open(t, newStore)
-			committed := Model{}
-			for txn := 0; txn < 200; txn++ {
-				m := committed.Clone()
-				abort := r.IntN(5) == 0
-				err := s.Update(func(tx keyspace.Tx) error {
-					for op := 0; op < 20; op++ {
-						if err := randomOp(t, r, tx, m); err != nil {
-							return err
-						}
-					}
-					if abort {
-						return errAbort
-					}
-					return nil
-				})
-				if abort && err != errAbort || !abort && err != nil {
-					t.Fatalf("seed %d txn %d: Update = %v", seed, txn, err)
-				}
-				if !abort {
-					committed = m
-				}
-				checkContents(t, s, committed)
-				// A random read-only scan of the committed state.
-				rg := randomRange(r)
-				err = s.View(func(tx keyspace.Tx) error {
-					got, err := Collect(tx, rg)
-					if want := committed.Scan(rg); !slices.Equal(got, want) {
-						t.Fatalf("seed %d txn %d: View Scan(%q..%q rev=%v lim=%d) = %s, want %s",
-							seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
-					}
-					if err != nil {
-						return err
-					}
-					// VisitRange visits what Scan yields, and stops when
-					// told to.
-					stop := r.IntN(4)
-					got, err = CollectVisited(tx, rg, stop)
-					want := committed.Scan(rg)
-					if stop > 0 && len(want) > stop {
-						want = want[:stop]
-					}
-					if !slices.Equal(got, want) {
-						t.Fatalf("seed %d txn %d: View VisitRange(%q..%q rev=%v lim=%d) stopping after %d = %s, want %s",
-							seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, stop, show(got), show(want))
-					}
-					if err != nil {
-						return err
-					}
-					// Several forward ranges in a row, in key order as a
-					// geo query visits them, and then in any order: a
-					// store may start each visit from where the last
-					// one ended, and must not miss or repeat a pair.
-					runs := make([]keyspace.Range, 1+r.IntN(6))
-					for i := range runs {
-						runs[i] = randomRange(r)
-						runs[i].Reverse = false
-					}
-					if r.IntN(3) > 0 {
-						slices.SortFunc(runs, func(a, b keyspace.Range) int { return bytes.Compare(a.Start, b.Start) })
-					}
-					for _, rg := range runs {
-						got, err := CollectVisited(tx, rg, 0)
-						if want := committed.Scan(rg); !slices.Equal(got, want) {
-							t.Fatalf("seed %d txn %d: View VisitRange(%q..%q lim=%d) after others = %s, want %s",
-								seed, txn, rg.Start, rg.End, rg.Limit, show(got), show(want))
-						}
-						if err != nil {
-							return err
-						}
-					}
-					// VisitRanges over the same ranges, and over ascending
-					// disjoint ones as a geo query's covering is: each
-					// range's pairs in turn, with its index.
-					return checkVisitRanges(t, r, tx, committed, runs, fmt.Sprintf("seed %d txn %d", seed, txn))
-				})
-				if err != nil {
-					t.Fatal(err)
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) { RandomModel(t, newStore, seed, 200) })
+	}
+}
+
+// RandomModel runs txns random transactions of 20 random operations each
+// (puts, deletes, range deletes, gets and scans of keys drawn to collide
+// and to hold 0x00 and 0xFF) against a fresh store and a sorted reference
+// map. A fifth of the transactions roll back. Every read inside a
+// transaction, the committed contents after each, and a read-only scan,
+// visit and multi-range visit of them are compared with the model. The
+// run is a function of seed alone, so a failure is reproduced by its seed:
+// a fuzz target can drive it (keyspace's FuzzModel).
+func RandomModel(t *testing.T, newStore NewStore, seed uint64, txns int) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed))
+	s := open(t, newStore)
+	committed := Model{}
+	for txn := 0; txn < txns; txn++ {
+		m := committed.Clone()
+		abort := r.IntN(5) == 0
+		err := s.Update(func(tx keyspace.Tx) error {
+			for op := 0; op < 20; op++ {
+				if err := randomOp(t, r, tx, m); err != nil {
+					return err
 				}
 			}
+			if abort {
+				return errAbort
+			}
+			return nil
 		})
+		if abort && err != errAbort || !abort && err != nil {
+			t.Fatalf("seed %d txn %d: Update = %v", seed, txn, err)
+		}
+		if !abort {
+			committed = m
+		}
+		checkContents(t, s, committed)
+		// A random read-only scan of the committed state.
+		rg := randomRange(r)
+		err = s.View(func(tx keyspace.Tx) error {
+			got, err := Collect(tx, rg)
+			if want := committed.Scan(rg); !slices.Equal(got, want) {
+				t.Fatalf("seed %d txn %d: View Scan(%q..%q rev=%v lim=%d) = %s, want %s",
+					seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, show(got), show(want))
+			}
+			if err != nil {
+				return err
+			}
+			// VisitRange visits what Scan yields, and stops when
+			// told to.
+			stop := r.IntN(4)
+			got, err = CollectVisited(tx, rg, stop)
+			want := committed.Scan(rg)
+			if stop > 0 && len(want) > stop {
+				want = want[:stop]
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("seed %d txn %d: View VisitRange(%q..%q rev=%v lim=%d) stopping after %d = %s, want %s",
+					seed, txn, rg.Start, rg.End, rg.Reverse, rg.Limit, stop, show(got), show(want))
+			}
+			if err != nil {
+				return err
+			}
+			// Several forward ranges in a row, in key order as a
+			// geo query visits them, and then in any order: a
+			// store may start each visit from where the last
+			// one ended, and must not miss or repeat a pair.
+			runs := make([]keyspace.Range, 1+r.IntN(6))
+			for i := range runs {
+				runs[i] = randomRange(r)
+				runs[i].Reverse = false
+			}
+			if r.IntN(3) > 0 {
+				slices.SortFunc(runs, func(a, b keyspace.Range) int { return bytes.Compare(a.Start, b.Start) })
+			}
+			for _, rg := range runs {
+				got, err := CollectVisited(tx, rg, 0)
+				if want := committed.Scan(rg); !slices.Equal(got, want) {
+					t.Fatalf("seed %d txn %d: View VisitRange(%q..%q lim=%d) after others = %s, want %s",
+						seed, txn, rg.Start, rg.End, rg.Limit, show(got), show(want))
+				}
+				if err != nil {
+					return err
+				}
+			}
+			// VisitRanges over the same ranges, and over ascending
+			// disjoint ones as a geo query's covering is: each
+			// range's pairs in turn, with its index.
+			return checkVisitRanges(t, r, tx, committed, runs, fmt.Sprintf("seed %d txn %d", seed, txn))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -318,6 +318,33 @@ func testScanBounds(t *testing.T, newStore NewStore) {
 			}
 		}
 	}
+	// Runs of ranges for VisitRanges: each must visit every range's pairs
+	// in turn, whether or not the run is one a backend walks in one pass
+	// (forward, unlimited, each starting at or after every bound before).
+	runs := map[string][]keyspace.Range{
+		"ascending":                 {{Start: b("a"), End: b("ab")}, {Start: b("abc"), End: b("b\x00")}, {Start: b("c")}},
+		"touching":                  {{End: b("ab")}, {Start: b("ab"), End: b("b")}, {Start: b("b"), End: b("c")}},
+		"overlapping":               {{Start: b("a"), End: b("b")}, {Start: b("ab"), End: b("c")}},
+		"descending":                {{Start: b("c")}, {Start: b("a"), End: b("b")}},
+		"empty range between":       {{Start: b("a"), End: b("ab")}, {Start: b("b"), End: b("b")}, {Start: b("b"), End: b("c")}},
+		"inverted range then below": {{Start: b("a"), End: b("ab")}, {Start: b("b\xff"), End: b("\x00")}, {Start: b("a"), End: b("c")}},
+		"inverted range then above": {{Start: b("c"), End: b("a")}, {Start: b("c")}},
+		"open end before others":    {{Start: b("b")}, {Start: b("c")}},
+		"limited":                   {{Start: b("a"), Limit: 2}, {Start: b("b"), Limit: 1}},
+		"reverse":                   {{Start: b("a"), End: b("b"), Reverse: true}, {Start: b("b")}},
+	}
+	for name, rs := range runs {
+		err := s.View(func(tx keyspace.Tx) error {
+			got, err := CollectVisitedRanges(tx, rs, 0)
+			if want := m.ScanRanges(rs); !slices.Equal(got, want) {
+				t.Errorf("VisitRanges %s: got %v, want %v", name, got, want)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	// Breaking out of the loop early is allowed and leaves the tx usable.
 	err := s.View(func(tx keyspace.Tx) error {
 		for range tx.Scan(keyspace.Range{}) {
