@@ -3,12 +3,16 @@ package geo
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/planar"
 )
@@ -259,5 +263,143 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			}
 			return nil
 		})
+	})
+}
+
+// FuzzWritesAgainstBruteForce runs random transactions of Put, Delete and
+// PutAll (moves, scope changes, duplicate ids in a batch, a fifth of the
+// transactions rolled back) on points around a fuzzed centre, a pole and
+// ±180°, and checks every query against brute force over a model of what
+// was committed: Radius inside the writing transaction (which must see its
+// own writes), then Radius, Box, Nearest, Scan and Verify in a View. The
+// backend (memory or bbolt) is fuzzed too.
+func FuzzWritesAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, uint8(0))
+	f.Add(uint64(2), 89.99, 10.0, uint8(1))
+	f.Add(uint64(3), -33.0, 179.999, uint8(0))
+	f.Add(uint64(4), 0.0, -180.0, uint8(1))
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon float64, backend uint8) {
+		if validate(lat, lon) != nil {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 17))
+		s := storetest.Backends()[int(backend)%len(storetest.Backends())].Open(t)
+		ix := NewIndex("fuzz")
+		scopes := []composite.Tuple{nil, {"a"}, {"a", "b\x00:c"}}
+		centres := [][2]float64{{lat, lon}, {90, 0}, {lat, 180}}
+		randomPoint := func() Point {
+			c := centres[r.IntN(len(centres))]
+			plat, plon := destination(c[0], c[1], r.ExpFloat64()*3000, r.Float64()*2*math.Pi)
+			return Point{ID: fmt.Sprint("p", r.IntN(30)), Lat: plat, Lon: plon,
+				Scope: scopes[r.IntN(len(scopes))], Payload: []byte{byte(r.IntN(256)), 0}}
+		}
+		values := func(m map[string]Point) []Point {
+			ps := slices.Collect(maps.Values(m))
+			slices.SortFunc(ps, func(a, b Point) int { return strings.Compare(a.ID, b.ID) })
+			return ps
+		}
+		// check asks a radius, a box and k nearest around a random centre
+		// under a random scope, and compares each with brute force over m.
+		check := func(tx keyspace.Tx, m map[string]Point, where string, all bool) {
+			t.Helper()
+			points := values(m)
+			c := centres[r.IntN(len(centres))]
+			scope := scopes[r.IntN(len(scopes))]
+			in := func(p Point) bool { return string(p.Scope.Pack()) == string(scope.Pack()) }
+			opts := &QueryOptions{Scope: scope}
+			radius := []float64{100, 2000, 20_000}[r.IntN(3)]
+			got, _, err := ix.Radius(tx, c[0], c[1], radius, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResults(t, fmt.Sprintf("%s: radius %g m around %v under %v", where, radius, c, scope), got,
+				brute(points, c[0], c[1], func(p Point) bool { return in(p) && Distance(c[0], c[1], p.Lat, p.Lon) <= radius }))
+			if !all {
+				return
+			}
+			deg := 0.05 + r.Float64()*0.5
+			b := Box{MinLat: math.Max(c[0]-deg, -90), MaxLat: math.Min(c[0]+deg, 90), MinLon: wrap(c[1] - deg), MaxLon: wrap(c[1] + deg)}
+			got, _, err = ix.Box(tx, b, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blat, blon := b.centre()
+			checkResults(t, fmt.Sprintf("%s: box %+v under %v", where, b, scope), got,
+				brute(points, blat, blon, func(p Point) bool { return in(p) && bruteInBox(b, p) }))
+			k := 1 + r.IntN(12)
+			got, _, err = ix.Nearest(tx, c[0], c[1], k, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := brute(points, c[0], c[1], in)
+			checkResults(t, fmt.Sprintf("%s: %d nearest to %v under %v", where, k, c, scope), got, want[:min(k, len(want))])
+			var scanned []Point
+			if err := ix.Scan(tx, "", func(p Point) bool { scanned = append(scanned, p); return true }); err != nil {
+				t.Fatal(err)
+			}
+			if len(scanned) != len(points) {
+				t.Fatalf("%s: Scan found %d points, model %d", where, len(scanned), len(points))
+			}
+			for i, p := range scanned {
+				w := points[i]
+				if p.ID != w.ID || p.Lat != w.Lat || p.Lon != w.Lon || string(p.Scope.Pack()) != string(w.Scope.Pack()) || string(p.Payload) != string(w.Payload) {
+					t.Fatalf("%s: Scan's point %d is %+v, model %+v", where, i, p, w)
+				}
+			}
+			if problems, err := ix.Verify(tx); err != nil || len(problems) > 0 {
+				t.Fatalf("%s: Verify = %v, %v", where, problems, err)
+			}
+		}
+		committed := map[string]Point{}
+		for txn := range 12 {
+			m := maps.Clone(committed)
+			abort := r.IntN(5) == 0
+			errAbort := errors.New("abort")
+			err := s.Update(func(tx keyspace.Tx) error {
+				for range 1 + r.IntN(6) {
+					switch op := r.IntN(10); {
+					case op < 5:
+						p := randomPoint()
+						if err := ix.Put(tx, p); err != nil {
+							return err
+						}
+						m[p.ID] = p
+					case op < 7:
+						id := fmt.Sprint("p", r.IntN(30))
+						if err := ix.Delete(tx, id); err != nil {
+							return err
+						}
+						delete(m, id)
+					case op < 9:
+						batch := make([]Point, 1+r.IntN(4))
+						for i := range batch {
+							batch[i] = randomPoint() // ids may repeat: the later wins
+						}
+						if err := ix.PutAll(tx, batch); err != nil {
+							return err
+						}
+						for _, p := range batch {
+							m[p.ID] = p
+						}
+					default:
+						check(tx, m, fmt.Sprintf("txn %d, inside", txn), false)
+					}
+				}
+				if abort {
+					return errAbort
+				}
+				return nil
+			})
+			if abort && !errors.Is(err, errAbort) || !abort && err != nil {
+				t.Fatalf("txn %d: Update = %v", txn, err)
+			}
+			if !abort {
+				committed = m
+			}
+			s.View(func(tx keyspace.Tx) error {
+				check(tx, committed, fmt.Sprintf("txn %d, after", txn), true)
+				return nil
+			})
+		}
 	})
 }
