@@ -3,6 +3,7 @@ package enumkeys
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -22,6 +23,17 @@ type model struct {
 }
 
 func newModel() *model { return &model{last: map[string]uint64{}, items: map[string][]Item{}} }
+
+func (m *model) clone() *model {
+	c := newModel()
+	maps.Copy(c.last, m.last)
+	for p, items := range m.items {
+		c.items[p] = slices.Clone(items)
+	}
+	return c
+}
+
+var errAborted = errors.New("aborted")
 
 func (m *model) append(it Item) {
 	m.last[it.Parent] = it.ID
@@ -87,127 +99,156 @@ func reversed(items []Item) []Item {
 }
 
 func TestLogAgainstModel(t *testing.T) {
-	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"}
-	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
-		r := rand.New(rand.NewPCG(1, 2))
-		log := NewLog("inbox")
-		m := newModel()
-		parents := []string{"alice", "bob", "c:a\x00rol"} // separators and zero bytes
-		base := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
-		for step := 0; step < 600; step++ {
-			parent := parents[r.IntN(len(parents))]
-			err := s.Update(func(tx keyspace.Tx) error {
-				switch op := r.IntN(20); {
-				case op < 14: // append, times out of order
-					at := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
-					it, err := log.Append(tx, parent, at, []byte(fmt.Sprint("m", step)))
-					if err != nil {
-						return err
-					}
-					if it.ID != m.last[parent]+1 {
-						t.Fatalf("append to %s got id %d after %d", parent, it.ID, m.last[parent])
-					}
-					m.append(it)
-				case op < 19 && len(m.items[parent]) > 0:
-					id := m.items[parent][r.IntN(len(m.items[parent]))].ID
-					if err := log.Delete(tx, parent, id); err != nil {
-						return err
-					}
-					m.delete(parent, id)
-				case op == 19 && r.IntN(5) == 0:
-					n, err := log.DeleteParent(tx, parent)
-					if err != nil || n != len(m.items[parent]) {
-						t.Fatalf("DeleteParent(%s) = %d, %v; model has %d", parent, n, err, len(m.items[parent]))
-					}
-					delete(m.items, parent)
-					delete(m.last, parent)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if step%20 != 19 {
-				continue
-			}
-			s.View(func(tx keyspace.Tx) error {
-				for _, p := range parents {
-					live := m.items[p]
-					if n, _ := log.Count(tx, p); n != len(live) {
-						t.Fatalf("Count(%s) = %d, model %d", p, n, len(live))
-					}
-					if last, _ := log.LastID(tx, p); last != m.last[p] {
-						t.Fatalf("LastID(%s) = %d, model %d", p, last, m.last[p])
-					}
-					if len(live) > 0 {
-						n := 1 + r.IntN(5)
-						got, err := log.Latest(tx, p, n)
-						if err != nil {
-							t.Fatal(err)
-						}
-						sameItems(t, "latest", got, reversed(live)[:min(n, len(live))])
-					}
-					limit := r.IntN(4)
-					fwd := allPages(t, limit, func(c string) (Page, error) {
-						return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Limit: limit, Cursor: c})
-					})
-					sameItems(t, "range", fwd, live)
-					back := allPages(t, limit, func(c string) (Page, error) {
-						return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Reverse: true, Limit: limit, Cursor: c})
-					})
-					sameItems(t, "reverse range", back, reversed(live))
-					for id := uint64(1); id <= m.last[p]; id++ {
-						idx := slices.IndexFunc(live, func(it Item) bool { return it.ID == id })
-						got, err := log.Get(tx, p, id)
-						if idx < 0 {
-							if !errors.Is(err, keyspace.ErrNotFound) {
-								t.Fatalf("Get(%s, deleted %d) = %v", p, id, err)
-							}
-						} else if err != nil || got.ID != id || string(got.Data) != string(live[idx].Data) {
-							t.Fatalf("Get(%s, %d) = %+v, %v", p, id, got, err)
-						}
-						// Prev and Next, across deleted ids.
-						wantPrev := -1
-						for i, it := range live {
-							if it.ID < id {
-								wantPrev = i
-							}
-						}
-						prev, err := log.Prev(tx, p, id)
-						if wantPrev < 0 != errors.Is(err, keyspace.ErrNotFound) || wantPrev >= 0 && prev.ID != live[wantPrev].ID {
-							t.Fatalf("Prev(%s, %d) = %d, %v", p, id, prev.ID, err)
-						}
-						wantNext := slices.IndexFunc(live, func(it Item) bool { return it.ID > id })
-						next, err := log.Next(tx, p, id)
-						if wantNext < 0 != errors.Is(err, keyspace.ErrNotFound) || wantNext >= 0 && next.ID != live[wantNext].ID {
-							t.Fatalf("Next(%s, %d) = %d, %v", p, id, next.ID, err)
-						}
-					}
-					for _, id := range []uint64{0, m.last[p] + 1} {
-						if _, err := log.Get(tx, p, id); !errors.Is(err, ErrBadID) {
-							t.Fatalf("Get(%s, %d) = %v, want ErrBadID", p, id, err)
-						}
-					}
-					// Days in several zones, and an arbitrary period.
-					loc, _ := time.LoadLocation(zones[r.IntN(len(zones))])
-					day := base.Add(time.Duration(r.IntN(5)*24) * time.Hour).In(loc)
-					from, to := DayBounds(day)
-					got := allPages(t, limit, func(c string) (Page, error) {
-						return log.Day(tx, p, day, &ListOptions{Limit: limit, Cursor: c})
-					})
-					sameItems(t, "day "+day.String(), got, m.between(p, from, to))
-					if n, _ := log.CountDay(tx, p, day); n != len(got) {
-						t.Fatalf("CountDay = %d, listed %d", n, len(got))
-					}
-					a := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
-					b := a.Add(time.Duration(r.Int64N(int64(30 * time.Hour))))
-					gotB, _ := log.Between(tx, p, a, b, &ListOptions{Reverse: true})
-					sameItems(t, "between reversed", gotB.Items, reversed(m.between(p, a, b)))
-				}
-				return nil
-			})
-		}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) { logAgainstModel(t, s, 1, 600, 20) })
+}
+
+// FuzzLogAgainstModel runs logAgainstModel from fuzzed seeds on a fuzzed
+// backend, checking every five steps.
+func FuzzLogAgainstModel(f *testing.F) {
+	for seed := range uint64(4) {
+		f.Add(seed, uint8(seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
+		backends := storetest.Backends()
+		logAgainstModel(t, backends[int(backend)%len(backends)].Open(t), seed, 60, 5)
 	})
+}
+
+// logAgainstModel runs steps random transactions (appends at times out of
+// order, deletes, a parent's whole deletion; one in eight rolled back
+// after its write, which must not advance the parent's counter) on logs
+// whose parents hold separators and zero bytes, and, every every steps,
+// compares every read (counts, last ids, latest, ranges and days in
+// several zones page by page, get, previous and next across deleted ids)
+// with a model of what was committed.
+func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every int) {
+	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"}
+	r := rand.New(rand.NewPCG(seed, 2))
+	log := NewLog("inbox")
+	m := newModel()
+	parents := []string{"alice", "bob", "c:a\x00rol"} // separators and zero bytes
+	base := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+	for step := 0; step < steps; step++ {
+		parent := parents[r.IntN(len(parents))]
+		w := m.clone() // the transaction's writes, kept if it commits
+		abort := r.IntN(8) == 0
+		err := s.Update(func(tx keyspace.Tx) error {
+			switch op := r.IntN(20); {
+			case op < 14: // append, times out of order
+				at := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
+				it, err := log.Append(tx, parent, at, []byte(fmt.Sprint("m", step)))
+				if err != nil {
+					return err
+				}
+				if it.ID != w.last[parent]+1 {
+					t.Fatalf("append to %s got id %d after %d", parent, it.ID, w.last[parent])
+				}
+				w.append(it)
+			case op < 19 && len(w.items[parent]) > 0:
+				id := w.items[parent][r.IntN(len(w.items[parent]))].ID
+				if err := log.Delete(tx, parent, id); err != nil {
+					return err
+				}
+				w.delete(parent, id)
+			case op == 19 && r.IntN(5) == 0:
+				n, err := log.DeleteParent(tx, parent)
+				if err != nil || n != len(w.items[parent]) {
+					t.Fatalf("DeleteParent(%s) = %d, %v; model has %d", parent, n, err, len(w.items[parent]))
+				}
+				delete(w.items, parent)
+				delete(w.last, parent)
+			}
+			if abort {
+				return errAborted
+			}
+			return nil
+		})
+		if abort && !errors.Is(err, errAborted) || !abort && err != nil {
+			t.Fatalf("step %d: Update = %v", step, err)
+		}
+		if !abort {
+			m = w
+		}
+		if step%every != every-1 {
+			continue
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for _, p := range parents {
+				live := m.items[p]
+				if n, _ := log.Count(tx, p); n != len(live) {
+					t.Fatalf("Count(%s) = %d, model %d", p, n, len(live))
+				}
+				if last, _ := log.LastID(tx, p); last != m.last[p] {
+					t.Fatalf("LastID(%s) = %d, model %d", p, last, m.last[p])
+				}
+				if len(live) > 0 {
+					n := 1 + r.IntN(5)
+					got, err := log.Latest(tx, p, n)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameItems(t, "latest", got, reversed(live)[:min(n, len(live))])
+				}
+				limit := r.IntN(4)
+				fwd := allPages(t, limit, func(c string) (Page, error) {
+					return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Limit: limit, Cursor: c})
+				})
+				sameItems(t, "range", fwd, live)
+				back := allPages(t, limit, func(c string) (Page, error) {
+					return log.Range(tx, p, 0, ^uint64(0), &ListOptions{Reverse: true, Limit: limit, Cursor: c})
+				})
+				sameItems(t, "reverse range", back, reversed(live))
+				for id := uint64(1); id <= m.last[p]; id++ {
+					idx := slices.IndexFunc(live, func(it Item) bool { return it.ID == id })
+					got, err := log.Get(tx, p, id)
+					if idx < 0 {
+						if !errors.Is(err, keyspace.ErrNotFound) {
+							t.Fatalf("Get(%s, deleted %d) = %v", p, id, err)
+						}
+					} else if err != nil || got.ID != id || string(got.Data) != string(live[idx].Data) {
+						t.Fatalf("Get(%s, %d) = %+v, %v", p, id, got, err)
+					}
+					// Prev and Next, across deleted ids.
+					wantPrev := -1
+					for i, it := range live {
+						if it.ID < id {
+							wantPrev = i
+						}
+					}
+					prev, err := log.Prev(tx, p, id)
+					if wantPrev < 0 != errors.Is(err, keyspace.ErrNotFound) || wantPrev >= 0 && prev.ID != live[wantPrev].ID {
+						t.Fatalf("Prev(%s, %d) = %d, %v", p, id, prev.ID, err)
+					}
+					wantNext := slices.IndexFunc(live, func(it Item) bool { return it.ID > id })
+					next, err := log.Next(tx, p, id)
+					if wantNext < 0 != errors.Is(err, keyspace.ErrNotFound) || wantNext >= 0 && next.ID != live[wantNext].ID {
+						t.Fatalf("Next(%s, %d) = %d, %v", p, id, next.ID, err)
+					}
+				}
+				for _, id := range []uint64{0, m.last[p] + 1} {
+					if _, err := log.Get(tx, p, id); !errors.Is(err, ErrBadID) {
+						t.Fatalf("Get(%s, %d) = %v, want ErrBadID", p, id, err)
+					}
+				}
+				// Days in several zones, and an arbitrary period.
+				loc, _ := time.LoadLocation(zones[r.IntN(len(zones))])
+				day := base.Add(time.Duration(r.IntN(5)*24) * time.Hour).In(loc)
+				from, to := DayBounds(day)
+				got := allPages(t, limit, func(c string) (Page, error) {
+					return log.Day(tx, p, day, &ListOptions{Limit: limit, Cursor: c})
+				})
+				sameItems(t, "day "+day.String(), got, m.between(p, from, to))
+				if n, _ := log.CountDay(tx, p, day); n != len(got) {
+					t.Fatalf("CountDay = %d, listed %d", n, len(got))
+				}
+				a := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
+				b := a.Add(time.Duration(r.Int64N(int64(30 * time.Hour))))
+				gotB, _ := log.Between(tx, p, a, b, &ListOptions{Reverse: true})
+				sameItems(t, "between reversed", gotB.Items, reversed(m.between(p, a, b)))
+			}
+			return nil
+		})
+	}
 }
 
 func TestDayPacking(t *testing.T) {

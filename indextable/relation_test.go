@@ -2,9 +2,11 @@ package indextable
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -182,4 +184,139 @@ func TestRelationVerify(t *testing.T) {
 			t.Errorf("Verify does not name the forged fields and the stray entry: %q", got)
 		}
 	})
+}
+
+func TestRelationAgainstModel(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) { relationAgainstModel(t, s, 1, 300, 10) })
+}
+
+// FuzzRelationAgainstModel runs relationAgainstModel from fuzzed seeds on
+// a fuzzed backend, checking every three steps.
+func FuzzRelationAgainstModel(f *testing.F) {
+	for seed := range uint64(4) {
+		f.Add(seed, uint8(seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
+		backends := storetest.Backends()
+		relationAgainstModel(t, backends[int(backend)%len(backends)].Open(t), seed, 40, 3)
+	})
+}
+
+// relationAgainstModel runs steps random transactions of links, re-links,
+// unlinks and field changes (a sixth of them rolled back after their
+// writes; several links share a time), and, every every steps, compares
+// both lists of every entity, whole and limited, with a model of the
+// committed links and fields: newest first, ties by id, each entry with
+// the other side's current fields. The relation must also verify clean.
+func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every int) {
+	type pair struct{ left, right string }
+	type relModel struct {
+		links               map[pair]time.Time
+		leftFields, rightFs map[string][]byte
+	}
+	clone := func(m relModel) relModel {
+		return relModel{maps.Clone(m.links), maps.Clone(m.leftFields), maps.Clone(m.rightFs)}
+	}
+	r := rand.New(rand.NewPCG(seed, 23))
+	rel := NewRelation("likes\x00:x") // a name with a zero byte and a separator
+	base := time.Unix(1512099720, 0).UTC()
+	m := relModel{map[pair]time.Time{}, map[string][]byte{}, map[string][]byte{}}
+	lefts, rights := []string{"u0", "u1", "u:2", "u\x003"}, []string{"i0", "i1", "i2", "i:3", "i\x004"}
+	errAborted := errors.New("aborted")
+	for step := range steps {
+		w := clone(m)
+		abort := r.IntN(6) == 0
+		err := s.Update(func(tx keyspace.Tx) error {
+			for range 1 + r.IntN(3) {
+				left, right := lefts[r.IntN(len(lefts))], rights[r.IntN(len(rights))]
+				switch r.IntN(6) {
+				case 0:
+					if err := rel.Unlink(tx, left, right); err != nil {
+						return err
+					}
+					delete(w.links, pair{left, right})
+				case 1:
+					f := []byte(fmt.Sprintf(`{"name":"n%d"}`, step))
+					if _, err := rel.SetLeftFields(tx, left, f); err != nil {
+						return err
+					}
+					w.leftFields[left] = f
+				case 2:
+					f := []byte(fmt.Sprintf(`{"title":"t%d"}`, step))
+					if _, err := rel.SetRightFields(tx, right, f); err != nil {
+						return err
+					}
+					w.rightFs[right] = f
+				default:
+					at := base.Add(time.Duration(step/3) * time.Second)
+					if err := rel.Link(tx, left, right, at); err != nil {
+						return err
+					}
+					w.links[pair{left, right}] = at
+				}
+			}
+			if abort {
+				return errAborted
+			}
+			return nil
+		})
+		if abort && !errors.Is(err, errAborted) || !abort && err != nil {
+			t.Fatalf("step %d: Update = %v", step, err)
+		}
+		if !abort {
+			m = w
+		}
+		if step%every != every-1 {
+			continue
+		}
+		// want lists one entity's links from the model, newest first, ties
+		// by the other side's id.
+		want := func(id string, isLeft bool) []Link {
+			var out []Link
+			for p, at := range m.links {
+				switch {
+				case isLeft && p.left == id:
+					out = append(out, Link{ID: p.right, Time: at, Fields: m.rightFs[p.right]})
+				case !isLeft && p.right == id:
+					out = append(out, Link{ID: p.left, Time: at, Fields: m.leftFields[p.left]})
+				}
+			}
+			slices.SortFunc(out, func(a, b Link) int { return cmp.Or(b.Time.Compare(a.Time), strings.Compare(a.ID, b.ID)) })
+			return out
+		}
+		same := func(what string, got, want []Link) {
+			t.Helper()
+			ok := len(got) == len(want)
+			for i := 0; ok && i < len(got); i++ {
+				ok = got[i].ID == want[i].ID && got[i].Time.Equal(want[i].Time) && bytes.Equal(got[i].Fields, want[i].Fields)
+			}
+			if !ok {
+				t.Fatalf("step %d: %s = %v, model %v", step, what, got, want)
+			}
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for _, side := range []struct {
+				ids    []string
+				isLeft bool
+				list   func(keyspace.Tx, string, int) ([]Link, error)
+			}{{lefts, true, rel.Rights}, {rights, false, rel.Lefts}} {
+				for _, id := range side.ids {
+					wl := want(id, side.isLeft)
+					limit := r.IntN(4)
+					got, err := side.list(tx, id, limit)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if limit > 0 && len(wl) > limit {
+						wl = wl[:limit]
+					}
+					same(fmt.Sprintf("list of %q (left %v, limit %d)", id, side.isLeft, limit), got, wl)
+				}
+			}
+			if problems, err := rel.Verify(tx); err != nil || len(problems) > 0 {
+				t.Fatalf("step %d: Verify = %v, %v", step, problems, err)
+			}
+			return nil
+		})
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -95,80 +97,100 @@ func scanned(t *testing.T, s keyspace.Store, ix *Index[user]) [][2]string {
 }
 
 func TestIndexesAgainstRecomputation(t *testing.T) {
-	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
-		tb, ix := usersTable(t)
-		r := rand.New(rand.NewPCG(1, 2))
-		model := map[int64]user{}
-		cities := []string{"Oslo", "Lima", "Pune", "a:b\x00c"}
-		randomUser := func() user {
-			u := user{Name: fmt.Sprint("n", r.IntN(100)), City: cities[r.IntN(len(cities))], Status: []string{"open", "completed"}[r.IntN(2)],
-				Created: r.Int64N(1000)}
-			if r.IntN(3) > 0 {
-				u.Email = fmt.Sprintf("u%d@x", r.IntN(40))
-			}
-			for range r.IntN(4) { // duplicates and empty arrays
-				u.Tags = append(u.Tags, []string{"go", "geo", "db"}[r.IntN(3)])
-			}
-			return u
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) { indexesAgainstRecomputation(t, s, 1, 500, 50) })
+}
+
+// FuzzIndexesAgainstRecomputation runs indexesAgainstRecomputation from
+// fuzzed seeds on a fuzzed backend, checking every ten steps.
+func FuzzIndexesAgainstRecomputation(f *testing.F) {
+	for seed := range uint64(4) {
+		f.Add(seed, uint8(seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
+		backends := storetest.Backends()
+		indexesAgainstRecomputation(t, backends[int(backend)%len(backends)].Open(t), seed, 60, 10)
+	})
+}
+
+// indexesAgainstRecomputation runs steps random transactions of puts and
+// deletes (some violating a unique index, some failing after their
+// writes, both rolling back whole) and, every every steps, compares each
+// index with a recomputation from a model of the committed records, and
+// the table with the model.
+func indexesAgainstRecomputation(t *testing.T, s keyspace.Store, seed uint64, steps, every int) {
+	tb, ix := usersTable(t)
+	r := rand.New(rand.NewPCG(seed, 2))
+	model := map[int64]user{}
+	cities := []string{"Oslo", "Lima", "Pune", "a:b\x00c"}
+	randomUser := func() user {
+		u := user{Name: fmt.Sprint("n", r.IntN(100)), City: cities[r.IntN(len(cities))], Status: []string{"open", "completed"}[r.IntN(2)],
+			Created: r.Int64N(1000)}
+		if r.IntN(3) > 0 {
+			u.Email = fmt.Sprintf("u%d@x", r.IntN(40))
 		}
-		for step := 0; step < 500; step++ {
-			id := int64(r.IntN(60))
-			u := randomUser()
-			failHalfWay := r.IntN(10) == 0
-			pending := map[int64]*user{}
-			err := s.Update(func(tx keyspace.Tx) error {
-				for j := 0; j < 1+r.IntN(3); j++ {
-					if r.IntN(4) == 0 {
-						if err := tb.Delete(tx, composite.Tuple{id}); err != nil {
-							return err
-						}
-						pending[id] = nil
-					} else {
-						if _, err := tb.Put(tx, composite.Tuple{id}, u); err != nil {
-							return err
-						}
-						uu := u
-						pending[id] = &uu
+		for range r.IntN(4) { // duplicates and empty arrays
+			u.Tags = append(u.Tags, []string{"go", "geo", "db"}[r.IntN(3)])
+		}
+		return u
+	}
+	for step := 0; step < steps; step++ {
+		id := int64(r.IntN(60))
+		u := randomUser()
+		failHalfWay := r.IntN(10) == 0
+		pending := map[int64]*user{}
+		err := s.Update(func(tx keyspace.Tx) error {
+			for j := 0; j < 1+r.IntN(3); j++ {
+				if r.IntN(4) == 0 {
+					if err := tb.Delete(tx, composite.Tuple{id}); err != nil {
+						return err
 					}
-					id, u = int64(r.IntN(60)), randomUser()
+					pending[id] = nil
+				} else {
+					if _, err := tb.Put(tx, composite.Tuple{id}, u); err != nil {
+						return err
+					}
+					uu := u
+					pending[id] = &uu
 				}
-				if failHalfWay {
-					return errors.New("fail after writing")
+				id, u = int64(r.IntN(60)), randomUser()
+			}
+			if failHalfWay {
+				return errors.New("fail after writing")
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, ErrUnique):
+			// rolled back whole: the model stays
+		case err != nil && !failHalfWay:
+			t.Fatal(err)
+		case err == nil:
+			for id, u := range pending {
+				if u == nil {
+					delete(model, id)
+				} else {
+					model[id] = *u
+				}
+			}
+		}
+		if step%every != every-1 {
+			continue
+		}
+		checkTable(t, s, tb, model)
+		for _, x := range []*Index[user]{ix.city, ix.email, ix.tags, ix.status} {
+			want := recompute(model, x.spec.Values)
+			if got := scanned(t, s, x); !slices.Equal(got, want) {
+				t.Fatalf("step %d: index %s:\n got %v\nwant %v", step, x.Name(), got, want)
+			}
+			s.View(func(tx keyspace.Tx) error {
+				problems, err := x.Verify(tx)
+				if err != nil || len(problems) != 0 {
+					t.Fatalf("verify %s: %v %v", x.Name(), problems, err)
 				}
 				return nil
 			})
-			switch {
-			case errors.Is(err, ErrUnique):
-				// rolled back whole: the model stays
-			case err != nil && !failHalfWay:
-				t.Fatal(err)
-			case err == nil:
-				for id, u := range pending {
-					if u == nil {
-						delete(model, id)
-					} else {
-						model[id] = *u
-					}
-				}
-			}
-			if step%50 != 49 {
-				continue
-			}
-			for _, x := range []*Index[user]{ix.city, ix.email, ix.tags, ix.status} {
-				want := recompute(model, x.spec.Values)
-				if got := scanned(t, s, x); !slices.Equal(got, want) {
-					t.Fatalf("step %d: index %s:\n got %v\nwant %v", step, x.Name(), got, want)
-				}
-				s.View(func(tx keyspace.Tx) error {
-					problems, err := x.Verify(tx)
-					if err != nil || len(problems) != 0 {
-						t.Fatalf("verify %s: %v %v", x.Name(), problems, err)
-					}
-					return nil
-				})
-			}
 		}
-	})
+	}
 }
 
 func TestQueriesAndCovering(t *testing.T) {
@@ -401,4 +423,27 @@ func TestPutAllMatchesPut(t *testing.T) {
 			t.Errorf("two rows with one unique value: %v", err)
 		}
 	})
+}
+
+// checkTable compares the table's records, in key order, with the model.
+func checkTable(t *testing.T, s keyspace.Store, tb *Table[user], model map[int64]user) {
+	t.Helper()
+	var got []int64
+	err := s.View(func(tx keyspace.Tx) error {
+		return tb.Scan(tx, tb.Range(), func(rec Record[user]) bool {
+			id, _ := rec.Key[0].(int64)
+			if want, ok := model[id]; !ok || !reflect.DeepEqual(rec.Value, want) {
+				t.Fatalf("record %v is %+v, model %+v (present %v)", rec.Key, rec.Value, want, ok)
+			}
+			got = append(got, id)
+			return true
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Sorted(maps.Keys(model))
+	if !slices.Equal(got, want) {
+		t.Fatalf("table holds %v, model %v", got, want)
+	}
 }
