@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -358,6 +359,107 @@ func TestLogAndTableCommands(t *testing.T) {
 	json.Unmarshal([]byte(out), &counts)
 	if counts["US:CA"] != 4 || counts["US:NY"] != 1 {
 		t.Errorf("counts: %s", out)
+	}
+}
+
+// TestListingsPageInEveryFormat: table scan, index scan and log range,
+// paged two at a time through the cursor each format gives (json's
+// "next", the table's last line, and for ndjson a line on stderr, since
+// its stdout is the rows), list exactly what one unlimited json page
+// lists. An ndjson page had dropped its cursor, so a limited export
+// looked complete.
+func TestListingsPageInEveryFormat(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rows := "id,city\n1,Oslo\n2,Lima\n3,Pune\n4,Oslo\n5,Rome\n"
+	if _, stderr, code := run(t, rows, "--db", db, "table", "import", "--table", "c", "--key-cols", "id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, args := range [][]string{
+		{"index", "create", "--table", "c", "--name", "by_city", "--fields", "city"},
+		{"index", "build", "--table", "c", "--name", "by_city"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	for i := range 5 {
+		if _, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "l", "--parent", "p", fmt.Sprint("m", i)); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	cursorLine := regexp.MustCompile(`(?m)^next page: --cursor (\S+)$`)
+	for _, listing := range []struct {
+		key  string // the json key of the rows
+		args []string
+	}{
+		{"rows", []string{"table", "scan", "--table", "c"}},
+		{"entries", []string{"index", "scan", "--table", "c", "--name", "by_city"}},
+		{"items", []string{"log", "range", "--log", "l", "--parent", "p"}},
+	} {
+		list := func(format string, extra ...string) (rows []string, next string) {
+			t.Helper()
+			out, stderr, code := run(t, "", append(append([]string{"--db", db, "--output", format}, listing.args...), extra...)...)
+			if code != 0 {
+				t.Fatalf("%v %s: %d %s", listing.args, format, code, stderr)
+			}
+			switch format {
+			case "json":
+				var doc map[string]json.RawMessage
+				if err := json.Unmarshal([]byte(out), &doc); err != nil {
+					t.Fatalf("%v json: %v\n%s", listing.args, err, out)
+				}
+				var items []json.RawMessage
+				json.Unmarshal(doc[listing.key], &items)
+				for _, it := range items {
+					rows = append(rows, string(it))
+				}
+				json.Unmarshal(doc["next"], &next)
+			case "ndjson":
+				rows = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				if m := cursorLine.FindStringSubmatch(stderr); m != nil {
+					next = m[1]
+				}
+			default:
+				if m := cursorLine.FindStringSubmatch(out); m != nil {
+					next = m[1]
+					out = out[:strings.Index(out, "next page:")]
+				}
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				rows = lines[1:] // under the header
+			}
+			return rows, next
+		}
+		all, next := list("json")
+		if len(all) != 5 || next != "" {
+			t.Fatalf("%v: one page of %d rows, next %q", listing.args, len(all), next)
+		}
+		var compact []string // the json rows as ndjson writes them
+		for _, r := range all {
+			var b bytes.Buffer
+			json.Compact(&b, []byte(r))
+			compact = append(compact, b.String())
+		}
+		for _, format := range []string{"json", "ndjson", "table"} {
+			var got []string
+			cursor := ""
+			for pages := 0; ; pages++ {
+				page, next := list(format, "--limit", "2", "--cursor", cursor)
+				if len(page) > 2 || pages > 5 {
+					t.Fatalf("%v %s: page %d of %d rows", listing.args, format, pages, len(page))
+				}
+				got = append(got, page...)
+				if cursor = next; cursor == "" {
+					break
+				}
+			}
+			want := compact
+			if format == "json" {
+				want = all
+			}
+			if format == "table" && len(got) != len(all) || format != "table" && !slices.Equal(got, want) {
+				t.Errorf("%v %s, two at a time: %q, want %q", listing.args, format, got, want)
+			}
+		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -338,28 +337,12 @@ func indexRead(c *ucli.Context, records bool) error {
 				out[i].Record = recs[i].Value
 			}
 		}
-		switch format {
-		case "json":
-			return writeJSON(c.App.Writer, struct {
-				Entries []row  `json:"entries"`
-				Next    string `json:"next,omitempty"`
-			}{append([]row{}, out...), page.Next})
-		case "ndjson":
-			return writeNDJSON(c.App.Writer, out)
-		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "VALUE\tKEY\tDATA")
-		for _, r := range out {
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "entries", out, page.Next, "VALUE\tKEY\tDATA", func(r row) string {
 			data := []byte(r.Covered)
 			if records {
 				data, _ = json.Marshal(r.Record)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Value, r.Key, data)
-		}
-		tw.Flush()
-		if page.Next != "" {
-			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", page.Next)
-		}
-		return nil
+			return r.Value + "\t" + r.Key + "\t" + string(data)
+		})
 	})
 }

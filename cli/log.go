@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -160,29 +159,12 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 			Time time.Time `json:"time"`
 			Data string    `json:"data"`
 		}
-		switch format {
-		case "json", "ndjson":
-			var out []jsonItem
-			for _, it := range items {
-				out = append(out, jsonItem{it.ID, it.Time, string(it.Data)})
-			}
-			if format == "ndjson" {
-				return writeNDJSON(c.App.Writer, out)
-			}
-			return writeJSON(c.App.Writer, struct {
-				Items []jsonItem `json:"items"`
-				Next  string     `json:"next,omitempty"`
-			}{append([]jsonItem{}, out...), next})
-		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tTIME\tDATA")
+		var out []jsonItem
 		for _, it := range items {
-			fmt.Fprintf(tw, "%d\t%s\t%s\n", it.ID, it.Time.Format(time.RFC3339), it.Data)
+			out = append(out, jsonItem{it.ID, it.Time, string(it.Data)})
 		}
-		tw.Flush()
-		if next != "" {
-			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", next)
-		}
-		return nil
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "items", out, next, "ID\tTIME\tDATA", func(it jsonItem) string {
+			return fmt.Sprintf("%d\t%s\t%s", it.ID, it.Time.Format(time.RFC3339), it.Data)
+		})
 	})
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -197,6 +199,59 @@ func writeNDJSON[T any](w io.Writer, items []T) error {
 		if err := enc.Encode(it); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// writeListing prints one page of a listing (table scan, index scan and
+// lookup, log listings) in format:
+//
+//   - json: {"<key>": [rows…], "next": "<cursor>"}, next left out on the
+//     last page;
+//   - ndjson: a line a row on w, and the next page's cursor on errw, so
+//     that a page piped into another program still says it is not the last
+//     (as geo scan's export does);
+//   - table: the header, a line a row, and the next page's cursor.
+//
+// line returns a row's table cells, tab-separated.
+func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, header string, line func(T) string) error {
+	switch format {
+	case "json":
+		if rows == nil {
+			rows = []T{} // [] rather than null
+		}
+		body, err := json.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		doc := append(append(append([]byte(`{`), strconv.Quote(key)...), ':'), body...)
+		if next != "" {
+			doc = append(append(doc, `,"next":`...), strconv.Quote(next)...)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, append(doc, '}'), "", "  "); err != nil {
+			return err
+		}
+		out.WriteByte('\n')
+		_, err = out.WriteTo(w)
+		return err
+	case "ndjson":
+		if next != "" {
+			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
+		}
+		return writeNDJSON(w, rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, line(r))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if next != "" {
+		_, err := fmt.Fprintf(w, "next page: --cursor %s\n", next)
+		return err
 	}
 	return nil
 }

@@ -298,26 +298,10 @@ func tableScan(c *ucli.Context) error {
 		for _, rec := range page.records {
 			out = append(out, jsonRow{formatScope(rec.Key), rec.Value})
 		}
-		switch format {
-		case "json":
-			return writeJSON(c.App.Writer, struct {
-				Rows []jsonRow `json:"rows"`
-				Next string    `json:"next,omitempty"`
-			}{append([]jsonRow{}, out...), page.next})
-		case "ndjson":
-			return writeNDJSON(c.App.Writer, out)
-		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "KEY\tRECORD")
-		for _, r := range out {
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", out, page.next, "KEY\tRECORD", func(r jsonRow) string {
 			b, _ := json.Marshal(r.Record)
-			fmt.Fprintf(tw, "%s\t%s\n", r.Key, b)
-		}
-		tw.Flush()
-		if page.next != "" {
-			fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", page.next)
-		}
-		return nil
+			return r.Key + "\t" + string(b)
+		})
 	})
 }
 
