@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
+	"path/filepath"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -128,5 +130,118 @@ func TestBulkLoadReusedBuffers(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkJoined(t, s, 3000)
+	})
+}
+
+// FuzzWriteSorted: WriteSorted's pairs "should" ascend, but any order is
+// correct, only slower. Fuzzed pairs (unsorted, repeated keys, keys that
+// are prefixes of others, built back to back in one buffer as PutAll
+// builds them) are written over existing pairs, with Puts and Deletes
+// after them in the same transaction, on memory stores with tiny leaves
+// and on bbolt, and the result is compared with a map in which a later
+// pair wins. Every other input rolls back and must leave no trace.
+func FuzzWriteSorted(f *testing.F) {
+	f.Add([]byte("\x03abc\x01x\x02ab\x00\x03abc"), uint8(0))
+	f.Add([]byte("\x01z\x01a\x01m\x02zz\x01a"), uint8(3))
+	f.Add([]byte{2, 0, 0, 1, 0xff, 2, 0xff, 0}, uint8(5))
+	f.Fuzz(func(t *testing.T, data []byte, backend uint8) {
+		var s keyspace.Store
+		switch b := backend % 5; {
+		case b < 3:
+			m := keyspace.NewMemoryWithLeaves(1 + int(b))
+			s = checkedLeaves(t, m)
+		case b == 3:
+			s = keyspace.NewMemory()
+		default:
+			var err error
+			if s, err = keyspace.Open(filepath.Join(t.TempDir(), "f.db"), &keyspace.Options{NoSync: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		defer s.Close()
+		// The input is a run of (length byte, key bytes); values count up.
+		// Pairs are joined in one buffer, each key's capacity reaching
+		// over its value.
+		type kv struct{ k, v []byte }
+		var batch []kv
+		buf := make([]byte, 0, 2*len(data)+16)
+		for i := 0; i < len(data) && len(batch) < 64; {
+			n := 1 + int(data[i]%4)
+			i++
+			if i+n > len(data) {
+				break
+			}
+			start := len(buf)
+			buf = append(buf, data[i:i+n]...)
+			buf = fmt.Appendf(buf, "%d", len(batch))
+			joined := buf[start:len(buf):len(buf)]
+			batch = append(batch, kv{joined[:n], joined[n:]})
+			i += n
+		}
+		model := map[string]string{}
+		err := s.Update(func(tx keyspace.Tx) error { // existing pairs, some of which the batch overwrites
+			for i, p := range batch {
+				if i%3 == 0 {
+					k := append([]byte{}, p.k...)
+					k[len(k)-1] ^= 1
+					if err := tx.Put(k, []byte("old")); err != nil {
+						return err
+					}
+					model[string(k)] = "old"
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rollback := len(data)%2 == 1
+		want := maps.Clone(model)
+		errRollback := errors.New("roll back")
+		err = s.Update(func(tx keyspace.Tx) error {
+			err := keyspace.WriteSorted(tx, func(yield func([]byte, []byte) bool) {
+				for _, p := range batch {
+					if !yield(p.k, p.v) {
+						return
+					}
+				}
+			})
+			if err != nil {
+				return err
+			}
+			for _, p := range batch {
+				want[string(p.k)] = string(p.v)
+			}
+			for i, p := range batch { // later writes in the same transaction
+				switch i % 4 {
+				case 1:
+					if err := tx.Delete(p.k); err != nil {
+						return err
+					}
+					delete(want, string(p.k))
+				case 2:
+					if err := tx.Put(p.k, []byte("new")); err != nil {
+						return err
+					}
+					want[string(p.k)] = "new"
+				}
+			}
+			if rollback {
+				return errRollback
+			}
+			return nil
+		})
+		if rollback {
+			if !errors.Is(err, errRollback) {
+				t.Fatalf("Update = %v, want the rollback", err)
+			}
+			want = model
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got := storetest.Contents(t, s)
+		if !maps.Equal(map[string]string(got), want) {
+			t.Fatalf("after WriteSorted of %q: store %q, model %q", batch, got, want)
+		}
 	})
 }
