@@ -74,12 +74,13 @@ type rangesVisitor interface {
 // returns false. It returns the transaction's Err.
 //
 // When the ranges are forward, have no Limit, and each starts at or after
-// the end of the one before (a geo query's covering is such a run), the
-// memory backend walks them in one pass: a range that starts in the leaf
-// where the last one ended is found by galloping from there, with none of
-// the per-range work of a VisitRange call; bbolt visits each from where
-// its cursor stopped, as VisitRange does. Other ranges and writable
-// transactions are visited through VisitRange, range by range.
+// the start and the end of every one before (a geo query's covering is
+// such a run), the memory backend walks them in one pass: a range that
+// starts in the leaf where the last one ended is found by galloping from
+// there, with none of the per-range work of a VisitRange call; bbolt
+// visits each from where its cursor stopped, as VisitRange does. Other
+// ranges and writable transactions are visited through VisitRange, range
+// by range.
 func VisitRanges(tx Tx, rs []Range, v RangesVisitor) error {
 	if mv, fast := tx.(rangesVisitor); fast && !tx.Writable() && ascending(rs) {
 		if err := mv.usable(false); err != nil {
