@@ -41,7 +41,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, intersperse(app, args))
+	var unknown error // an unknown command, which urfave/cli reports by calling CommandNotFound (keyspace help nope)
+	app.CommandNotFound = func(c *ucli.Context, name string) {
+		cmds, path := c.App.Commands, c.App.Name
+		if c.Command != nil && len(c.Command.Subcommands) > 0 {
+			cmds, path = c.Command.Subcommands, c.Command.HelpName
+		}
+		unknown = unknownCommand(cmds, path, name)
+	}
+	args, err := intersperse(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
+	if err == nil {
+		err = unknown
+	}
 	if err == nil {
 		return 0
 	}
@@ -70,7 +84,7 @@ func commonFlags() []ucli.Flag {
 // into usage errors (exit 2) without printing the whole help.
 func prepare(cmds []*ucli.Command) {
 	for _, cmd := range cmds {
-		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error { return usageError{err} }
+		cmd.OnUsageError = func(c *ucli.Context, err error, _ bool) error { return withFlagSuggestion(c, err) }
 		if len(cmd.Subcommands) > 0 {
 			prepare(cmd.Subcommands)
 			continue
@@ -104,8 +118,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*ucli.Context, error) {}, // Run reports errors and picks the code
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return usageError{err}
+		OnUsageError: func(c *ucli.Context, err error, _ bool) error {
+			return withFlagSuggestion(c, err)
 		},
 		Flags:    commonFlags(),
 		Commands: cmds,
@@ -155,14 +169,18 @@ func output(c *ucli.Context, allowed ...string) (string, error) {
 // intersperse moves the flags that follow a command's positional arguments
 // in front of them, so `table scan 'CA:*' --limit 5` works as people type
 // it (urfave/cli v2 stops reading flags at the first argument). "--" ends
-// the flags.
-func intersperse(app *ucli.App, args []string) []string {
+// the flags. A word where a command or subcommand belongs that names none
+// is returned as an unknown-command error (urfave/cli would read the
+// flags after it as the parent command's, and blame one of them).
+func intersperse(app *ucli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
-		return args
+		return args, nil
 	}
 	out := []string{args[0]}
 	cmds := app.Commands
+	path := app.Name
 	var leaf *ucli.Command
+	help := false // the word help came where a command belongs
 	i := 1
 	takesValue := func(flags []ucli.Flag, tok string) bool {
 		name := strings.TrimLeft(tok, "-")
@@ -180,6 +198,14 @@ func intersperse(app *ucli.App, args []string) []string {
 	for i < len(args) {
 		tok := args[i]
 		if strings.HasPrefix(tok, "-") && tok != "-" {
+			// Before the command, only the common flags (and help) are
+			// known: an unknown one here would make the next word look
+			// like its value or like an unknown command.
+			name, _, _ := strings.Cut(strings.TrimLeft(tok, "-"), "=")
+			if !slices.ContainsFunc(app.Flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), name) }) &&
+				!slices.Contains([]string{"help", "h", "generate-bash-completion", "version", "v"}, name) && name != "" {
+				return nil, unknownFlag(fmt.Errorf("flag provided but not defined: -%s", name), name, app.Flags)
+			}
 			out = append(out, tok)
 			if takesValue(app.Flags, tok) && i+1 < len(args) {
 				out = append(out, args[i+1])
@@ -194,18 +220,29 @@ func intersperse(app *ucli.App, args []string) []string {
 				next = c
 			}
 		}
+		if next == nil && !help && (tok == "help" || tok == "h") {
+			// "keyspace help", "keyspace help geo near", "keyspace geo
+			// help near": the help of the command the words after it name.
+			help = true
+			i++
+			continue
+		}
 		if next == nil {
-			break
+			return nil, unknownCommand(cmds, path, tok)
 		}
 		out = append(out, tok)
 		i++
+		path += " " + tok
 		leaf, cmds = next, next.Subcommands
 		if len(cmds) == 0 {
 			break
 		}
 	}
+	if help {
+		return append(out, "--help"), nil
+	}
 	if leaf == nil {
-		return args
+		return args, nil
 	}
 	var flags, positional []string
 	for ; i < len(args); i++ {
@@ -228,7 +265,7 @@ func intersperse(app *ucli.App, args []string) []string {
 	if len(positional) > 0 {
 		out = append(append(out, "--"), positional...)
 	}
-	return out
+	return out, nil
 }
 
 // completionScripts are printed by `keyspace completion SHELL`; both ask

@@ -463,6 +463,39 @@ func TestListingsPageInEveryFormat(t *testing.T) {
 	}
 }
 
+// TestTyposAndHelp: an unknown command or flag is a usage error (exit 2)
+// that names the nearest known name when one is near, on one line; "help"
+// where a command belongs shows the help of the commands after it.
+func TestTyposAndHelp(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string // a part of stderr ("" for none at all)
+		stdout string // a part of stdout
+	}{
+		{[]string{"geo", "neer"}, 2, `unknown command "neer" for "keyspace geo"; did you mean "near"?`, ""},
+		{[]string{"tabel", "scan", "--table", "x"}, 2, `unknown command "tabel" for "keyspace"; did you mean "table"?`, ""},
+		{[]string{"log", "lates", "--log", "x"}, 2, `did you mean "latest"?`, ""},
+		{[]string{"zzz"}, 2, `unknown command "zzz" for "keyspace" (keyspace --help lists them)`, ""},
+		{[]string{"geo", "near", "--index", "x", "--lattitude", "3"}, 2, "-lattitude; did you mean --lat?", ""},
+		{[]string{"--dbb", "x", "stats"}, 2, "did you mean --db?", ""},
+		{[]string{"geo", "near", "--index", "x", "--qqqq", "3"}, 2, "flag provided but not defined: -qqqq\n", ""},
+		{[]string{"help"}, 0, "", "keyspace - geospatial"},
+		{[]string{"help", "geo", "near"}, 0, "", "keyspace geo near - points within a radius"},
+		{[]string{"geo", "help", "knn"}, 0, "", "keyspace geo knn - the k nearest"},
+		{[]string{"help", "geo", "neer"}, 2, `did you mean "near"?`, ""},
+	} {
+		out, stderr, code := run(t, "", append([]string{"--db", db}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.stderr) || tc.stderr == "" && stderr != "" || !strings.Contains(out, tc.stdout) {
+			t.Errorf("%v: exit %d, stderr %q, stdout %.80q; want exit %d, stderr with %q, stdout with %q", tc.args, code, stderr, out, tc.code, tc.stderr, tc.stdout)
+		}
+		if strings.Count(stderr, "\n") > 1 {
+			t.Errorf("%v: stderr is more than one line: %q", tc.args, stderr)
+		}
+	}
+}
+
 func TestIndexRelAndVerifyCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	orders := "id,status,created,city\n1,completed,100,Oslo\n2,open,200,Lima\n3,completed,300,Pune\n4,completed,200,Oslo\n"

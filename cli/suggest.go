@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
+)
+
+// Typos get a suggestion, as git's and cobra's do: an unknown command or
+// flag is a usage error (exit 2) that names the nearest known name, when
+// one is near enough. urfave/cli's own suggestions (App.Suggest) always
+// name the nearest name however far it is, print the whole help first,
+// and answer an unknown command with "No help topic for …" and exit 3;
+// these use the same measure (Jaro-Winkler, from the same library) with a
+// floor, and keep the one-line errors of every other usage error.
+
+// similarEnough is the Jaro-Winkler similarity (1 for equal strings) a
+// name needs to be suggested: "neer" is 0.88 from "near", "lattitude"
+// 0.98 from "latitude"; "xyz" is 0.56 from "box".
+const similarEnough = 0.8
+
+// nearest returns the name in names most like typed, or "" when none is
+// similarEnough.
+func nearest(typed string, names []string) string {
+	best, score := "", similarEnough
+	for _, n := range names {
+		if s := smetrics.JaroWinkler(strings.ToLower(typed), strings.ToLower(n), 0.7, 4); s >= score {
+			best, score = n, s
+		}
+	}
+	return best
+}
+
+// unknownCommand is the usage error for name, which is none of cmds, the
+// commands under path ("keyspace geo").
+func unknownCommand(cmds []*ucli.Command, path, name string) error {
+	var names []string
+	for _, cmd := range cmds {
+		if !cmd.Hidden {
+			names = append(names, cmd.Names()...)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", name, path)
+	if s := nearest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return usagef("%s (%s --help lists them)", msg, path)
+}
+
+// withFlagSuggestion adds to err, when it is an unknown flag of c's
+// command, the nearest of the command's flags.
+func withFlagSuggestion(c *ucli.Context, err error) error {
+	typed, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return usageError{err}
+	}
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != "" {
+		flags = c.Command.Flags
+	}
+	return unknownFlag(err, strings.TrimLeft(typed, "-"), flags)
+}
+
+// unknownFlag is the usage error err for the flag typed (without its
+// dashes), with the nearest of flags when one is near.
+func unknownFlag(err error, typed string, flags []ucli.Flag) error {
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	slices.Sort(names)
+	if s := nearest(typed, names); s != "" {
+		dashes := "--"
+		if len(s) == 1 {
+			dashes = "-"
+		}
+		return usageError{fmt.Errorf("%w; did you mean %s%s?", err, dashes, s)}
+	}
+	return usageError{err}
+}
