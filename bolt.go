@@ -89,9 +89,10 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 			return nil, fmt.Errorf("keyspace: open %s read-only: %w", path, err)
 		}
 	}
+	defer faultsPanic()()
 	defer func() {
 		// bbolt validates its meta pages, but a hostile file must never
-		// crash the caller.
+		// crash the caller (bolt_damage.go).
 		if r := recover(); r != nil {
 			err = fmt.Errorf("keyspace: open %s: %w (%v)", path, ErrCorrupt, r)
 		}
@@ -140,28 +141,33 @@ func (s *BoltStore) init() error {
 			return true, nil
 		}
 		c := tx.Cursor()
-		if k, _ := c.First(); k != nil {
+		if k, _ := c.First(); bytes.Equal(k, bucketName) {
+			return false, damageError(fmt.Sprintf("the entry of the %q bucket is not a bucket", k))
+		} else if k != nil {
 			return false, fmt.Errorf("%w (it has a bucket %q and no %q)", ErrNotKeyspace, k, bucketName)
 		}
 		return false, nil
 	}
-	if s.readOnly {
-		return s.db.View(func(tx *bolt.Tx) error {
-			found, err := check(tx)
-			if err == nil && !found {
-				err = fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
-			}
-			return err
-		})
+	// A file that has the bucket is only read: opening it writes nothing.
+	var found bool
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		found, err = check(tx)
+		return err
+	})
+	switch {
+	case err != nil || found:
+		return err
+	case s.readOnly:
+		return fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return damagedOr(s.db.Update(func(tx *bolt.Tx) error {
 		found, err := check(tx)
 		if err != nil || found {
 			return err
 		}
 		_, err = tx.CreateBucket(bucketName)
 		return err
-	})
+	}))
 }
 
 // Path returns the file name the store was opened with.
@@ -181,24 +187,25 @@ func (s *BoltStore) Size() (int64, error) {
 // snapshot: one kept from an earlier View when it is still on it (see
 // readers), else a new one.
 func (s *BoltStore) View(fn func(tx Tx) error) error {
+	defer faultsPanic()()
 	p, ok, gen := s.reads.take()
 	if !ok {
-		btx, err := s.begin(false)
+		btx, b, err := s.begin(false)
 		if err != nil {
 			return err
 		}
-		p = pooledRead{tx: btx, b: btx.Bucket(bucketName), gen: gen}
+		p = pooledRead{tx: btx, b: b, gen: gen}
 	}
 	t := &boltTx{tx: p.tx, b: p.b}
 	t.visit.c, t.visit.end = p.cur, p.end[:0]
 	finished := false
 	defer func() {
 		t.closed = true
-		if finished {
+		if finished && !t.damaged {
 			p.cur, p.end = t.visit.c, t.visit.end[:0]
 			s.reads.give(p)
 		} else {
-			_ = p.tx.Rollback() // fn panicked
+			rollbackGuarded(p.tx) // fn panicked, or the file is damaged
 		}
 	}()
 	err := fn(t)
@@ -214,18 +221,19 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	if s.readOnly {
 		return fmt.Errorf("keyspace: update %s: %w (opened read-only)", s.path, ErrReadOnly)
 	}
+	defer faultsPanic()()
 	s.reads.beginUpdate()
 	defer s.reads.endUpdate()
-	btx, err := s.begin(true)
+	btx, b, err := s.begin(true)
 	if err != nil {
 		return err
 	}
-	t := &boltTx{tx: btx, b: btx.Bucket(bucketName), txState: txState{writable: true}}
+	t := &boltTx{tx: btx, b: b, txState: txState{writable: true}}
 	committed := false
 	defer func() {
 		t.closed = true
 		if !committed {
-			_ = btx.Rollback()
+			rollbackGuarded(btx)
 		}
 	}()
 	if err := fn(t); err != nil {
@@ -234,23 +242,27 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	if t.err != nil {
 		return t.err
 	}
-	committed = true
-	if err := btx.Commit(); err != nil {
+	committed = true // commitGuarded rolls back what it cannot commit
+	if err := damagedOr(commitGuarded(btx)); err != nil && !errors.Is(err, ErrCorrupt) {
 		return fmt.Errorf("keyspace: commit: %w", err)
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
 
-// begin begins a bbolt transaction.
-func (s *BoltStore) begin(writable bool) (*bolt.Tx, error) {
-	btx, err := s.db.Begin(writable)
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
-			return nil, ErrClosed
-		}
-		return nil, fmt.Errorf("keyspace: begin: %w", err)
+// begin begins a bbolt transaction and finds the keyspace bucket.
+func (s *BoltStore) begin(writable bool) (*bolt.Tx, *bolt.Bucket, error) {
+	btx, b, err := beginGuarded(s.db, writable)
+	switch {
+	case errors.Is(err, bolterrors.ErrDatabaseNotOpen):
+		return nil, nil, ErrClosed
+	case errors.Is(err, ErrCorrupt):
+		return nil, nil, err
+	case err != nil:
+		return nil, nil, fmt.Errorf("keyspace: begin: %w", err)
 	}
-	return btx, nil
+	return btx, b, nil
 }
 
 // Close closes the file, waiting for running transactions to finish.
@@ -267,6 +279,9 @@ type boltTx struct {
 	txState
 	tx *bolt.Tx
 	b  *bolt.Bucket
+	// inBolt is set while a call into bbolt runs, damaged once one has
+	// panicked on a damaged file (bolt_damage.go).
+	inBolt, damaged bool
 	// visit is the cursor of a View's forward visits, kept from one to
 	// the next (visitForward).
 	visit struct {
@@ -278,19 +293,27 @@ type boltTx struct {
 	}
 }
 
-func (t *boltTx) Get(key []byte) ([]byte, error) {
+func (t *boltTx) Get(key []byte) (v []byte, err error) {
 	if err := t.usable(false); err != nil {
 		return nil, err
 	}
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
-	if v := t.b.Get(key); v != nil {
-		return v, nil
+	defer t.recoverDamage(&err)
+	t.inBolt = true
+	v = t.b.Get(key)
+	var k []byte
+	if v == nil {
+		// bbolt returns nil both for a missing key and, on some pages, for
+		// an empty value: tell them apart with a cursor.
+		k, _ = t.b.Cursor().Seek(key)
 	}
-	// bbolt returns nil both for a missing key and, on some pages, for an
-	// empty value: tell them apart with a cursor.
-	if k, _ := t.b.Cursor().Seek(key); k != nil && bytes.Equal(k, key) {
+	t.inBolt = false
+	switch {
+	case v != nil:
+		return v, nil
+	case k != nil && bytes.Equal(k, key):
 		return []byte{}, nil
 	}
 	return nil, ErrNotFound
@@ -309,10 +332,14 @@ func (t *boltTx) Put(key, value []byte) error {
 }
 
 // putOwned stores slices that nobody else will modify until commit.
-func (t *boltTx) putOwned(key, value []byte, _ bool) error {
+func (t *boltTx) putOwned(key, value []byte, _ bool) (err error) {
 	t.writes++
-	if err := t.b.Put(key, value); err != nil {
-		return fmt.Errorf("keyspace: put: %w", err)
+	defer t.recoverDamage(&err)
+	t.inBolt = true
+	err = t.b.Put(key, value)
+	t.inBolt = false
+	if err != nil {
+		return fmt.Errorf("keyspace: put: %w", damagedOr(err))
 	}
 	return nil
 }
@@ -321,12 +348,16 @@ func (t *boltTx) putOwned(key, value []byte, _ bool) error {
 // the batch lands after every existing key, pages are filled completely
 // (bbolt's split point, FillPercent, defaults to half full).
 func (t *boltTx) beginBulk(first []byte) {
-	if last, _ := t.b.Cursor().Last(); last == nil || bytes.Compare(first, last) > 0 {
+	defer t.recoverDamage(nil)
+	t.inBolt = true
+	last, _ := t.b.Cursor().Last()
+	t.inBolt = false
+	if last == nil || bytes.Compare(first, last) > 0 {
 		t.b.FillPercent = 1.0
 	}
 }
 
-func (t *boltTx) Delete(key []byte) error {
+func (t *boltTx) Delete(key []byte) (err error) {
 	if err := t.usable(true); err != nil {
 		return err
 	}
@@ -334,8 +365,12 @@ func (t *boltTx) Delete(key []byte) error {
 		return err
 	}
 	t.writes++
-	if err := t.b.Delete(key); err != nil {
-		return fmt.Errorf("keyspace: delete: %w", err)
+	defer t.recoverDamage(&err)
+	t.inBolt = true
+	err = t.b.Delete(key)
+	t.inBolt = false
+	if err != nil {
+		return fmt.Errorf("keyspace: delete: %w", damagedOr(err))
 	}
 	return nil
 }
@@ -352,6 +387,10 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 		if !t.scanning(r) {
 			return
 		}
+		// inBolt is cleared around yield: a panic in the loop body is the
+		// caller's (bolt_damage.go).
+		defer t.recoverDamage(nil)
+		t.inBolt = true
 		c := t.b.Cursor()
 		var k, v []byte
 		if r.Reverse {
@@ -369,9 +408,11 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 		}
 		for n := 0; k != nil && inside(k); {
 			writes := t.writes
+			t.inBolt = false
 			if !yield(k, v) {
 				return
 			}
+			t.inBolt = true
 			if n++; r.Limit > 0 && n >= r.Limit {
 				return
 			}
@@ -407,6 +448,9 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 // a bbolt cursor costs less than a Seek, which descends from the root
 // page. Past nearSteps steps it seeks.
 func (t *boltTx) visitForward(r Range, v Visitor) {
+	// inBolt is cleared around Visit, as Scan clears it around yield.
+	defer t.recoverDamage(nil)
+	t.inBolt = true
 	st := &t.visit
 	if st.c == nil {
 		st.c = t.b.Cursor()
@@ -436,9 +480,11 @@ func (t *boltTx) visitForward(r Range, v Visitor) {
 			st.end = append(st.end[:0], r.End...)
 			return
 		}
+		t.inBolt = false
 		if !v.Visit(k, val) {
 			break
 		}
+		t.inBolt = true
 		if n++; r.Limit > 0 && n >= r.Limit {
 			break
 		}
@@ -457,7 +503,7 @@ func (t *boltTx) visitRanges(rs []Range, v RangesVisitor) {
 			continue
 		}
 		each.i = i
-		if t.visitForward(r, each); each.stopped {
+		if t.visitForward(r, each); each.stopped || t.damaged {
 			return
 		}
 	}

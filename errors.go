@@ -25,7 +25,10 @@ var (
 	// for longer than Options.Timeout.
 	ErrLocked = errors.New("keyspace: database is locked by another process")
 	// ErrCorrupt is returned by Open when the file is not a valid bbolt
-	// database (garbage, truncated, or written by an incompatible version).
+	// database (garbage, truncated, or written by an incompatible version),
+	// and by View, Update and a transaction's reads and writes (as its Err)
+	// when a page they read is damaged; the damage never panics
+	// (bolt_damage.go).
 	ErrCorrupt = errors.New("keyspace: file is not a valid database")
 	// ErrNotKeyspace is returned by Open when the file is a valid bbolt
 	// database that was not written by keyspace.

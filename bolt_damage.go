@@ -1,0 +1,119 @@
+package keyspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// A damaged bbolt file (a flipped bit, a page overwritten, a copy cut
+// short) passes Open when its meta pages are intact, and bbolt finds the
+// damage only when a transaction reads the page: its assertions panic
+// ("page 2: has unexpected type/flags: fd", "Page expected to be: 2, but
+// self identifies as 253"), and a page id past the end of the file is a
+// memory fault. Neither may crash the caller: the store turns them into
+// errors wrapping ErrCorrupt, which a transaction reports as its Err and
+// View and Update return.
+//
+// The rule that keeps this from swallowing the caller's own panics:
+//
+//   - t.inBolt is true exactly while a call into bbolt runs, and every
+//     boltTx entry point that calls bbolt defers recoverDamage;
+//   - recoverDamage calls recover only when t.inBolt is set, so a panic
+//     raised by the caller's function or loop body (inBolt false) passes
+//     through untouched, with its stack, to roll the transaction back as
+//     Update documents.
+//
+// View and Update set debug.SetPanicOnFault for their goroutine, so that a
+// fault inside bbolt's memory map is a panic recoverDamage can recover
+// rather than the end of the process. A damaged transaction is rolled
+// back, never kept for reuse.
+
+// damageError is the error for a panic bbolt raised reading a damaged file.
+func damageError(r any) error {
+	return fmt.Errorf("%w: a damaged page (bbolt: %v)", ErrCorrupt, r)
+}
+
+// damagedOr returns err, or for an error that only a damaged page can
+// cause an error wrapping ErrCorrupt: the keyspace bucket holds no
+// buckets, so a key that bbolt finds flagged as one (ErrIncompatibleValue)
+// was damaged, and a write at a negative offset in the file (os.File's
+// WriteAt refuses it with a PathError saying so) is a page number
+// damaged into a huge one.
+func damagedOr(err error) error {
+	var pathErr *os.PathError
+	if errors.Is(err, bolterrors.ErrIncompatibleValue) ||
+		errors.As(err, &pathErr) && pathErr.Op == "writeat" && strings.Contains(pathErr.Err.Error(), "negative offset") {
+		return damageError(err)
+	}
+	return err
+}
+
+// recoverDamage turns a panic raised inside bbolt (t.inBolt still set)
+// into an error wrapping ErrCorrupt, recorded as the transaction's Err and
+// stored in *err when err is not nil. It must be deferred directly.
+func (t *boltTx) recoverDamage(err *error) {
+	if !t.inBolt {
+		return
+	}
+	t.inBolt = false
+	r := recover()
+	if r == nil {
+		return
+	}
+	e := damageError(r)
+	t.damaged = true
+	t.setErr(e)
+	if err != nil {
+		*err = e
+	}
+}
+
+// faultsPanic makes memory faults on this goroutine panics, until the
+// function it returns restores the setting.
+func faultsPanic() (restore func()) {
+	old := debug.SetPanicOnFault(true)
+	return func() { debug.SetPanicOnFault(old) }
+}
+
+// beginGuarded begins a bbolt transaction and finds the keyspace bucket,
+// reporting a damaged file as an error.
+func beginGuarded(db *bolt.DB, writable bool) (btx *bolt.Tx, b *bolt.Bucket, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if btx != nil {
+				rollbackGuarded(btx)
+			}
+			btx, b, err = nil, nil, damageError(r)
+		}
+	}()
+	btx, err = db.Begin(writable)
+	if err != nil {
+		return nil, nil, err
+	}
+	return btx, btx.Bucket(bucketName), nil
+}
+
+// commitGuarded commits btx, reporting a damaged file as an error; a
+// commit that panicked is rolled back.
+func commitGuarded(btx *bolt.Tx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rollbackGuarded(btx)
+			err = damageError(r)
+		}
+	}()
+	return btx.Commit()
+}
+
+// rollbackGuarded rolls btx back, ignoring what a damaged file makes it
+// raise.
+func rollbackGuarded(btx *bolt.Tx) {
+	defer func() { _ = recover() }()
+	_ = btx.Rollback()
+}

@@ -1,0 +1,249 @@
+package keyspace_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+)
+
+// damageBase writes a keyspace file of a few dozen pages and returns its
+// bytes and the numbers of its pages in use (bbolt grows a file in large
+// steps; the pages past its high-water mark are zeros, and those in use
+// begin with their own number).
+func damageBase(t testing.TB) ([]byte, []int) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "base.db")
+	s, err := keyspace.Open(p, &keyspace.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Update(func(tx keyspace.Tx) error {
+		for i := range 1000 {
+			if err := tx.Put(fmt.Appendf(nil, "key%06d", i), fmt.Appendf(nil, "value-%d-%s", i, "xxxxxxxxxxxxxxxxxxxxxxxx")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var used []int
+	for page := 2; page < len(data)/pageSize; page++ { // pages 0 and 1 are the metas, which Open checks
+		if binary.LittleEndian.Uint64(data[page*pageSize:]) == uint64(page) {
+			used = append(used, page)
+		}
+	}
+	return data, used
+}
+
+// pageSize is bbolt's page size on the machines this runs on.
+const pageSize = 4096
+
+// useDamaged opens the file at p, reads every pair, gets one, writes a
+// hundred and closes it. Nothing may panic, every error must wrap
+// ErrCorrupt (or, from Open, ErrNotKeyspace), and the file's lock must be
+// free afterwards. It reports
+// whether any damage was found.
+func useDamaged(t *testing.T, p, what string) (found bool) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("%s: panic: %v", what, r)
+		}
+	}()
+	check := func(op string, err error) {
+		t.Helper()
+		if err != nil && !errors.Is(err, keyspace.ErrCorrupt) {
+			t.Fatalf("%s: %s = %v, want nil or ErrCorrupt", what, op, err)
+		}
+		found = found || err != nil
+	}
+	s, err := keyspace.Open(p, &keyspace.Options{NoSync: true, Timeout: time.Second})
+	if errors.Is(err, keyspace.ErrNotKeyspace) {
+		// The root page damaged so that the keyspace bucket's name reads
+		// as another's: a foreign file, as far as anyone can tell.
+		return true
+	}
+	if err != nil {
+		check("Open", err)
+		return found
+	}
+	check("View", s.View(func(tx keyspace.Tx) error {
+		for range tx.Scan(keyspace.Range{}) {
+		}
+		if err := tx.Err(); err != nil {
+			return err
+		}
+		if _, err := tx.Get([]byte("key001500")); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+			return err
+		}
+		return nil
+	}))
+	check("Update", s.Update(func(tx keyspace.Tx) error {
+		for i := range 100 {
+			if err := tx.Put(fmt.Appendf(nil, "key%06d", i*30), []byte("new")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	check("Close", s.Close())
+	// The lock is free: a damaged transaction was rolled back.
+	s, err = keyspace.Open(p, &keyspace.Options{ReadOnly: true, Timeout: 100 * time.Millisecond})
+	if errors.Is(err, keyspace.ErrLocked) {
+		t.Fatalf("%s: the file is still locked after Close", what)
+	}
+	if err == nil {
+		s.Close()
+	}
+	return found
+}
+
+// TestBoltDamagedPages damages each page of a file in turn (its id, its
+// flags, its count, its first element) and uses it: bbolt's assertions on
+// a damaged page must come back as errors wrapping ErrCorrupt, never as a
+// panic or a lock left held.
+func TestBoltDamagedPages(t *testing.T) {
+	orig, used := damageBase(t)
+	if len(used) < 10 {
+		t.Fatalf("only %d pages in use: %v", len(used), used)
+	}
+	dir := t.TempDir()
+	damaged := 0
+	for _, page := range used {
+		for _, off := range []int{0, 8, 10, 16} {
+			for _, x := range []byte{0xff, 0x01} {
+				data := append([]byte(nil), orig...)
+				data[page*pageSize+off] ^= x
+				p := filepath.Join(dir, fmt.Sprintf("p%d-%d-%x.db", page, off, x))
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if useDamaged(t, p, fmt.Sprintf("page %d, byte %d ^ %#x", page, off, x)) {
+					damaged++
+				}
+				os.Remove(p)
+			}
+		}
+	}
+	if damaged == 0 {
+		t.Fatal("no damage was found: the test damages nothing that is read")
+	}
+	t.Logf("%d damaged files reported as ErrCorrupt", damaged)
+}
+
+// FuzzDamagedFile damages a file at two fuzzed places in its pages'
+// headers and first elements and uses it, as TestBoltDamagedPages does.
+// It leaves each page's overflow count (bytes 12 to 15) alone: a count
+// damaged into the millions makes bbolt free millions of pages, which
+// takes seconds (it ends, in an error) and trips the fuzzer's hang
+// detector.
+func FuzzDamagedFile(f *testing.F) {
+	orig, used := damageBase(f)
+	f.Add(uint32(2), uint8(0), byte(0xff), uint32(7), uint8(10), byte(1))
+	f.Add(uint32(3), uint8(8), byte(0x80), uint32(3), uint8(40), byte(0x7f))
+	f.Fuzz(func(t *testing.T, page1 uint32, off1 uint8, x1 byte, page2 uint32, off2 uint8, x2 byte) {
+		data := append([]byte(nil), orig...)
+		for _, d := range []struct {
+			page uint32
+			off  uint8
+			x    byte
+		}{{page1, off1, x1}, {page2, off2, x2}} {
+			off := int(d.off % 64)
+			if off >= 12 && off < 16 {
+				off += 4 // not the overflow count
+			}
+			data[used[int(d.page%uint32(len(used)))]*pageSize+off] ^= d.x
+		}
+		p := filepath.Join(t.TempDir(), "d.db")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		useDamaged(t, p, "damaged file")
+	})
+}
+
+// TestCallersPanicsPassThrough: a panic raised by the caller's own code
+// (the function of a View or Update, a Scan loop's body, a visitor) is not
+// taken for damage: it reaches the caller with its own value, the
+// transaction is rolled back, and the store goes on working.
+func TestCallersPanicsPassThrough(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "k.db")
+	s, err := keyspace.Open(p, &keyspace.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Update(func(tx keyspace.Tx) error { return tx.Put([]byte("a"), []byte("1")) }); err != nil {
+		t.Fatal(err)
+	}
+	type boom struct{ where string }
+	for _, tc := range []struct {
+		where string
+		run   func()
+	}{
+		{"View", func() { s.View(func(keyspace.Tx) error { panic(boom{"View"}) }) }},
+		{"Update", func() {
+			s.Update(func(tx keyspace.Tx) error { tx.Put([]byte("b"), []byte("2")); panic(boom{"Update"}) })
+		}},
+		{"Scan body", func() {
+			s.View(func(tx keyspace.Tx) error {
+				for range tx.Scan(keyspace.Range{}) {
+					panic(boom{"Scan body"})
+				}
+				return nil
+			})
+		}},
+		{"Scan body in Update", func() {
+			s.Update(func(tx keyspace.Tx) error {
+				for range tx.Scan(keyspace.Range{}) {
+					tx.Put([]byte("c"), []byte("3"))
+					panic(boom{"Scan body in Update"})
+				}
+				return nil
+			})
+		}},
+		{"visitor", func() {
+			s.View(func(tx keyspace.Tx) error {
+				return keyspace.VisitRange(tx, keyspace.Range{}, visitorFunc(func(k, v []byte) bool { panic(boom{"visitor"}) }))
+			})
+		}},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != (boom{tc.where}) {
+					t.Errorf("%s: recovered %#v, want the caller's own panic", tc.where, r)
+				}
+			}()
+			tc.run()
+		}()
+	}
+	// Rolled back, and the store works.
+	err = s.Update(func(tx keyspace.Tx) error {
+		for _, k := range []string{"b", "c"} {
+			if _, err := tx.Get([]byte(k)); !errors.Is(err, keyspace.ErrNotFound) {
+				t.Errorf("%s survived its transaction's panic: %v", k, err)
+			}
+		}
+		return tx.Put([]byte("d"), []byte("4"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+type visitorFunc func(k, v []byte) bool
+
+func (f visitorFunc) Visit(k, v []byte) bool { return f(k, v) }
