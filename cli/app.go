@@ -59,7 +59,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "keyspace: %v\n", oneLine(err))
+	var damaged damagedError
+	if errors.Is(err, keyspace.ErrCorrupt) && !errors.As(err, &damaged) {
+		err = damagedError{err: err} // found after Open, by a query
+	}
+	fmt.Fprintf(stderr, "keyspace: %s\n", strings.TrimPrefix(oneLine(err), "keyspace: "))
 	var ue usageError
 	msg := err.Error()
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "Required flag") || strings.HasPrefix(msg, "flag provided but not defined") ||
@@ -143,13 +147,38 @@ func openWrite(c *ucli.Context) (*keyspace.BoltStore, error) {
 	return s, explainOpen(path, err)
 }
 
+// damagedError is a damaged database file (keyspace.ErrCorrupt), said in
+// one line with what bbolt found: "database k.db is damaged (page 55: has
+// unexpected type/flags: ff); restore it from a copy".
+type damagedError struct {
+	path string // "" when not known
+	err  error
+}
+
+func (d damagedError) Error() string {
+	what := "the database"
+	if d.path != "" {
+		what = "database " + d.path
+	}
+	cause := d.err.Error()
+	if i := strings.LastIndex(cause, keyspace.ErrCorrupt.Error()); i >= 0 {
+		cause = strings.Trim(cause[i+len(keyspace.ErrCorrupt.Error()):], " :()")
+	}
+	cause = strings.TrimPrefix(strings.TrimPrefix(cause, "a damaged page (bbolt: "), "assertion failed: ")
+	return fmt.Sprintf("%s is damaged or is not a database file (%s); restore it from a copy", what, strings.TrimSuffix(cause, ")"))
+}
+
+func (d damagedError) Unwrap() error { return d.err }
+
 func explainOpen(path string, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, keyspace.ErrLocked):
 		return fmt.Errorf("database %s is locked by another process (a writer holds it; try again when it is done)", path)
-	case errors.Is(err, keyspace.ErrCorrupt), errors.Is(err, keyspace.ErrNotKeyspace):
+	case errors.Is(err, keyspace.ErrCorrupt):
+		return damagedError{path, err}
+	case errors.Is(err, keyspace.ErrNotKeyspace):
 		return fmt.Errorf("%s is not a keyspace database: %w", path, err)
 	}
 	return fmt.Errorf("open %s: %w", path, err)
