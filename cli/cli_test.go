@@ -266,7 +266,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	}{
 		{[]string{"--db", db, "geo", "near", "--index", "nope", "--lat", "1", "--lon", "1", "--radius", "1km"}, 1, "unknown geo index"},
 		{[]string{"--db", filepath.Join(dir, "missing.db"), "stats"}, 1, "does not exist"},
-		{[]string{"--db", notDB, "stats"}, 1, "not a keyspace database"},
+		{[]string{"--db", notDB, "stats"}, 1, "is not a database file"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1"}, 2, `"radius"`},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "3 parsecs"}, 2, "distance"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "1", "--bogus"}, 2, "bogus"},
