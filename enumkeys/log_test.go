@@ -105,13 +105,7 @@ func TestLogAgainstModel(t *testing.T) {
 // FuzzLogAgainstModel runs logAgainstModel from fuzzed seeds on a fuzzed
 // backend, checking every five steps.
 func FuzzLogAgainstModel(f *testing.F) {
-	for seed := range uint64(4) {
-		f.Add(seed, uint8(seed))
-	}
-	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
-		backends := storetest.Backends()
-		logAgainstModel(t, backends[int(backend)%len(backends)].Open(t), seed, 60, 5)
-	})
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) { logAgainstModel(t, s, seed, 60, 5) })
 }
 
 // logAgainstModel runs steps random transactions (appends at times out of

@@ -193,13 +193,7 @@ func TestRelationAgainstModel(t *testing.T) {
 // FuzzRelationAgainstModel runs relationAgainstModel from fuzzed seeds on
 // a fuzzed backend, checking every three steps.
 func FuzzRelationAgainstModel(f *testing.F) {
-	for seed := range uint64(4) {
-		f.Add(seed, uint8(seed))
-	}
-	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
-		backends := storetest.Backends()
-		relationAgainstModel(t, backends[int(backend)%len(backends)].Open(t), seed, 40, 3)
-	})
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) { relationAgainstModel(t, s, seed, 40, 3) })
 }
 
 // relationAgainstModel runs steps random transactions of links, re-links,

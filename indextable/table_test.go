@@ -103,13 +103,7 @@ func TestIndexesAgainstRecomputation(t *testing.T) {
 // FuzzIndexesAgainstRecomputation runs indexesAgainstRecomputation from
 // fuzzed seeds on a fuzzed backend, checking every ten steps.
 func FuzzIndexesAgainstRecomputation(f *testing.F) {
-	for seed := range uint64(4) {
-		f.Add(seed, uint8(seed))
-	}
-	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
-		backends := storetest.Backends()
-		indexesAgainstRecomputation(t, backends[int(backend)%len(backends)].Open(t), seed, 60, 10)
-	})
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) { indexesAgainstRecomputation(t, s, seed, 60, 10) })
 }
 
 // indexesAgainstRecomputation runs steps random transactions of puts and

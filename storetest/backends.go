@@ -41,3 +41,17 @@ func EachBackend(t *testing.T, fn func(t *testing.T, s keyspace.Store)) {
 		t.Run(b.Name, func(t *testing.T) { fn(t, b.Open(t)) })
 	}
 }
+
+// FuzzEachBackend runs a seeded model test as a fuzz target: the fuzzer
+// picks the seed and the backend (memory or bbolt), and the seed corpus
+// is seeds 0 to 3, on both. run must be a function of its seed alone, so
+// that a failure is reproduced by its corpus entry.
+func FuzzEachBackend(f *testing.F, run func(t *testing.T, s keyspace.Store, seed uint64)) {
+	for seed := range uint64(4) {
+		f.Add(seed, uint8(seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
+		backends := Backends()
+		run(t, backends[int(backend)%len(backends)].Open(t), seed)
+	})
+}
