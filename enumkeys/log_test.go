@@ -33,8 +33,6 @@ func (m *model) clone() *model {
 	return c
 }
 
-var errAborted = errors.New("aborted")
-
 func (m *model) append(it Item) {
 	m.last[it.Parent] = it.ID
 	m.items[it.Parent] = append(m.items[it.Parent], it)
@@ -126,7 +124,7 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 		parent := parents[r.IntN(len(parents))]
 		w := m.clone() // the transaction's writes, kept if it commits
 		abort := r.IntN(8) == 0
-		err := s.Update(func(tx keyspace.Tx) error {
+		if storetest.UpdateOrAbort(t, s, abort, func(tx keyspace.Tx) error {
 			switch op := r.IntN(20); {
 			case op < 14: // append, times out of order
 				at := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
@@ -152,15 +150,8 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 				delete(w.items, parent)
 				delete(w.last, parent)
 			}
-			if abort {
-				return errAborted
-			}
 			return nil
-		})
-		if abort && !errors.Is(err, errAborted) || !abort && err != nil {
-			t.Fatalf("step %d: Update = %v", step, err)
-		}
-		if !abort {
+		}) {
 			m = w
 		}
 		if step%every != every-1 {

@@ -353,9 +353,7 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 		committed := map[string]Point{}
 		for txn := range 12 {
 			m := maps.Clone(committed)
-			abort := r.IntN(5) == 0
-			errAbort := errors.New("abort")
-			err := s.Update(func(tx keyspace.Tx) error {
+			if storetest.UpdateOrAbort(t, s, r.IntN(5) == 0, func(tx keyspace.Tx) error {
 				for range 1 + r.IntN(6) {
 					switch op := r.IntN(10); {
 					case op < 5:
@@ -385,15 +383,8 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 						check(tx, m, fmt.Sprintf("txn %d, inside", txn), false)
 					}
 				}
-				if abort {
-					return errAbort
-				}
 				return nil
-			})
-			if abort && !errors.Is(err, errAbort) || !abort && err != nil {
-				t.Fatalf("txn %d: Update = %v", txn, err)
-			}
-			if !abort {
+			}) {
 				committed = m
 			}
 			s.View(func(tx keyspace.Tx) error {

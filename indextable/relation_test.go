@@ -216,11 +216,9 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 	base := time.Unix(1512099720, 0).UTC()
 	m := relModel{map[pair]time.Time{}, map[string][]byte{}, map[string][]byte{}}
 	lefts, rights := []string{"u0", "u1", "u:2", "u\x003"}, []string{"i0", "i1", "i2", "i:3", "i\x004"}
-	errAborted := errors.New("aborted")
 	for step := range steps {
 		w := clone(m)
-		abort := r.IntN(6) == 0
-		err := s.Update(func(tx keyspace.Tx) error {
+		if storetest.UpdateOrAbort(t, s, r.IntN(6) == 0, func(tx keyspace.Tx) error {
 			for range 1 + r.IntN(3) {
 				left, right := lefts[r.IntN(len(lefts))], rights[r.IntN(len(rights))]
 				switch r.IntN(6) {
@@ -249,15 +247,8 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 					w.links[pair{left, right}] = at
 				}
 			}
-			if abort {
-				return errAborted
-			}
 			return nil
-		})
-		if abort && !errors.Is(err, errAborted) || !abort && err != nil {
-			t.Fatalf("step %d: Update = %v", step, err)
-		}
-		if !abort {
+		}) {
 			m = w
 		}
 		if step%every != every-1 {

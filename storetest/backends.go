@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -54,4 +55,29 @@ func FuzzEachBackend(f *testing.F, run func(t *testing.T, s keyspace.Store, seed
 		backends := Backends()
 		run(t, backends[int(backend)%len(backends)].Open(t), seed)
 	})
+}
+
+// UpdateOrAbort runs fn in an Update of s that, when abort is set, rolls
+// back after fn returns nil, and fails t unless the Update ends as it
+// should (nil, or that rollback). It reports whether fn's writes were
+// committed, so that a model test keeps its model in step:
+//
+//	if storetest.UpdateOrAbort(t, s, r.IntN(5) == 0, func(tx keyspace.Tx) error { … }) {
+//		committed = pending
+//	}
+func UpdateOrAbort(t testing.TB, s keyspace.Store, abort bool, fn func(tx keyspace.Tx) error) bool {
+	t.Helper()
+	err := s.Update(func(tx keyspace.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if abort {
+			return errAbort
+		}
+		return nil
+	})
+	if abort && !errors.Is(err, errAbort) || !abort && err != nil {
+		t.Fatalf("Update (abort %v) = %v", abort, err)
+	}
+	return !abort
 }
