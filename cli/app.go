@@ -148,8 +148,9 @@ func openWrite(c *ucli.Context) (*keyspace.BoltStore, error) {
 }
 
 // damagedError is a damaged database file (keyspace.ErrCorrupt), said in
-// one line with what bbolt found: "database k.db is damaged (page 55: has
-// unexpected type/flags: ff); restore it from a copy".
+// one line with what bbolt found: "database k.db is damaged or is not a
+// database file (page 55: has unexpected type/flags: ff); restore it from
+// a copy".
 type damagedError struct {
 	path string // "" when not known
 	err  error
