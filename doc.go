@@ -15,7 +15,9 @@
 //     that bucket is refused with [ErrNotKeyspace] unless it is empty. A
 //     View takes over the read transaction an earlier View finished with
 //     when no Update has begun since, instead of beginning its own:
-//     beginning one was half the cost of a View that reads one key.
+//     beginning one was half the cost of a View that reads one key. A
+//     damaged page is an error wrapping [ErrCorrupt], never a panic
+//     (bolt_damage.go).
 //   - [NewMemory] returns an in-memory store on a copy-on-write
 //     github.com/google/btree whose items are leaves: sorted slices of up
 //     to 128 pairs, so the tree and the leaves together are a B+tree. A
@@ -48,9 +50,10 @@
 // [Tx.Scan] returns a Go iterator over a [Range]: Start is inclusive, End is
 // exclusive, nil means unbounded, Reverse walks from the end down, Limit caps
 // the number of pairs. [Prefix] builds the range of every key that starts
-// with a prefix. A scan cannot fail half way on the current backends, but the
-// interface allows it: check [Tx.Err] after the loop, and note that Update
-// refuses to commit a transaction whose Err is set.
+// with a prefix. A scan can fail half way when it reads a damaged page of a
+// bbolt file: the loop ends, and [Tx.Err] wraps [ErrCorrupt]. Check
+// [Tx.Err] after the loop, and note that Update refuses to commit a
+// transaction whose Err is set.
 //
 // Writes inside a scan loop of the same transaction are allowed: the scan
 // continues after the last key it yielded (before it, in reverse) and sees
