@@ -587,7 +587,7 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	}
 	// New rows keep the index in step.
 	run(t, "id,status,created,city\n5,completed,400,Rome\n", "--db", db, "table", "import", "--table", "orders", "--key-cols", "id", "-")
-	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || !strings.Contains(out, "index status_created: 0 problems") {
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || !strings.Contains(out, "index status_created: 0 problems") || !strings.Contains(out, " keys read\n") {
 		t.Errorf("verify: %d %s %s", code, out, stderr)
 	}
 	// Relations: seed 000's likes.
