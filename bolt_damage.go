@@ -29,10 +29,10 @@ import (
 //     through untouched, with its stack, to roll the transaction back as
 //     Update documents.
 //
-// View and Update set debug.SetPanicOnFault for their goroutine, so that a
-// fault inside bbolt's memory map is a panic recoverDamage can recover
-// rather than the end of the process. A damaged transaction is rolled
-// back, never kept for reuse.
+// Open, View and Update set debug.SetPanicOnFault for their goroutine, so
+// that a fault inside bbolt's memory map is a panic recoverDamage can
+// recover rather than the end of the process. A damaged transaction is
+// rolled back, never kept for reuse.
 
 // damageError is the error for a panic bbolt raised reading a damaged file.
 func damageError(r any) error {
