@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -224,9 +223,11 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 		if err != nil {
 			return err
 		}
-		doc := append(append(append([]byte(`{`), strconv.Quote(key)...), ':'), body...)
+		name, _ := json.Marshal(key)
+		doc := append(append(append([]byte(`{`), name...), ':'), body...)
 		if next != "" {
-			doc = append(append(doc, `,"next":`...), strconv.Quote(next)...)
+			cursor, _ := json.Marshal(next)
+			doc = append(append(doc, `,"next":`...), cursor...)
 		}
 		var out bytes.Buffer
 		if err := json.Indent(&out, append(doc, '}'), "", "  "); err != nil {
