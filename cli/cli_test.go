@@ -200,8 +200,31 @@ func TestCitiesEndToEnd(t *testing.T) {
 	if len(got.Results) != n || n == 0 {
 		t.Errorf("within the triangle: %d results, brute force %d", len(got.Results), n)
 	}
+	// The same polygon given inline, and on standard input.
+	if inline := q("geo", "within", "--index", "cities", "--polygon", poly); !slices.Equal(ids(inline), ids(got)) {
+		t.Errorf("within the inline triangle: %d results, from the file %d", len(inline.Results), len(got.Results))
+	}
+	out, stderr, code := run(t, poly, "--db", db, "--output", "json", "geo", "within", "--index", "cities", "--polygon", "-")
+	if code != 0 {
+		t.Fatalf("within, polygon on standard input: exit %d: %s", code, stderr)
+	}
+	if piped := decode(t, out); !slices.Equal(ids(piped), ids(got)) {
+		t.Errorf("within the piped triangle: %d results, from the file %d", len(piped.Results), len(got.Results))
+	}
+	// What is not one polygon is refused, saying what it was.
+	for _, bad := range []struct{ polygon, want string }{
+		{`{"type":"FeatureCollection","features":[]}`, "--polygon: 0 features; give one Polygon or MultiPolygon"},
+		{`{"type":"Feature","properties":{},"geometry":null}`, "--polygon: a feature with no geometry"},
+		{`{"type":"Point","coordinates":[1,2]}`, "a Point is not a Polygon or MultiPolygon"},
+		{`{"type":"Polygon",`, "--polygon: not GeoJSON"},
+	} {
+		_, stderr, code := run(t, "", "--db", db, "geo", "within", "--index", "cities", "--polygon", bad.polygon)
+		if code != 1 || !strings.Contains(stderr, bad.want) {
+			t.Errorf("within %s: exit %d, %q; want 1 and %q", bad.polygon, code, stderr, bad.want)
+		}
+	}
 	// GeoJSON output parses and has one feature per result.
-	out, _, _ := run(t, "", "--db", db, "geo", "near", "--index", "cities", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", "10km", "--output", "geojson")
+	out, _, _ = run(t, "", "--db", db, "geo", "near", "--index", "cities", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", "10km", "--output", "geojson")
 	var fc struct {
 		Type     string `json:"type"`
 		Features []json.RawMessage

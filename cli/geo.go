@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -159,11 +160,11 @@ func geoCommand() *ucli.Command {
 				Usage:     "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection)",
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
-					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`"},
+					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					limitFlag(),
 				}, explainFlags()...),
 				Action: func(c *ucli.Context) error {
-					poly, err := readPolygon(c.String("polygon"))
+					poly, err := readPolygon(c, c.String("polygon"))
 					if err != nil {
 						return err
 					}
@@ -377,24 +378,43 @@ func geoBox(c *ucli.Context) error {
 }
 
 // readPolygon reads a Polygon or MultiPolygon from a GeoJSON geometry,
-// Feature or FeatureCollection (of one polygon feature).
-func readPolygon(path string) (orb.Geometry, error) {
-	b, err := os.ReadFile(path)
+// Feature or FeatureCollection (of one polygon feature): from the file
+// arg names, from standard input for "-", or from arg itself when it is
+// GeoJSON (begins with '{'), as Tile38's WITHIN … OBJECT takes it.
+func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
+	var b []byte
+	var err error
+	from := arg
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(arg), "{"):
+		b, from = []byte(arg), "--polygon"
+	case arg == "-":
+		b, err = io.ReadAll(c.App.Reader)
+		from = "standard input"
+	default:
+		b, err = os.ReadFile(arg)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if fc, err := geojson.UnmarshalFeatureCollection(b); err == nil && len(fc.Features) > 0 {
+	if fc, err := geojson.UnmarshalFeatureCollection(b); err == nil {
 		if len(fc.Features) != 1 {
-			return nil, fmt.Errorf("%s: %d features; give one Polygon or MultiPolygon", path, len(fc.Features))
+			return nil, fmt.Errorf("%s: %d features; give one Polygon or MultiPolygon", from, len(fc.Features))
+		}
+		if fc.Features[0].Geometry == nil {
+			return nil, fmt.Errorf("%s: a feature with no geometry; give a Polygon or MultiPolygon", from)
 		}
 		return fc.Features[0].Geometry, nil
 	}
-	if f, err := geojson.UnmarshalFeature(b); err == nil && f.Geometry != nil {
+	if f, err := geojson.UnmarshalFeature(b); err == nil {
+		if f.Geometry == nil {
+			return nil, fmt.Errorf("%s: a feature with no geometry; give a Polygon or MultiPolygon", from)
+		}
 		return f.Geometry, nil
 	}
 	g, err := geojson.UnmarshalGeometry(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not GeoJSON: %w", path, err)
+		return nil, fmt.Errorf("%s: not GeoJSON: %w", from, err)
 	}
 	return g.Geometry(), nil
 }
