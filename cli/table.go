@@ -190,10 +190,20 @@ func rowKey(r row, keyCols []string, schema composite.Schema, lineOf map[string]
 		return nil, err
 	}
 	if first, seen := lineOf[string(packed)]; seen {
-		return nil, fmt.Errorf("key %s repeats line %d; choose key columns that name each row once", formatScope(key), first)
+		return nil, fmt.Errorf("key %s repeats line %d; choose key columns that name each row once", keyText(key, schema), first)
 	}
 	lineOf[string(packed)] = r.line
 	return key, nil
+}
+
+// keyText writes a table's key (or a prefix of it) as its queries read
+// it, with the table's schema: the state code "11" is 11, where the text
+// form without a schema writes \11 to keep it from reading as a number.
+func keyText(key composite.Tuple, schema composite.Schema) string {
+	if s, err := schema.Format(key); err == nil {
+		return s
+	}
+	return formatScope(key) // not of the schema: the form that says each part's kind
 }
 
 func isPlainInt(s string) bool {
@@ -296,7 +306,7 @@ func tableScan(c *ucli.Context) error {
 		}
 		var out []jsonRow
 		for _, rec := range page.records {
-			out = append(out, jsonRow{formatScope(rec.Key), rec.Value})
+			out = append(out, jsonRow{keyText(rec.Key, schema), rec.Value})
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", out, page.next, "KEY\tRECORD", func(r jsonRow) string {
 			b, _ := json.Marshal(r.Record)
@@ -336,14 +346,14 @@ func tableCount(c *ucli.Context) error {
 		if format == "json" {
 			out := map[string]int{}
 			for _, g := range groups {
-				out[formatScope(g.Group)] = g.Count
+				out[keyText(g.Group, schema)] = g.Count
 			}
 			return writeJSON(c.App.Writer, out)
 		}
 		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tROWS")
 		for _, g := range groups {
-			fmt.Fprintf(tw, "%s\t%d\n", formatScope(g.Group), g.Count)
+			fmt.Fprintf(tw, "%s\t%d\n", keyText(g.Group, schema), g.Count)
 		}
 		return tw.Flush()
 	})

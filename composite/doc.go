@@ -57,7 +57,9 @@
 // People and the command line write keys as "CA:San Francisco:42" and
 // queries as "CA:*" or "CA:San Fran*"; see ParseText, FormatText and
 // ParseQuery for the escaping and typing rules. A Schema gives the columns
-// their kinds and directions.
+// their kinds and directions, and Schema.Format writes a key as
+// ParseText reads it with that schema: a text column's "11" is 11, where
+// FormatText, which has no schema, writes \11 so it cannot read as a number.
 //
 // # Tables, paging and counts
 //

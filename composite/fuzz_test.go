@@ -131,7 +131,7 @@ func checkElements(t *testing.T, data []byte, tup Tuple) {
 // FuzzText: text input never panics; whatever parses formats to text that
 // parses to the same tuple.
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"", "CA:San Francisco:42", `a\:b:\42:~7`, "*", "CA:*", "x*", `\`, "@2024-01-01T00\\:00\\:00Z", "0x00ff:null:-1.5e3"} {
+	for _, s := range []string{"", "CA:San Francisco:42", `a\:b:\42:~7`, "*", "CA:*", "x*", `\`, "@2024-01-01T00\\:00\\:00Z", "0x00ff:null:-1.5e3", `11:\~x:~\42:7:2024-01-01T00\:00\:00Z`, "a::"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -149,6 +149,19 @@ func FuzzText(f *testing.F) {
 		again, err := ParseText(out, nil)
 		if err != nil || !equalTuples(again, tup) {
 			t.Fatalf("%q parsed to %#v, formatted as %q, parsed to %#v, %v", s, tup, out, again, err)
+		}
+		// The same with a schema, through Schema.Format.
+		schema := Schema{{Name: "s", Kind: KindString}, {Name: "d", Kind: KindString, Desc: true}, {Name: "a", Kind: KindAny, Desc: true}, {Name: "i", Kind: KindInt}, {Name: "t", Kind: KindTime, Desc: true}}
+		tup, err = ParseText(s, schema[:min(len(schema), strings.Count(s, ":")+1)])
+		if err != nil {
+			return
+		}
+		if out, err = schema.Format(tup); err != nil {
+			t.Fatalf("Format(%#v) from %q: %v", tup, s, err)
+		}
+		again, err = ParseText(out, schema[:len(tup)])
+		if err != nil || !equalTuples(again, tup) {
+			t.Fatalf("%q parsed to %#v with a schema, formatted as %q, parsed to %#v, %v", s, tup, out, again, err)
 		}
 	})
 }

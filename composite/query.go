@@ -40,7 +40,7 @@ func ParseQuery(s string, schema Schema) (Query, error) {
 	if q.Prefix, err = parseComponents(comps[:len(comps)-1], schema); err != nil {
 		return Query{}, err
 	}
-	if last.text == "" && !last.firstEscaped {
+	if last.text == "" && !last.firstEscaped() {
 		return q, nil // "CA:*" or "*"
 	}
 	col := Column{Kind: KindString}

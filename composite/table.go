@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 )
@@ -63,15 +65,19 @@ func (t *Table) checkKey(key Tuple) error {
 }
 
 func kindMatches(k Kind, v any) bool {
-	switch v.(type) {
+	switch v := v.(type) {
 	case string:
 		return k == KindString || k == KindAny
 	case []byte:
 		return k == KindBytes || k == KindAny
 	case int, int8, int16, int32, int64:
 		return k == KindInt || k == KindAny
-	case uint, uint8, uint16, uint32, uint64:
+	case uint8, uint16, uint32:
 		return k == KindUint || k == KindInt || k == KindAny
+	case uint:
+		return k == KindUint || k == KindInt && v <= math.MaxInt64 || k == KindAny
+	case uint64:
+		return k == KindUint || k == KindInt && v <= math.MaxInt64 || k == KindAny
 	case float32:
 		return k == KindFloat32 || k == KindAny
 	case float64:
@@ -80,6 +86,8 @@ func kindMatches(k Kind, v any) bool {
 		return k == KindBool || k == KindAny
 	case UUID:
 		return k == KindUUID || k == KindAny
+	case time.Time:
+		return k == KindTime || k == KindAny
 	}
 	return k == KindAny
 }

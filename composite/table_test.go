@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/internal/dataset"
@@ -162,6 +163,51 @@ func TestTableKeyShape(t *testing.T) {
 	if s.Len() != 0 {
 		t.Errorf("rejected puts left %d keys", s.Len())
 	}
+}
+
+// TestTableEveryKind: a table takes a key column of every kind (a time
+// column refused every key until this test), and the key's text form,
+// written with the table's schema, is a query that finds its row alone.
+func TestTableEveryKind(t *testing.T) {
+	schema := Schema{{Name: "s", Kind: KindString}, {Name: "b", Kind: KindBytes}, {Name: "i", Kind: KindInt},
+		{Name: "u", Kind: KindUint}, {Name: "f32", Kind: KindFloat32}, {Name: "f", Kind: KindFloat64}, {Name: "ok", Kind: KindBool},
+		{Name: "id", Kind: KindUUID}, {Name: "at", Kind: KindTime}, {Name: "when", Kind: KindTime, Desc: true}, {Name: "x", Kind: KindAny}}
+	tbl := NewTable("kinds", schema)
+	at := time.Date(2026, 11, 23, 9, 30, 0, 5, time.UTC)
+	keys := []Tuple{
+		{"11", []byte{0, 1}, int64(-3), uint64(7), float32(1.5), 2.25, true, UUID{1}, at, Desc{at}, nil},
+		{"11", []byte{0, 1}, int64(-3), uint64(7), float32(1.5), 2.25, true, UUID{1}, at, Desc{at.Add(time.Second)}, "null"},
+		{"a:b*", []byte{}, int64(0), uint64(0), float32(0), -1.0, false, UUID{}, at.Add(-time.Hour), Desc{at}, int64(4)},
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for i, k := range keys {
+				if err := tbl.Put(tx, k, []byte{byte(i)}); err != nil {
+					return fmt.Errorf("put %#v: %w", k, err)
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for i, k := range keys {
+				text, err := schema.Format(k)
+				if err != nil {
+					t.Fatalf("Format(%#v): %v", k, err)
+				}
+				r, err := tbl.Query(text)
+				if err != nil {
+					t.Fatalf("Query(%q): %v", text, err)
+				}
+				page, err := tbl.Scan(tx, r, ScanOptions{})
+				if err != nil || len(page.Rows) != 1 || !bytes.Equal(page.Rows[0].Record, []byte{byte(i)}) {
+					t.Errorf("Query(%q) found %+v, %v; want row %d alone", text, page.Rows, err, i)
+				}
+			}
+			return nil
+		})
+	})
 }
 
 func TestGroupCountsAgainstRecount(t *testing.T) {

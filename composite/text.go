@@ -83,8 +83,20 @@ var ErrSyntax = errors.New("composite: bad key text")
 
 // component is one ':'-separated piece of the text, unescaped.
 type component struct {
-	text         string
-	firstEscaped bool
+	text string
+	// escaped is where in text the first character written escaped
+	// lies, or -1: a component escaped at 0 is a string, and so is one
+	// escaped just after its leading '~'s, inside its Desc ("~\\42" is
+	// Desc{"42"}).
+	escaped int
+}
+
+// firstEscaped reports whether c's first character was written escaped.
+func (c component) firstEscaped() bool { return c.escaped == 0 }
+
+// afterTilde is c without its first character, a '~' written unescaped.
+func (c component) afterTilde() component {
+	return component{text: c.text[1:], escaped: max(c.escaped-1, -1)}
 }
 
 // splitText splits s at unescaped ':' and reports whether it ended with an
@@ -94,7 +106,7 @@ func splitText(s string) (comps []component, star bool, err error) {
 		return nil, false, nil
 	}
 	var cur strings.Builder
-	c := component{}
+	c := component{escaped: -1}
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		switch {
@@ -102,8 +114,8 @@ func splitText(s string) (comps []component, star bool, err error) {
 			if i+1 >= len(s) {
 				return nil, false, fmt.Errorf("%w: %q ends with a lone backslash", ErrSyntax, s)
 			}
-			if cur.Len() == 0 {
-				c.firstEscaped = true
+			if c.escaped < 0 {
+				c.escaped = cur.Len()
 			}
 			i++
 			cur.WriteByte(s[i])
@@ -111,7 +123,7 @@ func splitText(s string) (comps []component, star bool, err error) {
 			c.text = cur.String()
 			comps = append(comps, c)
 			cur.Reset()
-			c = component{}
+			c = component{escaped: -1}
 		case ch == '*':
 			if i != len(s)-1 {
 				return nil, false, fmt.Errorf("%w: %q has '*' before its end (write \\* for a literal star)", ErrSyntax, s)
@@ -159,20 +171,31 @@ func inferKind(s string) Kind {
 	return KindString
 }
 
-// parseComponent turns one component into an element.
+// parseComponent turns one component into an element: col's kind, in a
+// Desc when col is descending.
 func parseComponent(c component, col Column) (any, error) {
+	v, err := parseValue(c, col)
+	if err != nil || !col.Desc {
+		return v, err
+	}
+	return Desc{V: v}, nil
+}
+
+// parseValue is parseComponent without the column's Desc. In a KindAny
+// column a leading '~' is the text's own Desc, and a first character
+// written escaped makes a string.
+func parseValue(c component, col Column) (any, error) {
 	s := c.text
-	desc := col.Desc
 	kind := col.Kind
 	if kind == KindAny {
-		if c.firstEscaped {
+		if c.firstEscaped() {
 			return s, nil
 		}
 		if strings.HasPrefix(s, "~") {
 			if tildes := len(s) - len(strings.TrimLeft(s, "~")); tildes > MaxNesting {
 				return nil, fmt.Errorf("%w: %w: %d '~' in a row (at most %d)", ErrSyntax, ErrTooDeep, tildes, MaxNesting)
 			}
-			v, err := parseComponent(component{text: s[1:]}, Column{Kind: KindAny})
+			v, err := parseValue(c.afterTilde(), Column{Kind: KindAny})
 			return Desc{V: v}, err
 		}
 		switch s {
@@ -192,9 +215,6 @@ func parseComponent(c component, col Column) (any, error) {
 			name = kind.String()
 		}
 		return nil, fmt.Errorf("%w: %q is not a valid %s for %s", ErrSyntax, s, kind, name)
-	}
-	if desc {
-		return Desc{V: v}, nil
 	}
 	return v, nil
 }
@@ -284,6 +304,64 @@ func FormatText(t Tuple) (string, error) {
 	return b.String(), nil
 }
 
+// Format writes t in text form such that ParseText(text, s) returns t
+// again: each element as its column reads it. A string in a string column
+// is escaped only where it must be (':', '*' and '\'), so the state code
+// "11" is written 11, where FormatText writes \11 to keep it from reading
+// as a number; a descending column's element is written without its '~',
+// the column saying it. Elements in KindAny columns, or past the schema's
+// end, are written as FormatText writes them.
+//
+// An element that its column would read back as something else (an
+// integer in a string column, a descending value in an ascending column,
+// null in any typed column) is an error wrapping ErrUnsupportedType.
+func (s Schema) Format(t Tuple) (string, error) {
+	var b strings.Builder
+	for i, e := range t {
+		if i > 0 {
+			b.WriteByte(':')
+		}
+		if i >= len(s) || s[i].Kind == KindAny && !s[i].Desc {
+			if err := formatElement(&b, e); err != nil {
+				return "", fmt.Errorf("composite: element %d: %w", i, err)
+			}
+			continue
+		}
+		if err := s[i].format(&b, e); err != nil {
+			return "", fmt.Errorf("composite: element %d: %w", i, err)
+		}
+	}
+	return b.String(), nil
+}
+
+// format writes e as parseComponent reads it back for c.
+func (c Column) format(b *strings.Builder, e any) error {
+	if d, isDesc := e.(Desc); isDesc != c.Desc {
+		return fmt.Errorf("%w: %#v in column %s, which is %s", ErrUnsupportedType, e, c.Name, c.order())
+	} else if isDesc {
+		e = d.V
+	}
+	if c.Kind == KindAny { // a descending column of any kind: the element's own form, with no '~'
+		return formatElement(b, e)
+	}
+	if !kindMatches(c.Kind, e) {
+		return fmt.Errorf("%w: %#v in column %s of kind %s", ErrUnsupportedType, e, c.Name, c.Kind)
+	}
+	if str, ok := e.(string); ok {
+		writeEscapes(b, str)
+		return nil
+	}
+	return formatElement(b, e)
+}
+
+// order is "descending" or "ascending".
+func (c Column) order() string {
+	if c.Desc {
+		return "descending"
+	}
+	return "ascending"
+}
+
 func formatElement(b *strings.Builder, e any) error {
 	switch v := e.(type) {
 	case nil:
@@ -341,6 +419,11 @@ func writeEscaped(b *strings.Builder, s string) {
 		b.WriteByte(s[0])
 		s = s[1:]
 	}
+	writeEscapes(b, s)
+}
+
+// writeEscapes writes s with ':', '*' and '\' escaped.
+func writeEscapes(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == ':' || c == '*' || c == '\\' {
 			b.WriteByte('\\')

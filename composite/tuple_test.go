@@ -195,7 +195,8 @@ func genTuple(r *rand.Rand, depth int) Tuple {
 
 var interestingInts = []int64{0, 1, -1, 255, 256, -255, -256, -257, 65535, 65536, math.MaxInt64, math.MinInt64, math.MinInt64 + 1, 1 << 40, -(1 << 40)}
 var interestingFloats = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, math.Inf(1), math.Inf(-1), math.NaN(), math.Copysign(math.NaN(), -1), math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 1e-300}
-var interestingStrings = []string{"", "\x00", "\x00\xff", "\xff", "a", "a\x00", "a\x00b", "ab", "a:b", "a*", "\\", "é", "日本語", "\x01"}
+var interestingStrings = []string{"", "\x00", "\x00\xff", "\xff", "a", "a\x00", "a\x00b", "ab", "a:b", "a*", "\\", "é", "日本語", "\x01",
+	"42", "-7", "1.5", "null", "true", "~x", "0x00ff", "Inf", "@2024-01-01T00:00:00Z"} // the last read as other types in text form
 
 func genElement(r *rand.Rand, depth int) any {
 	switch k := r.IntN(14); k {
