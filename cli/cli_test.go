@@ -1053,3 +1053,70 @@ func TestGeoScan(t *testing.T) {
 		}
 	}
 }
+
+// TestLogCountAndDelete: log count (all, and per day in a zone) agrees
+// with a recount of what was appended and deleted; a log del naming one
+// id that is not there deletes none of them.
+func TestLogCountAndDelete(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	oslo, _ := time.LoadLocation("Europe/Oslo")
+	live := map[uint64]time.Time{}
+	start := time.Date(2026, 3, 28, 20, 0, 0, 0, time.UTC) // across Oslo's change to summer time
+	for i := range 30 {
+		at := start.Add(time.Duration(i) * 3 * time.Hour)
+		out, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "inbox", "--parent", "ann", "--time", at.Format(time.RFC3339), fmt.Sprint("m", i))
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		id, _ := strconv.ParseUint(strings.TrimSpace(out), 10, 64)
+		live[id] = at
+	}
+	count := func(args ...string) int {
+		t.Helper()
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "log", "count", "--log", "inbox", "--parent", "ann"}, args...)...)
+		if code != 0 {
+			t.Fatalf("count %v: %s", args, stderr)
+		}
+		var c struct{ Count int }
+		if err := json.Unmarshal([]byte(out), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c.Count
+	}
+	check := func() {
+		t.Helper()
+		if got := count(); got != len(live) {
+			t.Errorf("count %d, want %d", got, len(live))
+		}
+		for d := range 5 {
+			day := time.Date(2026, 3, 28+d, 12, 0, 0, 0, oslo)
+			want := 0
+			for _, at := range live {
+				if y, m, dd := at.In(oslo).Date(); y == day.Year() && m == day.Month() && dd == day.Day() {
+					want++
+				}
+			}
+			if got := count("--date", day.Format("2006-01-02"), "--tz", "Europe/Oslo"); got != want {
+				t.Errorf("count on %s in Oslo: %d, want %d", day.Format("2006-01-02"), got, want)
+			}
+		}
+	}
+	check()
+	if _, stderr, code := run(t, "", "--db", db, "log", "del", "--log", "inbox", "--parent", "ann", "3", "31"); code != 1 || !strings.Contains(stderr, "not 31") {
+		t.Errorf("del 3 31: exit %d, %q", code, stderr)
+	}
+	check() // nothing deleted
+	if _, stderr, code := run(t, "", "--db", db, "log", "del", "--log", "inbox", "--parent", "ann", "3", "10", "11"); code != 0 {
+		t.Fatal(stderr)
+	}
+	delete(live, 3)
+	delete(live, 10)
+	delete(live, 11)
+	check()
+	if _, stderr, code := run(t, "", "--db", db, "log", "del", "--log", "inbox", "--parent", "ann", "10"); code != 1 || !strings.Contains(stderr, "ann/10 was deleted") {
+		t.Errorf("del 10 again: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "log", "count", "--log", "inbox", "--parent", "ann", "--tz", "Asia/Tokyo"); code != 2 || !strings.Contains(stderr, "--tz reads --date") {
+		t.Errorf("count --tz without --date: exit %d, %q", code, stderr)
+	}
+}

@@ -45,7 +45,7 @@ func logCommand() *ucli.Command {
 	}
 	return &ucli.Command{
 		Name:  "log",
-		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days; drop",
+		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
@@ -95,16 +95,12 @@ func logCommand() *ucli.Command {
 				UsageText: "keyspace log day --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
 				Flags: logFlags(append([]ucli.Flag{
 					&ucli.StringFlag{Name: "date", Required: true, Usage: "`YYYY-MM-DD`"},
-					&ucli.StringFlag{Name: "tz", Value: "UTC", Usage: "IANA time `ZONE`"},
+					tzFlag,
 				}, pageFlags...)...),
 				Action: func(c *ucli.Context) error {
-					loc, err := time.LoadLocation(c.String("tz"))
+					day, err := dayOf(c)
 					if err != nil {
-						return usagef("--tz %q: %v", c.String("tz"), err)
-					}
-					day, err := time.ParseInLocation("2006-01-02", c.String("date"), loc)
-					if err != nil {
-						return usagef("--date %q: want YYYY-MM-DD", c.String("date"))
+						return err
 					}
 					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
 						p, err := l.Day(tx, c.String("parent"), day, opts(c))
@@ -126,20 +122,114 @@ func logCommand() *ucli.Command {
 					})
 				},
 			},
+			{
+				Name: "count", Usage: "how many items a parent has, or had on one calendar day (--date)",
+				UsageText: "keyspace log count --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
+				Flags: logFlags(
+					&ucli.StringFlag{Name: "date", Usage: "count only the items of this day, `YYYY-MM-DD`"},
+					tzFlag,
+				),
+				Action: logCount,
+			},
+			{
+				Name: "del", Usage: "delete items by id, all or none (their ids are not reused)", ArgsUsage: "ID...",
+				UsageText: "keyspace log del --log inbox --parent alice 3 7",
+				Flags:     logFlags(),
+				Action:    logDelete,
+			},
 			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 		},
 	}
+}
+
+// tzFlag is the time zone a calendar day is read in.
+var tzFlag = &ucli.StringFlag{Name: "tz", Value: "UTC", Usage: "IANA time `ZONE`"}
+
+// dayOf reads --date in --tz: a time on that calendar day.
+func dayOf(c *ucli.Context) (time.Time, error) {
+	loc, err := time.LoadLocation(c.String("tz"))
+	if err != nil {
+		return time.Time{}, usagef("--tz %q: %v", c.String("tz"), err)
+	}
+	day, err := time.ParseInLocation("2006-01-02", c.String("date"), loc)
+	if err != nil {
+		return time.Time{}, usagef("--date %q: want YYYY-MM-DD", c.String("date"))
+	}
+	return day, nil
 }
 
 func argID(c *ucli.Context) (uint64, error) {
 	if c.NArg() != 1 {
 		return 0, usagef("%s wants one ID", c.Command.Name)
 	}
-	id, err := strconv.ParseUint(c.Args().First(), 10, 64)
+	return parseID(c.Args().First())
+}
+
+func parseID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, usagef("ID %q is not a positive integer", c.Args().First())
+		return 0, usagef("ID %q is not a positive integer", s)
 	}
 	return id, nil
+}
+
+// logCount prints how many items the parent has (the log's counter), or
+// had on --date (the time index's keys that day).
+func logCount(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	var day time.Time
+	if c.IsSet("date") {
+		if day, err = dayOf(c); err != nil {
+			return err
+		}
+	} else if c.IsSet("tz") {
+		return usagef("--tz reads --date; give both, or neither to count every item")
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		l, parent := enumkeys.NewLog(c.String("log")), c.String("parent")
+		var n int
+		if day.IsZero() {
+			n, err = l.Count(tx, parent)
+		} else {
+			n, err = l.CountDay(tx, parent, day)
+		}
+		if err != nil {
+			return err
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, map[string]int{"count": n})
+		}
+		_, err = fmt.Fprintln(c.App.Writer, n)
+		return err
+	})
+}
+
+// logDelete deletes the items named, in one transaction: an id that is
+// not there (deleted, or never handed out) deletes none of them.
+func logDelete(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("log del wants at least one ID")
+	}
+	ids := make([]uint64, c.NArg())
+	for i, a := range c.Args().Slice() {
+		id, err := parseID(a)
+		if err != nil {
+			return err
+		}
+		ids[i] = id
+	}
+	return updateDB(c, func(tx keyspace.Tx) error {
+		l := enumkeys.NewLog(c.String("log"))
+		for _, id := range ids {
+			if err := l.Delete(tx, c.String("parent"), id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // logRead runs a read on the log and prints the items (and the next

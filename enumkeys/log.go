@@ -152,8 +152,11 @@ func (l *Log) Get(tx keyspace.Tx, parent string, id uint64) (Item, error) {
 		return Item{}, err
 	}
 	v, err := tx.Get(l.items.Pack(composite.Tuple{parent, id}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return Item{}, l.wrap(fmt.Errorf("item %s/%d was deleted: %w", parent, id, err))
+	}
 	if err != nil {
-		return Item{}, l.wrap(fmt.Errorf("%s/%d: %w", parent, id, err))
+		return Item{}, l.wrap(fmt.Errorf("item %s/%d: %w", parent, id, err))
 	}
 	return decodeItem(parent, id, v)
 }
