@@ -466,6 +466,9 @@ func TestListingsPageInEveryFormat(t *testing.T) {
 		if _, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "l", "--parent", "p", fmt.Sprint("m", i)); code != 0 {
 			t.Fatal(stderr)
 		}
+		if _, stderr, code := run(t, "", "--db", db, "rel", "link", "--rel", "likes", "--time", fmt.Sprintf("2026-11-2%dT10:00:00Z", i), fmt.Sprint("u", i), "i1"); code != 0 {
+			t.Fatal(stderr)
+		}
 	}
 	cursorLine := regexp.MustCompile(`(?m)^next page: --cursor (\S+)$`)
 	for _, listing := range []struct {
@@ -475,6 +478,7 @@ func TestListingsPageInEveryFormat(t *testing.T) {
 		{"rows", []string{"table", "scan", "--table", "c"}},
 		{"entries", []string{"index", "scan", "--table", "c", "--name", "by_city"}},
 		{"items", []string{"log", "range", "--log", "l", "--parent", "p"}},
+		{"links", []string{"rel", "list", "--rel", "likes", "--right", "i1"}},
 	} {
 		list := func(format string, extra ...string) (rows []string, next string) {
 			t.Helper()
@@ -677,13 +681,36 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 		}
 	}
 	out, _, _ = run(t, "", "--db", db, "rel", "list", "--rel", "likes", "--right", "i1", "--output", "json")
-	var likers []struct {
-		ID     string
-		Fields map[string]string
+	var likers struct {
+		Links []struct {
+			ID     string
+			Fields map[string]string
+		}
 	}
 	json.Unmarshal([]byte(out), &likers)
-	if len(likers) != 2 || likers[0].ID != "u2" || likers[1].Fields["name"] != "jerrylou" {
+	if len(likers.Links) != 2 || likers.Links[0].ID != "u2" || likers.Links[1].Fields["name"] != "jerrylou" {
 		t.Errorf("who likes i1: %s", out)
+	}
+	// Counts, read from the keys link and unlink keep; unlinking what is
+	// not linked is an error that changes nothing.
+	relCount := func(side, id string) string {
+		out, stderr, code := run(t, "", "--db", db, "rel", "count", "--rel", "likes", side, id)
+		if code != 0 {
+			t.Fatalf("count %s %s: %s", side, id, stderr)
+		}
+		return strings.TrimSpace(out)
+	}
+	if a, b, c := relCount("--right", "i1"), relCount("--left", "u1"), relCount("--right", "i9"); a != "2" || b != "2" || c != "0" {
+		t.Errorf("counts: i1 %s, u1 %s, i9 %s; want 2, 2, 0", a, b, c)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "rel", "unlink", "--rel", "likes", "u2", "i2"); code != 1 || !strings.Contains(stderr, "likes does not link u2 to i2") {
+		t.Errorf("unlink u2 i2, never linked: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "rel", "unlink", "--rel", "likes", "u1", "i1"); code != 0 {
+		t.Errorf("unlink u1 i1: %s", stderr)
+	}
+	if a, b := relCount("--right", "i1"), relCount("--left", "u1"); a != "1" || b != "1" {
+		t.Errorf("after unlinking u1 from i1, counts: i1 %s, u1 %s; want 1, 1", a, b)
 	}
 	// A missing index: one line, exit 1.
 	if _, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "orders", "--name", "nope", "x"); code != 1 || !strings.Contains(stderr, "unknown index") {

@@ -110,7 +110,7 @@ func TestVerifyChecksRelations(t *testing.T) {
 			t.Fatal(stderr)
 		}
 	}
-	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || out != fmt.Sprintf("file %s: 11 keys read\nrelation likes: 0 problems\n", db) { // three keys a link, and the two items' fields
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || out != fmt.Sprintf("file %s: 15 keys read\nrelation likes: 0 problems\n", db) { // three keys a link, the two items' fields, and four counts
 		t.Fatalf("verify of a sound relation: exit %d, %q, %q", code, out, stderr)
 	}
 	s, err := keyspace.Open(db, nil)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -21,7 +20,7 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, drop",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, count, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
@@ -60,66 +59,130 @@ func relCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "unlink", Usage: "remove the link between LEFT and RIGHT", ArgsUsage: "LEFT RIGHT",
+				Name: "unlink", Usage: "remove the link between LEFT and RIGHT (an error when there is none)", ArgsUsage: "LEFT RIGHT",
 				UsageText: "keyspace rel unlink --rel likes u1 i1",
 				Flags:     []ucli.Flag{relFlag()},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 2 {
 						return usagef("rel unlink wants LEFT and RIGHT")
 					}
+					left, right := c.Args().Get(0), c.Args().Get(1)
 					return relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) error {
-						return r.Unlink(tx, c.Args().Get(0), c.Args().Get(1))
+						existed, err := r.Unlink(tx, left, right)
+						if err == nil && !existed {
+							err = fmt.Errorf("%w: %s does not link %s to %s", errNoLink, c.String("rel"), left, right)
+						}
+						return err
 					})
 				},
 			},
 			{
-				Name: "list", Usage: "what --left links to, or what links to --right, newest first",
-				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1",
-				Flags: []ucli.Flag{relFlag(), &ucli.StringFlag{Name: "left"}, &ucli.StringFlag{Name: "right"},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links", DefaultText: "all"}},
-				Action: func(c *ucli.Context) error {
-					format, err := output(c, "table", "json")
-					if err != nil {
-						return err
-					}
-					if (c.String("left") == "") == (c.String("right") == "") {
-						return usagef("rel list wants --left or --right")
-					}
-					return viewDB(c, func(tx keyspace.Tx) error {
-						r := indextable.NewRelation(c.String("rel"))
-						var links []indextable.Link
-						if c.String("left") != "" {
-							links, err = r.Rights(tx, c.String("left"), c.Int("limit"))
-						} else {
-							links, err = r.Lefts(tx, c.String("right"), c.Int("limit"))
-						}
-						if err != nil {
-							return err
-						}
-						if format == "json" {
-							type item struct {
-								ID     string          `json:"id"`
-								Time   time.Time       `json:"time"`
-								Fields json.RawMessage `json:"fields,omitempty"`
-							}
-							out := []item{}
-							for _, l := range links {
-								out = append(out, item{l.ID, l.Time, payloadJSON(l.Fields)})
-							}
-							return writeJSON(c.App.Writer, out)
-						}
-						tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-						fmt.Fprintln(tw, "ID\tTIME\tFIELDS")
-						for _, l := range links {
-							fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, l.Time.Format(time.RFC3339), l.Fields)
-						}
-						return tw.Flush()
-					})
-				},
+				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time",
+				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20",
+				Flags: append(sideFlags(),
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links per page", DefaultText: "all"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+					&ucli.BoolFlag{Name: "reverse", Usage: "oldest first"}),
+				Action: relList,
+			},
+			{
+				Name: "count", Usage: "how many links --left has, or --right has (one key read, however many)",
+				UsageText: "keyspace rel count --rel likes --right i1",
+				Flags:     sideFlags(),
+				Action:    relCount,
 			},
 			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
 		},
 	}
+}
+
+// errNoLink is unlinking what is not linked.
+var errNoLink = errors.New("no such link")
+
+// sideFlags are the relation and the one entity whose side is read.
+func sideFlags() []ucli.Flag {
+	return []ucli.Flag{relFlag(),
+		&ucli.StringFlag{Name: "left", Usage: "the left `ID` (a user): what it links to"},
+		&ucli.StringFlag{Name: "right", Usage: "the right `ID` (an item): what links to it"}}
+}
+
+// side reads --left or --right: the id, and whether it is a left.
+func side(c *ucli.Context) (string, bool, error) {
+	if (c.String("left") == "") == (c.String("right") == "") {
+		return "", false, usagef("rel %s wants --left or --right", c.Command.Name)
+	}
+	if id := c.String("left"); id != "" {
+		return id, true, nil
+	}
+	return c.String("right"), false, nil
+}
+
+func relList(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	id, isLeft, err := side(c)
+	if err != nil {
+		return err
+	}
+	if c.Int("limit") < 0 {
+		return usagef("--limit %d: must be positive", c.Int("limit"))
+	}
+	opts := &indextable.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		r := indextable.NewRelation(c.String("rel"))
+		list := r.Lefts
+		if isLeft {
+			list = r.Rights
+		}
+		page, err := list(tx, id, opts)
+		if errors.Is(err, keyspace.ErrBadCursor) {
+			return usageError{err}
+		}
+		if err != nil {
+			return err
+		}
+		type link struct {
+			ID     string          `json:"id"`
+			Time   time.Time       `json:"time"`
+			Fields json.RawMessage `json:"fields,omitempty"`
+		}
+		var out []link
+		for _, l := range page.Links {
+			out = append(out, link{l.ID, l.Time, payloadJSON(l.Fields)})
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, page.Next, "ID\tTIME\tFIELDS", func(l link) string {
+			return fmt.Sprintf("%s\t%s\t%s", l.ID, l.Time.Format(time.RFC3339), l.Fields)
+		})
+	})
+}
+
+func relCount(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	id, isLeft, err := side(c)
+	if err != nil {
+		return err
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		r := indextable.NewRelation(c.String("rel"))
+		count := r.CountLefts
+		if isLeft {
+			count = r.CountRights
+		}
+		n, err := count(tx, id)
+		if err != nil {
+			return err
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, map[string]int{"count": n})
+		}
+		_, err = fmt.Fprintln(c.App.Writer, n)
+		return err
+	})
 }
 
 func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) error) error {

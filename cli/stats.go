@@ -27,7 +27,7 @@ func kindOf(layout, part string) (kind string, counts bool) {
 		switch part {
 		case "r", "i", "b":
 			return "table", part == "r"
-		case "l", "f", "bk", "lf", "rf":
+		case "l", "f", "bk", "lf", "rf", "lc", "rc":
 			return "relation", part == "l"
 		case "s":
 			return "series", true

@@ -10,7 +10,7 @@
 //	("x", table, "b", index)               → last pk built (only while a Build runs)
 //
 // Relations (relation.go) keep their links under ("x", rel, "l" | "f" |
-// "bk" | "lf" | "rf", …) and series (series.go) their buckets under ("x",
+// "bk" | "lf" | "rf" | "lc" | "rc", …) and series (series.go) their buckets under ("x",
 // series, "s", …): no tag is used twice, so a table, a relation and a
 // series may share a name without sharing a key.
 //

@@ -55,14 +55,14 @@ func TestDrop(t *testing.T) {
 		// The relation of the same name lost nothing, in either direction.
 		s.View(func(tx keyspace.Tx) error {
 			for i := range 30 {
-				lefts, err := rel.Lefts(tx, fmt.Sprint("i", i), 0)
-				if err != nil || len(lefts) != 1 {
+				lefts, err := rel.Lefts(tx, fmt.Sprint("i", i), nil)
+				if err != nil || len(lefts.Links) != 1 {
 					t.Errorf("after dropping the table, Lefts(i%d) = %v, %v; want one link", i, lefts, err)
 				}
 			}
 			return nil
 		})
-		dropAndCheck(rel.Drop, 30, "l", "f", "bk", "lf", "rf")
+		dropAndCheck(rel.Drop, 30, "l", "f", "bk", "lf", "rf", "lc", "rc")
 		// The declarations stay: a write after Drop is indexed as before.
 		err = s.Update(func(tx keyspace.Tx) error {
 			_, err := table.Put(tx, composite.Tuple{int64(1)}, fan{City: "oslo"})

@@ -22,6 +22,13 @@ import (
 //	("x", rel, "l", left, right)            → link time (Unix nanoseconds)
 //	("x", rel, "f", left, Desc(time), right) → right's fields
 //	("x", rel, "bk", right, Desc(time), left) → left's fields
+//	("x", rel, "lc", left)                   → how many rights left links to (uint64)
+//	("x", rel, "rc", right)                  → how many lefts link to right (uint64)
+//
+// The counts (a user's likes, an item's likers) are kept by Link and
+// Unlink in the same transaction, so CountRights and CountLefts read one
+// key, as Redis's ZCARD does, however long the lists grow; Verify
+// recounts them. A count that reaches 0 is deleted.
 //
 // Tables, relations and series share the "x" subspace and their parts'
 // tags differ (a table's "b" is its build progress), so a table and a
@@ -30,9 +37,10 @@ import (
 // SetLeftFields and SetRightFields rewrite every copy of one entity's fields
 // in the caller's transaction, so a rename reaches every list at once.
 type Relation struct {
-	name              string
-	links, fwd, back  composite.Subspace
-	leftRef, rightRef composite.Subspace // ("x", rel, "lf"|"rf", id) → the entity's current fields
+	name                  string
+	links, fwd, back      composite.Subspace
+	leftRef, rightRef     composite.Subspace // ("x", rel, "lf"|"rf", id) → the entity's current fields
+	leftCount, rightCount composite.Subspace // ("x", rel, "lc"|"rc", id) → the entity's links
 }
 
 // NewRelation returns the relation called name.
@@ -40,14 +48,15 @@ func NewRelation(name string) *Relation {
 	return &Relation{name: name,
 		links: composite.NewSubspace("x", name, "l"), fwd: composite.NewSubspace("x", name, "f"),
 		back: composite.NewSubspace("x", name, "bk"), leftRef: composite.NewSubspace("x", name, "lf"),
-		rightRef: composite.NewSubspace("x", name, "rf")}
+		rightRef: composite.NewSubspace("x", name, "rf"), leftCount: composite.NewSubspace("x", name, "lc"),
+		rightCount: composite.NewSubspace("x", name, "rc")}
 }
 
 // Drop deletes every link of the relation, in both directions, and the
 // fields recorded for its entities, and returns how many links it
 // deleted.
 func (r *Relation) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, r.links, r.fwd, r.back, r.leftRef, r.rightRef)
+	counts, err := composite.Clear(tx, r.links, r.fwd, r.back, r.leftRef, r.rightRef, r.leftCount, r.rightCount)
 	if err != nil {
 		return 0, r.wrap(err)
 	}
@@ -113,8 +122,14 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	if left == "" || right == "" {
 		return r.wrap(ErrEmptyKey)
 	}
-	if err := r.Unlink(tx, left, right); err != nil {
+	existed, err := r.unlink(tx, left, right)
+	if err != nil {
 		return err
+	}
+	if !existed { // a re-link only moves the link in time
+		if err := r.addCounts(tx, left, right, 1); err != nil {
+			return err
+		}
 	}
 	lf, err := r.fields(tx, r.leftRef, left)
 	if err != nil {
@@ -139,23 +154,89 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	return nil
 }
 
-// Unlink removes the link between left and right, if there is one.
-func (r *Relation) Unlink(tx keyspace.Tx, left, right string) error {
+// Unlink removes the link between left and right, if there is one, and
+// reports whether there was.
+func (r *Relation) Unlink(tx keyspace.Tx, left, right string) (bool, error) {
+	existed, err := r.unlink(tx, left, right)
+	if err != nil || !existed {
+		return false, err
+	}
+	return true, r.addCounts(tx, left, right, -1)
+}
+
+// unlink deletes the link's three keys, if it exists, leaving the counts.
+func (r *Relation) unlink(tx keyspace.Tx, left, right string) (bool, error) {
 	lk := r.links.Pack(composite.Tuple{left, right})
 	v, err := tx.Get(lk)
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil
+		return false, nil
 	}
-	if err != nil || len(v) != 8 {
-		return r.wrap(fmt.Errorf("link %s–%s: %v", left, right, err))
+	if err == nil && len(v) != 8 {
+		err = fmt.Errorf("%w: a %d-byte link time", keyspace.ErrCorrupt, len(v))
+	}
+	if err != nil {
+		return false, r.wrap(fmt.Errorf("link %s–%s: %w", left, right, err))
 	}
 	when := composite.Desc{V: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
 	for _, k := range [][]byte{lk, r.fwd.Pack(composite.Tuple{left, when, right}), r.back.Pack(composite.Tuple{right, when, left})} {
 		if err := tx.Delete(k); err != nil {
+			return false, r.wrap(err)
+		}
+	}
+	return true, nil
+}
+
+// addCounts adds delta to left's and right's counts.
+func (r *Relation) addCounts(tx keyspace.Tx, left, right string, delta int) error {
+	for _, c := range []struct {
+		sub composite.Subspace
+		id  string
+	}{{r.leftCount, left}, {r.rightCount, right}} {
+		key := c.sub.Pack(composite.Tuple{c.id})
+		n, err := r.readCount(tx, key)
+		if err != nil {
+			return err
+		}
+		if n += delta; n < 0 {
+			return r.wrap(fmt.Errorf("%w: the count of %q would fall below 0 (run Verify)", keyspace.ErrCorrupt, c.id))
+		}
+		if n == 0 {
+			err = tx.Delete(key)
+		} else {
+			err = tx.Put(key, binary.BigEndian.AppendUint64(nil, uint64(n)))
+		}
+		if err != nil {
 			return r.wrap(err)
 		}
 	}
 	return nil
+}
+
+// readCount reads a count key: 0 when it is absent.
+func (r *Relation) readCount(tx keyspace.Tx, key []byte) (int, error) {
+	v, err := tx.Get(key)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return 0, nil
+	}
+	if err == nil && len(v) != 8 {
+		err = fmt.Errorf("%w: a %d-byte count", keyspace.ErrCorrupt, len(v))
+	}
+	if err != nil {
+		return 0, r.wrap(fmt.Errorf("count %q: %w", key, err))
+	}
+	return int(binary.BigEndian.Uint64(v)), nil
+}
+
+// CountRights returns how many rights left links to (the items a user
+// likes), reading one key.
+func (r *Relation) CountRights(tx keyspace.Tx, left string) (int, error) {
+	return r.readCount(tx, r.leftCount.Pack(composite.Tuple{left}))
+}
+
+// CountLefts returns how many lefts link to right (an item's likers),
+// reading one key.
+func (r *Relation) CountLefts(tx keyspace.Tx, right string) (int, error) {
+	return r.readCount(tx, r.rightCount.Pack(composite.Tuple{right}))
 }
 
 // Link is one entry of a list: the other side's id, the link time and the
@@ -166,44 +247,66 @@ type Link struct {
 	Fields []byte
 }
 
-// Rights lists what left links to (the items a user likes), newest first.
-func (r *Relation) Rights(tx keyspace.Tx, left string, limit int) ([]Link, error) {
-	return r.list(tx, r.fwd, left, limit)
+// LinkPage is one page of a list and the cursor for the next ("" when
+// done).
+type LinkPage struct {
+	Links []Link
+	Next  string
+}
+
+// Rights lists what left links to (the items a user likes), newest first
+// (oldest first with opts.Reverse), a page at a time.
+func (r *Relation) Rights(tx keyspace.Tx, left string, opts *ListOptions) (LinkPage, error) {
+	return r.list(tx, r.fwd, left, opts)
 }
 
 // Lefts lists what links to right (the users who like an item), newest
-// first.
-func (r *Relation) Lefts(tx keyspace.Tx, right string, limit int) ([]Link, error) {
-	return r.list(tx, r.back, right, limit)
+// first (oldest first with opts.Reverse), a page at a time.
+func (r *Relation) Lefts(tx keyspace.Tx, right string, opts *ListOptions) (LinkPage, error) {
+	return r.list(tx, r.back, right, opts)
 }
 
-func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, limit int) ([]Link, error) {
+func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, opts *ListOptions) (LinkPage, error) {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Limit < 0 {
+		return LinkPage{}, r.wrap(fmt.Errorf("negative limit %d", o.Limit))
+	}
 	rg := sub.RangeOf(composite.Tuple{id})
-	rg.Limit = limit
-	var out []Link
-	for k, v := range tx.Scan(rg) {
+	rg.Reverse = o.Reverse
+	links, next, err := keyspace.ScanPage(tx, rg, o.Cursor, o.Limit, func(k, v []byte) (Link, error) {
 		t, err := sub.Unpack(k)
 		if err != nil || len(t) != 3 {
-			return nil, r.wrap(fmt.Errorf("%w: link key %q", keyspace.ErrCorrupt, k))
+			return Link{}, fmt.Errorf("%w: link key %q", keyspace.ErrCorrupt, k)
 		}
 		at, _ := t[1].(composite.Desc).V.(time.Time)
 		other, _ := t[2].(string)
-		out = append(out, Link{ID: other, Time: at, Fields: append([]byte(nil), v...)})
+		return Link{ID: other, Time: at, Fields: append([]byte(nil), v...)}, nil
+	})
+	if err == nil {
+		err = tx.Err()
 	}
-	return out, tx.Err()
+	if err != nil {
+		return LinkPage{}, r.wrap(err)
+	}
+	return LinkPage{Links: links, Next: next}, nil
 }
 
 // Verify recomputes both lists of every link from the links and the
 // entities' recorded fields, and compares them with the lists: an entry
 // the links imply that is absent is missing; one that no link implies, or
-// that holds other fields than those recorded, is stale. It returns a
+// that holds other fields than those recorded, is stale. It recounts each
+// entity's links and compares them with its count. It returns a
 // description of each problem.
 func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 	type entry struct {
 		list   string // "forward" (left's list) or "back" (right's list)
 		fields []byte
 	}
-	want := map[string]entry{} // packed list key → what it should hold
+	want := map[string]entry{}           // packed list key → what it should hold
+	linksOf := [2]map[string]int{{}, {}} // left's and right's
 	for k, v := range tx.Scan(r.links.Range()) {
 		t, err := r.links.Unpack(k)
 		if err != nil || len(t) != 2 || len(v) != 8 {
@@ -220,6 +323,8 @@ func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 		if err != nil {
 			return nil, r.wrap(err)
 		}
+		linksOf[0][left]++
+		linksOf[1][right]++
 		want[string(r.fwd.Pack(composite.Tuple{left, when, right}))] = entry{"forward", rf}
 		want[string(r.back.Pack(composite.Tuple{right, when, left}))] = entry{"back", lf}
 	}
@@ -253,6 +358,29 @@ func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 		}
 		t, _ := sub.Unpack([]byte(k))
 		problems = append(problems, fmt.Sprintf("missing %s entry %v", e.list, t))
+	}
+	for i, c := range []struct {
+		side string
+		sub  composite.Subspace
+	}{{"left", r.leftCount}, {"right", r.rightCount}} {
+		for k, v := range tx.Scan(c.sub.Range()) {
+			t, err := c.sub.Unpack(k)
+			if err != nil || len(t) != 1 || len(v) != 8 {
+				problems = append(problems, fmt.Sprintf("corrupt %s count %q = %q", c.side, k, v))
+				continue
+			}
+			id, _ := t[0].(string)
+			if n, links := binary.BigEndian.Uint64(v), linksOf[i][id]; n != uint64(links) {
+				problems = append(problems, fmt.Sprintf("%s %q counts %d links, has %d", c.side, id, n, links))
+			}
+			delete(linksOf[i], id)
+		}
+		if err := tx.Err(); err != nil {
+			return nil, r.wrap(err)
+		}
+		for id, links := range linksOf[i] {
+			problems = append(problems, fmt.Sprintf("%s %q has %d links and no count", c.side, id, links))
+		}
 	}
 	slices.Sort(problems)
 	return problems, nil

@@ -3,6 +3,7 @@ package indextable
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,14 +53,14 @@ func TestSeedLikes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list := func(fn func(tx keyspace.Tx) ([]Link, error)) []string {
+		list := func(fn func(tx keyspace.Tx) (LinkPage, error)) []string {
 			var out []string
 			s.View(func(tx keyspace.Tx) error {
-				links, err := fn(tx)
+				page, err := fn(tx)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, l := range links {
+				for _, l := range page.Links {
 					out = append(out, l.ID+"@"+strconv.FormatInt(l.Time.Unix(), 10)+"="+string(l.Fields))
 				}
 				return nil
@@ -67,13 +68,13 @@ func TestSeedLikes(t *testing.T) {
 			return out
 		}
 		// Items u1 likes, with titles, newest first.
-		got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Rights(tx, "u1", 0) })
+		got := list(func(tx keyspace.Tx) (LinkPage, error) { return likes.Rights(tx, "u1", nil) })
 		want := []string{`i2@1512109720={"title":"ipad"}`, `i1@1512099720={"title":"mac pro"}`}
 		if !slices.Equal(got, want) {
 			t.Errorf("items u1 likes: %v, want %v", got, want)
 		}
 		// Users who like i1, with names, newest first.
-		got = list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, "i1", 0) })
+		got = list(func(tx keyspace.Tx) (LinkPage, error) { return likes.Lefts(tx, "i1", nil) })
 		want = []string{`u2@1512119720={"name":"gunsluo"}`, `u1@1512099720={"name":"jerrylou"}`}
 		if !slices.Equal(got, want) {
 			t.Errorf("users who like i1: %v, want %v", got, want)
@@ -88,7 +89,7 @@ func TestSeedLikes(t *testing.T) {
 			return err
 		})
 		for _, item := range []string{"i1", "i2"} {
-			for _, l := range list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, item, 0) }) {
+			for _, l := range list(func(tx keyspace.Tx) (LinkPage, error) { return likes.Lefts(tx, item, nil) }) {
 				if l[:2] == "u1" && l[len(l)-len(`{"name":"jerry"}`):] != `{"name":"jerry"}` {
 					t.Errorf("%s still shows %s", item, l)
 				}
@@ -96,15 +97,31 @@ func TestSeedLikes(t *testing.T) {
 		}
 		// Unlink removes both directions; re-linking moves the time.
 		s.Update(func(tx keyspace.Tx) error {
-			if err := likes.Unlink(tx, "u1", "i1"); err != nil {
-				return err
+			if existed, err := likes.Unlink(tx, "u1", "i1"); err != nil || !existed {
+				return fmt.Errorf("unlink u1 i1: %v, %w", existed, err)
+			}
+			if existed, err := likes.Unlink(tx, "u1", "i9"); err != nil || existed {
+				return fmt.Errorf("unlink u1 i9, never linked: %v, %w", existed, err)
 			}
 			return likes.Link(tx, "u2", "i2", time.Unix(1512200000, 0))
 		})
-		if got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Lefts(tx, "i1", 0) }); len(got) != 1 || got[0][:2] != "u2" {
+		// The counts: i1 lost u1, and re-linking u2 to i2 counted nothing.
+		s.View(func(tx keyspace.Tx) error {
+			for _, c := range []struct {
+				count func(keyspace.Tx, string) (int, error)
+				id    string
+				want  int
+			}{{likes.CountLefts, "i1", 1}, {likes.CountLefts, "i2", 2}, {likes.CountRights, "u1", 1}, {likes.CountRights, "u2", 2}, {likes.CountRights, "u9", 0}} {
+				if n, err := c.count(tx, c.id); err != nil || n != c.want {
+					t.Errorf("count of %s: %d, %v; want %d", c.id, n, err, c.want)
+				}
+			}
+			return nil
+		})
+		if got := list(func(tx keyspace.Tx) (LinkPage, error) { return likes.Lefts(tx, "i1", nil) }); len(got) != 1 || got[0][:2] != "u2" {
 			t.Errorf("after unlink, i1's likers: %v", got)
 		}
-		if got := list(func(tx keyspace.Tx) ([]Link, error) { return likes.Rights(tx, "u2", 0) }); len(got) != 2 || got[0][:2] != "i2" {
+		if got := list(func(tx keyspace.Tx) (LinkPage, error) { return likes.Rights(tx, "u2", nil) }); len(got) != 2 || got[0][:2] != "i2" {
 			t.Errorf("u2's likes, newest first: %v", got)
 		}
 	})
@@ -124,7 +141,8 @@ func TestRelationVerify(t *testing.T) {
 				left, right := fmt.Sprint("u", r.IntN(6)), fmt.Sprint("i", r.IntN(8))
 				switch r.IntN(5) {
 				case 0:
-					return rel.Unlink(tx, left, right)
+					_, err := rel.Unlink(tx, left, right)
+					return err
 				case 1:
 					_, err := rel.SetLeftFields(tx, left, []byte(fmt.Sprintf(`{"name":"n%d"}`, step)))
 					return err
@@ -183,6 +201,33 @@ func TestRelationVerify(t *testing.T) {
 		if !strings.Contains(strings.Join(got, "\n"), "forged") || !strings.Contains(strings.Join(got, "\n"), "u99") {
 			t.Errorf("Verify does not name the forged fields and the stray entry: %q", got)
 		}
+		// Damage the counts: the first left's made 99, the first right's
+		// deleted. Each is reported, naming the entity and its links.
+		var left, right string
+		var leftKey, rightKey []byte
+		s.View(func(tx keyspace.Tx) error {
+			for k := range tx.Scan(rel.leftCount.Range()) {
+				t, _ := rel.leftCount.Unpack(k)
+				left, leftKey = t[0].(string), bytes.Clone(k)
+				break
+			}
+			for k := range tx.Scan(rel.rightCount.Range()) {
+				t, _ := rel.rightCount.Unpack(k)
+				right, rightKey = t[0].(string), bytes.Clone(k)
+				break
+			}
+			return nil
+		})
+		if err := s.Update(func(tx keyspace.Tx) error {
+			return errors.Join(tx.Put(leftKey, binary.BigEndian.AppendUint64(nil, 99)), tx.Delete(rightKey))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got = verify()
+		if all := strings.Join(got, "\n"); len(got) != len(want)+2 || !strings.Contains(all, fmt.Sprintf("left %q counts 99 links", left)) ||
+			!strings.Contains(all, fmt.Sprintf("right %q has", right)) || !strings.Contains(all, "links and no count") {
+			t.Errorf("after damaging two counts, Verify found %q", got)
+		}
 	})
 }
 
@@ -223,8 +268,12 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 				left, right := lefts[r.IntN(len(lefts))], rights[r.IntN(len(rights))]
 				switch r.IntN(6) {
 				case 0:
-					if err := rel.Unlink(tx, left, right); err != nil {
+					existed, err := rel.Unlink(tx, left, right)
+					if err != nil {
 						return err
+					}
+					if _, linked := w.links[pair{left, right}]; existed != linked {
+						return fmt.Errorf("unlink %q %q reports %v; the model has the link: %v", left, right, existed, linked)
 					}
 					delete(w.links, pair{left, right})
 				case 1:
@@ -283,19 +332,35 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 			for _, side := range []struct {
 				ids    []string
 				isLeft bool
-				list   func(keyspace.Tx, string, int) ([]Link, error)
-			}{{lefts, true, rel.Rights}, {rights, false, rel.Lefts}} {
+				list   func(keyspace.Tx, string, *ListOptions) (LinkPage, error)
+				count  func(keyspace.Tx, string) (int, error)
+			}{{lefts, true, rel.Rights, rel.CountRights}, {rights, false, rel.Lefts, rel.CountLefts}} {
 				for _, id := range side.ids {
 					wl := want(id, side.isLeft)
-					limit := r.IntN(4)
-					got, err := side.list(tx, id, limit)
-					if err != nil {
-						t.Fatal(err)
+					// The whole list, a page of up to three at a time,
+					// newest or oldest first.
+					opts := &ListOptions{Limit: r.IntN(4), Reverse: r.IntN(3) == 0}
+					if opts.Reverse {
+						slices.Reverse(wl)
 					}
-					if limit > 0 && len(wl) > limit {
-						wl = wl[:limit]
+					var got []Link
+					for pages := 0; ; pages++ {
+						page, err := side.list(tx, id, opts)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if opts.Limit > 0 && len(page.Links) > opts.Limit || pages > len(wl) {
+							t.Fatalf("step %d: page %d of %q: %d links, limit %d", step, pages, id, len(page.Links), opts.Limit)
+						}
+						got = append(got, page.Links...)
+						if opts.Cursor = page.Next; opts.Cursor == "" {
+							break
+						}
 					}
-					same(fmt.Sprintf("list of %q (left %v, limit %d)", id, side.isLeft, limit), got, wl)
+					same(fmt.Sprintf("list of %q (left %v, %+v)", id, side.isLeft, *opts), got, wl)
+					if n, err := side.count(tx, id); err != nil || n != len(wl) {
+						t.Fatalf("step %d: count of %q (left %v) = %d, %v; model %d", step, id, side.isLeft, n, err, len(wl))
+					}
 				}
 			}
 			if problems, err := rel.Verify(tx); err != nil || len(problems) > 0 {
