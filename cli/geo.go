@@ -43,8 +43,8 @@ func explainFlags() []ucli.Flag {
 // of an id (Redis GEOSEARCH's FROMMEMBER).
 func centreFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees"},
-		&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees"},
+		&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees", DefaultText: "none"},
+		&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"},
 		fromFlag(),
 	}
 }
@@ -147,9 +147,12 @@ func geoCommand() *ucli.Command {
 					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km\n" +
 					"keyspace geo box --index fleet --from car-7 --width 4km --height 2km",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
-					&ucli.Float64Flag{Name: "min-lat"}, &ucli.Float64Flag{Name: "min-lon"},
-					&ucli.Float64Flag{Name: "max-lat"}, &ucli.Float64Flag{Name: "max-lon"},
-					&ucli.Float64Flag{Name: "lat"}, &ucli.Float64Flag{Name: "lon"}, fromFlag(),
+					&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
 					limitFlag(),
 				}, explainFlags()...),
