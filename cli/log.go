@@ -199,11 +199,7 @@ func logCount(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		if format == "json" {
-			return writeJSON(c.App.Writer, map[string]int{"count": n})
-		}
-		_, err = fmt.Fprintln(c.App.Writer, n)
-		return err
+		return writeCount(c.App.Writer, format, n)
 	})
 }
 

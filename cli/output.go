@@ -256,3 +256,12 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 	}
 	return nil
 }
+
+// writeCount writes a count: the number alone on a line, or {"count": n}.
+func writeCount(w io.Writer, format string, n int) error {
+	if format == "json" {
+		return writeJSON(w, map[string]int{"count": n})
+	}
+	_, err := fmt.Fprintln(w, n)
+	return err
+}
