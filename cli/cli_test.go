@@ -269,6 +269,15 @@ func TestBadImportsChangeNothing(t *testing.T) {
 			t.Errorf("%s: the database changed:\n%s\n%s", name, before, after)
 		}
 	}
+	// GeoJSON rows are features, and are named so.
+	fc := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},` +
+		`{"type":"Feature","id":"d","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`
+	if _, stderr, code := run(t, fc, "--db", db, "geo", "import", "--index", "p", "--format", "geojson", "-"); code != 1 || !strings.Contains(stderr, "feature 2: the feature's geometry is not a Point") {
+		t.Errorf("a LineString feature: exit %d, %q", code, stderr)
+	}
+	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+		t.Errorf("a LineString feature: the database changed:\n%s\n%s", before, after)
+	}
 	// --skip-bad imports the good rows and names the bad lines.
 	_, stderr, code := run(t, "id,lat,lon\nc,1,2\nd,95,2\ne,3,4\n", "--db", db, "geo", "import", "--index", "p", "--skip-bad", "-")
 	if code != 0 || !strings.Contains(stderr, "imported 2 points") || !strings.Contains(stderr, "line 3: latitude 95") {

@@ -39,21 +39,31 @@ func geoImportCommand() *ucli.Command {
 	}
 }
 
-// row is one input record: its line number and its fields by column.
+// row is one input record: its line number (a GeoJSON feature's number)
+// and its fields by column.
 type row struct {
-	line   int
-	fields map[string]string
-	point  *orb.Point // GeoJSON geometry, when the input has one
-	id     string     // GeoJSON feature id
+	line    int
+	feature bool // a GeoJSON feature: line counts features
+	fields  map[string]string
+	point   *orb.Point // GeoJSON geometry, when the input has one
+	id      string     // GeoJSON feature id
+}
+
+// where names the row for an error: "line 7", or "feature 7".
+func (r row) where() string {
+	if r.feature {
+		return fmt.Sprintf("feature %d", r.line)
+	}
+	return fmt.Sprintf("line %d", r.line)
 }
 
 // badRow is a row that could not be imported.
 type badRow struct {
-	line int
-	err  error
+	where string // row.where
+	err   error
 }
 
-func (b badRow) Error() string { return fmt.Sprintf("line %d: %v", b.line, b.err) }
+func (b badRow) Error() string { return fmt.Sprintf("%s: %v", b.where, b.err) }
 
 func geoImport(c *ucli.Context) error {
 	if c.NArg() != 1 {
@@ -74,23 +84,23 @@ func geoImport(c *ucli.Context) error {
 	}
 	var points []geo.Point
 	var bad []badRow
-	lineOf := map[string]int{} // the line each id was first read on
+	firstAt := map[string]string{} // where each id was first read
 	for _, r := range rows {
 		p, err := spec.point(r)
 		if err == nil {
 			// A repeated id would overwrite the earlier point (a move)
 			// and leave one point where the file has two rows.
-			if first, seen := lineOf[p.ID]; seen {
-				err = fmt.Errorf("id %q repeats line %d", p.ID, first)
+			if first, seen := firstAt[p.ID]; seen {
+				err = fmt.Errorf("id %q repeats %s", p.ID, first)
 			} else {
-				lineOf[p.ID] = r.line
+				firstAt[p.ID] = r.where()
 			}
 		}
 		if err != nil {
 			if !c.Bool("skip-bad") {
-				return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
+				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
 			}
-			bad = append(bad, badRow{r.line, err})
+			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
 		points = append(points, p)
@@ -222,7 +232,7 @@ func readRows(in io.Reader, format string) ([]row, error) {
 		}
 		var rows []row
 		for i, f := range fc.Features {
-			r := row{line: i + 1, fields: map[string]string{}}
+			r := row{line: i + 1, feature: true, fields: map[string]string{}}
 			for k, v := range f.Properties {
 				r.fields[k] = jsonField(v)
 			}

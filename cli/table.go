@@ -128,14 +128,14 @@ func tableImport(c *ucli.Context) error {
 			return err
 		}
 		batch := make([]indextable.Row[record], 0, len(rows))
-		lineOf := make(map[string]int, len(rows)) // the line each key was first read on
+		firstAt := make(map[string]string, len(rows)) // where each key was first read
 		for _, r := range rows {
-			key, err := rowKey(r, keyCols, schema, lineOf)
+			key, err := rowKey(r, keyCols, schema, firstAt)
 			if err != nil {
 				if !c.Bool("skip-bad") {
-					return fmt.Errorf("%s: line %d: %w (nothing imported)", name, r.line, err)
+					return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
 				}
-				bad = append(bad, badRow{r.line, err})
+				bad = append(bad, badRow{r.where(), err})
 				continue
 			}
 			rec := record{}
@@ -166,11 +166,11 @@ func tableImport(c *ucli.Context) error {
 
 // rowKey is r's primary key under the table's schema, or why r has none:
 // an empty key column, text in an integer column, a key too deep to pack,
-// or a key an earlier row has (lineOf, which rowKey fills). A repeated key
+// or a key an earlier row has (firstAt, which rowKey fills). A repeated key
 // would overwrite the earlier row and leave one record where the file has
 // two: key columns that do not name each row once (cities by name alone)
 // would lose rows silently.
-func rowKey(r row, keyCols []string, schema composite.Schema, lineOf map[string]int) (composite.Tuple, error) {
+func rowKey(r row, keyCols []string, schema composite.Schema, firstAt map[string]string) (composite.Tuple, error) {
 	key := make(composite.Tuple, len(keyCols))
 	for j, k := range keyCols {
 		v := r.fields[k]
@@ -189,10 +189,10 @@ func rowKey(r row, keyCols []string, schema composite.Schema, lineOf map[string]
 	if err != nil {
 		return nil, err
 	}
-	if first, seen := lineOf[string(packed)]; seen {
-		return nil, fmt.Errorf("key %s repeats line %d; choose key columns that name each row once", keyText(key, schema), first)
+	if first, seen := firstAt[string(packed)]; seen {
+		return nil, fmt.Errorf("key %s repeats %s; choose key columns that name each row once", keyText(key, schema), first)
 	}
-	lineOf[string(packed)] = r.line
+	firstAt[string(packed)] = r.where()
 	return key, nil
 }
 
