@@ -29,8 +29,8 @@ func kindOf(layout, part string) (kind string, counts bool) {
 			return "table", part == "r"
 		case "l", "f", "bk", "lf", "rf", "lc", "rc":
 			return "relation", part == "l"
-		case "s":
-			return "series", true
+		case "s", "sm":
+			return "series", part == "s"
 		}
 	}
 	return layout, false

@@ -11,7 +11,7 @@
 //
 // Relations (relation.go) keep their links under ("x", rel, "l" | "f" |
 // "bk" | "lf" | "rf" | "lc" | "rc", …) and series (series.go) their buckets under ("x",
-// series, "s", …): no tag is used twice, so a table, a relation and a
+// series, "s", …) and options under ("x", series, "sm"): no tag is used twice, so a table, a relation and a
 // series may share a name without sharing a key.
 //
 // An index value is a tuple whose components may be composite.Desc, so the

@@ -18,17 +18,22 @@ import (
 // and a period is one range scan. Key layout:
 //
 //	("x", series, "s", sensor, bucket start) → Bucket (JSON)
+//	("x", series, "sm")                      → its SeriesOptions (JSON), written by the first Add
+//
+// The options are stored because buckets of two widths under one name
+// would overlap: an Add with other options than the stored ones fails with
+// ErrSeriesShape, and LoadSeries opens a series as it was written.
 type Series struct {
-	name    string
-	sub     composite.Subspace
-	width   time.Duration
-	keepRaw bool
+	name string
+	sub  composite.Subspace
+	meta []byte // the options' key
+	opts SeriesOptions
 }
 
 // SeriesOptions configure a series.
 type SeriesOptions struct {
-	Width   time.Duration // bucket width: time.Minute (default) or time.Hour, or any whole number of seconds
-	KeepRaw bool          // also keep each reading by its second within the bucket
+	Width   time.Duration `json:"width"`    // bucket width: time.Minute (default) or time.Hour, or any whole number of seconds
+	KeepRaw bool          `json:"keep_raw"` // also keep each reading by its second within the bucket
 }
 
 // Bucket is one period's aggregate.
@@ -46,14 +51,80 @@ func (b Bucket) Mean() float64 { return b.Sum / float64(b.Count) }
 
 // NewSeries returns the series called name.
 func NewSeries(name string, opts *SeriesOptions) *Series {
-	s := &Series{name: name, sub: composite.NewSubspace("x", name, "s"), width: time.Minute}
+	s := &Series{name: name, sub: composite.NewSubspace("x", name, "s"),
+		meta: composite.NewSubspace("x", name, "sm").Bytes(), opts: SeriesOptions{Width: time.Minute}}
 	if opts != nil {
 		if opts.Width >= time.Second {
-			s.width = opts.Width.Truncate(time.Second)
+			s.opts.Width = opts.Width.Truncate(time.Second)
 		}
-		s.keepRaw = opts.KeepRaw
+		s.opts.KeepRaw = opts.KeepRaw
 	}
 	return s
+}
+
+// LoadSeries returns the series called name with the options it was
+// written with. A series never written to wraps keyspace.ErrNotFound.
+func LoadSeries(tx keyspace.Tx, name string) (*Series, error) {
+	s := NewSeries(name, nil)
+	stored, err := s.stored(tx)
+	if err != nil {
+		return nil, err
+	}
+	if stored == nil {
+		return nil, s.wrap(fmt.Errorf("no readings yet: %w", keyspace.ErrNotFound))
+	}
+	s.opts = *stored
+	return s, nil
+}
+
+// Options returns the series' bucket options.
+func (s *Series) Options() SeriesOptions { return s.opts }
+
+// stored reads the stored options: nil before the first Add.
+func (s *Series) stored(tx keyspace.Tx) (*SeriesOptions, error) {
+	v, err := tx.Get(s.meta)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	var o SeriesOptions
+	if err := json.Unmarshal(v, &o); err != nil || o.Width < time.Second {
+		return nil, s.wrap(fmt.Errorf("%w: stored options %q", keyspace.ErrCorrupt, v))
+	}
+	return &o, nil
+}
+
+// checkShape stores the options at the first Add, and refuses options
+// other than the stored ones after.
+func (s *Series) checkShape(tx keyspace.Tx) error {
+	stored, err := s.stored(tx)
+	if err != nil {
+		return err
+	}
+	if stored == nil {
+		body, _ := json.Marshal(s.opts)
+		return s.wrap(tx.Put(s.meta, body))
+	}
+	if *stored != s.opts {
+		return s.wrap(fmt.Errorf("%w: it has %s buckets (raw readings kept: %v); this writer asks for %s (%v)",
+			ErrSeriesShape, stored.Width, stored.KeepRaw, s.opts.Width, s.opts.KeepRaw))
+	}
+	return nil
+}
+
+// Drop deletes every bucket of the series, and its stored options, and
+// returns how many buckets it deleted.
+func (s *Series) Drop(tx keyspace.Tx) (int, error) {
+	n, err := tx.DeleteRange(s.sub.Range())
+	if err != nil {
+		return 0, s.wrap(err)
+	}
+	if err := tx.Delete(s.meta); err != nil {
+		return 0, s.wrap(err)
+	}
+	return n, nil
 }
 
 func (s *Series) wrap(err error) error { return errctx.Wrap("indextable", "series "+s.name, err) }
@@ -67,7 +138,10 @@ func (s *Series) Add(tx keyspace.Tx, sensor string, at time.Time, v float64) err
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return s.wrap(fmt.Errorf("reading %v is not a number", v))
 	}
-	start := at.UTC().Truncate(s.width)
+	if err := s.checkShape(tx); err != nil {
+		return err
+	}
+	start := at.UTC().Truncate(s.opts.Width)
 	key, err := composite.Tuple{sensor, start}.TryPack()
 	if err != nil {
 		return s.wrap(fmt.Errorf("time %s: %w", at, err))
@@ -84,7 +158,7 @@ func (s *Series) Add(tx keyspace.Tx, sensor string, at time.Time, v float64) err
 	b.Count++
 	b.Sum += v
 	b.Min, b.Max = math.Min(b.Min, v), math.Max(b.Max, v)
-	if s.keepRaw {
+	if s.opts.KeepRaw {
 		if b.Raw == nil {
 			b.Raw = map[int64]float64{}
 		}
@@ -100,7 +174,7 @@ func (s *Series) Range(tx keyspace.Tx, sensor string, from, to time.Time) ([]Buc
 	if to.Before(from) {
 		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to, from))
 	}
-	r := s.sub.Between(composite.Tuple{sensor}, composite.Tuple{from.UTC().Truncate(s.width)}, composite.Tuple{to.UTC()})
+	r := s.sub.Between(composite.Tuple{sensor}, composite.Tuple{from.UTC().Truncate(s.opts.Width)}, composite.Tuple{to.UTC()})
 	var out []Bucket
 	for _, v := range tx.Scan(r) {
 		var b Bucket

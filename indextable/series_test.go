@@ -1,8 +1,10 @@
 package indextable
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -66,5 +68,63 @@ func TestSeriesAgainstReadings(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestSeriesShape: a series keeps the options of its first Add; a writer
+// asking for others is refused and writes nothing; LoadSeries opens it as
+// written; Drop deletes it whole, after which other options may start
+// it again.
+func TestSeriesShape(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		at := time.Date(2026, 11, 23, 10, 30, 15, 0, time.UTC)
+		minutes := NewSeries("temp", nil)
+		hours := NewSeries("temp", &SeriesOptions{Width: time.Hour})
+		if err := s.Update(func(tx keyspace.Tx) error {
+			return errors.Join(minutes.Add(tx, "a", at, 1), minutes.Add(tx, "a", at.Add(time.Minute), 2), minutes.Add(tx, "b", at, 3))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		keys := func() (n int) {
+			s.View(func(tx keyspace.Tx) error {
+				for range tx.Scan(keyspace.Range{}) {
+					n++
+				}
+				return tx.Err()
+			})
+			return n
+		}
+		before := keys()
+		err := s.Update(func(tx keyspace.Tx) error { return hours.Add(tx, "a", at, 9) })
+		if !errors.Is(err, ErrSeriesShape) || !strings.Contains(err.Error(), "1m0s buckets") {
+			t.Errorf("an hourly Add to a minute series: %v, want ErrSeriesShape naming 1m0s", err)
+		}
+		if after := keys(); after != before {
+			t.Errorf("the refused Add changed the keys: %d, then %d", before, after)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			loaded, err := LoadSeries(tx, "temp")
+			if err != nil || loaded.Options() != (SeriesOptions{Width: time.Minute}) {
+				t.Fatalf("LoadSeries = %+v, %v", loaded, err)
+			}
+			buckets, err := loaded.Range(tx, "a", at, at.Add(time.Hour))
+			if err != nil || len(buckets) != 2 || buckets[0].Sum != 1 || buckets[1].Sum != 2 {
+				t.Errorf("the loaded series' buckets: %+v, %v", buckets, err)
+			}
+			if _, err := LoadSeries(tx, "nothing"); !errors.Is(err, keyspace.ErrNotFound) {
+				t.Errorf("LoadSeries of a series never written: %v, want ErrNotFound", err)
+			}
+			return nil
+		})
+		var dropped int
+		if err := s.Update(func(tx keyspace.Tx) (err error) { dropped, err = minutes.Drop(tx); return err }); err != nil || dropped != 3 {
+			t.Fatalf("Drop: %d buckets, %v; want 3", dropped, err)
+		}
+		if n := keys(); n != 0 {
+			t.Errorf("after Drop, %d keys are left", n)
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return hours.Add(tx, "a", at, 9) }); err != nil {
+			t.Errorf("an hourly series after the drop: %v", err)
+		}
 	})
 }

@@ -24,6 +24,9 @@ var (
 	ErrEmptyKey = errors.New("indextable: empty primary key")
 	// ErrDuplicateIndex: two indexes with one name.
 	ErrDuplicateIndex = errors.New("indextable: index already declared")
+	// ErrSeriesShape: a series written with other bucket options than
+	// its first writer's.
+	ErrSeriesShape = errors.New("indextable: series options differ from the stored ones")
 )
 
 // Codec turns records into bytes and back.
