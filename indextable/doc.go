@@ -10,9 +10,10 @@
 //	("x", table, "b", index)               → last pk built (only while a Build runs)
 //
 // Relations (relation.go) keep their links under ("x", rel, "l" | "f" |
-// "bk" | "lf" | "rf" | "lc" | "rc", …) and series (series.go) their buckets under ("x",
-// series, "s", …) and options under ("x", series, "sm"): no tag is used twice, so a table, a relation and a
-// series may share a name without sharing a key.
+// "bk" | "lf" | "rf" | "lc" | "rc", …) and series (series.go) their
+// buckets under ("x", series, "s", …) and options under ("x", series,
+// "sm"): no tag is used twice, so a table, a relation and a series may
+// share a name without sharing a key.
 //
 // An index value is a tuple whose components may be composite.Desc, so the
 // compound index "status asc, createTime desc" is the value
