@@ -177,6 +177,11 @@ var (
 	maxTime = time.Unix(0, math.MaxInt64)
 )
 
+// TimeBounds returns the first and the last instant a time element can
+// hold (int64 nanoseconds since 1970: late 1677 to early 2262). Packing a
+// time outside them is an error wrapping ErrIntegerRange.
+func TimeBounds() (first, last time.Time) { return minTime, maxTime }
+
 // appendEscaped writes b with each 0x00 as 00 FF, then the terminator 0x00.
 func appendEscaped(dst, b []byte) []byte {
 	for _, c := range b {

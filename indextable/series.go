@@ -169,14 +169,35 @@ func (s *Series) Add(tx keyspace.Tx, sensor string, at time.Time, v float64) err
 }
 
 // Range returns the buckets of sensor that start in [from, to), in time
-// order.
+// order; the bucket holding from is the first. A zero from or to leaves
+// that end open, as does a time beyond what a key can hold
+// (composite.TimeBounds).
 func (s *Series) Range(tx keyspace.Tx, sensor string, from, to time.Time) ([]Bucket, error) {
-	if to.Before(from) {
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
 		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to, from))
 	}
-	r := s.sub.Between(composite.Tuple{sensor}, composite.Tuple{from.UTC().Truncate(s.opts.Width)}, composite.Tuple{to.UTC()})
+	first, last := composite.TimeBounds()
+	var lo, hi composite.Tuple
+	if !from.IsZero() {
+		if from.After(last) {
+			return nil, nil
+		}
+		lo = composite.Tuple{from.UTC().Truncate(s.opts.Width)}
+		if _, err := lo.TryPack(); err != nil {
+			lo = nil // before the first instant
+		}
+	}
+	if !to.IsZero() {
+		if !to.After(first) {
+			return nil, nil
+		}
+		hi = composite.Tuple{to.UTC()}
+		if _, err := hi.TryPack(); err != nil {
+			hi = nil // after the last instant
+		}
+	}
 	var out []Bucket
-	for _, v := range tx.Scan(r) {
+	for _, v := range tx.Scan(s.sub.Between(composite.Tuple{sensor}, lo, hi)) {
 		var b Bucket
 		if err := json.Unmarshal(v, &b); err != nil {
 			return nil, s.wrap(fmt.Errorf("%w: %v", keyspace.ErrCorrupt, err))

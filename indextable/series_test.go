@@ -111,6 +111,23 @@ func TestSeriesShape(t *testing.T) {
 			if err != nil || len(buckets) != 2 || buckets[0].Sum != 1 || buckets[1].Sum != 2 {
 				t.Errorf("the loaded series' buckets: %+v, %v", buckets, err)
 			}
+			// Open and out-of-range ends: every bucket of "a", or none,
+			// and never a panic packing a time no key can hold.
+			for _, c := range []struct {
+				from, to time.Time
+				want     int
+			}{
+				{time.Time{}, time.Time{}, 2},
+				{time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC), time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), 2},
+				{time.Time{}, at.Add(time.Minute).Truncate(time.Minute), 1}, // up to the second bucket's start
+				{at.Add(time.Minute), time.Time{}, 1},
+				{time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), time.Time{}, 0},
+				{time.Time{}, time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), 0},
+			} {
+				if buckets, err := loaded.Range(tx, "a", c.from, c.to); err != nil || len(buckets) != c.want {
+					t.Errorf("Range(%s, %s) = %d buckets, %v; want %d", c.from, c.to, len(buckets), err, c.want)
+				}
+			}
 			if _, err := LoadSeries(tx, "nothing"); !errors.Is(err, keyspace.ErrNotFound) {
 				t.Errorf("LoadSeries of a series never written: %v, want ErrNotFound", err)
 			}
