@@ -3,6 +3,7 @@ package composite
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 )
@@ -105,6 +106,27 @@ func (s Subspace) Between(prefix, from, to Tuple) keyspace.Range {
 		r.End = to.mustAppend(bytes.Clone(base))
 	}
 	return r
+}
+
+// TimesBetween is Between for a next element that is a time: the keys
+// under prefix whose next element is a time in [from, to). A zero from or
+// to leaves that end open, and so does an end beyond the times a key can
+// hold (TimeBounds); a period wholly beyond them is empty. It never packs
+// a time a key cannot hold, so it never panics on one.
+func (s Subspace) TimesBetween(prefix Tuple, from, to time.Time) keyspace.Range {
+	first, last := TimeBounds()
+	if !from.IsZero() && from.After(last) || !to.IsZero() && !to.After(first) {
+		base := s.Pack(prefix)
+		return keyspace.Range{Start: base, End: bytes.Clone(base)} // empty
+	}
+	var lo, hi Tuple
+	if !from.IsZero() && from.After(first) {
+		lo = Tuple{from.UTC()}
+	}
+	if !to.IsZero() && !to.After(last) {
+		hi = Tuple{to.UTC()}
+	}
+	return s.Between(prefix, lo, hi)
 }
 
 func (t Tuple) mustAppend(dst []byte) []byte {

@@ -20,7 +20,8 @@ var (
 	ErrBadID = errors.New("enumkeys: id out of range")
 	// ErrBadRange: a range that ends before it starts, or a negative limit.
 	ErrBadRange = errors.New("enumkeys: invalid range")
-	// ErrBadTime: a time the key encoding cannot hold (outside 1678–2262).
+	// ErrBadTime: an item's time the key encoding cannot hold (outside
+	// 1678–2262; composite.TimeBounds).
 	ErrBadTime = errors.New("enumkeys: time out of range")
 )
 

@@ -322,6 +322,19 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("%s = %v, want ErrBadRange", name, err)
 			}
 		}
+		// Zero ends, and ends no key can hold, are open: the one item
+		// (stamped now by its zero time) is in every such period.
+		far, ancient := time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, p := range [][2]time.Time{{{}, {}}, {ancient, far}, {{}, far}, {ancient, {}}} {
+			page, err := log.Between(tx, "u", p[0], p[1], nil)
+			n, cerr := log.CountBetween(tx, "u", p[0], p[1])
+			if err != nil || cerr != nil || len(page.Items) != 1 || n != 1 {
+				t.Errorf("Between(%s, %s) = %d items, %v; count %d, %v; want 1", p[0], p[1], len(page.Items), err, n, cerr)
+			}
+		}
+		if page, err := log.Between(tx, "u", far, time.Time{}, nil); err != nil || len(page.Items) != 0 {
+			t.Errorf("Between(3000, ∞) = %d items, %v; want none", len(page.Items), err)
+		}
 		for _, id := range []uint64{0, 2} {
 			if _, err := log.Prev(tx, "u", id); !errors.Is(err, ErrBadID) {
 				t.Errorf("Prev(%d) = %v, want ErrBadID", id, err)

@@ -89,7 +89,8 @@ func (l *Log) Range(tx keyspace.Tx, parent string, from, to uint64, opts *ListOp
 
 // Between lists the items of parent stamped in [from, to), in time order
 // (ties by id; reverse: latest first). It scans the time index, so it reads
-// only the items of the period, not the parent's whole log.
+// only the items of the period, not the parent's whole log. A zero from or
+// to leaves that end open, as does a time beyond what a key can hold.
 func (l *Log) Between(tx keyspace.Tx, parent string, from, to time.Time, opts *ListOptions) (Page, error) {
 	r, err := l.timeRange(parent, from, to)
 	if err != nil {
@@ -144,23 +145,16 @@ func DayBounds(t time.Time) (from, to time.Time) {
 	return time.Date(y, m, d, 0, 0, 0, 0, t.Location()), time.Date(y, m, d+1, 0, 0, 0, 0, t.Location())
 }
 
+// timeRange is the range of parent's time index in [from, to): a zero or
+// unrepresentable end is open (composite.Subspace.TimesBetween).
 func (l *Log) timeRange(parent string, from, to time.Time) (keyspace.Range, error) {
 	if parent == "" {
 		return keyspace.Range{}, l.wrap(ErrEmptyParent)
 	}
-	if to.Before(from) {
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
 		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s ends before %s", ErrBadRange, to.Format(time.RFC3339), from.Format(time.RFC3339)))
 	}
-	start, err := composite.Tuple{parent, from.UTC()}.TryPack()
-	if err != nil {
-		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, from.Format(time.RFC3339)))
-	}
-	end, err := composite.Tuple{parent, to.UTC()}.TryPack()
-	if err != nil {
-		return keyspace.Range{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, to.Format(time.RFC3339)))
-	}
-	prefix := l.times.Bytes()
-	return keyspace.Range{Start: append(append([]byte{}, prefix...), start...), End: append(append([]byte{}, prefix...), end...)}, nil
+	return l.times.TimesBetween(composite.Tuple{parent}, from, to), nil
 }
 
 // page reads one page of r with decode, and makes the cursor for the next.

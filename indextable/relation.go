@@ -122,6 +122,9 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	if left == "" || right == "" {
 		return r.wrap(ErrEmptyKey)
 	}
+	if first, last := composite.TimeBounds(); at.Before(first) || at.After(last) {
+		return r.wrap(fmt.Errorf("%w: link time %s is outside %d–%d", composite.ErrIntegerRange, at.Format(time.RFC3339), first.Year(), last.Year()))
+	}
 	existed, err := r.unlink(tx, left, right)
 	if err != nil {
 		return err

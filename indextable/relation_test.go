@@ -231,6 +231,22 @@ func TestRelationVerify(t *testing.T) {
 	})
 }
 
+// TestRelationLinkTimeOutOfRange: a link time no key can hold is an
+// error that writes nothing (it panicked).
+func TestRelationLinkTimeOutOfRange(t *testing.T) {
+	s := keyspace.NewMemory()
+	rel := NewRelation("likes")
+	for _, at := range []time.Time{time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), {}} {
+		err := s.Update(func(tx keyspace.Tx) error { return rel.Link(tx, "u1", "i1", at) })
+		if !errors.Is(err, composite.ErrIntegerRange) {
+			t.Errorf("Link at %s = %v, want ErrIntegerRange", at, err)
+		}
+	}
+	if s.Len() != 0 {
+		t.Errorf("refused links left %d keys", s.Len())
+	}
+}
+
 func TestRelationAgainstModel(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) { relationAgainstModel(t, s, 1, 300, 10) })
 }

@@ -176,28 +176,11 @@ func (s *Series) Range(tx keyspace.Tx, sensor string, from, to time.Time) ([]Buc
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
 		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to, from))
 	}
-	first, last := composite.TimeBounds()
-	var lo, hi composite.Tuple
 	if !from.IsZero() {
-		if from.After(last) {
-			return nil, nil
-		}
-		lo = composite.Tuple{from.UTC().Truncate(s.opts.Width)}
-		if _, err := lo.TryPack(); err != nil {
-			lo = nil // before the first instant
-		}
-	}
-	if !to.IsZero() {
-		if !to.After(first) {
-			return nil, nil
-		}
-		hi = composite.Tuple{to.UTC()}
-		if _, err := hi.TryPack(); err != nil {
-			hi = nil // after the last instant
-		}
+		from = from.UTC().Truncate(s.opts.Width) // the bucket holding it
 	}
 	var out []Bucket
-	for _, v := range tx.Scan(s.sub.Between(composite.Tuple{sensor}, lo, hi)) {
+	for _, v := range tx.Scan(s.sub.TimesBetween(composite.Tuple{sensor}, from, to)) {
 		var b Bucket
 		if err := json.Unmarshal(v, &b); err != nil {
 			return nil, s.wrap(fmt.Errorf("%w: %v", keyspace.ErrCorrupt, err))
