@@ -111,7 +111,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), statsCommand(), verifyCommand(), completionCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), completionCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1154,5 +1155,116 @@ func TestLogCountAndDelete(t *testing.T) {
 	}
 	if _, stderr, code := run(t, "", "--db", db, "log", "count", "--log", "inbox", "--parent", "ann", "--tz", "Asia/Tokyo"); code != 2 || !strings.Contains(stderr, "--tz reads --date") {
 		t.Errorf("count --tz without --date: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSeriesAgainstReadings: series import and series add fold readings
+// into buckets that match a recomputation from the readings (count, sum,
+// min, max per sensor and minute); a writer asking for another width, and
+// a bad row, change nothing; drop reports every bucket.
+func TestSeriesAgainstReadings(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	r := rand.New(rand.NewPCG(19, 1))
+	start := time.Date(2026, 11, 23, 23, 57, 0, 0, time.UTC) // across midnight
+	type rd struct {
+		sensor string
+		at     time.Time
+		v      float64
+	}
+	var readings []rd
+	var csvText strings.Builder
+	csvText.WriteString("sensor,time,value\n")
+	for i := range 400 {
+		x := rd{fmt.Sprint("s", r.IntN(3)), start.Add(time.Duration(r.IntN(6*60)) * time.Second), float64(r.IntN(2001)-1000) / 10}
+		readings = append(readings, x)
+		when := x.at.Format(time.RFC3339)
+		if i%2 == 0 {
+			when = fmt.Sprint(x.at.Unix()) // Unix seconds, the other form
+		}
+		fmt.Fprintf(&csvText, "%s,%s,%v\n", x.sensor, when, x.v)
+	}
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "series", "import", "--series", "temps", "-"); code != 0 || !strings.Contains(stderr, "imported 400 readings") {
+		t.Fatalf("import: exit %d, %s", code, stderr)
+	}
+	extra := rd{"s1", start.Add(90 * time.Second), 1234.5}
+	if _, stderr, code := run(t, "", "--db", db, "series", "add", "--series", "temps", "--sensor", extra.sensor, "--time", extra.at.Format(time.RFC3339), fmt.Sprint(extra.v)); code != 0 {
+		t.Fatal(stderr)
+	}
+	readings = append(readings, extra)
+	check := func() {
+		t.Helper()
+		for _, sensor := range []string{"s0", "s1", "s2"} {
+			type agg struct {
+				count         int
+				sum, min, max float64
+			}
+			want := map[time.Time]*agg{}
+			for _, x := range readings {
+				if x.sensor != sensor {
+					continue
+				}
+				b := x.at.Truncate(time.Minute)
+				a := want[b]
+				if a == nil {
+					a = &agg{min: math.Inf(1), max: math.Inf(-1)}
+					want[b] = a
+				}
+				a.count++
+				a.sum += x.v
+				a.min, a.max = math.Min(a.min, x.v), math.Max(a.max, x.v)
+			}
+			out, stderr, code := run(t, "", "--db", db, "--output", "json", "series", "range", "--series", "temps", "--sensor", sensor)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			var got struct {
+				Buckets []struct {
+					Start               time.Time
+					Count               int
+					Sum, Min, Mean, Max float64
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Buckets) != len(want) {
+				t.Errorf("%s: %d buckets, the readings make %d", sensor, len(got.Buckets), len(want))
+			}
+			for i, b := range got.Buckets {
+				a := want[b.Start]
+				if a == nil || b.Count != a.count || math.Abs(b.Sum-a.sum) > 1e-6 || b.Min != a.min || b.Max != a.max || math.Abs(b.Mean-a.sum/float64(a.count)) > 1e-9 {
+					t.Errorf("%s bucket %s: %+v; the readings give %+v", sensor, b.Start, b, a)
+				}
+				if i > 0 && !b.Start.After(got.Buckets[i-1].Start) {
+					t.Errorf("%s: buckets out of order at %d", sensor, i)
+				}
+			}
+		}
+	}
+	check()
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	for _, bad := range []struct {
+		args        []string
+		stdin, want string
+	}{
+		{[]string{"series", "add", "--series", "temps", "--sensor", "s1", "--width", "1h", "5"}, "", "it has 1m0s buckets; this writer asks for 1h0m0s"},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,1\ns1,yesterday,2\n", `line 3: time "yesterday" is neither RFC 3339 nor Unix seconds`},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,NaN\n", `line 2: reading "NaN" is not a finite number`},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no time column (choose one with --time-col)"},
+	} {
+		if _, stderr, code := run(t, bad.stdin, append([]string{"--db", db}, bad.args...)...); code != 1 || !strings.Contains(stderr, bad.want) {
+			t.Errorf("%v: exit %d, %q; want 1 and %q", bad.args, code, stderr, bad.want)
+		}
+		if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+			t.Errorf("%v changed the database", bad.args)
+		}
+	}
+	check()
+	buckets := map[string]bool{}
+	for _, x := range readings {
+		buckets[x.sensor+x.at.Truncate(time.Minute).String()] = true
+	}
+	if out, stderr, code := run(t, "", "--db", db, "series", "drop", "--series", "temps"); code != 0 || out != fmt.Sprintf("dropped series temps: %d buckets\n", len(buckets)) {
+		t.Errorf("drop: exit %d, %q, %q; want %d buckets", code, out, stderr, len(buckets))
 	}
 }

@@ -107,9 +107,11 @@ func (s *Series) checkShape(tx keyspace.Tx) error {
 		body, _ := json.Marshal(s.opts)
 		return s.wrap(tx.Put(s.meta, body))
 	}
-	if *stored != s.opts {
-		return s.wrap(fmt.Errorf("%w: it has %s buckets (raw readings kept: %v); this writer asks for %s (%v)",
-			ErrSeriesShape, stored.Width, stored.KeepRaw, s.opts.Width, s.opts.KeepRaw))
+	switch {
+	case stored.Width != s.opts.Width:
+		return s.wrap(fmt.Errorf("%w: it has %s buckets; this writer asks for %s", ErrSeriesShape, stored.Width, s.opts.Width))
+	case stored.KeepRaw != s.opts.KeepRaw:
+		return s.wrap(fmt.Errorf("%w: it keeps raw readings: %v; this writer asks for %v", ErrSeriesShape, stored.KeepRaw, s.opts.KeepRaw))
 	}
 	return nil
 }

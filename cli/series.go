@@ -1,0 +1,272 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/indextable"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func seriesFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "series", Required: true, Usage: "the series `NAME`, e.g. temps"}
+}
+
+// shapeFlags are a series' bucket options, stored by its first write.
+func shapeFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "width", Usage: "bucket `WIDTH`, whole seconds: 1m, 1h, 90s (a new series' only; default: the series' own, or 1m)"},
+		&ucli.BoolFlag{Name: "keep-raw", Usage: "also keep each reading by its second within the bucket (a new series' only)"},
+	}
+}
+
+func seriesCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "series",
+		Usage: "time series folded into minute or hour buckets (count, sum, min, max): add, import, range; drop",
+		Subcommands: []*ucli.Command{
+			{
+				Name: "add", Usage: "fold one reading into its bucket", ArgsUsage: "VALUE",
+				UsageText: "keyspace series add --series temps --sensor s1 21.5\nkeyspace series add --series temps --sensor s1 --time 2026-11-23T10:30:00Z 21.5",
+				Flags: append([]ucli.Flag{seriesFlag(),
+					&ucli.StringFlag{Name: "sensor", Required: true, Usage: "the `SENSOR` the reading is from"},
+					&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "the reading's time (RFC 3339; default now)"},
+				}, shapeFlags()...),
+				Action: seriesAdd,
+			},
+			{
+				Name: "import", Usage: "fold readings from CSV (with a header) into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
+				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
+				Flags: append([]ucli.Flag{seriesFlag(),
+					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},
+					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: RFC 3339, or Unix seconds"},
+					&ucli.StringFlag{Name: "value-col", Value: "value", Usage: "the reading's `COLUMN`"},
+					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+				}, shapeFlags()...),
+				Action: seriesImport,
+			},
+			{
+				Name: "range", Usage: "a sensor's buckets from --from to --to, in time order",
+				UsageText: "keyspace series range --series temps --sensor s1 --from 2026-11-23T00:00:00Z --to 2026-11-24T00:00:00Z",
+				Flags: []ucli.Flag{seriesFlag(),
+					&ucli.StringFlag{Name: "sensor", Required: true, Usage: "the `SENSOR`"},
+					&ucli.TimestampFlag{Name: "from", Layout: time.RFC3339, Usage: "the first bucket holds this time (RFC 3339; default: the first)"},
+					&ucli.TimestampFlag{Name: "to", Layout: time.RFC3339, Usage: "buckets start before this time (RFC 3339; default: the last)"},
+				},
+				Action: seriesRange,
+			},
+			dropCommand("series", "bucket", seriesFlag(), "keyspace series drop --series temps", dropSeries),
+		},
+	}
+}
+
+// reading is one reading to fold in, and where it was read.
+type reading struct {
+	sensor string
+	at     time.Time
+	value  float64
+	where  string // row.where, for an import
+}
+
+// seriesFor returns the series to write to: with the options the flags
+// give, else those the series was written with, else the defaults. The
+// library refuses options other than the stored ones.
+func seriesFor(c *ucli.Context, tx keyspace.Tx) (*indextable.Series, error) {
+	name := c.String("series")
+	if !c.IsSet("width") && !c.IsSet("keep-raw") {
+		s, err := indextable.LoadSeries(tx, name)
+		if !errors.Is(err, keyspace.ErrNotFound) {
+			return s, err
+		}
+	}
+	width := time.Minute
+	if w := c.String("width"); w != "" {
+		d, err := time.ParseDuration(w)
+		if err != nil || d < time.Second || d%time.Second != 0 {
+			return nil, usagef("--width %q: want a whole number of seconds, at least 1s (1m, 1h, 90s)", w)
+		}
+		width = d
+	}
+	return indextable.NewSeries(name, &indextable.SeriesOptions{Width: width, KeepRaw: c.Bool("keep-raw")}), nil
+}
+
+// fold adds the readings in one transaction: all of them or none.
+func fold(c *ucli.Context, readings []reading) error {
+	bar := newBar(c, len(readings), "folding")
+	defer bar.Finish()
+	return updateDB(c, func(tx keyspace.Tx) error {
+		s, err := seriesFor(c, tx)
+		if err != nil {
+			return err
+		}
+		for i, r := range readings {
+			if err := s.Add(tx, r.sensor, r.at, r.value); err != nil {
+				if r.where != "" {
+					return fmt.Errorf("%s: %w (nothing imported)", r.where, err)
+				}
+				return err
+			}
+			if i%4096 == 0 {
+				bar.Set(i)
+				if err := c.Context.Err(); err != nil {
+					return fmt.Errorf("interrupted: %w (nothing imported)", err)
+				}
+			}
+		}
+		bar.Set(len(readings))
+		return nil
+	})
+}
+
+func seriesAdd(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("series add wants one VALUE")
+	}
+	v, err := parseReading(c.Args().First())
+	if err != nil {
+		return usageError{err}
+	}
+	at := time.Now()
+	if t := c.Timestamp("time"); t != nil {
+		at = *t
+	}
+	return fold(c, []reading{{sensor: c.String("sensor"), at: at, value: v}})
+}
+
+func seriesImport(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("series import wants one FILE (or - for standard input)")
+	}
+	in, name, closeIn, err := openInput(c, c.Args().First())
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	rows, err := readRows(in, "csv")
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var cols []string // sensor, time, value
+	for _, flag := range []string{"sensor-col", "time-col", "value-col"} {
+		col := c.String(flag)
+		if len(rows) > 0 {
+			if _, ok := rows[0].fields[col]; !ok {
+				return fmt.Errorf("%s: no %s column (choose one with --%s)", name, col, flag)
+			}
+		}
+		cols = append(cols, col)
+	}
+	var readings []reading
+	var bad []badRow
+	for _, r := range rows {
+		rd, err := readingOf(r, cols)
+		if err != nil {
+			if !c.Bool("skip-bad") {
+				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+			}
+			bad = append(bad, badRow{r.where(), err})
+			continue
+		}
+		rd.where = name + ": " + r.where()
+		readings = append(readings, rd)
+	}
+	if err := fold(c, readings); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "imported %s into series %s", count(len(readings), "reading"), c.String("series"))
+	if len(bad) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
+	}
+	fmt.Fprintln(c.App.ErrWriter)
+	return nil
+}
+
+// readingOf reads a CSV row's sensor, time and value columns.
+func readingOf(r row, cols []string) (reading, error) {
+	sensor, at, value := r.fields[cols[0]], strings.TrimSpace(r.fields[cols[1]]), r.fields[cols[2]]
+	if sensor == "" {
+		return reading{}, errors.New("empty sensor")
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		secs, perr := strconv.ParseFloat(at, 64)
+		if perr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
+			return reading{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", at)
+		}
+		whole, frac := math.Modf(secs)
+		t = time.Unix(int64(whole), int64(frac*1e9)).UTC()
+	}
+	v, err := parseReading(value)
+	if err != nil {
+		return reading{}, err
+	}
+	return reading{sensor: sensor, at: t, value: v}, nil
+}
+
+// parseReading reads a finite number.
+func parseReading(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("reading %q is not a finite number", s)
+	}
+	return v, nil
+}
+
+func seriesRange(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	var from, to time.Time
+	if t := c.Timestamp("from"); t != nil {
+		from = *t
+	}
+	if t := c.Timestamp("to"); t != nil {
+		to = *t
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		s, err := indextable.LoadSeries(tx, c.String("series"))
+		if errors.Is(err, keyspace.ErrNotFound) {
+			return fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", c.String("series"))
+		}
+		if err != nil {
+			return err
+		}
+		buckets, err := s.Range(tx, c.String("sensor"), from, to)
+		if err != nil {
+			return err
+		}
+		type bucket struct {
+			Start time.Time         `json:"start"`
+			Count int               `json:"count"`
+			Sum   float64           `json:"sum"`
+			Min   float64           `json:"min"`
+			Mean  float64           `json:"mean"`
+			Max   float64           `json:"max"`
+			Raw   map[int64]float64 `json:"raw,omitempty"`
+		}
+		var out []bucket
+		for _, b := range buckets {
+			out = append(out, bucket{b.Start, b.Count, b.Sum, b.Min, b.Mean(), b.Max, b.Raw})
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "buckets", out, "", "START\tCOUNT\tMIN\tMEAN\tMAX", func(b bucket) string {
+			return fmt.Sprintf("%s\t%d\t%g\t%g\t%g", b.Start.Format(time.RFC3339), b.Count, b.Min, b.Mean, b.Max)
+		})
+	})
+}
+
+func dropSeries(tx keyspace.Tx, name string) (int, error) {
+	s, err := indextable.LoadSeries(tx, name)
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return 0, fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", name)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return s.Drop(tx)
+}
