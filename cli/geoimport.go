@@ -65,18 +65,38 @@ type badRow struct {
 
 func (b badRow) Error() string { return fmt.Sprintf("%s: %v", b.where, b.err) }
 
-func geoImport(c *ucli.Context) error {
+// importRows reads the rows of an import's one FILE argument ("-" for
+// standard input), and returns them with the name errors give the input.
+func importRows(c *ucli.Context, format string) ([]row, string, error) {
 	if c.NArg() != 1 {
-		return usagef("geo import wants one FILE (or - for standard input)")
+		return nil, "", usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
 	}
 	in, name, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	defer closeIn()
-	rows, err := readRows(in, c.String("format"))
+	rows, err := readRows(in, format)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	return rows, name, nil
+}
+
+// reportImport says on stderr what an import wrote, and the first bad rows
+// it skipped: "imported 3 points into cities; skipped 1 bad row: line 4: …".
+func reportImport(c *ucli.Context, imported, into string, bad []badRow) {
+	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", imported, into)
+	if len(bad) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
+	}
+	fmt.Fprintln(c.App.ErrWriter)
+}
+
+func geoImport(c *ucli.Context) error {
+	rows, name, err := importRows(c, c.String("format"))
+	if err != nil {
+		return err
 	}
 	spec, err := newColumnSpec(c, rows)
 	if err != nil {
@@ -128,11 +148,7 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", count(len(points), "point"), ix.Name())
-	if len(bad) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
-	}
-	fmt.Fprintln(c.App.ErrWriter)
+	reportImport(c, count(len(points), "point"), ix.Name(), bad)
 	return nil
 }
 

@@ -139,17 +139,9 @@ func seriesAdd(c *ucli.Context) error {
 }
 
 func seriesImport(c *ucli.Context) error {
-	if c.NArg() != 1 {
-		return usagef("series import wants one FILE (or - for standard input)")
-	}
-	in, name, closeIn, err := openInput(c, c.Args().First())
+	rows, name, err := importRows(c, "csv")
 	if err != nil {
 		return err
-	}
-	defer closeIn()
-	rows, err := readRows(in, "csv")
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
 	}
 	var cols []string // sensor, time, value
 	for _, flag := range []string{"sensor-col", "time-col", "value-col"} {
@@ -178,11 +170,7 @@ func seriesImport(c *ucli.Context) error {
 	if err := fold(c, readings); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into series %s", count(len(readings), "reading"), c.String("series"))
-	if len(bad) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
-	}
-	fmt.Fprintln(c.App.ErrWriter)
+	reportImport(c, count(len(readings), "reading"), "series "+c.String("series"), bad)
 	return nil
 }
 

@@ -65,17 +65,9 @@ func tableCommand() *ucli.Command {
 }
 
 func tableImport(c *ucli.Context) error {
-	if c.NArg() != 1 {
-		return usagef("table import wants one FILE (or - for standard input)")
-	}
-	in, name, closeIn, err := openInput(c, c.Args().First())
+	rows, name, err := importRows(c, "csv")
 	if err != nil {
 		return err
-	}
-	defer closeIn()
-	rows, err := readRows(in, "csv")
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
 	}
 	keyCols := strings.Split(c.String("key-cols"), ",")
 	if len(rows) > 0 {
@@ -156,11 +148,7 @@ func tableImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into table %s keyed %s", count(imported, "row"), c.String("table"), strings.Join(keyCols, ":"))
-	if len(bad) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
-	}
-	fmt.Fprintln(c.App.ErrWriter)
+	reportImport(c, count(imported, "row"), fmt.Sprintf("table %s keyed %s", c.String("table"), strings.Join(keyCols, ":")), bad)
 	return nil
 }
 
