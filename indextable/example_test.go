@@ -2,6 +2,7 @@ package indextable_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -43,4 +44,59 @@ func Example() {
 	// order 2 created 300
 	// order 3 created 200
 	// order 0 created 100
+}
+
+// Seed 000's likes: users like items; each side's list is newest first,
+// carries the other side's fields, pages with a cursor, and has a count.
+func ExampleRelation() {
+	store := keyspace.NewMemory()
+	likes := indextable.NewRelation("likes")
+	at := time.Date(2017, 12, 1, 3, 42, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		likes.SetLeftFields(tx, "u1", []byte(`{"name":"jerrylou"}`))
+		likes.SetLeftFields(tx, "u2", []byte(`{"name":"gunsluo"}`))
+		likes.Link(tx, "u1", "i1", at)
+		likes.Link(tx, "u1", "i2", at.Add(time.Hour))
+		return likes.Link(tx, "u2", "i1", at.Add(2*time.Hour))
+	})
+	store.View(func(tx keyspace.Tx) error {
+		page, _ := likes.Lefts(tx, "i1", &indextable.ListOptions{Limit: 1})
+		fmt.Println("i1, newest liker:", page.Links[0].ID, string(page.Links[0].Fields))
+		page, _ = likes.Lefts(tx, "i1", &indextable.ListOptions{Limit: 1, Cursor: page.Next})
+		fmt.Println("i1, then:", page.Links[0].ID, string(page.Links[0].Fields))
+		n, _ := likes.CountLefts(tx, "i1")
+		m, _ := likes.CountRights(tx, "u1")
+		fmt.Println("i1 has", n, "likers; u1 likes", m, "items")
+		return nil
+	})
+	// Output:
+	// i1, newest liker: u2 {"name":"gunsluo"}
+	// i1, then: u1 {"name":"jerrylou"}
+	// i1 has 2 likers; u1 likes 2 items
+}
+
+// Seed 004's buckets: readings folded into one record a minute.
+func ExampleSeries() {
+	store := keyspace.NewMemory()
+	temps := indextable.NewSeries("temps", &indextable.SeriesOptions{Width: time.Minute})
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		for i, v := range []float64{20, 22, 21, 25} {
+			if err := temps.Add(tx, "s1", t0.Add(time.Duration(i*25)*time.Second), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		series, _ := indextable.LoadSeries(tx, "temps") // as it was written
+		buckets, _ := series.Range(tx, "s1", time.Time{}, time.Time{})
+		for _, b := range buckets {
+			fmt.Printf("%s: %d readings, min %g, mean %g, max %g\n", b.Start.Format("15:04"), b.Count, b.Min, b.Mean(), b.Max)
+		}
+		return nil
+	})
+	// Output:
+	// 10:00: 3 readings, min 20, mean 21, max 22
+	// 10:01: 1 readings, min 25, mean 25, max 25
 }
