@@ -1268,3 +1268,73 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		t.Errorf("drop: exit %d, %q, %q; want %d buckets", code, out, stderr, len(buckets))
 	}
 }
+
+// TestTableDelete: table del removes rows and their index entries (the
+// remaining rows and the index lookups match a model, and verify finds
+// the index in step); a key with no row, or a partial key, deletes none.
+func TestTableDelete(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rows := "state,city,id\nCA,Fresno,1\nCA,Fresno,2\nCA,Oakland,3\nNY,Albany,4\nNY,Fresno,5\n"
+	for _, args := range [][]string{
+		{"table", "import", "--table", "c", "--key-cols", "state,city,id", "-"},
+		{"index", "create", "--table", "c", "--name", "by_city", "--fields", "city"},
+		{"index", "build", "--table", "c", "--name", "by_city"},
+	} {
+		if _, stderr, code := run(t, rows, append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	live := map[string]string{"CA:Fresno:1": "Fresno", "CA:Fresno:2": "Fresno", "CA:Oakland:3": "Oakland", "NY:Albany:4": "Albany", "NY:Fresno:5": "Fresno"}
+	check := func() {
+		t.Helper()
+		out, _, _ := run(t, "", "--db", db, "--output", "json", "table", "scan", "--table", "c")
+		var page struct{ Rows []struct{ Key string } }
+		json.Unmarshal([]byte(out), &page)
+		var got, want []string
+		for _, r := range page.Rows {
+			got = append(got, r.Key)
+		}
+		for k := range live {
+			want = append(want, k)
+		}
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("rows %v, model %v", got, want)
+		}
+		out, _, _ = run(t, "", "--db", db, "--output", "json", "index", "scan", "--table", "c", "--name", "by_city", "Fresno")
+		var entries struct{ Entries []struct{ Key string } }
+		json.Unmarshal([]byte(out), &entries)
+		fresno := 0
+		for _, city := range live {
+			if city == "Fresno" {
+				fresno++
+			}
+		}
+		if len(entries.Entries) != fresno {
+			t.Errorf("index finds %d rows in Fresno, model %d", len(entries.Entries), fresno)
+		}
+		if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+			t.Errorf("verify: %s %s", out, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "table", "del", "--table", "c", "CA:Fresno:2", "NY:Fresno:5"); code != 0 {
+		t.Fatal(stderr)
+	}
+	delete(live, "CA:Fresno:2")
+	delete(live, "NY:Fresno:5")
+	check()
+	for _, bad := range []struct {
+		keys []string
+		code int
+		want string
+	}{
+		{[]string{"CA:Fresno:1", "CA:Fresno:2"}, 1, "table c has no row CA:Fresno:2 (nothing deleted)"},
+		{[]string{"CA:Fresno"}, 2, "has 2 of the table's 3 key columns (state:city:id)"},
+		{[]string{"CA:Fresno:x"}, 2, `"x" is not a valid int for id`},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db, "table", "del", "--table", "c"}, bad.keys...)...); code != bad.code || !strings.Contains(stderr, bad.want) {
+			t.Errorf("del %v: exit %d, %q; want %d and %q", bad.keys, code, stderr, bad.code, bad.want)
+		}
+	}
+	check()
+}

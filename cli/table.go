@@ -31,7 +31,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, count groups, drop",
+		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, count groups; del, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
@@ -58,6 +58,13 @@ func tableCommand() *ucli.Command {
 				ArgsUsage: "[PREFIX]",
 				Flags:     []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Value: 1, Usage: "group by this many key columns"}},
 				Action:    tableCount,
+			},
+			{
+				Name: "del", Usage: "delete rows by their whole key, with their index entries; all or none",
+				UsageText: "keyspace table del --table cities 'US:CA:Fresno:42' 'US:CA:Fresno:43'",
+				ArgsUsage: "KEY...",
+				Flags:     []ucli.Flag{tableFlag()},
+				Action:    tableDelete,
 			},
 			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
 		},
@@ -345,6 +352,48 @@ func tableCount(c *ucli.Context) error {
 		}
 		return tw.Flush()
 	})
+}
+
+// tableDelete deletes the rows named by their whole keys, and their index
+// entries, in one transaction: a key with no row deletes none of them.
+func tableDelete(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("table del wants at least one KEY")
+	}
+	return updateDB(c, func(tx keyspace.Tx) error {
+		t, schema, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
+		}
+		for _, text := range c.Args().Slice() {
+			key, err := composite.ParseText(text, schema)
+			if err != nil {
+				return usageError{fmt.Errorf("key %q: %w", text, err)}
+			}
+			if len(key) != len(schema) {
+				return usagef("key %q has %d of the table's %d key columns (%s); give the whole key", text, len(key), len(schema), keyColumns(schema))
+			}
+			if _, err := t.Get(tx, key); err != nil {
+				if errors.Is(err, keyspace.ErrNotFound) {
+					return fmt.Errorf("table %s has no row %s (nothing deleted)", c.String("table"), keyText(key, schema))
+				}
+				return err
+			}
+			if err := t.Delete(tx, key); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// keyColumns names a schema's columns as the key is written: state:city:id.
+func keyColumns(schema composite.Schema) string {
+	names := make([]string, len(schema))
+	for i, col := range schema {
+		names[i] = col.Name
+	}
+	return strings.Join(names, ":")
 }
 
 // recordPage is a page of records and the next cursor.
