@@ -139,7 +139,7 @@ func withIndex(tx keyspace.Tx, c *ucli.Context) (*indextable.Table[record], *ind
 func indexCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "index",
-		Usage: "secondary indexes on a table: create, build, lookup, scan, verify, drop",
+		Usage: "secondary indexes on a table: create, build, lookup, scan, verify, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "create", Usage: "declare an index over record fields (-field for descending; array fields are multikey)",
@@ -252,6 +252,12 @@ func indexCommand() *ucli.Command {
 				},
 			},
 			{
+				Name: "repair", Usage: "make an index what its table implies: stale entries go, missing ones are written",
+				UsageText: "keyspace index repair --table cities --name by_state_name",
+				Flags:     indexFlags(),
+				Action:    indexRepair,
+			},
+			{
 				Name: "drop", Usage: "delete an index and its definition",
 				UsageText: "keyspace index drop --table cities --name by_state_name",
 				Flags:     indexFlags(),
@@ -283,11 +289,42 @@ func reportProblems(c *ucli.Context, ix *indextable.Index[record]) func(tx keysp
 			fmt.Fprintln(c.App.Writer, p)
 		}
 		if len(problems) > 0 {
-			return fmt.Errorf("index %s: %d problems (keyspace index build repairs missing entries)", ix.Name(), len(problems))
+			return fmt.Errorf("index %s: %d problems (keyspace index repair fixes missing and stale entries)", ix.Name(), len(problems))
 		}
 		fmt.Fprintf(c.App.Writer, "index %s: consistent\n", ix.Name())
 		return nil
 	}
+}
+
+// indexRepair repairs the index in one transaction and says what it
+// fixed. Two records under one value of a unique index are not fixed
+// (which keeps the value is the owner's choice): they are listed and the
+// command exits 1.
+func indexRepair(c *ucli.Context) error {
+	return updateDB(c, func(tx keyspace.Tx) error {
+		_, ix, err := withIndex(tx, c)
+		if err != nil {
+			return err
+		}
+		problems, err := ix.Repair(tx)
+		if err != nil {
+			return err
+		}
+		fixed, duplicates := 0, 0
+		for _, p := range problems {
+			if p.Kind == "duplicate" {
+				duplicates++
+				fmt.Fprintln(c.App.Writer, p)
+			} else {
+				fixed++
+			}
+		}
+		fmt.Fprintf(c.App.Writer, "index %s: repaired %s\n", ix.Name(), count(fixed, "entry"))
+		if duplicates > 0 {
+			return fmt.Errorf("index %s: %s of a unique value left for you to resolve (delete or change all but one record)", ix.Name(), count(duplicates, "duplicate"))
+		}
+		return nil
+	})
 }
 
 func indexRead(c *ucli.Context, records bool) error {
