@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
-	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -185,96 +183,3 @@ func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) e
 	return updateDB(c, func(tx keyspace.Tx) error { return fn(indextable.NewRelation(c.String("rel")), tx) })
 }
 
-func verifyCommand() *ucli.Command {
-	return &ucli.Command{
-		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index, every geo index's reverse entries and both lists of every relation; exit 1 on any problem",
-		UsageText: "keyspace --db cities.db verify",
-		Action: func(c *ucli.Context) error {
-			s, err := openRead(c)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			bad := 0
-			report := func(what string, problems []string) {
-				bad += len(problems)
-				fmt.Fprintf(c.App.Writer, "%s: %s\n", what, count(len(problems), "problem"))
-				for _, p := range problems[:min(len(problems), 10)] {
-					fmt.Fprintln(c.App.Writer, "  ", p)
-				}
-			}
-			err = s.View(func(tx keyspace.Tx) error {
-				// Every key and value first: a damaged page anywhere in
-				// the keyspace is an error (keyspace.ErrCorrupt), even one
-				// that no structure below would read.
-				keys := 0
-				for range tx.Scan(keyspace.Range{}) {
-					keys++
-				}
-				if err := tx.Err(); err != nil {
-					return err
-				}
-				fmt.Fprintf(c.App.Writer, "file %s: %s read\n", s.Path(), count(keys, "key"))
-				tables, err := composite.Groups(tx, composite.NewSubspace("meta", "table"), nil, 1)
-				if err != nil {
-					return err
-				}
-				for _, tt := range tables {
-					name, _ := tt[0].(string)
-					t, _, err := openTable(tx, name)
-					if err != nil {
-						return err
-					}
-					for _, ix := range t.Indexes() {
-						problems, err := ix.Verify(tx)
-						if err != nil {
-							return err
-						}
-						texts := make([]string, len(problems))
-						for i, p := range problems {
-							texts[i] = p.String()
-						}
-						report(fmt.Sprintf("table %s index %s", name, ix.Name()), texts)
-					}
-				}
-				geos, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
-				if err != nil {
-					return err
-				}
-				for _, g := range geos {
-					name, _ := g[0].(string)
-					problems, err := geo.NewIndex(name).Verify(tx)
-					if err != nil {
-						return err
-					}
-					report("geo index "+name, problems)
-				}
-				// Relations are the names under "x" with links ("l").
-				parts, err := composite.Groups(tx, composite.NewSubspace("x"), nil, 2)
-				if err != nil {
-					return err
-				}
-				for _, p := range parts {
-					name, _ := p[0].(string)
-					if part, _ := p[1].(string); part != "l" {
-						continue
-					}
-					problems, err := indextable.NewRelation(name).Verify(tx)
-					if err != nil {
-						return err
-					}
-					report("relation "+name, problems)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if bad > 0 {
-				return errors.New(count(bad, "problem"))
-			}
-			return nil
-		},
-	}
-}
