@@ -182,4 +182,3 @@ func relCount(c *ucli.Context) error {
 func relWrite(c *ucli.Context, fn func(r *indextable.Relation, tx keyspace.Tx) error) error {
 	return updateDB(c, func(tx keyspace.Tx) error { return fn(indextable.NewRelation(c.String("rel")), tx) })
 }
-
