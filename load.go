@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // BulkOptions configure BulkLoad.
@@ -60,7 +62,7 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 			}
 			for _, it := range batch {
 				if err := checkPut(it.key, it.value); err != nil {
-					return fmt.Errorf("keyspace: bulk load key %q: %w", truncate(it.key), err)
+					return fmt.Errorf("keyspace: bulk load key %s: %w", errctx.Quote(string(it.key)), err)
 				}
 				var err error
 				if ok {
@@ -117,14 +119,6 @@ func sortUnique(items []pair) []pair {
 	return out
 }
 
-// truncate shortens a key for an error message.
-func truncate(k []byte) []byte {
-	if len(k) > 64 {
-		return k[:64]
-	}
-	return k
-}
-
 // WriteSorted writes pairs in the caller's transaction, for bulk writes
 // such as an import: the pairs should come in ascending key order, and the
 // transaction takes ownership of the slices (the caller must not change
@@ -144,7 +138,7 @@ func WriteSorted(tx Tx, pairs iter.Seq2[[]byte, []byte]) error {
 	first := true
 	for k, v := range pairs {
 		if err := checkPut(k, v); err != nil {
-			return fmt.Errorf("keyspace: write %q: %w", truncate(k), err)
+			return fmt.Errorf("keyspace: write %s: %w", errctx.Quote(string(k)), err)
 		}
 		if !ok {
 			if err := tx.Put(k, v); err != nil {

@@ -29,7 +29,10 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	}
 	cells := gridCells(lat, lon, radius)
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
-	points := ix.scoped(o.Scope)
+	points, err := ix.scoped(o.Scope)
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
 	found.edge.init(lat, lon, radius)

@@ -67,7 +67,7 @@ func NewIndex(name string) *Index {
 	for g, tag := range [3]string{geohashGrid: "p", northCap: "n", southCap: "s"} {
 		ix.points[g] = composite.NewSubspace("g", name, tag)
 	}
-	ix.unscoped = ix.packScope(nil)
+	ix.unscoped, _ = ix.packScope(nil) // the empty scope always packs
 	return ix
 }
 
@@ -179,7 +179,7 @@ func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
 func (ix *Index) read(tx keyspace.Tx, id string, g grid, key []byte) (Point, error) {
 	v, err := tx.Get(key)
 	if err != nil {
-		return Point{}, ix.wrap(fmt.Errorf("point %q: %w (index out of step)", id, err))
+		return Point{}, ix.wrap(fmt.Errorf("point %s: %w (index out of step)", errctx.Quote(id), err))
 	}
 	return ix.decode(g, key, v)
 }
@@ -200,7 +200,7 @@ func (ix *Index) pointKey(tx keyspace.Tx, id string) (grid, []byte, error) {
 	}
 	v, err := tx.Get(ix.ids.Pack(composite.Tuple{id}))
 	if err != nil {
-		return 0, nil, ix.wrap(fmt.Errorf("point %q: %w", id, err))
+		return 0, nil, ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), err))
 	}
 	return ix.keyOf(id, v)
 }
@@ -211,7 +211,7 @@ func (ix *Index) keyOf(id string, where []byte) (grid, []byte, error) {
 	g, packed := parseWhere(where)
 	t, err := composite.Unpack(packed)
 	if err != nil {
-		return 0, nil, ix.wrap(fmt.Errorf("point %q: corrupt reverse entry: %w", id, err))
+		return 0, nil, ix.wrap(fmt.Errorf("point %s: corrupt reverse entry: %w", errctx.Quote(id), err))
 	}
 	return g, ix.points[g].Pack(append(t, id)), nil
 }
@@ -297,9 +297,9 @@ func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
 			_, want, err := ix.pointKey(tx, p.ID)
 			switch {
 			case err != nil || !bytes.Equal(want, k):
-				problems = append(problems, fmt.Sprintf("point %q has no matching reverse entry", p.ID))
+				problems = append(problems, fmt.Sprintf("point %s has no matching reverse entry", errctx.Quote(p.ID)))
 			case wantGrid != grid(g):
-				problems = append(problems, fmt.Sprintf("point %q is stored in the %s grid, not the %s grid", p.ID, grid(g).name(), wantGrid.name()))
+				problems = append(problems, fmt.Sprintf("point %s is stored in the %s grid, not the %s grid", errctx.Quote(p.ID), grid(g).name(), wantGrid.name()))
 			}
 		}
 	}
@@ -315,7 +315,7 @@ func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
 			_, err = tx.Get(key)
 		}
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("reverse entry of %q names no point", id))
+			problems = append(problems, fmt.Sprintf("reverse entry of %s names no point", errctx.Quote(id)))
 		}
 	}
 	return problems, tx.Err()

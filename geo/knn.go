@@ -50,13 +50,17 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
+	points, err := ix.scoped(o.Scope)
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
 	ref := newRef(lat, lon)
-	s := &nearestSearch{ix: ix, tx: tx, points: ix.scoped(o.Scope), lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
 	s.found = ix.newHits(s.points.scope)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
 	s.queue.less = func(a, b nearItem) bool { return a.key < b.key }
-	s.best.items = make([]int32, 0, k)
+	s.best.items = make([]int32, 0, min(k, 1024)) // k may be far more than the index holds
 	s.best.less = s.after
 	if err := s.seed(); err != nil {
 		return nil, s.st, err

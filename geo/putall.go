@@ -190,13 +190,13 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 			return nil, nil, fmt.Errorf("point %d: %w", i, errctx.Bare("geo", ErrEmptyID))
 		}
 		if err := validate(p.Lat, p.Lon); err != nil {
-			return nil, nil, fmt.Errorf("point %q: %w", p.ID, errctx.Bare("geo", err))
+			return nil, nil, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
 		}
 		var scope int32
 		if len(p.Scope) > 0 {
 			packed, err := composite.Tuple{p.Scope}.TryPack()
 			if err != nil {
-				return nil, nil, fmt.Errorf("point %q: scope: %w", p.ID, err)
+				return nil, nil, fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err)
 			}
 			var ok bool
 			if scope, ok = scopeIndex[string(packed)]; !ok {

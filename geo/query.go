@@ -156,7 +156,10 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if o.Limit < 0 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, o.Limit))
 	}
-	points := ix.scoped(o.Scope)
+	points, err := ix.scoped(o.Scope)
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
 	found := ix.newHits(points.scope)
 	defer ix.release(found)
 	reg := prepare(found)
@@ -207,7 +210,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	for g, p := range points.prefix {
 		c.prefixes[g] = len(p)
 	}
-	err := keyspace.VisitRanges(tx, rs, c)
+	err = keyspace.VisitRanges(tx, rs, c)
 	if c.err != nil {
 		err = c.err
 	}
@@ -250,23 +253,30 @@ type scoped struct {
 	prefix [3][]byte       // grid subspace, then the scope as a nested tuple
 }
 
-func (ix *Index) scoped(scope composite.Tuple) scoped {
+// scoped returns the prefixes of scope's points, or an error wrapping
+// ErrBadQuery for a scope no key can hold (an element of an unsupported
+// type, a time beyond composite.TimeBounds).
+func (ix *Index) scoped(scope composite.Tuple) (scoped, error) {
 	if len(scope) == 0 {
-		return ix.unscoped // packed once, by NewIndex
+		return ix.unscoped, nil // packed once, by NewIndex
 	}
 	return ix.packScope(scope)
 }
 
-func (ix *Index) packScope(scope composite.Tuple) scoped {
+func (ix *Index) packScope(scope composite.Tuple) (scoped, error) {
 	var s scoped
 	if len(scope) > 0 {
 		s.scope = slices.Clone(scope)
 	}
 	nested := composite.Tuple{scopeTuple(s.scope)}
 	for g := range s.prefix {
-		s.prefix[g] = ix.points[g].Pack(nested)
+		p, err := ix.points[g].TryPack(nested)
+		if err != nil {
+			return scoped{}, fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err)
+		}
+		s.prefix[g] = p
 	}
-	return s
+	return s, nil
 }
 
 // hashRange is the range of the scope's points in grid g whose hash is in

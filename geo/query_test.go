@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -418,6 +419,22 @@ func TestQueryBadInput(t *testing.T) {
 				t.Errorf("Within(%s) = %v, want ErrBadPolygon", name, err)
 			}
 		}
+		// A scope no key can hold is a bad query, in every kind of
+		// query (they panicked packing it).
+		far := time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, scope := range []composite.Tuple{{far}, {struct{}{}}} {
+			o := &QueryOptions{Scope: scope}
+			for name, ask := range map[string]func() error{
+				"Radius":          func() error { _, _, err := ix.Radius(tx, 0, 0, 1000, o); return err },
+				"RadiusFixedGrid": func() error { _, _, err := ix.RadiusFixedGrid(tx, 0, 0, 1000, o); return err },
+				"Box":             func() error { _, _, err := ix.Box(tx, Box{MaxLat: 1, MaxLon: 1}, o); return err },
+				"Nearest":         func() error { _, _, err := ix.Nearest(tx, 0, 0, 3, o); return err },
+			} {
+				if err := ask(); !errors.Is(seen(err), ErrBadQuery) {
+					t.Errorf("%s with scope %v = %v, want ErrBadQuery", name, scope, err)
+				}
+			}
+		}
 		// Repeated positions and a hole are fine.
 		ok := orb.Polygon{{{0, 0}, {1, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}, {{0.2, 0.2}, {0.4, 0.2}, {0.4, 0.4}, {0.2, 0.2}}}
 		if _, _, err := ix.Within(tx, ok, nil); err != nil {
@@ -426,6 +443,19 @@ func TestQueryBadInput(t *testing.T) {
 		return nil
 	})
 	s.Update(func(tx keyspace.Tx) error {
+		// An id too long for a key is refused, and the message quotes
+		// only its start.
+		huge := strings.Repeat("z", 40000)
+		for name, err := range map[string]error{
+			"Put":    ix.Put(tx, Point{ID: huge}),
+			"PutAll": ix.PutAll(tx, []Point{{ID: huge}}),
+			"Get":    func() error { _, err := ix.Get(tx, huge); return err }(),
+			"Delete": ix.Delete(tx, huge),
+		} {
+			if !errors.Is(seen(err), keyspace.ErrKeyTooLarge) || len(err.Error()) > 200 || !strings.Contains(err.Error(), "bytes)") {
+				t.Errorf("%s of a 40,000-byte id = %.300v; want ErrKeyTooLarge, briefly", name, err)
+			}
+		}
 		for _, p := range []Point{{ID: "a", Lat: 91}, {ID: "a", Lon: math.Inf(-1)}, {ID: ""}} {
 			if err := ix.Put(tx, p); !errors.Is(seen(err), ErrInvalidPoint) && !errors.Is(err, ErrEmptyID) {
 				t.Errorf("Put(%+v) = %v, want a clear error", p, err)

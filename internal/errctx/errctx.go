@@ -11,7 +11,11 @@
 // fmt.Errorf("box minimum corner: %w", errctx.Bare("geo", err)).
 package errctx
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // Wrap returns err with the context "pkg: what: ", less the "pkg: " that
 // err's message may already start with; nil for a nil err. The result
@@ -43,3 +47,20 @@ func (w *wrapped) Error() string {
 }
 
 func (w *wrapped) Unwrap() error { return w.err }
+
+// quoteMax is how many bytes of a name Quote shows.
+const quoteMax = 64
+
+// Quote is %q of a name an error mentions (a point's id, a key), cut to
+// its first 64 bytes with its length said after, so that an id of 40 KB
+// makes a message of one line: "zzzz…" (40000 bytes).
+func Quote(s string) string {
+	if len(s) <= quoteMax {
+		return strconv.Quote(s)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // keep the cut on a character's first byte
+	}
+	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,19 @@ func TestWrapAndBare(t *testing.T) {
 	}
 	if Wrap("geo", "index places", nil) != nil || Bare("geo", nil) != nil {
 		t.Error("Wrap or Bare of nil is not nil")
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"car-7", `"car-7"`},
+		{"a\x00b", `"a\x00b"`},
+		{strings.Repeat("z", 64), `"` + strings.Repeat("z", 64) + `"`},
+		{strings.Repeat("z", 40000), `"` + strings.Repeat("z", 64) + `"… (40000 bytes)`},
+		{strings.Repeat("z", 63) + "é" + "tail", `"` + strings.Repeat("z", 63) + `"… (69 bytes)`}, // é's two bytes straddle the cut
+	} {
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%.20q…) = %s, want %s", tc.in, got, tc.want)
+		}
 	}
 }
