@@ -34,7 +34,8 @@ func (s Subspace) Sub(elems ...any) Subspace {
 func (s Subspace) Bytes() []byte { return bytes.Clone(s.prefix) }
 
 // Pack returns the key of t in s. Like Tuple.Pack, it panics on an element
-// of an unsupported type.
+// of an unsupported type or a value no key can hold; TryPack returns an
+// error instead.
 func (s Subspace) Pack(t Tuple) []byte {
 	return t.mustAppend(append(make([]byte, 0, len(s.prefix)+16), s.prefix...))
 }
@@ -74,7 +75,7 @@ func Clear(tx keyspace.Tx, subs ...Subspace) ([]int, error) {
 }
 
 // RangeOf returns the range of every key in s that starts with the elements
-// of t (t itself included).
+// of t (t itself included). It panics where Pack would.
 func (s Subspace) RangeOf(t Tuple) keyspace.Range { return tupleRange(s.Pack(t)) }
 
 // tupleRange is the range of the packed tuple p and every tuple it is a
@@ -95,7 +96,8 @@ func hasTuplePrefix(k, p []byte) bool {
 // Between returns the keys under prefix whose next element lies in
 // [from, to): "cities from M to P in CA" is Between({"CA"}, {"M"}, {"P"}).
 // An empty from or to leaves that end open. Note that "Paris" sorts after
-// "P", so to take every name that starts with P, end at "Q".
+// "P", so to take every name that starts with P, end at "Q". It panics
+// where Pack would; for times from input, TimesBetween never does.
 func (s Subspace) Between(prefix, from, to Tuple) keyspace.Range {
 	base := s.Pack(prefix)
 	r := tupleRange(base)

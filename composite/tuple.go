@@ -72,8 +72,9 @@ var (
 const MaxNesting = 16
 
 // Pack encodes t. It panics if an element has an unsupported type, as the
-// FoundationDB binding does: that is a programming error, never bad user
-// input. Use TryPack to get an error instead.
+// FoundationDB binding does (a programming error), or a value no key can
+// hold (a time outside TimeBounds, nesting deeper than MaxNesting). Use
+// TryPack where elements come from input, to get an error instead.
 func (t Tuple) Pack() []byte {
 	b, err := t.TryPack()
 	if err != nil {

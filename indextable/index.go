@@ -157,7 +157,8 @@ type Page struct {
 
 // Equal is the range of entries whose value starts with the given leading
 // components (equality on a prefix of a compound index: ("completed") of
-// (status, Desc{createTime})).
+// (status, Desc{createTime})). Like Between and Table.RangeOf, it panics on
+// a component no key can hold, as composite.Subspace.Pack does.
 func (ix *Index[R]) Equal(prefix ...any) keyspace.Range { return ix.sub.RangeOf(prefix) }
 
 // Between is the range of entries with value prefix whose next components

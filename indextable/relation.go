@@ -178,7 +178,7 @@ func (r *Relation) unlink(tx keyspace.Tx, left, right string) (bool, error) {
 		err = fmt.Errorf("%w: a %d-byte link time", keyspace.ErrCorrupt, len(v))
 	}
 	if err != nil {
-		return false, r.wrap(fmt.Errorf("link %s–%s: %w", left, right, err))
+		return false, r.wrap(fmt.Errorf("link %s–%s: %w", errctx.Quote(left), errctx.Quote(right), err))
 	}
 	when := composite.Desc{V: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
 	for _, k := range [][]byte{lk, r.fwd.Pack(composite.Tuple{left, when, right}), r.back.Pack(composite.Tuple{right, when, left})} {
