@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,14 +13,18 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/cli"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
 )
 
 // FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
-// or to `table import` as CSV keyed by its id column, in process, and
-// holds them to all or nothing: an import exits 0 having imported exactly
-// the points or rows it says, which the file then holds, or exits 1 with
-// one line on stderr and leaves no key behind; it never panics.
+// to `table import` as CSV keyed by its id column, or to `series import`
+// as sensor,time,value CSV, in process, and holds them to all or nothing:
+// an import exits 0 having imported exactly the points, rows or readings
+// it says, which the file then holds (the readings as its buckets'
+// counts), or exits 1 with one line on stderr and leaves no key behind;
+// it never panics.
 func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,lat,lon\na,1,2\nb,3,4\n"), uint8(0), false)
 	f.Add([]byte("id,lat,lon\na,91,2\nb,3,4\n"), uint8(0), true)
@@ -33,24 +38,26 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,city\n1,Oslo\n2,\"Rome, Lazio\"\n"), uint8(3), false) // table import
 	f.Add([]byte("id,city\n1,Oslo\n1,Rome\n"), uint8(3), false)
 	f.Add([]byte("city,id\nOslo,\n"), uint8(3), false)
-	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id)(; skipped \d+ bad rows?: .*)?\n$`)
+	f.Add([]byte("sensor,time,value\ns1,2026-11-23T10:00:05Z,1.5\ns1,1763892000,2\ns2,2026-11-23T10:00:05Z,-3\n"), uint8(4), false) // series import
+	f.Add([]byte("sensor,time,value\ns1,yesterday,1\ns1,1763892000,NaN\n,1,1\n"), uint8(4), true)
+	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
-		table := format%4 == 3
+		table, series := format%5 == 3, format%5 == 4
 		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson", "csv"}[format%4], "-"}
+			"--format", []string{"csv", "ndjson", "geojson"}[min(format%5, 2)], "-"}
+		switch {
+		case table:
+			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"}
+		case series:
+			args = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s", "-"}
+		}
 		if skipBad {
 			args = append(args, "--skip-bad")
 		}
-		if table {
-			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"}
-			if skipBad {
-				args = append(args, "--skip-bad")
-			}
-		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
-		keys, points := 0, 0
+		keys, points, readings, buckets := 0, 0, 0, 0
 		if _, err := os.Stat(db); err == nil {
 			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
 			if err != nil {
@@ -60,6 +67,14 @@ func FuzzImport(f *testing.F) {
 			s.View(func(tx keyspace.Tx) error {
 				for range tx.Scan(keyspace.Range{}) {
 					keys++
+				}
+				for _, v := range tx.Scan(composite.NewSubspace("x", "s", "s").Range()) {
+					var b indextable.Bucket
+					if err := json.Unmarshal(v, &b); err != nil {
+						t.Fatalf("bucket %q: %v", v, err)
+					}
+					buckets++
+					readings += b.Count
 				}
 				return geo.NewIndex("p").Scan(tx, "", func(geo.Point) bool { points++; return true })
 			})
@@ -73,7 +88,10 @@ func FuzzImport(f *testing.F) {
 				t.Fatalf("exit 0 without saying what it imported: stdout %q, stderr %q", stdout.String(), stderr.String())
 			}
 			n, _ := strconv.Atoi(m[1])
-			if !table && (n != points || keys != 2*points) {
+			if series && (n != readings || n > 0 && keys != buckets+1) { // the buckets and the series' options
+				t.Fatalf("said %s readings; the buckets count %d readings in %d buckets, and the file holds %d keys", m[1], readings, buckets, keys)
+			}
+			if !table && !series && (n != points || keys != 2*points) {
 				t.Fatalf("said %s points; the index holds %d points in %d keys", m[1], points, keys)
 			}
 			if table && keys != n+1 { // the rows and the table's schema in the catalog
