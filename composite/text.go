@@ -309,19 +309,23 @@ func FormatText(t Tuple) (string, error) {
 // is escaped only where it must be (':', '*' and '\'), so the state code
 // "11" is written 11, where FormatText writes \11 to keep it from reading
 // as a number; a descending column's element is written without its '~',
-// the column saying it. Elements in KindAny columns, or past the schema's
-// end, are written as FormatText writes them.
+// the column saying it. Elements in KindAny columns are written as
+// FormatText writes them. t may be shorter than s (a prefix of a key).
 //
-// An element that its column would read back as something else (an
-// integer in a string column, a descending value in an ascending column,
-// null in any typed column) is an error wrapping ErrUnsupportedType.
+// A tuple longer than the schema is an error wrapping ErrKeyShape, and an
+// element that its column would read back as something else (an integer
+// in a string column, a descending value in an ascending column, null in
+// any typed column) one wrapping ErrUnsupportedType.
 func (s Schema) Format(t Tuple) (string, error) {
+	if len(t) > len(s) {
+		return "", fmt.Errorf("%w: %d elements, but the schema has %d columns", ErrKeyShape, len(t), len(s))
+	}
 	var b strings.Builder
 	for i, e := range t {
 		if i > 0 {
 			b.WriteByte(':')
 		}
-		if i >= len(s) || s[i].Kind == KindAny && !s[i].Desc {
+		if s[i].Kind == KindAny && !s[i].Desc {
 			if err := formatElement(&b, e); err != nil {
 				return "", fmt.Errorf("composite: element %d: %w", i, err)
 			}
