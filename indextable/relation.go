@@ -201,7 +201,7 @@ func (r *Relation) addCounts(tx keyspace.Tx, left, right string, delta int) erro
 			return err
 		}
 		if n += delta; n < 0 {
-			return r.wrap(fmt.Errorf("%w: the count of %q would fall below 0 (run Verify)", keyspace.ErrCorrupt, c.id))
+			return r.wrap(fmt.Errorf("%w: the count of %s would fall below 0 (run Verify)", keyspace.ErrCorrupt, errctx.Quote(c.id)))
 		}
 		if n == 0 {
 			err = tx.Delete(key)
@@ -225,7 +225,7 @@ func (r *Relation) readCount(tx keyspace.Tx, key []byte) (int, error) {
 		err = fmt.Errorf("%w: a %d-byte count", keyspace.ErrCorrupt, len(v))
 	}
 	if err != nil {
-		return 0, r.wrap(fmt.Errorf("count %q: %w", key, err))
+		return 0, r.wrap(fmt.Errorf("count %s: %w", errctx.Quote(string(key)), err))
 	}
 	return int(binary.BigEndian.Uint64(v)), nil
 }
