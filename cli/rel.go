@@ -18,7 +18,7 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, count, drop",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, count, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
@@ -88,6 +88,26 @@ func relCommand() *ucli.Command {
 				UsageText: "keyspace rel count --rel likes --right i1",
 				Flags:     sideFlags(),
 				Action:    relCount,
+			},
+			{
+				Name: "repair", Usage: "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
+				UsageText: "keyspace rel repair --rel likes",
+				Flags:     []ucli.Flag{relFlag()},
+				Action: func(c *ucli.Context) error {
+					var fixed []string
+					err := relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) (err error) {
+						fixed, err = r.Repair(tx)
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					for _, p := range fixed[:min(len(fixed), 20)] {
+						fmt.Fprintln(c.App.Writer, p)
+					}
+					_, err = fmt.Fprintf(c.App.Writer, "relation %s: repaired %s\n", c.String("rel"), count(len(fixed), "problem"))
+					return err
+				},
 			},
 			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
 		},

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/keyspacedb/keyspace"
@@ -100,7 +99,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return errors.New(count(bad, "problem"))
+				return fmt.Errorf("%s (keyspace index repair and keyspace rel repair fix index and relation problems)", count(bad, "problem"))
 			}
 			return nil
 		},

@@ -303,7 +303,17 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, opts 
 // that holds other fields than those recorded, is stale. It recounts each
 // entity's links and compares them with its count. It returns a
 // description of each problem.
-func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
+func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) { return r.check(tx, false) }
+
+// Repair makes both lists and every count what the links and the recorded
+// fields imply, in the caller's transaction: stale entries go, missing
+// ones are written, counts are set. It returns the problems it fixed, as
+// Verify describes them. A file written before relations kept counts is
+// brought up to date by one Repair.
+func (r *Relation) Repair(tx keyspace.Tx) ([]string, error) { return r.check(tx, true) }
+
+// check is Verify, and with fix Repair.
+func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	type entry struct {
 		list   string // "forward" (left's list) or "back" (right's list)
 		fields []byte
@@ -335,6 +345,8 @@ func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 		return nil, r.wrap(err)
 	}
 	var problems []string
+	var dels [][]byte // what a repair deletes, and writes (puts)
+	puts := map[string][]byte{}
 	for _, list := range []struct {
 		name string
 		sub  composite.Subspace
@@ -345,8 +357,10 @@ func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 			switch {
 			case !ok:
 				problems = append(problems, fmt.Sprintf("stale %s entry %v: no link implies it", list.name, t))
+				dels = append(dels, bytes.Clone(k))
 			case !bytes.Equal(e.fields, v):
 				problems = append(problems, fmt.Sprintf("stale %s entry %v: fields %q, not the recorded %q", list.name, t, v, e.fields))
+				puts[string(k)] = e.fields
 			}
 			delete(want, string(k))
 		}
@@ -361,30 +375,58 @@ func (r *Relation) Verify(tx keyspace.Tx) ([]string, error) {
 		}
 		t, _ := sub.Unpack([]byte(k))
 		problems = append(problems, fmt.Sprintf("missing %s entry %v", e.list, t))
+		puts[k] = e.fields
 	}
+	count := func(n int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(n)) }
 	for i, c := range []struct {
 		side string
 		sub  composite.Subspace
 	}{{"left", r.leftCount}, {"right", r.rightCount}} {
 		for k, v := range tx.Scan(c.sub.Range()) {
 			t, err := c.sub.Unpack(k)
-			if err != nil || len(t) != 1 || len(v) != 8 {
-				problems = append(problems, fmt.Sprintf("corrupt %s count %q = %q", c.side, k, v))
+			if err != nil || len(t) != 1 {
+				problems = append(problems, fmt.Sprintf("corrupt %s count key %q", c.side, k))
+				dels = append(dels, bytes.Clone(k))
 				continue
 			}
 			id, _ := t[0].(string)
-			if n, links := binary.BigEndian.Uint64(v), linksOf[i][id]; n != uint64(links) {
-				problems = append(problems, fmt.Sprintf("%s %q counts %d links, has %d", c.side, id, n, links))
-			}
+			links := linksOf[i][id]
 			delete(linksOf[i], id)
+			switch {
+			case len(v) != 8:
+				problems = append(problems, fmt.Sprintf("corrupt %s count of %s: %q", c.side, errctx.Quote(id), v))
+			case binary.BigEndian.Uint64(v) != uint64(links):
+				problems = append(problems, fmt.Sprintf("%s %s counts %d links, has %d", c.side, errctx.Quote(id), binary.BigEndian.Uint64(v), links))
+			default:
+				continue
+			}
+			if links == 0 {
+				dels = append(dels, bytes.Clone(k))
+			} else {
+				puts[string(k)] = count(links)
+			}
 		}
 		if err := tx.Err(); err != nil {
 			return nil, r.wrap(err)
 		}
 		for id, links := range linksOf[i] {
-			problems = append(problems, fmt.Sprintf("%s %q has %d links and no count", c.side, id, links))
+			problems = append(problems, fmt.Sprintf("%s %s has %d links and no count", c.side, errctx.Quote(id), links))
+			puts[string(c.sub.Pack(composite.Tuple{id}))] = count(links)
 		}
 	}
 	slices.Sort(problems)
+	if !fix {
+		return problems, nil
+	}
+	for _, k := range dels {
+		if err := tx.Delete(k); err != nil {
+			return nil, r.wrap(err)
+		}
+	}
+	for k, v := range puts {
+		if err := tx.Put([]byte(k), v); err != nil {
+			return nil, r.wrap(err)
+		}
+	}
 	return problems, nil
 }

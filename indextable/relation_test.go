@@ -164,6 +164,18 @@ func TestRelationVerify(t *testing.T) {
 		if p := verify(); len(p) > 0 {
 			t.Fatalf("a relation kept by its own methods has problems: %v", p)
 		}
+		// Every key, as its own methods left it: what Repair must restore.
+		snapshot := func() map[string]string {
+			keys := map[string]string{}
+			s.View(func(tx keyspace.Tx) error {
+				for k, v := range tx.Scan(keyspace.Range{}) {
+					keys[string(k)] = string(v)
+				}
+				return tx.Err()
+			})
+			return keys
+		}
+		sound := snapshot()
 		// Damage: delete the first forward entry, change the first back
 		// entry's fields, add a back entry no link implies.
 		var fwdKey, backKey []byte
@@ -227,6 +239,21 @@ func TestRelationVerify(t *testing.T) {
 		if all := strings.Join(got, "\n"); len(got) != len(want)+2 || !strings.Contains(all, fmt.Sprintf("left %q counts 99 links", left)) ||
 			!strings.Contains(all, fmt.Sprintf("right %q has", right)) || !strings.Contains(all, "links and no count") {
 			t.Errorf("after damaging two counts, Verify found %q", got)
+		}
+		// Repair fixes what Verify found, and only that: every key is
+		// back as the relation's own methods left it.
+		var fixed []string
+		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = rel.Repair(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fixed, got) {
+			t.Errorf("Repair fixed %q; Verify had found %q", fixed, got)
+		}
+		if p := verify(); len(p) > 0 {
+			t.Errorf("after Repair, Verify finds %q", p)
+		}
+		if after := snapshot(); !maps.Equal(after, sound) {
+			t.Errorf("after Repair, %d keys; before the damage, %d (or their values differ)", len(after), len(sound))
 		}
 	})
 }
