@@ -24,9 +24,13 @@ func GroupCounts(tx keyspace.Tx, s Subspace, prefix Tuple, depth int) ([]GroupCo
 	if depth < len(prefix) {
 		return nil, fmt.Errorf("composite: group depth %d is shallower than the prefix %v", depth, prefix)
 	}
+	base, err := s.TryPack(prefix)
+	if err != nil {
+		return nil, fmt.Errorf("composite: group counts: prefix: %w", err)
+	}
 	var out []GroupCount
 	var group []byte // packed group prefix, subspace included
-	for k := range tx.Scan(s.RangeOf(prefix)) {
+	for k := range tx.Scan(tupleRange(base)) {
 		if group != nil && hasTuplePrefix(k, group) {
 			out[len(out)-1].Count++
 			continue
@@ -48,8 +52,12 @@ func Groups(tx keyspace.Tx, s Subspace, prefix Tuple, depth int) ([]Tuple, error
 	if depth < len(prefix) {
 		return nil, fmt.Errorf("composite: group depth %d is shallower than the prefix %v", depth, prefix)
 	}
+	base, err := s.TryPack(prefix)
+	if err != nil {
+		return nil, fmt.Errorf("composite: groups: prefix: %w", err)
+	}
 	var out []Tuple
-	r := s.RangeOf(prefix)
+	r := tupleRange(base)
 	for {
 		r.Limit = 1
 		var next []byte

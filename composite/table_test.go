@@ -165,6 +165,24 @@ func TestTableKeyShape(t *testing.T) {
 	}
 }
 
+// TestGroupsOfABadPrefix: a prefix no key can hold is an error from the
+// functions that return one (they panicked).
+func TestGroupsOfABadPrefix(t *testing.T) {
+	s := keyspace.NewMemory()
+	sub := NewSubspace("t")
+	s.View(func(tx keyspace.Tx) error {
+		for _, prefix := range []Tuple{{struct{}{}}, {time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)}} {
+			if _, err := GroupCounts(tx, sub, prefix, 2); !errors.Is(err, ErrUnsupportedType) && !errors.Is(err, ErrIntegerRange) {
+				t.Errorf("GroupCounts(%v) = %v", prefix, err)
+			}
+			if _, err := Groups(tx, sub, prefix, 2); !errors.Is(err, ErrUnsupportedType) && !errors.Is(err, ErrIntegerRange) {
+				t.Errorf("Groups(%v) = %v", prefix, err)
+			}
+		}
+		return nil
+	})
+}
+
 // TestTableEveryKind: a table takes a key column of every kind (a time
 // column refused every key until this test), and the key's text form,
 // written with the table's schema, is a query that finds its row alone.
