@@ -1,22 +1,15 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
-	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/geojson"
-	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -37,60 +30,6 @@ func geoImportCommand() *ucli.Command {
 		},
 		Action: geoImport,
 	}
-}
-
-// row is one input record: its line number (a GeoJSON feature's number)
-// and its fields by column.
-type row struct {
-	line    int
-	feature bool // a GeoJSON feature: line counts features
-	fields  map[string]string
-	point   *orb.Point // GeoJSON geometry, when the input has one
-	id      string     // GeoJSON feature id
-}
-
-// where names the row for an error: "line 7", or "feature 7".
-func (r row) where() string {
-	if r.feature {
-		return fmt.Sprintf("feature %d", r.line)
-	}
-	return fmt.Sprintf("line %d", r.line)
-}
-
-// badRow is a row that could not be imported.
-type badRow struct {
-	where string // row.where
-	err   error
-}
-
-func (b badRow) Error() string { return fmt.Sprintf("%s: %v", b.where, b.err) }
-
-// importRows reads the rows of an import's one FILE argument ("-" for
-// standard input), and returns them with the name errors give the input.
-func importRows(c *ucli.Context, format string) ([]row, string, error) {
-	if c.NArg() != 1 {
-		return nil, "", usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
-	}
-	in, name, closeIn, err := openInput(c, c.Args().First())
-	if err != nil {
-		return nil, "", err
-	}
-	defer closeIn()
-	rows, err := readRows(in, format)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
-	}
-	return rows, name, nil
-}
-
-// reportImport says on stderr what an import wrote, and the first bad rows
-// it skipped: "imported 3 points into cities; skipped 1 bad row: line 4: …".
-func reportImport(c *ucli.Context, imported, into string, bad []badRow) {
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", imported, into)
-	if len(bad) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
-	}
-	fmt.Fprintln(c.App.ErrWriter)
 }
 
 func geoImport(c *ucli.Context) error {
@@ -150,132 +89,6 @@ func geoImport(c *ucli.Context) error {
 	}
 	reportImport(c, count(len(points), "point"), ix.Name(), bad)
 	return nil
-}
-
-func firstBad(bad []badRow) string {
-	var parts []string
-	for _, b := range bad[:min(len(bad), 5)] {
-		parts = append(parts, b.Error())
-	}
-	if len(bad) > 5 {
-		parts = append(parts, "…")
-	}
-	return strings.Join(parts, "; ")
-}
-
-// openInput opens a file, or standard input for "-".
-func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) {
-	if path == "-" {
-		return c.App.Reader, "standard input", func() {}, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	var in io.Reader = bufio.NewReaderSize(f, 1<<20)
-	// On a terminal, a bar follows the bytes read (reading and checking
-	// the rows is most of an import's time; the write is one sorted run).
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && common(c, "quiet") != "true" && isTerminal(c.App.ErrWriter) {
-		bar := progressbar.NewOptions64(st.Size(), progressbar.OptionSetWriter(c.App.ErrWriter), progressbar.OptionSetDescription("reading "+path),
-			progressbar.OptionShowBytes(true), progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
-		r := progressbar.NewReader(in, bar)
-		in = &r
-	}
-	return in, path, func() { f.Close() }, nil
-}
-
-// readRows reads every record of the input, with its line number.
-func readRows(in io.Reader, format string) ([]row, error) {
-	switch format {
-	case "csv":
-		r := csv.NewReader(in)
-		r.ReuseRecord = false
-		header, err := r.Read()
-		if err != nil {
-			return nil, fmt.Errorf("reading the CSV header: %w", err)
-		}
-		for i := range header {
-			header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
-		}
-		var rows []row
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				return rows, nil
-			}
-			if err != nil {
-				var pe *csv.ParseError
-				if errors.As(err, &pe) {
-					return nil, fmt.Errorf("line %d: %v (nothing imported)", pe.Line, pe.Err)
-				}
-				return nil, err
-			}
-			line, _ := r.FieldPos(0)
-			fields := make(map[string]string, len(header))
-			for i, h := range header {
-				fields[h] = rec[i]
-			}
-			rows = append(rows, row{line: line, fields: fields})
-		}
-	case "ndjson":
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 1<<20), 1<<26)
-		var rows []row
-		for line := 1; sc.Scan(); line++ {
-			text := strings.TrimSpace(sc.Text())
-			if text == "" {
-				continue
-			}
-			var obj map[string]any
-			if err := json.Unmarshal([]byte(text), &obj); err != nil {
-				return nil, fmt.Errorf("line %d: not a JSON object: %v (nothing imported)", line, err)
-			}
-			fields := map[string]string{}
-			for k, v := range obj {
-				fields[k] = jsonField(v)
-			}
-			rows = append(rows, row{line: line, fields: fields})
-		}
-		return rows, sc.Err()
-	case "geojson":
-		b, err := io.ReadAll(in)
-		if err != nil {
-			return nil, err
-		}
-		fc, err := geojson.UnmarshalFeatureCollection(b)
-		if err != nil {
-			return nil, fmt.Errorf("not a GeoJSON FeatureCollection: %w", err)
-		}
-		var rows []row
-		for i, f := range fc.Features {
-			r := row{line: i + 1, feature: true, fields: map[string]string{}}
-			for k, v := range f.Properties {
-				r.fields[k] = jsonField(v)
-			}
-			if p, ok := f.Geometry.(orb.Point); ok {
-				r.point = &p
-			}
-			if f.ID != nil {
-				r.id = jsonField(f.ID)
-			}
-			rows = append(rows, r)
-		}
-		return rows, nil
-	}
-	return nil, usagef("--format %q: want csv, ndjson or geojson", format)
-}
-
-func jsonField(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // columnSpec says which columns hold what.
@@ -383,24 +196,4 @@ func number(s, what string) (float64, error) {
 		return 0, fmt.Errorf("%s %q is not a number", what, s)
 	}
 	return v, nil
-}
-
-// newBar returns a progress bar on a terminal, and a silent one on a pipe
-// or with --quiet.
-func newBar(c *ucli.Context, n int, what string) *progressbar.ProgressBar {
-	if common(c, "quiet") == "true" || !isTerminal(c.App.ErrWriter) {
-		return progressbar.DefaultSilent(int64(n), what)
-	}
-	return progressbar.NewOptions(n, progressbar.OptionSetWriter(c.App.ErrWriter), progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"),
-		progressbar.OptionThrottle(100_000_000), progressbar.OptionClearOnFinish())
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
