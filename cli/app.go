@@ -9,6 +9,12 @@
 //
 // The binary is cli/keyspace; Run is the whole program, so tests can run it
 // in-process.
+//
+// One file a command group: geo.go and geoimport.go (geo), table.go,
+// index.go, rel.go, log.go, series.go, stats.go, verify.go, bench.go;
+// drop.go is every group's drop, input.go what the imports share,
+// output.go the formats, units.go distances, svg.go the --svg pictures,
+// suggest.go the typo suggestions.
 package cli
 
 import (
