@@ -1,6 +1,7 @@
-// Package cli is the keyspace command line: import points, tables and logs
-// into the embedded bbolt file and answer every query the library answers,
-// as a table for people or JSON, NDJSON and GeoJSON for programs.
+// Package cli is the keyspace command line: import points, tables and series
+// readings into the embedded bbolt file, keep logs and relations, and answer
+// every query the library answers, as a table for people or JSON, NDJSON
+// and GeoJSON for programs.
 //
 // Exit codes: 0 on success, 1 on a runtime error (a bad row, a locked or
 // corrupt file, an unknown index), 2 on a usage error (an unknown flag, a
