@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -65,14 +66,6 @@ func seriesCommand() *ucli.Command {
 	}
 }
 
-// reading is one reading to fold in, and where it was read.
-type reading struct {
-	sensor string
-	at     time.Time
-	value  float64
-	where  string // row.where, for an import
-}
-
 // seriesFor returns the series to write to: with the options the flags
 // give, else those the series was written with, else the defaults. The
 // library refuses options other than the stored ones.
@@ -95,30 +88,21 @@ func seriesFor(c *ucli.Context, tx keyspace.Tx) (*indextable.Series, error) {
 	return indextable.NewSeries(name, &indextable.SeriesOptions{Width: width, KeepRaw: c.Bool("keep-raw")}), nil
 }
 
-// fold adds the readings in one transaction: all of them or none.
-func fold(c *ucli.Context, readings []reading) error {
-	bar := newBar(c, len(readings), "folding")
-	defer bar.Finish()
+// fold adds the readings in one transaction: all of them or none. The
+// readings are checked already, so a failure here (other options than the
+// series', a key too large) is the whole import's.
+func fold(c *ucli.Context, readings []indextable.Reading) error {
 	return updateDB(c, func(tx keyspace.Tx) error {
 		s, err := seriesFor(c, tx)
 		if err != nil {
 			return err
 		}
-		for i, r := range readings {
-			if err := s.Add(tx, r.sensor, r.at, r.value); err != nil {
-				if r.where != "" {
-					return fmt.Errorf("%s: %w (nothing imported)", r.where, err)
-				}
-				return err
-			}
-			if i%4096 == 0 {
-				bar.Set(i)
-				if err := c.Context.Err(); err != nil {
-					return fmt.Errorf("interrupted: %w (nothing imported)", err)
-				}
-			}
+		if err := s.AddAll(tx, readings); err != nil {
+			return err
 		}
-		bar.Set(len(readings))
+		if err := c.Context.Err(); err != nil {
+			return fmt.Errorf("interrupted: %w (nothing imported)", err)
+		}
 		return nil
 	})
 }
@@ -135,7 +119,7 @@ func seriesAdd(c *ucli.Context) error {
 	if t := c.Timestamp("time"); t != nil {
 		at = *t
 	}
-	return fold(c, []reading{{sensor: c.String("sensor"), at: at, value: v}})
+	return fold(c, []indextable.Reading{{Sensor: c.String("sensor"), At: at, Value: v}})
 }
 
 func seriesImport(c *ucli.Context) error {
@@ -153,7 +137,7 @@ func seriesImport(c *ucli.Context) error {
 		}
 		cols = append(cols, col)
 	}
-	var readings []reading
+	var readings []indextable.Reading
 	var bad []badRow
 	for _, r := range rows {
 		rd, err := readingOf(r, cols)
@@ -164,7 +148,6 @@ func seriesImport(c *ucli.Context) error {
 			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
-		rd.where = name + ": " + r.where()
 		readings = append(readings, rd)
 	}
 	if err := fold(c, readings); err != nil {
@@ -175,25 +158,28 @@ func seriesImport(c *ucli.Context) error {
 }
 
 // readingOf reads a CSV row's sensor, time and value columns.
-func readingOf(r row, cols []string) (reading, error) {
+func readingOf(r row, cols []string) (indextable.Reading, error) {
 	sensor, at, value := r.fields[cols[0]], strings.TrimSpace(r.fields[cols[1]]), r.fields[cols[2]]
 	if sensor == "" {
-		return reading{}, errors.New("empty sensor")
+		return indextable.Reading{}, errors.New("empty sensor")
 	}
 	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
 		secs, perr := strconv.ParseFloat(at, 64)
 		if perr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
-			return reading{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", at)
+			return indextable.Reading{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", at)
 		}
 		whole, frac := math.Modf(secs)
 		t = time.Unix(int64(whole), int64(frac*1e9)).UTC()
 	}
 	v, err := parseReading(value)
 	if err != nil {
-		return reading{}, err
+		return indextable.Reading{}, err
 	}
-	return reading{sensor: sensor, at: t, value: v}, nil
+	if first, last := composite.TimeBounds(); t.Before(first) || t.After(last) {
+		return indextable.Reading{}, fmt.Errorf("time %s is outside %d–%d", t.Format(time.RFC3339), first.Year(), last.Year())
+	}
+	return indextable.Reading{Sensor: sensor, At: t, Value: v}, nil
 }
 
 // parseReading reads a finite number.

@@ -1,10 +1,13 @@
 package indextable
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -134,40 +137,84 @@ func (s *Series) wrap(err error) error { return errctx.Wrap("indextable", "serie
 // Add folds one reading into its bucket (read-modify-write in the caller's
 // transaction, so concurrent writers lose nothing).
 func (s *Series) Add(tx keyspace.Tx, sensor string, at time.Time, v float64) error {
-	if sensor == "" {
-		return s.wrap(ErrEmptyKey)
+	return s.AddAll(tx, []Reading{{Sensor: sensor, At: at, Value: v}})
+}
+
+// Reading is one reading of a sensor, for AddAll.
+type Reading struct {
+	Sensor string
+	At     time.Time
+	Value  float64
+}
+
+// AddAll folds readings into their buckets as Adds of them one after
+// another would, to the bit (a bucket's readings are summed in their
+// order), but reads and writes each bucket once, in key order: an import
+// of many readings a bucket writes a bucket, not a reading, at a time. A
+// bad reading (an empty sensor, a value that is not a finite number, a
+// time no key can hold) is an error naming its index, before anything is
+// written.
+func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
+	type fold struct {
+		key      []byte
+		sensor   string
+		start    time.Time
+		readings []int // indexes into readings, in order
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return s.wrap(fmt.Errorf("reading %v is not a number", v))
+	byKey := map[string]*fold{}
+	for i, r := range readings {
+		if r.Sensor == "" {
+			return s.wrap(fmt.Errorf("reading %d: %w", i, ErrEmptyKey))
+		}
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			return s.wrap(fmt.Errorf("reading %d: %v is not a finite number", i, r.Value))
+		}
+		start := r.At.UTC().Truncate(s.opts.Width)
+		key, err := s.sub.TryPack(composite.Tuple{r.Sensor, start})
+		if err != nil {
+			return s.wrap(fmt.Errorf("reading %d: time %s: %w", i, r.At, err))
+		}
+		f := byKey[string(key)]
+		if f == nil {
+			f = &fold{key: key, sensor: r.Sensor, start: start}
+			byKey[string(key)] = f
+		}
+		f.readings = append(f.readings, i)
+	}
+	if len(byKey) == 0 {
+		return nil
 	}
 	if err := s.checkShape(tx); err != nil {
 		return err
 	}
-	start := at.UTC().Truncate(s.opts.Width)
-	key, err := composite.Tuple{sensor, start}.TryPack()
-	if err != nil {
-		return s.wrap(fmt.Errorf("time %s: %w", at, err))
-	}
-	key = append(append([]byte{}, s.sub.Bytes()...), key...)
-	b := Bucket{Start: start, Min: v, Max: v}
-	if old, err := tx.Get(key); err == nil {
-		if err := json.Unmarshal(old, &b); err != nil {
-			return s.wrap(fmt.Errorf("%w: bucket %s %s: %v", keyspace.ErrCorrupt, sensor, start, err))
+	folds := slices.SortedFunc(maps.Values(byKey), func(a, b *fold) int { return bytes.Compare(a.key, b.key) })
+	for _, f := range folds {
+		b := Bucket{Start: f.start, Min: math.Inf(1), Max: math.Inf(-1)}
+		if old, err := tx.Get(f.key); err == nil {
+			if err := json.Unmarshal(old, &b); err != nil {
+				return s.wrap(fmt.Errorf("%w: bucket %s %s: %v", keyspace.ErrCorrupt, errctx.Quote(f.sensor), f.start, err))
+			}
+		} else if !errors.Is(err, keyspace.ErrNotFound) {
+			return s.wrap(err)
 		}
-	} else if !errors.Is(err, keyspace.ErrNotFound) {
-		return s.wrap(err)
-	}
-	b.Count++
-	b.Sum += v
-	b.Min, b.Max = math.Min(b.Min, v), math.Max(b.Max, v)
-	if s.opts.KeepRaw {
-		if b.Raw == nil {
-			b.Raw = map[int64]float64{}
+		for _, i := range f.readings {
+			r := readings[i]
+			b.Count++
+			b.Sum += r.Value
+			b.Min, b.Max = math.Min(b.Min, r.Value), math.Max(b.Max, r.Value)
+			if s.opts.KeepRaw {
+				if b.Raw == nil {
+					b.Raw = map[int64]float64{}
+				}
+				b.Raw[int64(r.At.Sub(f.start)/time.Second)] = r.Value
+			}
 		}
-		b.Raw[int64(at.Sub(start)/time.Second)] = v
+		body, _ := json.Marshal(b)
+		if err := tx.Put(f.key, body); err != nil {
+			return s.wrap(err)
+		}
 	}
-	body, _ := json.Marshal(b)
-	return tx.Put(key, body)
+	return nil
 }
 
 // Range returns the buckets of sensor that start in [from, to), in time

@@ -2,8 +2,10 @@ package indextable
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -144,4 +146,61 @@ func TestSeriesShape(t *testing.T) {
 			t.Errorf("an hourly series after the drop: %v", err)
 		}
 	})
+}
+
+// TestSeriesAddAllIsAdds: AddAll leaves every key exactly as Adds of the
+// same readings one after another do (sums in the same order, the last
+// reading of a second kept), on top of buckets already there; a bad
+// reading anywhere writes nothing and names its index.
+func TestSeriesAddAllIsAdds(t *testing.T) {
+	for _, keepRaw := range []bool{false, true} {
+		opts := &SeriesOptions{Width: time.Minute, KeepRaw: keepRaw}
+		r := rand.New(rand.NewPCG(31, 32))
+		start := time.Date(2026, 11, 23, 23, 58, 0, 0, time.UTC)
+		var readings []Reading
+		for range 600 {
+			readings = append(readings, Reading{
+				Sensor: []string{"a", "b", "a:b", "a\x00"}[r.IntN(4)],
+				At:     start.Add(time.Duration(r.IntN(300)) * time.Second), // many in a second
+				Value:  r.NormFloat64() * 1e3,
+			})
+		}
+		one, all := keyspace.NewMemory(), keyspace.NewMemory()
+		for _, s := range []keyspace.Store{one, all} { // buckets already there
+			if err := s.Update(func(tx keyspace.Tx) error { return NewSeries("t", opts).Add(tx, "a", start, 7) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, rd := range readings {
+			if err := one.Update(func(tx keyspace.Tx) error { return NewSeries("t", opts).Add(tx, rd.Sensor, rd.At, rd.Value) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := all.Update(func(tx keyspace.Tx) error { return NewSeries("t", opts).AddAll(tx, readings) }); err != nil {
+			t.Fatal(err)
+		}
+		dump := func(s keyspace.Store) map[string]string {
+			keys := map[string]string{}
+			s.View(func(tx keyspace.Tx) error {
+				for k, v := range tx.Scan(keyspace.Range{}) {
+					keys[string(k)] = string(v)
+				}
+				return tx.Err()
+			})
+			return keys
+		}
+		want, got := dump(one), dump(all)
+		if !maps.Equal(got, want) {
+			t.Errorf("keep raw %v: AddAll left %d keys, Adds %d, or their values differ", keepRaw, len(got), len(want))
+		}
+		bad := slices.Clone(readings)
+		bad[417].Value = math.Inf(1)
+		err := all.Update(func(tx keyspace.Tx) error { return NewSeries("t", opts).AddAll(tx, bad) })
+		if err == nil || !strings.Contains(err.Error(), "reading 417") {
+			t.Errorf("AddAll with reading 417 infinite = %v", err)
+		}
+		if after := dump(all); !maps.Equal(after, got) {
+			t.Errorf("a refused AddAll changed the keys")
+		}
+	}
 }
