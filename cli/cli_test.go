@@ -678,6 +678,14 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	if want := []string{"3/Pune/300", "4/Oslo/200", "1/Oslo/100"}; !slices.Equal(keys, want) {
 		t.Errorf("completed, newest first: %v, want %v", keys, want)
 	}
+	// The descending field's value is given and printed as it is: the
+	// index knows created is descending (it was ~200 on both sides).
+	out, _, _ = run(t, "", "--db", db, "index", "lookup", "--table", "orders", "--name", "status_created", "completed:200", "--output", "json")
+	var one struct{ Entries []struct{ Value, Key string } }
+	json.Unmarshal([]byte(out), &one)
+	if len(one.Entries) != 1 || one.Entries[0].Key != "4" || one.Entries[0].Value != "completed:200" {
+		t.Errorf("lookup completed:200: %s", out)
+	}
 	// New rows keep the index in step.
 	run(t, "id,status,created,city\n5,completed,400,Rome\n", "--db", db, "table", "import", "--table", "orders", "--key-cols", "id", "-")
 	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || !strings.Contains(out, "index status_created: 0 problems") || !strings.Contains(out, " keys read\n") {

@@ -222,7 +222,7 @@ func indexCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or US:CA)",
+				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is)",
 				UsageText: "keyspace index lookup --table cities --name by_state_name CA",
 				ArgsUsage: "VALUE",
 				Flags:     indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"}),
@@ -327,6 +327,29 @@ func indexRepair(c *ucli.Context) error {
 	})
 }
 
+// schema is how an index's values read and print: a column a field,
+// descending for a -field, of the kind each value's text says (typed).
+func (d indexDef) schema() composite.Schema {
+	s := make(composite.Schema, len(d.Fields))
+	for i, f := range d.Fields {
+		s[i] = composite.Column{Name: strings.TrimPrefix(f, "-"), Kind: composite.KindAny, Desc: strings.HasPrefix(f, "-")}
+	}
+	return s
+}
+
+// loadIndexDef reads one index's definition.
+func loadIndexDef(tx keyspace.Tx, table, name string) (indexDef, error) {
+	var d indexDef
+	b, err := tx.Get(indexKey(table, name))
+	if err != nil {
+		return d, fmt.Errorf("index %s on table %s: %w", name, table, err)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return d, fmt.Errorf("table %s: corrupt index definition: %w", table, err)
+	}
+	return d, nil
+}
+
 func indexRead(c *ucli.Context, records bool) error {
 	format, err := output(c, "table", "json", "ndjson")
 	if err != nil {
@@ -337,9 +360,21 @@ func indexRead(c *ucli.Context, records bool) error {
 		if err != nil {
 			return err
 		}
+		_, keys, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
+		}
+		def, err := loadIndexDef(tx, c.String("table"), c.String("name"))
+		if err != nil {
+			return err
+		}
+		values := def.schema()
 		r := ix.All()
 		if v := c.Args().First(); v != "" {
-			t, err := composite.ParseText(v, nil)
+			// With the index's schema, a descending field's value is
+			// given as it is (completed:300), not as ~300.
+			n := min(strings.Count(v, ":")+1, len(values)) // a first guess, refined by the parser
+			t, err := composite.ParseText(v, values[:n])
 			if err != nil {
 				return usageError{err}
 			}
@@ -363,7 +398,7 @@ func indexRead(c *ucli.Context, records bool) error {
 		}
 		var out []row
 		for _, e := range page.Entries {
-			out = append(out, row{Value: formatScope(e.Value), Key: formatScope(e.Key), Covered: payloadJSON(e.Covered)})
+			out = append(out, row{Value: keyText(e.Value, values), Key: keyText(e.Key, keys), Covered: payloadJSON(e.Covered)})
 		}
 		if records {
 			recs, err := ix.Records(tx, page.Entries)
