@@ -686,6 +686,26 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	if len(one.Entries) != 1 || one.Entries[0].Key != "4" || one.Entries[0].Value != "completed:200" {
 		t.Errorf("lookup completed:200: %s", out)
 	}
+	// --from and --to bound created in the index's order, newest first.
+	for _, c := range []struct {
+		bounds []string
+		want   []string
+	}{
+		{[]string{"--from", "300", "--to", "100"}, []string{"3", "4"}},
+		{[]string{"--from", "250"}, []string{"4", "1"}},
+		{[]string{"--to", "200"}, []string{"3"}},
+	} {
+		out, stderr, _ := run(t, "", append([]string{"--db", db, "--output", "json", "index", "scan", "--table", "orders", "--name", "status_created", "completed"}, c.bounds...)...)
+		var page struct{ Entries []struct{ Key string } }
+		json.Unmarshal([]byte(out), &page)
+		var got []string
+		for _, e := range page.Entries {
+			got = append(got, e.Key)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("scan completed %v: %v, want %v (%s)", c.bounds, got, c.want, stderr)
+		}
+	}
 	// New rows keep the index in step.
 	run(t, "id,status,created,city\n5,completed,400,Rome\n", "--db", db, "table", "import", "--table", "orders", "--key-cols", "id", "-")
 	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || !strings.Contains(out, "index status_created: 0 problems") || !strings.Contains(out, " keys read\n") {

@@ -229,12 +229,15 @@ func indexCommand() *ucli.Command {
 				Action:    func(c *ucli.Context) error { return indexRead(c, true) },
 			},
 			{
-				Name: "scan", Usage: "index entries (value, key, covered fields) under an optional value prefix, a page at a time",
-				UsageText: "keyspace index scan --table cities --name by_state_name CA --limit 20",
+				Name: "scan", Usage: "index entries (value, key, covered fields) under an optional value prefix, the next field in [--from, --to), a page at a time",
+				UsageText: "keyspace index scan --table cities --name by_state_name CA --limit 20\n" +
+					"keyspace index scan --table orders --name status_created completed --from 300 --to 100   # created is descending: 300 down to 101",
 				ArgsUsage: "[VALUE]",
 				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					&ucli.BoolFlag{Name: "reverse", Usage: "descending"}),
+					&ucli.BoolFlag{Name: "reverse", Usage: "descending"},
+					&ucli.StringFlag{Name: "from", Usage: "the field after VALUE starts at `V`, in the index's order (for a -field, the largest first)"},
+					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"}),
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
 			{
@@ -370,17 +373,38 @@ func indexRead(c *ucli.Context, records bool) error {
 		}
 		values := def.schema()
 		r := ix.All()
+		var prefix composite.Tuple
 		if v := c.Args().First(); v != "" {
 			// With the index's schema, a descending field's value is
 			// given as it is (completed:300), not as ~300.
 			n := min(strings.Count(v, ":")+1, len(values)) // a first guess, refined by the parser
-			t, err := composite.ParseText(v, values[:n])
-			if err != nil {
+			if prefix, err = composite.ParseText(v, values[:n]); err != nil {
 				return usageError{err}
 			}
-			r = ix.Equal(t...)
+			r = ix.Equal(prefix...)
 		} else if records {
 			return usagef("index lookup wants a VALUE")
+		}
+		if !records && (c.IsSet("from") || c.IsSet("to")) {
+			if len(prefix) >= len(values) {
+				return usagef("--from and --to bound the field after VALUE, and VALUE names all %d fields", len(values))
+			}
+			next := values[len(prefix) : len(prefix)+1] // the field the bounds are of
+			var from, to composite.Tuple
+			for _, b := range []struct {
+				flag string
+				into *composite.Tuple
+			}{{"from", &from}, {"to", &to}} {
+				if !c.IsSet(b.flag) {
+					continue
+				}
+				t, err := composite.ParseText(c.String(b.flag), next)
+				if err != nil || len(t) != 1 {
+					return usagef("--%s %q: one value of %s (%v)", b.flag, c.String(b.flag), next[0].Name, err)
+				}
+				*b.into = t
+			}
+			r = ix.Between(prefix, from, to)
 		}
 		opts := &indextable.ListOptions{Limit: c.Int("limit")}
 		if !records {
