@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 )
 
 // ErrBadCursor is returned by Range.Resume for a token that was not made by
@@ -76,7 +77,7 @@ func (r Range) fingerprint() uint64 {
 }
 
 // ScanPage reads one page of r: the pairs after cursor ("" for the first
-// page; see Resume), at most limit of them (all when limit is 0), each
+// page; see Resume), at most limit of them (all when limit is 0 or less), each
 // turned into a T by decode, and the cursor of the next page ("" when r
 // holds no more). It asks the scan for one pair past the page, which tells
 // whether another page exists. A bad cursor is an error wrapping
@@ -88,8 +89,8 @@ func ScanPage[T any](tx Tx, r Range, cursor string, limit int, decode func(k, v 
 		return nil, "", err
 	}
 	rr.Limit = 0
-	if limit > 0 {
-		rr.Limit = limit + 1
+	if limit > 0 && limit < math.MaxInt {
+		rr.Limit = limit + 1 // one past the page: is there another?
 	}
 	var items []T
 	var last []byte
