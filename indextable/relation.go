@@ -397,6 +397,8 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 				problems = append(problems, fmt.Sprintf("corrupt %s count of %s: %q", c.side, errctx.Quote(id), v))
 			case binary.BigEndian.Uint64(v) != uint64(links):
 				problems = append(problems, fmt.Sprintf("%s %s counts %d links, has %d", c.side, errctx.Quote(id), binary.BigEndian.Uint64(v), links))
+			case links == 0:
+				problems = append(problems, fmt.Sprintf("%s %s has a count of 0, which is kept as no key", c.side, errctx.Quote(id)))
 			default:
 				continue
 			}
