@@ -8,6 +8,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // BuildOptions tune Build.
@@ -96,17 +97,24 @@ func (ix *Index[R]) add(tx keyspace.Tx, rec Record[R]) error {
 
 // Problem is one inconsistency Verify found.
 type Problem struct {
-	Kind  string          // "missing", "stale" or "duplicate"
+	Kind  string          // "missing", "stale", "duplicate" or "corrupt"
 	Value composite.Tuple // the index value
 	Key   composite.Tuple // the record's primary key
+	Raw   []byte          // a corrupt entry's key, which does not decode into Value and Key
 }
 
-func (p Problem) String() string { return fmt.Sprintf("%s entry %v → %v", p.Kind, p.Value, p.Key) }
+func (p Problem) String() string {
+	if p.Kind == "corrupt" {
+		return fmt.Sprintf("corrupt entry %s", errctx.Quote(string(p.Raw)))
+	}
+	return fmt.Sprintf("%s entry %v → %v", p.Kind, p.Value, p.Key)
+}
 
 // Verify recomputes the index from the table and compares: an entry the
 // table implies but the index lacks is missing; an entry the index holds
 // that no record implies (or with stale covered fields) is stale; two
-// records under one value of a unique index are a duplicate.
+// records under one value of a unique index are a duplicate; an entry
+// that does not decode is corrupt.
 func (ix *Index[R]) Verify(tx keyspace.Tx) ([]Problem, error) {
 	want, err := ix.expected(tx)
 	if err != nil {
@@ -118,18 +126,19 @@ func (ix *Index[R]) Verify(tx keyspace.Tx) ([]Problem, error) {
 	for k, v := range tx.Scan(ix.sub.Range()) {
 		e, err := ix.decodeEntry(k, v)
 		if err != nil {
-			return nil, err
+			problems = append(problems, Problem{Kind: "corrupt", Raw: bytes.Clone(k)})
+			continue
 		}
 		w, ok := want[string(k)]
 		if !ok || !bytes.Equal(w.cover, v) {
-			problems = append(problems, Problem{"stale", e.Value, e.Key})
+			problems = append(problems, Problem{Kind: "stale", Value: e.Value, Key: e.Key})
 		}
 		seen[string(k)] = true
 		if ix.spec.Unique {
 			vk := string(e.Value.Pack())
 			perValue[vk] = append(perValue[vk], e.Key)
 			if len(perValue[vk]) == 2 {
-				problems = append(problems, Problem{"duplicate", e.Value, e.Key})
+				problems = append(problems, Problem{Kind: "duplicate", Value: e.Value, Key: e.Key})
 			}
 		}
 	}
@@ -145,7 +154,7 @@ func (ix *Index[R]) Verify(tx keyspace.Tx) ([]Problem, error) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		e, _ := ix.decodeEntry([]byte(k), want[k].cover)
-		problems = append(problems, Problem{"missing", e.Value, e.Key})
+		problems = append(problems, Problem{Kind: "missing", Value: e.Value, Key: e.Key})
 	}
 	return problems, nil
 }
