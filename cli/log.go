@@ -45,7 +45,7 @@ func logCommand() *ucli.Command {
 	}
 	return &ucli.Command{
 		Name:  "log",
-		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, drop",
+		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
@@ -136,6 +136,26 @@ func logCommand() *ucli.Command {
 				UsageText: "keyspace log del --log inbox --parent alice 3 7",
 				Flags:     logFlags(),
 				Action:    logDelete,
+			},
+			{
+				Name: "repair", Usage: "make the log's time index and counters what its items imply (after verify finds problems)",
+				UsageText: "keyspace log repair --log inbox",
+				Flags:     []ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}},
+				Action: func(c *ucli.Context) error {
+					var fixed []string
+					err := updateDB(c, func(tx keyspace.Tx) (err error) {
+						fixed, err = enumkeys.NewLog(c.String("log")).Repair(tx)
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					for _, p := range fixed[:min(len(fixed), 20)] {
+						fmt.Fprintln(c.App.Writer, p)
+					}
+					_, err = fmt.Fprintf(c.App.Writer, "log %s: repaired %s\n", c.String("log"), count(len(fixed), "problem"))
+					return err
+				},
 			},
 			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/enumkeys"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
@@ -15,7 +16,7 @@ import (
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index, every geo index's reverse entries and both lists of every relation; exit 1 on any problem",
+		Usage:     "read every key of the file, then check every table index, every log's time index and counters, every geo index's reverse entries and both lists of every relation; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
@@ -65,6 +66,18 @@ func verifyCommand() *ucli.Command {
 						report(fmt.Sprintf("table %s index %s", name, ix.Name()), texts)
 					}
 				}
+				logs, err := composite.Groups(tx, composite.NewSubspace("e"), nil, 1)
+				if err != nil {
+					return err
+				}
+				for _, g := range logs {
+					name, _ := g[0].(string)
+					problems, err := enumkeys.NewLog(name).Verify(tx)
+					if err != nil {
+						return err
+					}
+					report("log "+name, problems)
+				}
 				geos, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
 				if err != nil {
 					return err
@@ -99,7 +112,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%s (keyspace index repair and keyspace rel repair fix index and relation problems)", count(bad, "problem"))
+				return fmt.Errorf("%s (keyspace index repair, rel repair and log repair fix index, relation and log problems)", count(bad, "problem"))
 			}
 			return nil
 		},

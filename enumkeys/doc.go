@@ -21,4 +21,8 @@
 // time zone, or any period is one range scan of the index, and a count
 // reads keys only. Times are stored in UTC with nanosecond precision,
 // between the years 1678 and 2262.
+//
+// The items are the truth; the time index and the counters derive from
+// them. Verify recomputes both and reports what differs; Repair rewrites
+// them so (keyspace verify and keyspace log repair on the command line).
 package enumkeys

@@ -87,8 +87,12 @@ func (l *Log) readCounter(tx keyspace.Tx, parent string) (counter, error) {
 }
 
 func (l *Log) writeCounter(tx keyspace.Tx, parent string, c counter) error {
-	v := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, c.last), c.count)
-	return tx.Put(l.counters.Pack(composite.Tuple{parent}), v)
+	return tx.Put(l.counters.Pack(composite.Tuple{parent}), c.bytes())
+}
+
+// bytes is the counter's record: last id, then count, big-endian.
+func (c counter) bytes() []byte {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, c.last), c.count)
 }
 
 // Append adds an item to parent's log and returns it with its id: the

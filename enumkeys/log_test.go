@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,6 +159,10 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 			continue
 		}
 		s.View(func(tx keyspace.Tx) error {
+			// A log kept by its own methods verifies clean.
+			if problems, err := log.Verify(tx); err != nil || len(problems) > 0 {
+				t.Fatalf("step %d: Verify = %q, %v", step, problems, err)
+			}
 			for _, p := range parents {
 				live := m.items[p]
 				if n, _ := log.Count(tx, p); n != len(live) {
@@ -465,5 +470,135 @@ func TestDrop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// FuzzLogRepair: after random appends (some stamped alike) and deletes,
+// what the log derives from its items is damaged at random: time entries
+// deleted, given bytes, or added (some that do not decode), and counters'
+// counts changed or added for parents with no items. Verify must find a
+// problem exactly when something changed, and Repair must put every key
+// back as the log's own methods left it. A counter whose last id falls
+// below its newest item is raised to it.
+func FuzzLogRepair(f *testing.F) {
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 47))
+		log := NewLog("inbox")
+		at := time.Date(2026, 11, 23, 23, 0, 0, 0, time.UTC)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for range 60 {
+				parent := fmt.Sprint("u", r.IntN(4))
+				if r.IntN(4) == 0 {
+					if last, _ := log.LastID(tx, parent); last > 0 {
+						err := log.Delete(tx, parent, 1+uint64(r.IntN(int(last))))
+						if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+							return err
+						}
+						continue
+					}
+				}
+				if _, err := log.Append(tx, parent, at.Add(time.Duration(r.IntN(30))*time.Minute), []byte("m")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		dump := func() map[string]string {
+			keys := map[string]string{}
+			s.View(func(tx keyspace.Tx) error {
+				for k, v := range tx.Scan(keyspace.Range{}) {
+					keys[string(k)] = string(v)
+				}
+				return tx.Err()
+			})
+			return keys
+		}
+		sound := dump()
+		if err := s.Update(func(tx keyspace.Tx) error {
+			var times, counters [][]byte
+			for k := range tx.Scan(log.times.Range()) {
+				times = append(times, slices.Clone(k))
+			}
+			for k := range tx.Scan(log.counters.Range()) {
+				counters = append(counters, slices.Clone(k))
+			}
+			for range 1 + r.IntN(4) {
+				var err error
+				switch r.IntN(6) {
+				case 0:
+					if len(times) > 0 {
+						err = tx.Delete(times[r.IntN(len(times))])
+					}
+				case 1:
+					if len(times) > 0 {
+						err = tx.Put(times[r.IntN(len(times))], []byte("x"))
+					}
+				case 2:
+					err = tx.Put(log.times.Pack(composite.Tuple{fmt.Sprint("u", r.IntN(6)), at, uint64(r.IntN(40))}), nil)
+				case 3:
+					err = tx.Put(append(log.times.Bytes(), byte(r.IntN(255)), 0xff), nil) // does not decode
+				case 4:
+					if len(counters) > 0 { // the count, not the last id, which only the counter knows
+						k := counters[r.IntN(len(counters))]
+						v, _ := tx.Get(k)
+						err = tx.Put(k, append(slices.Clone(v[:8]), 0, 0, 0, 0, 0, 0, 0, byte(r.IntN(9))))
+					}
+				default:
+					err = tx.Put(log.counters.Pack(composite.Tuple{fmt.Sprint("v", r.IntN(3))}), counter{count: uint64(r.IntN(3))}.bytes())
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		damaged := !maps.Equal(dump(), sound)
+		var problems, fixed []string
+		s.View(func(tx keyspace.Tx) (err error) { problems, err = log.Verify(tx); return err })
+		if damaged != (len(problems) > 0) {
+			t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
+		}
+		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = log.Repair(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fixed, problems) {
+			t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
+		}
+		if after := dump(); !maps.Equal(after, sound) {
+			t.Fatalf("after Repair of %q, %d keys, want the sound %d (or their values differ)", problems, len(after), len(sound))
+		}
+		// A last id below the newest item is raised to it.
+		var parent string
+		var newest uint64
+		s.View(func(tx keyspace.Tx) error {
+			for _, p := range []string{"u0", "u1", "u2", "u3"} {
+				if items, _ := log.Latest(tx, p, 1); len(items) > 0 {
+					parent, newest = p, items[0].ID
+				}
+			}
+			return nil
+		})
+		if parent == "" {
+			return
+		}
+		s.Update(func(tx keyspace.Tx) error {
+			c, _ := log.readCounter(tx, parent)
+			c.last = newest - 1
+			return log.writeCounter(tx, parent, c)
+		})
+		s.Update(func(tx keyspace.Tx) (err error) { fixed, err = log.Repair(tx); return err })
+		if len(fixed) != 1 || !strings.Contains(fixed[0], "last id") {
+			t.Errorf("a last id below the newest item: Repair fixed %q", fixed)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if last, _ := log.LastID(tx, parent); last != newest {
+				t.Errorf("after Repair, %s's last id is %d, want %d", parent, last, newest)
+			}
+			return nil
+		})
 	})
 }
