@@ -192,8 +192,12 @@ func parseValue(c component, col Column) (any, error) {
 			return s, nil
 		}
 		if strings.HasPrefix(s, "~") {
-			if tildes := len(s) - len(strings.TrimLeft(s, "~")); tildes > MaxNesting {
-				return nil, fmt.Errorf("%w: %w: %d '~' in a row (at most %d)", ErrSyntax, ErrTooDeep, tildes, MaxNesting)
+			most := MaxNesting
+			if col.Desc {
+				most-- // the column's own Desc is one more level
+			}
+			if tildes := len(s) - len(strings.TrimLeft(s, "~")); tildes > most {
+				return nil, fmt.Errorf("%w: %w: %d '~' in a row (at most %d)", ErrSyntax, ErrTooDeep, tildes, most)
 			}
 			v, err := parseValue(c.afterTilde(), Column{Kind: KindAny})
 			return Desc{V: v}, err
