@@ -102,7 +102,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, hash, scan by id; drop",
+		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, hash, scan by id; repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -286,6 +286,27 @@ func geoCommand() *ucli.Command {
 						}
 						return nil
 					})
+				},
+			},
+			{
+				Name:      "repair",
+				Usage:     "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
+				UsageText: "keyspace geo repair --index fleet",
+				Flags:     []ucli.Flag{indexFlag()},
+				Action: func(c *ucli.Context) error {
+					var fixed []string
+					err := updateDB(c, func(tx keyspace.Tx) (err error) {
+						fixed, err = geo.NewIndex(c.String("index")).Repair(tx)
+						return err
+					})
+					if err != nil {
+						return err
+					}
+					for _, p := range fixed[:min(len(fixed), 20)] {
+						fmt.Fprintln(c.App.Writer, p)
+					}
+					_, err = fmt.Fprintf(c.App.Writer, "geo index %s: repaired %s\n", c.String("index"), count(len(fixed), "problem"))
+					return err
 				},
 			},
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),

@@ -112,7 +112,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%s (keyspace index repair, rel repair and log repair fix index, relation and log problems)", count(bad, "problem"))
+				return fmt.Errorf("%s (keyspace index repair, geo repair, rel repair and log repair fix them)", count(bad, "problem"))
 			}
 			return nil
 		},

@@ -87,7 +87,10 @@
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 // Scan lists the points in id order from after a given id, by the reverse
 // entries, for paging through an index or exporting it. Drop deletes the
-// whole index: its three grids' subspaces and its reverse entries.
+// whole index: its three grids' subspaces and its reverse entries. The
+// point keys are the truth (they hold the coordinates); Verify checks the
+// reverse entries and each point's place against them, and Repair makes
+// them agree (verify.go).
 //
 // A point's hash names a cell whose rectangle holds the point at every
 // precision. The geohash library's arithmetic can round a point within an

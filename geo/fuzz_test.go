@@ -394,3 +394,142 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRepair: after random puts (in both caps, across ±180, under scopes,
+// with payloads), moves and deletes, the index is damaged at random in
+// ways Repair can undo: reverse entries deleted, pointed elsewhere, added
+// for no point or undecodable; a point moved to a key its coordinates do
+// not give; a stale copy of a point left under another key, which its
+// reverse entry does not name. Verify must find a problem exactly when
+// something changed, and Repair must put every key back as Put and Delete
+// left it.
+func FuzzRepair(f *testing.F) {
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 53))
+		ix := NewIndex("places")
+		spots := [][2]float64{{59.9, 10.7}, {89.9, 0}, {-89.95, 120}, {0.5, 179.999}, {0.5, -179.999}, {-33.9, 151.2}}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for range 50 {
+				id := fmt.Sprint("p", r.IntN(25))
+				if r.IntN(6) == 0 {
+					if err := ix.Delete(tx, id); err != nil {
+						return err
+					}
+					continue
+				}
+				c := spots[r.IntN(len(spots))]
+				p := Point{ID: id, Lat: c[0] + r.Float64()*0.01, Lon: math.Max(-180, math.Min(180, c[1]+r.Float64()*0.01-0.005)), Payload: []byte{byte(r.IntN(3))}}
+				if r.IntN(3) == 0 {
+					p.Scope = composite.Tuple{fmt.Sprint("s", r.IntN(2))}
+				}
+				if err := ix.Put(tx, p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		dump := func() map[string]string {
+			keys := map[string]string{}
+			s.View(func(tx keyspace.Tx) error {
+				for k, v := range tx.Scan(keyspace.Range{}) {
+					keys[string(k)] = string(v)
+				}
+				return tx.Err()
+			})
+			return keys
+		}
+		sound := dump()
+		// Damage that leaves the truth findable: a point with a stale copy
+		// keeps its reverse entry and its key, so Repair can tell the
+		// copies apart; other points may lose either, not both.
+		if err := s.Update(func(tx keyspace.Tx) error {
+			type pointKey struct {
+				key, value []byte
+				p          Point
+			}
+			var points []pointKey
+			for g, sub := range ix.points {
+				for k, v := range tx.Scan(sub.Range()) {
+					p, err := ix.decode(grid(g), k, v)
+					if err != nil {
+						return err
+					}
+					points = append(points, pointKey{slices.Clone(k), slices.Clone(v), p})
+				}
+			}
+			copied, touched := map[string]bool{}, map[string]bool{} // ids with a stale copy; ids whose reverse entry or key changed
+			for range 1 + r.IntN(3) {
+				if len(points) == 0 {
+					break
+				}
+				pk := points[r.IntN(len(points))]
+				id, rev := pk.p.ID, ix.ids.Pack(composite.Tuple{pk.p.ID})
+				var err error
+				switch kind := r.IntN(6); {
+				case kind == 2:
+					err = tx.Put(ix.ids.Pack(composite.Tuple{fmt.Sprint("q", r.IntN(3))}), []byte{0x05, 0x00, 0x15, 0x01}) // names no point
+				case kind == 3:
+					err = tx.Put(append(ix.ids.Bytes(), byte(r.IntN(255)), 0xff), nil) // does not decode
+				case kind == 4: // a stale copy at another place (a write that half happened)
+					if touched[id] {
+						continue
+					}
+					c := spots[r.IntN(len(spots))]
+					stale := pk.p
+					stale.Lat, stale.Lon = c[0], c[1]
+					g, h := locate(stale.Lat, stale.Lon)
+					err = tx.Put(ix.points[g].Pack(append(placeOf(stale.Scope, h), id)), encodeValue(stale))
+					copied[id] = true
+				case copied[id]:
+					continue
+				case kind == 0:
+					err = tx.Delete(rev)
+					touched[id] = true
+				case kind == 1:
+					err = tx.Put(rev, []byte("\x05\x00\x02nowhere\x00")) // names another place
+					touched[id] = true
+				default: // the point under another hash of its grid, which its coordinates do not give
+					k := slices.Clone(pk.key)
+					k[len(k)-len(id)-3] ^= 0x01 // the hash's last byte
+					if err = tx.Delete(pk.key); err == nil {
+						err = tx.Put(k, pk.value)
+					}
+					touched[id] = true
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		damaged := !maps.Equal(dump(), sound)
+		var problems, fixed []string
+		s.View(func(tx keyspace.Tx) (err error) { problems, err = ix.Verify(tx); return err })
+		if damaged != (len(problems) > 0) {
+			t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
+		}
+		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = ix.Repair(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fixed, problems) {
+			t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
+		}
+		if after := dump(); !maps.Equal(after, sound) {
+			for k, v := range after {
+				if w, ok := sound[k]; !ok || w != v {
+					t.Errorf("after Repair, %q = %q; sound %q (%v)", k, v, w, ok)
+				}
+			}
+			for k := range sound {
+				if _, ok := after[k]; !ok {
+					t.Errorf("after Repair, %q is gone", k)
+				}
+			}
+			t.Fatalf("after Repair of %q, the keys differ from the sound ones", problems)
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -279,44 +278,4 @@ func (ix *Index) Empty(tx keyspace.Tx) (bool, error) {
 		return false, ix.wrap(err)
 	}
 	return true, nil
-}
-
-// Verify checks that every point key has its reverse entry and every
-// reverse entry names an existing point key, and returns a description of
-// each problem.
-func (ix *Index) Verify(tx keyspace.Tx) ([]string, error) {
-	var problems []string
-	for g, sub := range ix.points {
-		for k, v := range tx.Scan(sub.Range()) {
-			p, err := ix.decode(grid(g), k, v)
-			if err != nil {
-				problems = append(problems, err.Error())
-				continue
-			}
-			wantGrid, _ := locate(p.Lat, p.Lon)
-			_, want, err := ix.pointKey(tx, p.ID)
-			switch {
-			case err != nil || !bytes.Equal(want, k):
-				problems = append(problems, fmt.Sprintf("point %s has no matching reverse entry", errctx.Quote(p.ID)))
-			case wantGrid != grid(g):
-				problems = append(problems, fmt.Sprintf("point %s is stored in the %s grid, not the %s grid", errctx.Quote(p.ID), grid(g).name(), wantGrid.name()))
-			}
-		}
-	}
-	for k := range tx.Scan(ix.ids.Range()) {
-		t, err := ix.ids.Unpack(k)
-		if err != nil || len(t) != 1 {
-			problems = append(problems, fmt.Sprintf("corrupt reverse entry %q", k))
-			continue
-		}
-		id, _ := t[0].(string)
-		_, key, err := ix.pointKey(tx, id)
-		if err == nil {
-			_, err = tx.Get(key)
-		}
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("reverse entry of %s names no point", errctx.Quote(id)))
-		}
-	}
-	return problems, tx.Err()
 }
