@@ -288,27 +288,8 @@ func geoCommand() *ucli.Command {
 					})
 				},
 			},
-			{
-				Name:      "repair",
-				Usage:     "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
-				UsageText: "keyspace geo repair --index fleet",
-				Flags:     []ucli.Flag{indexFlag()},
-				Action: func(c *ucli.Context) error {
-					var fixed []string
-					err := updateDB(c, func(tx keyspace.Tx) (err error) {
-						fixed, err = geo.NewIndex(c.String("index")).Repair(tx)
-						return err
-					})
-					if err != nil {
-						return err
-					}
-					for _, p := range fixed[:min(len(fixed), 20)] {
-						fmt.Fprintln(c.App.Writer, p)
-					}
-					_, err = fmt.Fprintf(c.App.Writer, "geo index %s: repaired %s\n", c.String("index"), count(len(fixed), "problem"))
-					return err
-				},
-			},
+			repairCommand("geo index", indexFlag(), "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
+				"keyspace geo repair --index fleet", func(name string) repairer { return geo.NewIndex(name).Repair }),
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
 		},
 	}

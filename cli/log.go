@@ -137,26 +137,9 @@ func logCommand() *ucli.Command {
 				Flags:     logFlags(),
 				Action:    logDelete,
 			},
-			{
-				Name: "repair", Usage: "make the log's time index and counters what its items imply (after verify finds problems)",
-				UsageText: "keyspace log repair --log inbox",
-				Flags:     []ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}},
-				Action: func(c *ucli.Context) error {
-					var fixed []string
-					err := updateDB(c, func(tx keyspace.Tx) (err error) {
-						fixed, err = enumkeys.NewLog(c.String("log")).Repair(tx)
-						return err
-					})
-					if err != nil {
-						return err
-					}
-					for _, p := range fixed[:min(len(fixed), 20)] {
-						fmt.Fprintln(c.App.Writer, p)
-					}
-					_, err = fmt.Fprintf(c.App.Writer, "log %s: repaired %s\n", c.String("log"), count(len(fixed), "problem"))
-					return err
-				},
-			},
+			repairCommand("log", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
+				"make the log's time index and counters what its items imply (after verify finds problems)",
+				"keyspace log repair --log inbox", func(name string) repairer { return enumkeys.NewLog(name).Repair }),
 			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
 		},
 	}

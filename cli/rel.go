@@ -89,26 +89,8 @@ func relCommand() *ucli.Command {
 				Flags:     sideFlags(),
 				Action:    relCount,
 			},
-			{
-				Name: "repair", Usage: "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
-				UsageText: "keyspace rel repair --rel likes",
-				Flags:     []ucli.Flag{relFlag()},
-				Action: func(c *ucli.Context) error {
-					var fixed []string
-					err := relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) (err error) {
-						fixed, err = r.Repair(tx)
-						return err
-					})
-					if err != nil {
-						return err
-					}
-					for _, p := range fixed[:min(len(fixed), 20)] {
-						fmt.Fprintln(c.App.Writer, p)
-					}
-					_, err = fmt.Fprintf(c.App.Writer, "relation %s: repaired %s\n", c.String("rel"), count(len(fixed), "problem"))
-					return err
-				},
-			},
+			repairCommand("relation", relFlag(), "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
+				"keyspace rel repair --rel likes", func(name string) repairer { return indextable.NewRelation(name).Repair }),
 			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
 		},
 	}

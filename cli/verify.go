@@ -118,3 +118,33 @@ func verifyCommand() *ucli.Command {
 		},
 	}
 }
+
+// A repairer repairs one structure in tx and returns the problems it
+// fixed (geo.Index.Repair, indextable.Relation.Repair, enumkeys.Log.Repair).
+type repairer func(tx keyspace.Tx) ([]string, error)
+
+// repairCommand is a group's repair subcommand: it runs repair on the
+// structure the flag names, in one transaction, prints the first problems
+// it fixed and how many: "relation likes: repaired 2 problems".
+func repairCommand(what string, flag ucli.Flag, usage, example string, repair func(name string) repairer) *ucli.Command {
+	return &ucli.Command{
+		Name: "repair", Usage: usage, UsageText: example,
+		Flags: []ucli.Flag{flag},
+		Action: func(c *ucli.Context) error {
+			name := c.String(flag.Names()[0])
+			var fixed []string
+			err := updateDB(c, func(tx keyspace.Tx) (err error) {
+				fixed, err = repair(name)(tx)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			for _, p := range fixed[:min(len(fixed), 20)] {
+				fmt.Fprintln(c.App.Writer, p)
+			}
+			_, err = fmt.Fprintf(c.App.Writer, "%s %s: repaired %s\n", what, name, count(len(fixed), "problem"))
+			return err
+		},
+	}
+}

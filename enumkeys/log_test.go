@@ -505,17 +505,7 @@ func FuzzLogRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		dump := func() map[string]string {
-			keys := map[string]string{}
-			s.View(func(tx keyspace.Tx) error {
-				for k, v := range tx.Scan(keyspace.Range{}) {
-					keys[string(k)] = string(v)
-				}
-				return tx.Err()
-			})
-			return keys
-		}
-		sound := dump()
+		sound := storetest.Contents(t, s)
 		if err := s.Update(func(tx keyspace.Tx) error {
 			var times, counters [][]byte
 			for k := range tx.Scan(log.times.Range()) {
@@ -556,21 +546,7 @@ func FuzzLogRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		damaged := !maps.Equal(dump(), sound)
-		var problems, fixed []string
-		s.View(func(tx keyspace.Tx) (err error) { problems, err = log.Verify(tx); return err })
-		if damaged != (len(problems) > 0) {
-			t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
-		}
-		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = log.Repair(tx); return err }); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(fixed, problems) {
-			t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
-		}
-		if after := dump(); !maps.Equal(after, sound) {
-			t.Fatalf("after Repair of %q, %d keys, want the sound %d (or their values differ)", problems, len(after), len(sound))
-		}
+		storetest.CheckRepair(t, s, sound, log.Verify, log.Repair)
 		// A last id below the newest item is raised to it.
 		var parent string
 		var newest uint64
@@ -590,6 +566,7 @@ func FuzzLogRepair(f *testing.F) {
 			c.last = newest - 1
 			return log.writeCounter(tx, parent, c)
 		})
+		var fixed []string
 		s.Update(func(tx keyspace.Tx) (err error) { fixed, err = log.Repair(tx); return err })
 		if len(fixed) != 1 || !strings.Contains(fixed[0], "last id") {
 			t.Errorf("a last id below the newest item: Repair fixed %q", fixed)

@@ -430,17 +430,7 @@ func FuzzRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		dump := func() map[string]string {
-			keys := map[string]string{}
-			s.View(func(tx keyspace.Tx) error {
-				for k, v := range tx.Scan(keyspace.Range{}) {
-					keys[string(k)] = string(v)
-				}
-				return tx.Err()
-			})
-			return keys
-		}
-		sound := dump()
+		sound := storetest.Contents(t, s)
 		// Damage that leaves the truth findable: a point with a stale copy
 		// keeps its reverse entry and its key, so Repair can tell the
 		// copies apart; other points may lose either, not both.
@@ -506,30 +496,6 @@ func FuzzRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		damaged := !maps.Equal(dump(), sound)
-		var problems, fixed []string
-		s.View(func(tx keyspace.Tx) (err error) { problems, err = ix.Verify(tx); return err })
-		if damaged != (len(problems) > 0) {
-			t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
-		}
-		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = ix.Repair(tx); return err }); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(fixed, problems) {
-			t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
-		}
-		if after := dump(); !maps.Equal(after, sound) {
-			for k, v := range after {
-				if w, ok := sound[k]; !ok || w != v {
-					t.Errorf("after Repair, %q = %q; sound %q (%v)", k, v, w, ok)
-				}
-			}
-			for k := range sound {
-				if _, ok := after[k]; !ok {
-					t.Errorf("after Repair, %q is gone", k)
-				}
-			}
-			t.Fatalf("after Repair of %q, the keys differ from the sound ones", problems)
-		}
+		storetest.CheckRepair(t, s, sound, ix.Verify, ix.Repair)
 	})
 }

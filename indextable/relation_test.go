@@ -165,17 +165,7 @@ func TestRelationVerify(t *testing.T) {
 			t.Fatalf("a relation kept by its own methods has problems: %v", p)
 		}
 		// Every key, as its own methods left it: what Repair must restore.
-		snapshot := func() map[string]string {
-			keys := map[string]string{}
-			s.View(func(tx keyspace.Tx) error {
-				for k, v := range tx.Scan(keyspace.Range{}) {
-					keys[string(k)] = string(v)
-				}
-				return tx.Err()
-			})
-			return keys
-		}
-		sound := snapshot()
+		sound := storetest.Contents(t, s)
 		// Damage: delete the first forward entry, change the first back
 		// entry's fields, add a back entry no link implies.
 		var fwdKey, backKey []byte
@@ -252,7 +242,7 @@ func TestRelationVerify(t *testing.T) {
 		if p := verify(); len(p) > 0 {
 			t.Errorf("after Repair, Verify finds %q", p)
 		}
-		if after := snapshot(); !maps.Equal(after, sound) {
+		if after := storetest.Contents(t, s); !maps.Equal(after, sound) {
 			t.Errorf("after Repair, %d keys; before the damage, %d (or their values differ)", len(after), len(sound))
 		}
 	})
@@ -445,17 +435,7 @@ func FuzzRelationRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		dump := func() map[string]string {
-			keys := map[string]string{}
-			s.View(func(tx keyspace.Tx) error {
-				for k, v := range tx.Scan(keyspace.Range{}) {
-					keys[string(k)] = string(v)
-				}
-				return tx.Err()
-			})
-			return keys
-		}
-		sound := dump()
+		sound := storetest.Contents(t, s)
 		derived := []composite.Subspace{rel.fwd, rel.back, rel.leftCount, rel.rightCount}
 		if err := s.Update(func(tx keyspace.Tx) error {
 			var keys [][]byte
@@ -487,30 +467,6 @@ func FuzzRelationRepair(f *testing.F) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		damaged := !maps.Equal(dump(), sound)
-		var problems, fixed []string
-		s.View(func(tx keyspace.Tx) (err error) { problems, err = rel.Verify(tx); return err })
-		if damaged != (len(problems) > 0) {
-			t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
-		}
-		if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = rel.Repair(tx); return err }); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(fixed, problems) {
-			t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
-		}
-		if after := dump(); !maps.Equal(after, sound) {
-			for k, v := range after {
-				if w, ok := sound[k]; !ok || w != v {
-					t.Errorf("after Repair, %q = %q; sound: %q (there: %v)", k, v, w, ok)
-				}
-			}
-			for k := range sound {
-				if _, ok := after[k]; !ok {
-					t.Errorf("after Repair, %q is gone", k)
-				}
-			}
-			t.Fatalf("after Repair of %q, the keys differ from the sound ones (%d, want %d)", problems, len(after), len(sound))
-		}
+		storetest.CheckRepair(t, s, sound, rel.Verify, rel.Repair)
 	})
 }

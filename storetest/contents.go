@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -60,4 +62,43 @@ func CheckDrop(t testing.TB, s keyspace.Store, drop func(tx keyspace.Tx) (int, e
 	if deleted == 0 {
 		t.Error("nothing was to be deleted")
 	}
+}
+
+// CheckRepair holds a structure's Verify and Repair to the store's
+// contents before it was damaged (sound, from Contents): Verify must find
+// a problem exactly when the contents now differ from sound, Repair must
+// report what Verify found, and afterwards every key and value must be as
+// in sound. Damage that destroys what the structure's truth holds (so that
+// nothing could repair it) is the caller's to avoid.
+func CheckRepair(t testing.TB, s keyspace.Store, sound Model, verify, repair func(tx keyspace.Tx) ([]string, error)) {
+	t.Helper()
+	damaged := !maps.Equal(Contents(t, s), sound)
+	var problems, fixed []string
+	if err := s.View(func(tx keyspace.Tx) (err error) { problems, err = verify(tx); return err }); err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if damaged != (len(problems) > 0) {
+		t.Fatalf("damaged %v, but Verify found %q", damaged, problems)
+	}
+	if err := s.Update(func(tx keyspace.Tx) (err error) { fixed, err = repair(tx); return err }); err != nil {
+		t.Fatalf("repair: %v", err)
+	}
+	if !slices.Equal(fixed, problems) {
+		t.Errorf("Repair fixed %q; Verify found %q", fixed, problems)
+	}
+	after := Contents(t, s)
+	if maps.Equal(after, sound) {
+		return
+	}
+	for k, v := range after {
+		if w, ok := sound[k]; !ok || w != v {
+			t.Errorf("after Repair, %q = %q; before the damage, %q (there: %v)", k, v, w, ok)
+		}
+	}
+	for k := range sound {
+		if _, ok := after[k]; !ok {
+			t.Errorf("after Repair, %q is gone", k)
+		}
+	}
+	t.Fatalf("after Repair of %q, the keys differ from those before the damage", problems)
 }
