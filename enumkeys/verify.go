@@ -10,6 +10,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/fixes"
 )
 
 // Verify recomputes what the log derives from its items, and compares:
@@ -52,8 +53,7 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		return nil, l.wrap(err)
 	}
 	var problems []string
-	var dels [][]byte // what a repair deletes, and writes (puts)
-	puts := map[string][]byte{}
+	var writes fixes.Set // what a repair deletes and puts
 	for k, v := range tx.Scan(l.times.Range()) {
 		if wantTimes[string(k)] && len(v) == 0 {
 			delete(wantTimes, string(k))
@@ -65,12 +65,12 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		}
 		if wantTimes[string(k)] {
 			problems = append(problems, fmt.Sprintf("time entry %s holds %d bytes, not none", what, len(v)))
-			puts[string(k)] = nil
+			writes.Put(k, nil)
 			delete(wantTimes, string(k))
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("stale time entry %s: no item implies it", what))
-		dels = append(dels, bytes.Clone(k))
+		writes.Delete(bytes.Clone(k))
 	}
 	if err := tx.Err(); err != nil {
 		return nil, l.wrap(err)
@@ -78,13 +78,13 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	for k := range wantTimes {
 		t, _ := l.times.Unpack([]byte(k))
 		problems = append(problems, fmt.Sprintf("missing time entry %v", t))
-		puts[k] = nil
+		writes.Put([]byte(k), nil)
 	}
 	for k, v := range tx.Scan(l.counters.Range()) {
 		t, err := l.counters.Unpack(k)
 		if err != nil || len(t) != 1 {
 			problems = append(problems, fmt.Sprintf("corrupt counter key %s", errctx.Quote(string(k))))
-			dels = append(dels, bytes.Clone(k))
+			writes.Delete(bytes.Clone(k))
 			continue
 		}
 		parent, _ := t[0].(string)
@@ -111,9 +111,9 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			continue
 		}
 		if want == (counter{}) {
-			dels = append(dels, bytes.Clone(k)) // nothing to count, no id handed out
+			writes.Delete(bytes.Clone(k)) // nothing to count, no id handed out
 		} else {
-			puts[string(k)] = want.bytes()
+			writes.Put(k, want.bytes())
 		}
 	}
 	if err := tx.Err(); err != nil {
@@ -121,21 +121,14 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	}
 	for parent, tl := range perParent {
 		problems = append(problems, fmt.Sprintf("parent %s has %d items and no counter", errctx.Quote(parent), tl.count))
-		puts[string(l.counters.Pack(composite.Tuple{parent}))] = counter{last: tl.newest, count: tl.count}.bytes()
+		writes.Put(l.counters.Pack(composite.Tuple{parent}), counter{last: tl.newest, count: tl.count}.bytes())
 	}
 	slices.Sort(problems)
 	if !fix {
 		return problems, nil
 	}
-	for _, k := range dels {
-		if err := tx.Delete(k); err != nil {
-			return nil, l.wrap(err)
-		}
-	}
-	for k, v := range puts {
-		if err := tx.Put([]byte(k), v); err != nil {
-			return nil, l.wrap(err)
-		}
+	if err := writes.Apply(tx); err != nil {
+		return nil, l.wrap(err)
 	}
 	return problems, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/fixes"
 )
 
 // Verify checks the index against its point keys, which are the truth
@@ -37,8 +38,7 @@ type stored struct {
 // check is Verify, and with fix Repair.
 func (ix *Index) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var problems []string
-	var dels [][]byte // what a repair deletes, and writes (puts)
-	puts := map[string][]byte{}
+	var writes fixes.Set // what a repair deletes and puts
 	byID := map[string][]stored{}
 	for g, sub := range ix.points {
 		for k, v := range tx.Scan(sub.Range()) {
@@ -48,7 +48,7 @@ func (ix *Index) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			}
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("corrupt point key %s: %v", errctx.Quote(string(k)), errctx.Bare("geo", err)))
-				dels = append(dels, bytes.Clone(k))
+				writes.Delete(bytes.Clone(k))
 				continue
 			}
 			wg, h := locate(p.Lat, p.Lon)
@@ -73,7 +73,7 @@ func (ix *Index) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		}
 		if !ok || id == "" {
 			problems = append(problems, fmt.Sprintf("corrupt reverse entry %s", errctx.Quote(string(k))))
-			dels = append(dels, bytes.Clone(k))
+			writes.Delete(bytes.Clone(k))
 			continue
 		}
 		reverse[id] = bytes.Clone(v)
@@ -102,46 +102,36 @@ func (ix *Index) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			problems = append(problems, fmt.Sprintf("point %s is stored %d times", errctx.Quote(id), len(copies)))
 			for i, c := range copies {
 				if i != keep {
-					dels = append(dels, c.key)
+					writes.Delete(c.key)
 				}
 			}
 		}
 		c := copies[keep]
 		if !bytes.Equal(c.key, c.want) {
 			problems = append(problems, fmt.Sprintf("point %s is stored under a key its coordinates do not give (the %s grid's)", errctx.Quote(id), c.grid.name()))
-			dels = append(dels, c.key)
-			puts[string(c.want)] = c.value
+			writes.Delete(c.key)
+			writes.Put(c.want, c.value)
 		}
 		switch v, ok := reverse[id]; {
 		case !ok:
 			problems = append(problems, fmt.Sprintf("point %s has no reverse entry", errctx.Quote(id)))
-			puts[string(ix.ids.Pack(composite.Tuple{id}))] = c.where
+			writes.Put(ix.ids.Pack(composite.Tuple{id}), c.where)
 		case !bytes.Equal(v, c.where):
 			problems = append(problems, fmt.Sprintf("point %s's reverse entry names another place", errctx.Quote(id)))
-			puts[string(ix.ids.Pack(composite.Tuple{id}))] = c.where
+			writes.Put(ix.ids.Pack(composite.Tuple{id}), c.where)
 		}
 		delete(reverse, id)
 	}
 	for id := range reverse {
 		problems = append(problems, fmt.Sprintf("reverse entry of %s names no point", errctx.Quote(id)))
-		dels = append(dels, ix.ids.Pack(composite.Tuple{id}))
+		writes.Delete(ix.ids.Pack(composite.Tuple{id}))
 	}
 	slices.Sort(problems)
 	if !fix {
 		return problems, nil
 	}
-	for _, k := range dels {
-		if _, moved := puts[string(k)]; moved {
-			continue // a key both deleted and written stays written
-		}
-		if err := tx.Delete(k); err != nil {
-			return nil, ix.wrap(err)
-		}
-	}
-	for k, v := range puts {
-		if err := tx.Put([]byte(k), v); err != nil {
-			return nil, ix.wrap(err)
-		}
+	if err := writes.Apply(tx); err != nil {
+		return nil, ix.wrap(err)
 	}
 	return problems, nil
 }

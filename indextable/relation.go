@@ -11,6 +11,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/fixes"
 )
 
 // Relation is a many-to-many link between two kinds of entity (users who
@@ -345,8 +346,7 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		return nil, r.wrap(err)
 	}
 	var problems []string
-	var dels [][]byte // what a repair deletes, and writes (puts)
-	puts := map[string][]byte{}
+	var writes fixes.Set // what a repair deletes and puts
 	for _, list := range []struct {
 		name string
 		sub  composite.Subspace
@@ -357,10 +357,10 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			switch {
 			case !ok:
 				problems = append(problems, fmt.Sprintf("stale %s entry %v: no link implies it", list.name, t))
-				dels = append(dels, bytes.Clone(k))
+				writes.Delete(bytes.Clone(k))
 			case !bytes.Equal(e.fields, v):
 				problems = append(problems, fmt.Sprintf("stale %s entry %v: fields %q, not the recorded %q", list.name, t, v, e.fields))
-				puts[string(k)] = e.fields
+				writes.Put(k, e.fields)
 			}
 			delete(want, string(k))
 		}
@@ -375,7 +375,7 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		}
 		t, _ := sub.Unpack([]byte(k))
 		problems = append(problems, fmt.Sprintf("missing %s entry %v", e.list, t))
-		puts[k] = e.fields
+		writes.Put([]byte(k), e.fields)
 	}
 	count := func(n int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(n)) }
 	for i, c := range []struct {
@@ -386,7 +386,7 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			t, err := c.sub.Unpack(k)
 			if err != nil || len(t) != 1 {
 				problems = append(problems, fmt.Sprintf("corrupt %s count key %q", c.side, k))
-				dels = append(dels, bytes.Clone(k))
+				writes.Delete(bytes.Clone(k))
 				continue
 			}
 			id, _ := t[0].(string)
@@ -403,9 +403,9 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 				continue
 			}
 			if links == 0 {
-				dels = append(dels, bytes.Clone(k))
+				writes.Delete(bytes.Clone(k))
 			} else {
-				puts[string(k)] = count(links)
+				writes.Put(k, count(links))
 			}
 		}
 		if err := tx.Err(); err != nil {
@@ -413,22 +413,15 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		}
 		for id, links := range linksOf[i] {
 			problems = append(problems, fmt.Sprintf("%s %s has %d links and no count", c.side, errctx.Quote(id), links))
-			puts[string(c.sub.Pack(composite.Tuple{id}))] = count(links)
+			writes.Put(c.sub.Pack(composite.Tuple{id}), count(links))
 		}
 	}
 	slices.Sort(problems)
 	if !fix {
 		return problems, nil
 	}
-	for _, k := range dels {
-		if err := tx.Delete(k); err != nil {
-			return nil, r.wrap(err)
-		}
-	}
-	for k, v := range puts {
-		if err := tx.Put([]byte(k), v); err != nil {
-			return nil, r.wrap(err)
-		}
+	if err := writes.Apply(tx); err != nil {
+		return nil, r.wrap(err)
 	}
 	return problems, nil
 }
