@@ -490,6 +490,13 @@ func TestListingsPageInEveryFormat(t *testing.T) {
 		{"items", []string{"log", "range", "--log", "l", "--parent", "p"}},
 		{"links", []string{"rel", "list", "--rel", "likes", "--right", "i1"}},
 	} {
+		// A cursor no listing handed out, and a negative limit, are usage
+		// errors in every listing alike.
+		for _, bad := range []struct{ flag, value, says string }{{"--cursor", "zzz", "cursor"}, {"--limit", "-1", "must be positive"}} {
+			if _, stderr, code := run(t, "", append(append([]string{"--db", db}, listing.args...), bad.flag, bad.value)...); code != 2 || !strings.Contains(stderr, bad.says) {
+				t.Errorf("%v %s %s: exit %d, %q; want 2 and %q", listing.args, bad.flag, bad.value, code, stderr, bad.says)
+			}
+		}
 		list := func(format string, extra ...string) (rows []string, next string) {
 			t.Helper()
 			out, stderr, code := run(t, "", append(append([]string{"--db", db, "--output", format}, listing.args...), extra...)...)

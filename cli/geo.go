@@ -310,8 +310,8 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if err != nil {
 		return err
 	}
-	if c.Int("limit") < 0 {
-		return usagef("--limit %d: must be positive", c.Int("limit"))
+	if _, err := limitOf(c); err != nil {
+		return err
 	}
 	s, err := openRead(c)
 	if err != nil {
@@ -585,9 +585,9 @@ func geoScan(c *ucli.Context) error {
 		}
 		scope = t.Pack()
 	}
-	limit := c.Int("limit")
-	if limit < 0 {
-		return usagef("--limit %d: must be positive", limit)
+	limit, err := limitOf(c)
+	if err != nil {
+		return err
 	}
 	ix := geo.NewIndex(c.String("index"))
 	return viewDB(c, func(tx keyspace.Tx) error {

@@ -406,13 +406,17 @@ func indexRead(c *ucli.Context, records bool) error {
 			}
 			r = ix.Between(prefix, from, to)
 		}
-		opts := &indextable.ListOptions{Limit: c.Int("limit")}
+		limit, err := limitOf(c)
+		if err != nil {
+			return err
+		}
+		opts := &indextable.ListOptions{Limit: limit}
 		if !records {
 			opts.Cursor, opts.Reverse = c.String("cursor"), c.Bool("reverse")
 		}
 		page, err := ix.Scan(tx, r, opts)
 		if err != nil {
-			return err
+			return cursorUsage(err)
 		}
 		type row struct {
 			Value   string          `json:"value"`

@@ -85,6 +85,9 @@ func logCommand() *ucli.Command {
 				Flags:     logFlags(&ucli.IntFlag{Name: "n", Value: 10, Usage: "how many"}),
 				Action: func(c *ucli.Context) error {
 					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+						if c.Int("n") < 1 {
+							return nil, "", usagef("-n %d: ask for at least one item", c.Int("n"))
+						}
 						items, err := l.Latest(tx, c.String("parent"), c.Int("n"))
 						return items, "", err
 					})
@@ -238,10 +241,13 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 	if err != nil {
 		return err
 	}
+	if _, err := limitOf(c); err != nil {
+		return err
+	}
 	return viewDB(c, func(tx keyspace.Tx) error {
 		items, next, err := fn(enumkeys.NewLog(c.String("log")), tx)
 		if err != nil {
-			return err
+			return cursorUsage(err)
 		}
 		type jsonItem struct {
 			ID   uint64    `json:"id"`

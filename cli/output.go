@@ -3,14 +3,17 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
+	ucli "github.com/urfave/cli/v2"
 )
 
 // jsonResult is one geo result in JSON output.
@@ -263,5 +266,23 @@ func writeCount(w io.Writer, format string, n int) error {
 		return writeJSON(w, map[string]int{"count": n})
 	}
 	_, err := fmt.Fprintln(w, n)
+	return err
+}
+
+// limitOf reads a listing's --limit (0 for all); a negative one is a usage
+// error.
+func limitOf(c *ucli.Context) (int, error) {
+	if n := c.Int("limit"); n >= 0 {
+		return n, nil
+	}
+	return 0, usagef("--limit %d: must be positive", c.Int("limit"))
+}
+
+// cursorUsage makes a --cursor the listing did not hand out a usage error,
+// as a bad flag is; other errors pass as they are.
+func cursorUsage(err error) error {
+	if errors.Is(err, keyspace.ErrBadCursor) {
+		return usageError{err}
+	}
 	return err
 }

@@ -126,10 +126,11 @@ func relList(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Int("limit") < 0 {
-		return usagef("--limit %d: must be positive", c.Int("limit"))
+	limit, err := limitOf(c)
+	if err != nil {
+		return err
 	}
-	opts := &indextable.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
+	opts := &indextable.ListOptions{Limit: limit, Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
 	return viewDB(c, func(tx keyspace.Tx) error {
 		r := indextable.NewRelation(c.String("rel"))
 		list := r.Lefts
@@ -137,11 +138,8 @@ func relList(c *ucli.Context) error {
 			list = r.Rights
 		}
 		page, err := list(tx, id, opts)
-		if errors.Is(err, keyspace.ErrBadCursor) {
-			return usageError{err}
-		}
 		if err != nil {
-			return err
+			return cursorUsage(err)
 		}
 		type link struct {
 			ID     string          `json:"id"`
