@@ -128,12 +128,18 @@ func withIndex(tx keyspace.Tx, c *ucli.Context) (*indextable.Table[record], *ind
 	if err != nil {
 		return nil, nil, err
 	}
+	ix, err := findIndex(c, t)
+	return t, ix, err
+}
+
+// findIndex finds the index --name of the opened table.
+func findIndex(c *ucli.Context, t *indextable.Table[record]) (*indextable.Index[record], error) {
 	for _, ix := range t.Indexes() {
 		if ix.Name() == c.String("name") {
-			return t, ix, nil
+			return ix, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("unknown index %q on table %s (see keyspace index create)", c.String("name"), c.String("table"))
+	return nil, fmt.Errorf("unknown index %q on table %s (see keyspace index create)", c.String("name"), c.String("table"))
 }
 
 func indexCommand() *ucli.Command {
@@ -359,11 +365,11 @@ func indexRead(c *ucli.Context, records bool) error {
 		return err
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {
-		_, ix, err := withIndex(tx, c)
+		t, keys, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
 		}
-		_, keys, err := openTable(tx, c.String("table"))
+		ix, err := findIndex(c, t)
 		if err != nil {
 			return err
 		}

@@ -98,7 +98,7 @@ func logCommand() *ucli.Command {
 				UsageText: "keyspace log day --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
 				Flags: logFlags(append([]ucli.Flag{
 					&ucli.StringFlag{Name: "date", Required: true, Usage: "`YYYY-MM-DD`"},
-					tzFlag,
+					tzFlag(),
 				}, pageFlags...)...),
 				Action: func(c *ucli.Context) error {
 					day, err := dayOf(c)
@@ -130,7 +130,7 @@ func logCommand() *ucli.Command {
 				UsageText: "keyspace log count --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
 				Flags: logFlags(
 					&ucli.StringFlag{Name: "date", Usage: "count only the items of this day, `YYYY-MM-DD`"},
-					tzFlag,
+					tzFlag(),
 				),
 				Action: logCount,
 			},
@@ -148,8 +148,11 @@ func logCommand() *ucli.Command {
 	}
 }
 
-// tzFlag is the time zone a calendar day is read in.
-var tzFlag = &ucli.StringFlag{Name: "tz", Value: "UTC", Usage: "IANA time `ZONE`"}
+// tzFlag is the time zone a calendar day is read in, a new flag for each
+// command (a urfave/cli flag records whether it was set).
+func tzFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "tz", Value: "UTC", Usage: "IANA time `ZONE`"}
+}
 
 // dayOf reads --date in --tz: a time on that calendar day.
 func dayOf(c *ucli.Context) (time.Time, error) {

@@ -66,29 +66,26 @@ func verifyCommand() *ucli.Command {
 						report(fmt.Sprintf("table %s index %s", name, ix.Name()), texts)
 					}
 				}
-				logs, err := composite.Groups(tx, composite.NewSubspace("e"), nil, 1)
-				if err != nil {
-					return err
-				}
-				for _, g := range logs {
-					name, _ := g[0].(string)
-					problems, err := enumkeys.NewLog(name).Verify(tx)
+				// Logs and geo indexes are the names under their layouts.
+				for _, kind := range []struct {
+					layout, what string
+					verify   func(name string) repairer
+				}{
+					{"e", "log", func(name string) repairer { return enumkeys.NewLog(name).Verify }},
+					{"g", "geo index", func(name string) repairer { return geo.NewIndex(name).Verify }},
+				} {
+					names, err := composite.Groups(tx, composite.NewSubspace(kind.layout), nil, 1)
 					if err != nil {
 						return err
 					}
-					report("log "+name, problems)
-				}
-				geos, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
-				if err != nil {
-					return err
-				}
-				for _, g := range geos {
-					name, _ := g[0].(string)
-					problems, err := geo.NewIndex(name).Verify(tx)
-					if err != nil {
-						return err
+					for _, g := range names {
+						name, _ := g[0].(string)
+						problems, err := kind.verify(name)(tx)
+						if err != nil {
+							return err
+						}
+						report(kind.what+" "+name, problems)
 					}
-					report("geo index "+name, problems)
 				}
 				// Relations are the names under "x" with links ("l").
 				parts, err := composite.Groups(tx, composite.NewSubspace("x"), nil, 2)
@@ -119,8 +116,9 @@ func verifyCommand() *ucli.Command {
 	}
 }
 
-// A repairer repairs one structure in tx and returns the problems it
-// fixed (geo.Index.Repair, indextable.Relation.Repair, enumkeys.Log.Repair).
+// A repairer verifies or repairs one structure in tx and returns the
+// problems it found or fixed (Verify and Repair of geo.Index,
+// indextable.Relation, enumkeys.Log).
 type repairer func(tx keyspace.Tx) ([]string, error)
 
 // repairCommand is a group's repair subcommand: it runs repair on the
