@@ -69,7 +69,7 @@ func verifyCommand() *ucli.Command {
 				// Logs and geo indexes are the names under their layouts.
 				for _, kind := range []struct {
 					layout, what string
-					verify   func(name string) repairer
+					verify       func(name string) repairer
 				}{
 					{"e", "log", func(name string) repairer { return enumkeys.NewLog(name).Verify }},
 					{"g", "geo index", func(name string) repairer { return geo.NewIndex(name).Verify }},
