@@ -1373,3 +1373,100 @@ func TestTableDelete(t *testing.T) {
 	}
 	check()
 }
+
+// TestGeoScopes: geo scopes lists the distinct scopes of the imported
+// rows (ones with ':', '*' and '\' in them too), in key order, with
+// counts that agree with a recount of the rows; each scope it prints,
+// passed back as --scope, finds exactly that scope's points. A query
+// without --scope on an index whose points all have one says so on
+// stderr; once a point without a scope exists, it does not.
+func TestGeoScopes(t *testing.T) {
+	zones := []string{"north", "south", `a:b`, `*x`, `c\d`, "é"}
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon,zone\n")
+	byZone := map[string][]string{}
+	for i := range 300 {
+		id, zone := fmt.Sprintf("p%03d", i), zones[i%len(zones)]
+		if i%5 == 0 {
+			zone = zones[0] // counts that differ
+		}
+		byZone[zone] = append(byZone[zone], id)
+		fmt.Fprintf(&csvText, "%s,%v,%v,%q\n", id, 10+float64(i%17)*0.01, 20+float64(i%13)*0.01, zone)
+	}
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "--quiet", "geo", "import", "--index", "z", "--scope-cols", "zone", "-"); code != 0 {
+		t.Fatalf("import exited %d: %s", code, stderr)
+	}
+	var wantZones []string
+	for z := range byZone {
+		wantZones = append(wantZones, z)
+	}
+	slices.Sort(wantZones) // one text part each: the packed keys sort as the strings
+	type listing struct {
+		Scopes []struct {
+			Scope  string `json:"scope"`
+			Points *int   `json:"points"`
+		} `json:"scopes"`
+	}
+	list := func(args ...string) listing {
+		t.Helper()
+		out, stderr, code := run(t, "", append([]string{"--db", db, "-o", "json", "geo", "scopes", "--index", "z"}, args...)...)
+		var l listing
+		if err := json.Unmarshal([]byte(out), &l); code != 0 || err != nil {
+			t.Fatalf("geo scopes %v: exit %d, %v: %s", args, code, err, stderr)
+		}
+		return l
+	}
+	plain, counted := list(), list("--count")
+	if len(plain.Scopes) != len(wantZones) || len(counted.Scopes) != len(wantZones) {
+		t.Fatalf("scopes %+v and %+v, want %d: %v", plain, counted, len(wantZones), wantZones)
+	}
+	for i, s := range counted.Scopes {
+		if plain.Scopes[i].Scope != s.Scope || plain.Scopes[i].Points != nil {
+			t.Errorf("scope %d: %+v without --count, %+v with", i, plain.Scopes[i], s)
+		}
+		zone := wantZones[i]
+		if s.Points == nil || *s.Points != len(byZone[zone]) {
+			t.Errorf("scope %q (zone %q): %v points, want %d", s.Scope, zone, s.Points, len(byZone[zone]))
+		}
+		// What scopes prints is what --scope takes.
+		out, stderr, code := run(t, "", "--db", db, "-o", "json", "geo", "scan", "--index", "z", "--scope", s.Scope)
+		var page struct {
+			Points []struct{ ID, Scope string } `json:"points"`
+		}
+		if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+			t.Fatalf("scan --scope %q: exit %d, %v: %s", s.Scope, code, err, stderr)
+		}
+		var got []string
+		for _, p := range page.Points {
+			got = append(got, p.ID)
+		}
+		want := slices.Sorted(slices.Values(byZone[zone]))
+		if !slices.Equal(got, want) {
+			t.Errorf("scan --scope %q: %v, want zone %q's %v", s.Scope, got, zone, want)
+		}
+	}
+	out, _, _ := run(t, "", "--db", db, "geo", "scopes", "--index", "z", "--count")
+	if !strings.HasSuffix(out, fmt.Sprintf("\n%d scopes, 300 points\n", len(wantZones))) {
+		t.Errorf("table:\n%s", out)
+	}
+	// The note, on stderr, for an answer empty because no scope was named.
+	near := []string{"--db", db, "geo", "near", "--index", "z", "--lat", "10", "--lon", "20", "--radius", "100km"}
+	out, stderr, code := run(t, "", near...)
+	if code != 0 || !strings.Contains(out, "0 results") || !strings.Contains(stderr, "pass --scope, one of 6") {
+		t.Errorf("near without --scope: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, _ = run(t, "", append(near, "--scope", "north")...)
+	if stderr != "" || !strings.Contains(out, "SCOPE") || !strings.Contains(out, fmt.Sprintf("%d results", len(byZone["north"]))) {
+		t.Errorf("near --scope north:\n%s%s", out, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "z", "--lat", "80", "--lon", "20", "free"); code != 0 {
+		t.Fatalf("put: %s", stderr)
+	}
+	if _, stderr, _ := run(t, "", near...); stderr != "" {
+		t.Errorf("near without --scope, with an unscoped point far away: %s", stderr)
+	}
+	if l := list(); len(l.Scopes) != len(wantZones)+1 || l.Scopes[0].Scope != "" {
+		t.Errorf("after an unscoped put: %+v", l)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -225,6 +226,16 @@ func geoCommand() *ucli.Command {
 				Action:    geoDist,
 			},
 			{
+				Name:  "scopes",
+				Usage: "the scopes an index's points are under (Tile38's KEYS), which queries name with --scope; with --count, the points under each",
+				UsageText: "keyspace geo scopes --index cities\n" +
+					"keyspace geo scopes --index cities --count --output json",
+				Flags: []ucli.Flag{indexFlag(),
+					&ucli.BoolFlag{Name: "count", Usage: "count the points under each scope (reads every point; without it, one key per scope)"},
+				},
+				Action: geoScopes,
+			},
+			{
 				Name:      "hash",
 				Usage:     "points' standard 11-character geohash strings by id (Redis's GEOHASH), for geohash.org and other tools",
 				UsageText: "keyspace geo hash --index cities 5128581 5368361",
@@ -339,8 +350,32 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 				return err
 			}
 		}
+		if len(rs) == 0 && len(o.Scope) == 0 {
+			hintScopes(c.App.ErrWriter, ix, tx)
+		}
 		return writeResults(c.App.Writer, format, rs, st, true)
 	})
+}
+
+// hintScopes tells someone whose query under no scope found nothing when
+// every point of the index is under a scope: a query searches the one
+// scope it names, and a newcomer who imported with --scope-cols and
+// queried without --scope would otherwise see an empty answer and no
+// reason.
+func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
+	scopes, err := ix.Scopes(tx)
+	if err != nil || len(scopes) == 0 || scopes[0] == nil {
+		return
+	}
+	var some []string
+	for _, s := range scopes[:min(3, len(scopes))] {
+		some = append(some, scopeArg(s))
+	}
+	if len(scopes) > len(some) {
+		some = append(some, "…")
+	}
+	fmt.Fprintf(w, "note: every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, one of %d (%s; keyspace geo scopes --index %s lists them)\n",
+		ix.Name(), len(scopes), strings.Join(some, ", "), ix.Name())
 }
 
 func geoBox(c *ucli.Context) error {
@@ -612,4 +647,97 @@ func geoScan(c *ucli.Context) error {
 		}
 		return writeScan(c.App.Writer, c.App.ErrWriter, format, page, next)
 	})
+}
+
+// geoScopes lists the scopes of an index's points, as --scope takes them,
+// with the points under each when --count is given.
+func geoScopes(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	ix := geo.NewIndex(c.String("index"))
+	counted := c.Bool("count")
+	return viewDB(c, func(tx keyspace.Tx) error {
+		if err := requireIndex(ix, tx); err != nil {
+			return err
+		}
+		var scopes []geo.ScopeCount
+		if counted {
+			scopes, err = ix.ScopeCounts(tx)
+		} else {
+			var list []composite.Tuple
+			list, err = ix.Scopes(tx)
+			for _, s := range list {
+				scopes = append(scopes, geo.ScopeCount{Scope: s})
+			}
+		}
+		if err != nil {
+			return err
+		}
+		type jsonScope struct {
+			Scope  string `json:"scope"` // "" for none
+			Points *int   `json:"points,omitempty"`
+		}
+		out := make([]jsonScope, len(scopes))
+		total := 0
+		for i, s := range scopes {
+			out[i].Scope = scopeArg(s.Scope)
+			if counted {
+				out[i].Points = &scopes[i].Points
+				total += s.Points
+			}
+		}
+		switch format {
+		case "json":
+			return writeJSON(c.App.Writer, struct {
+				Scopes []jsonScope `json:"scopes"`
+			}{out})
+		case "ndjson":
+			return writeNDJSON(c.App.Writer, out)
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		if counted {
+			fmt.Fprintln(tw, "SCOPE\tPOINTS")
+		} else {
+			fmt.Fprintln(tw, "SCOPE")
+		}
+		for _, s := range out {
+			name := cmp.Or(s.Scope, "(none)")
+			if counted {
+				fmt.Fprintf(tw, "%s\t%d\n", name, *s.Points)
+			} else {
+				fmt.Fprintln(tw, name)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		summary := count(len(out), "scope")
+		if counted {
+			summary += ", " + count(total, "point")
+		}
+		_, err := fmt.Fprintln(c.App.Writer, summary)
+		return err
+	})
+}
+
+// scopeArg writes a scope as --scope reads it: its text parts joined by
+// ':', with '\', ':' and '*' escaped; "" for the points put under no
+// scope, which a query without --scope searches. A scope that --scope
+// cannot name (a program's integers, an empty part) is written in the
+// text form, which says each part's kind.
+func scopeArg(t composite.Tuple) string {
+	if len(t) == 0 {
+		return ""
+	}
+	parts := make([]string, len(t))
+	for i, e := range t {
+		s, ok := e.(string)
+		if !ok || s == "" {
+			return formatScope(t)
+		}
+		parts[i] = scopeEscaper.Replace(s)
+	}
+	return strings.Join(parts, ":")
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -150,21 +152,30 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 // writeTable prints points as a table, payloads cut to 60 characters.
 func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	if withDistance {
-		fmt.Fprintln(tw, "ID\tLAT\tLON\tDISTANCE\tPAYLOAD")
-	} else {
-		fmt.Fprintln(tw, "ID\tLAT\tLON\tPAYLOAD")
+	scoped := slices.ContainsFunc(rs, func(r geo.Result) bool { return len(r.Scope) > 0 })
+	cols := []string{"ID"}
+	if scoped {
+		cols = append(cols, "SCOPE")
 	}
+	cols = append(cols, "LAT", "LON")
+	if withDistance {
+		cols = append(cols, "DISTANCE")
+	}
+	fmt.Fprintln(tw, strings.Join(append(cols, "PAYLOAD"), "\t"))
 	for _, r := range rs {
 		payload := strings.ReplaceAll(string(r.Payload), "\t", " ")
 		if runes := []rune(payload); len(runes) > 60 { // cut between characters, not inside one
 			payload = string(runes[:57]) + "..."
 		}
-		if withDistance {
-			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\t%s\n", r.ID, r.Lat, r.Lon, formatDistance(r.Distance), payload)
-		} else {
-			fmt.Fprintf(tw, "%s\t%.6f\t%.6f\t%s\n", r.ID, r.Lat, r.Lon, payload)
+		row := []string{r.ID}
+		if scoped {
+			row = append(row, cmp.Or(scopeArg(r.Scope), "(none)"))
 		}
+		row = append(row, fmt.Sprintf("%.6f", r.Lat), fmt.Sprintf("%.6f", r.Lon))
+		if withDistance {
+			row = append(row, formatDistance(r.Distance))
+		}
+		fmt.Fprintln(tw, strings.Join(append(row, payload), "\t"))
 	}
 	return tw.Flush()
 }

@@ -127,3 +127,31 @@ func ExampleIndex_Drop() {
 	// fleet empty: true
 	// fleet2 empty: false
 }
+
+func ExampleIndex_ScopeCounts() {
+	store := keyspace.NewMemory()
+	fleet := geo.NewIndex("fleet")
+	store.Update(func(tx keyspace.Tx) error {
+		for _, p := range []geo.Point{
+			{ID: "car-1", Lat: 59.91, Lon: 10.75, Scope: composite.Tuple{"oslo"}},
+			{ID: "car-2", Lat: 59.92, Lon: 10.76, Scope: composite.Tuple{"oslo"}},
+			{ID: "sled-1", Lat: 78.22, Lon: 15.65, Scope: composite.Tuple{"svalbard"}},
+			{ID: "sled-2", Lat: 79.01, Lon: 12.10, Scope: composite.Tuple{"svalbard"}}, // in the north cap's grid
+		} {
+			if err := fleet.Put(tx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		scopes, err := fleet.ScopeCounts(tx)
+		for _, s := range scopes {
+			fmt.Println(s.Scope, s.Points)
+		}
+		return err
+	})
+	// Output:
+	// [oslo] 2
+	// [svalbard] 2
+}

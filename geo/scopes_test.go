@@ -1,0 +1,130 @@
+package geo
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// TestScopesAgainstModel: after random puts, moves (across scopes and
+// grids) and deletes, Scopes and ScopeCounts list exactly the scopes a map
+// of the live points holds, with their counts, in the order of their
+// packed keys. The scopes include none, one scope that is a prefix of
+// another, an integer, zero bytes and separators; points lie in both polar
+// caps and between them, so one scope can be under several grids.
+func TestScopesAgainstModel(t *testing.T) {
+	scopes := []composite.Tuple{nil, {"CA"}, {"CA", "San Francisco"}, {"CA", int64(7)}, {"x\x00y:z"}, {int64(-3)}, {nil}}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(41, 42))
+		ix := NewIndex("scopes")
+		live := map[string]Point{}
+		check := func(round int) {
+			t.Helper()
+			counts := map[string]int{}
+			byKey := map[string]composite.Tuple{}
+			for _, p := range live {
+				k := string(composite.Tuple{scopeTuple(p.Scope)}.Pack())
+				counts[k]++
+				byKey[k] = p.Scope
+			}
+			keys := make([]string, 0, len(counts))
+			for k := range counts {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			var want []ScopeCount
+			for _, k := range keys {
+				sc := byKey[k]
+				if len(sc) == 0 {
+					sc = nil
+				}
+				want = append(want, ScopeCount{Scope: sc, Points: counts[k]})
+			}
+			err := s.View(func(tx keyspace.Tx) error {
+				got, err := ix.ScopeCounts(tx)
+				if err != nil {
+					return err
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("round %d: ScopeCounts = %v, want %v", round, got, want)
+				}
+				list, err := ix.Scopes(tx)
+				if err != nil {
+					return err
+				}
+				if len(list) != len(want) {
+					t.Fatalf("round %d: Scopes = %v, want the scopes of %v", round, list, want)
+				}
+				for i := range list {
+					if fmt.Sprint(list[i]) != fmt.Sprint(want[i].Scope) || (list[i] == nil) != (want[i].Scope == nil) {
+						t.Fatalf("round %d: Scopes[%d] = %#v, want %#v", round, i, list[i], want[i].Scope)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(-1) // an empty index has no scopes
+		for round := range 30 {
+			err := s.Update(func(tx keyspace.Tx) error {
+				for range 20 {
+					id := fmt.Sprintf("p:%d\x00", r.IntN(60))
+					if r.IntN(4) == 0 {
+						delete(live, id)
+						if err := ix.Delete(tx, id); err != nil {
+							return err
+						}
+						continue
+					}
+					lat := r.Float64()*180 - 90
+					if r.IntN(3) == 0 {
+						lat = 80 + r.Float64()*10
+						if r.IntN(2) == 0 {
+							lat = -lat
+						}
+					}
+					p := Point{ID: id, Lat: lat, Lon: r.Float64()*360 - 180, Scope: scopes[r.IntN(len(scopes))]}
+					live[id] = p
+					if err := ix.Put(tx, p); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(round)
+		}
+	})
+}
+
+// TestScopesOfACorruptKey: a point key whose scope element is not a tuple
+// is an error naming the index, not a panic.
+func TestScopesOfACorruptKey(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("bad")
+	err := s.Update(func(tx keyspace.Tx) error {
+		return tx.Put(ix.points[geohashGrid].Pack(composite.Tuple{"not a tuple", uint64(1), "id"}), make([]byte, 16))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		if _, err := ix.Scopes(tx); err == nil || !strings.Contains(err.Error(), "index bad") {
+			t.Errorf("Scopes = %v, want an error naming the index", err)
+		}
+		if _, err := ix.ScopeCounts(tx); err == nil || !strings.Contains(err.Error(), "index bad") {
+			t.Errorf("ScopeCounts = %v, want an error naming the index", err)
+		}
+		return nil
+	})
+}
