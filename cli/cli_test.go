@@ -1470,3 +1470,62 @@ func TestGeoScopes(t *testing.T) {
 		t.Errorf("after an unscoped put: %+v", l)
 	}
 }
+
+// TestTableGet: table get prints the rows of the keys given, in the
+// order given, each with the record its CSV row holds (keys with ':',
+// '*' and a leading zero typed by the table's schema); a key with no row
+// is exit 1 with nothing printed, a part of a key exit 2.
+func TestTableGet(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	type row struct{ zip, city, id, name string }
+	rows := []row{{"02134", "Boston", "1", "a"}, {"94103", "San Francisco", "2", "b"}, {"94103", "A:B*", "3", "c"}, {"10001", "New York", "4", "d"}}
+	var csvText strings.Builder
+	csvText.WriteString("zip,city,id,name\n")
+	for _, r := range rows {
+		fmt.Fprintf(&csvText, "%s,%s,%s,%s\n", r.zip, r.city, r.id, r.name)
+	}
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "table", "import", "--table", "c", "--key-cols", "zip,city,id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	keyOf := func(r row) string {
+		return r.zip + ":" + strings.NewReplacer(":", `\:`, "*", `\*`).Replace(r.city) + ":" + r.id
+	}
+	order := []row{rows[2], rows[0], rows[3]}
+	args := []string{"--db", db, "--output", "json", "table", "get", "--table", "c"}
+	for _, r := range order {
+		args = append(args, keyOf(r))
+	}
+	out, stderr, code := run(t, "", args...)
+	var got struct {
+		Rows []struct {
+			Key    string
+			Record map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("get: exit %d, %v: %s", code, err, stderr)
+	}
+	if len(got.Rows) != len(order) {
+		t.Fatalf("%d rows for %d keys: %s", len(got.Rows), len(order), out)
+	}
+	for i, r := range order {
+		g := got.Rows[i]
+		if g.Key != keyOf(r) || g.Record["zip"] != r.zip || g.Record["city"] != r.city || g.Record["id"] != r.id || g.Record["name"] != r.name {
+			t.Errorf("row %d: %+v, want the CSV's %+v", i, g, r)
+		}
+	}
+	for _, bad := range []struct {
+		keys []string
+		code int
+		want string
+	}{
+		{[]string{keyOf(rows[0]), "02134:Boston:9"}, 1, "table c has no row 02134:Boston:9"},
+		{[]string{"02134:Boston"}, 2, "has 2 of the table's 3 key columns (zip:city:id)"},
+		{nil, 2, "table get wants at least one KEY"},
+	} {
+		out, stderr, code := run(t, "", append([]string{"--db", db, "table", "get", "--table", "c"}, bad.keys...)...)
+		if code != bad.code || !strings.Contains(stderr, bad.want) || out != "" {
+			t.Errorf("get %v: exit %d, %q, printed %q; want %d and %q", bad.keys, code, stderr, out, bad.code, bad.want)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, count groups; del, drop",
+		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, get by key, count groups; del, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
@@ -51,6 +51,13 @@ func tableCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"}},
 				Action: tableScan,
+			},
+			{
+				Name: "get", Usage: "rows by their whole keys (Redis's GET, MGET), in the order given",
+				UsageText: "keyspace table get --table cities 'US:CA:San Francisco:125809'",
+				ArgsUsage: "KEY...",
+				Flags:     []ucli.Flag{tableFlag()},
+				Action:    tableGet,
 			},
 			{
 				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix",
@@ -295,18 +302,11 @@ func tableScan(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		type jsonRow struct {
-			Key    string `json:"key"`
-			Record record `json:"record"`
-		}
 		var out []jsonRow
 		for _, rec := range page.records {
 			out = append(out, jsonRow{keyText(rec.Key, schema), rec.Value})
 		}
-		return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", out, page.next, "KEY\tRECORD", func(r jsonRow) string {
-			b, _ := json.Marshal(r.Record)
-			return r.Key + "\t" + string(b)
-		})
+		return writeRows(c, format, out, page.next)
 	})
 }
 
@@ -366,12 +366,9 @@ func tableDelete(c *ucli.Context) error {
 			return err
 		}
 		for _, text := range c.Args().Slice() {
-			key, err := composite.ParseText(text, schema)
+			key, err := wholeKey(text, schema)
 			if err != nil {
-				return usageError{fmt.Errorf("key %q: %w", text, err)}
-			}
-			if len(key) != len(schema) {
-				return usagef("key %q has %d of the table's %d key columns (%s); give the whole key", text, len(key), len(schema), keyColumns(schema))
+				return err
 			}
 			if _, err := t.Get(tx, key); err != nil {
 				if errors.Is(err, keyspace.ErrNotFound) {
@@ -384,6 +381,67 @@ func tableDelete(c *ucli.Context) error {
 			}
 		}
 		return nil
+	})
+}
+
+// wholeKey reads a row's whole key, as its table's schema types it.
+func wholeKey(text string, schema composite.Schema) (composite.Tuple, error) {
+	key, err := composite.ParseText(text, schema)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("key %q: %w", text, err)}
+	}
+	if len(key) != len(schema) {
+		return nil, usagef("key %q has %d of the table's %d key columns (%s); give the whole key", text, len(key), len(schema), keyColumns(schema))
+	}
+	return key, nil
+}
+
+// tableGet prints the rows named by their whole keys, in the order given
+// (Redis's GET and MGET): a key with no row is an error, after which
+// nothing is printed.
+func tableGet(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("table get wants at least one KEY")
+	}
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		t, schema, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
+		}
+		var rows []jsonRow
+		for _, text := range c.Args().Slice() {
+			key, err := wholeKey(text, schema)
+			if err != nil {
+				return err
+			}
+			rec, err := t.Get(tx, key)
+			if errors.Is(err, keyspace.ErrNotFound) {
+				return fmt.Errorf("table %s has no row %s", c.String("table"), keyText(key, schema))
+			}
+			if err != nil {
+				return err
+			}
+			rows = append(rows, jsonRow{keyText(key, schema), rec.Value})
+		}
+		return writeRows(c, format, rows, "")
+	})
+}
+
+// jsonRow is a table row as listings print it.
+type jsonRow struct {
+	Key    string `json:"key"`
+	Record record `json:"record"`
+}
+
+// writeRows prints table rows, and the next page's cursor if any.
+func writeRows(c *ucli.Context, format string, rows []jsonRow, next string) error {
+	return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", rows, next, "KEY\tRECORD", func(r jsonRow) string {
+		b, _ := json.Marshal(r.Record)
+		return r.Key + "\t" + string(b)
 	})
 }
 
