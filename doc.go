@@ -31,7 +31,11 @@
 //
 // Both pass the same conformance suite (package storetest) and enforce the
 // same limits ([MaxKeySize], [MaxValueSize]), so code written against one
-// behaves the same on the other.
+// behaves the same on the other. [Copy] moves every pair from one store to
+// another in one transaction on each side (a memory store saved to a file
+// and loaded back, or a file rewritten without its free pages), and
+// [BoltStore.Backup] writes a file's pages as of the last commit while
+// writers go on (copy.go).
 //
 // # Transactions
 //

@@ -3,6 +3,8 @@ package keyspace_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -77,4 +79,37 @@ func Example_oneTransaction() {
 	// Output:
 	// the till is closed
 	// 1 shop near; true 0
+}
+
+// A memory store saved into a bbolt file and loaded back into memory.
+func ExampleCopy() {
+	dir, _ := os.MkdirTemp("", "keyspace-example")
+	defer os.RemoveAll(dir)
+
+	mem := keyspace.NewMemory()
+	mem.Update(func(tx keyspace.Tx) error {
+		tx.Put([]byte("users/ann"), []byte("Oslo"))
+		return tx.Put([]byte("users/bob"), []byte("Lima"))
+	})
+	file, err := keyspace.Open(filepath.Join(dir, "saved.db"), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer file.Close()
+	saved, err := keyspace.Copy(file, mem) // save
+	fmt.Println("saved", saved, err)
+
+	loaded := keyspace.NewMemory()
+	n, err := keyspace.Copy(loaded, file) // load
+	fmt.Println("loaded", n, err)
+	loaded.View(func(tx keyspace.Tx) error {
+		v, err := tx.Get([]byte("users/bob"))
+		fmt.Printf("users/bob = %s %v\n", v, err)
+		return nil
+	})
+	// Output:
+	// saved 2 <nil>
+	// loaded 2 <nil>
+	// users/bob = Lima <nil>
 }

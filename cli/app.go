@@ -12,10 +12,10 @@
 // in-process.
 //
 // One file a command group: geo.go and geoimport.go (geo), table.go,
-// index.go, rel.go, log.go, series.go, stats.go, verify.go, bench.go;
-// drop.go is every group's drop, input.go what the imports share,
-// output.go the formats, units.go distances, svg.go the --svg pictures,
-// suggest.go the typo suggestions.
+// index.go, rel.go, log.go, series.go, stats.go, verify.go, backup.go,
+// bench.go; drop.go is every group's drop, input.go what the imports
+// share, output.go the formats, units.go distances, svg.go the --svg
+// pictures, suggest.go the typo suggestions.
 package cli
 
 import (
@@ -118,7 +118,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), completionCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), completionCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",
@@ -157,7 +157,7 @@ func openWrite(c *ucli.Context) (*keyspace.BoltStore, error) {
 // damagedError is a damaged database file (keyspace.ErrCorrupt), said in
 // one line with what bbolt found: "database k.db is damaged or is not a
 // database file (page 55: has unexpected type/flags: ff); restore it from
-// a copy".
+// a backup (keyspace backup makes them)".
 type damagedError struct {
 	path string // "" when not known
 	err  error
@@ -173,7 +173,7 @@ func (d damagedError) Error() string {
 		cause = strings.Trim(cause[i+len(keyspace.ErrCorrupt.Error()):], " :()")
 	}
 	cause = strings.TrimPrefix(strings.TrimPrefix(cause, "a damaged page (bbolt: "), "assertion failed: ")
-	return fmt.Sprintf("%s is damaged or is not a database file (%s); restore it from a copy", what, strings.TrimSuffix(cause, ")"))
+	return fmt.Sprintf("%s is damaged or is not a database file (%s); restore it from a backup (keyspace backup makes them)", what, strings.TrimSuffix(cause, ")"))
 }
 
 func (d damagedError) Unwrap() error { return d.err }
