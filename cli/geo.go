@@ -363,7 +363,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 // queried without --scope would otherwise see an empty answer and no
 // reason.
 func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
-	scopes, err := ix.Scopes(tx)
+	scopes, err := ix.Scopes(tx, 4) // the first few: an index may have millions
 	if err != nil || len(scopes) == 0 || scopes[0] == nil {
 		return
 	}
@@ -374,8 +374,8 @@ func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
 	if len(scopes) > len(some) {
 		some = append(some, "…")
 	}
-	fmt.Fprintf(w, "note: every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, one of %d (%s; keyspace geo scopes --index %s lists them)\n",
-		ix.Name(), len(scopes), strings.Join(some, ", "), ix.Name())
+	fmt.Fprintf(w, "note: every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, such as %s (keyspace geo scopes --index %s lists them)\n",
+		ix.Name(), strings.Join(some, ", "), ix.Name())
 }
 
 func geoBox(c *ucli.Context) error {
@@ -667,7 +667,7 @@ func geoScopes(c *ucli.Context) error {
 			scopes, err = ix.ScopeCounts(tx)
 		} else {
 			var list []composite.Tuple
-			list, err = ix.Scopes(tx)
+			list, err = ix.Scopes(tx, 0)
 			for _, s := range list {
 				scopes = append(scopes, geo.ScopeCount{Scope: s})
 			}

@@ -16,34 +16,91 @@ type ScopeCount struct {
 }
 
 // Scopes lists the scopes that the index's points are under, in key order
-// (nil, for points put under no scope, first), as Tile38's KEYS lists
-// collections. A query names its scope exactly, so this is how a program
-// or a user who imported with scope columns finds what to ask for.
+// (nil, for points put under no scope, first), at most limit of them (all
+// for limit ≤ 0), as Tile38's KEYS lists collections. A query names its
+// scope exactly, so this is how a program or a user who imported with
+// scope columns finds what to ask for.
 //
 // It reads one key per scope and grid: after each scope it seeks past the
-// scope's whole key range (composite.Groups), so it costs the same for a
-// scope of one point as for one of a million.
-func (ix *Index) Scopes(tx keyspace.Tx) ([]composite.Tuple, error) {
-	var found []composite.Tuple
-	for g := range ix.points {
-		groups, err := composite.Groups(tx, ix.points[g], nil, 1)
-		if err != nil {
+// scope's whole key range, so a scope of a million points costs what one
+// of a single point does, and listing the first few of a million scopes
+// costs a few seeks.
+func (ix *Index) Scopes(tx keyspace.Tx, limit int) ([]composite.Tuple, error) {
+	var walks [3]scopeWalk
+	for g := range walks {
+		walks[g] = scopeWalk{prefix: ix.points[g].Bytes(), r: ix.points[g].Range()}
+		if err := walks[g].next(tx); err != nil {
 			return nil, ix.wrap(err)
 		}
-		for _, t := range groups {
-			scope, err := ix.scopeOf(t)
-			if err != nil {
-				return nil, err
+	}
+	var out []composite.Tuple
+	for limit <= 0 || len(out) < limit {
+		// The least scope that any grid is at is the next: every grid
+		// at it moves on past it.
+		var least *scopeWalk
+		for g := range walks {
+			if w := &walks[g]; !w.done && (least == nil || bytes.Compare(w.elem, least.elem) < 0) {
+				least = w
 			}
-			found = append(found, scope)
+		}
+		if least == nil {
+			break
+		}
+		out = append(out, least.scope)
+		elem := least.elem
+		for g := range walks {
+			if w := &walks[g]; !w.done && bytes.Equal(w.elem, elem) {
+				if err := w.next(tx); err != nil {
+					return nil, ix.wrap(err)
+				}
+			}
 		}
 	}
-	counts := mergeScopes(found, nil)
-	out := make([]composite.Tuple, len(counts))
-	for i, c := range counts {
-		out[i] = c.Scope
-	}
 	return out, nil
+}
+
+// A scopeWalk steps through the scopes of one grid's point keys, a seek
+// each: elem is the packed scope element (the nested tuple) it is at, and
+// scope that tuple (nil for none), until done.
+type scopeWalk struct {
+	prefix []byte         // the grid's subspace
+	r      keyspace.Range // the keys not yet passed
+	elem   []byte
+	scope  composite.Tuple
+	done   bool
+}
+
+// next moves w to the first scope after the one it is at.
+func (w *scopeWalk) next(tx keyspace.Tx) error {
+	r := w.r
+	r.Limit = 1
+	found := false
+	for k := range tx.Scan(r) {
+		elem, _, err := composite.NextElement(k[len(w.prefix):])
+		if err != nil {
+			return fmt.Errorf("corrupt point key %q: %w", k, err)
+		}
+		t, err := composite.Unpack(elem)
+		if err != nil {
+			return fmt.Errorf("corrupt point key %q: %w", k, err)
+		}
+		scope, ok := t[0].(composite.Tuple)
+		if !ok {
+			return fmt.Errorf("corrupt point key %q: scope is %T, not a tuple", k, t[0])
+		}
+		if len(scope) == 0 {
+			scope = nil
+		}
+		w.elem, w.scope, found = bytes.Clone(elem), scope, true
+		// Past every key of the scope: a nested tuple's packed bytes end
+		// in 0x00, so no key under it continues with 0xFF.
+		w.r.Start = append(append(bytes.Clone(w.prefix), elem...), 0xFF)
+	}
+	if err := tx.Err(); err != nil {
+		return err
+	}
+	w.done = !found
+	return nil
 }
 
 // ScopeCounts is Scopes with the number of points under each scope. It

@@ -54,16 +54,23 @@ func TestScopesAgainstModel(t *testing.T) {
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("round %d: ScopeCounts = %v, want %v", round, got, want)
 				}
-				list, err := ix.Scopes(tx)
-				if err != nil {
-					return err
-				}
-				if len(list) != len(want) {
-					t.Fatalf("round %d: Scopes = %v, want the scopes of %v", round, list, want)
-				}
-				for i := range list {
-					if fmt.Sprint(list[i]) != fmt.Sprint(want[i].Scope) || (list[i] == nil) != (want[i].Scope == nil) {
-						t.Fatalf("round %d: Scopes[%d] = %#v, want %#v", round, i, list[i], want[i].Scope)
+				// Every limit gives the first scopes in order; 0 all.
+				for limit := range len(want) + 2 {
+					list, err := ix.Scopes(tx, limit)
+					if err != nil {
+						return err
+					}
+					n := len(want)
+					if limit > 0 {
+						n = min(limit, n)
+					}
+					if len(list) != n {
+						t.Fatalf("round %d: Scopes(%d) = %v, want the first %d scopes of %v", round, limit, list, n, want)
+					}
+					for i := range list {
+						if fmt.Sprint(list[i]) != fmt.Sprint(want[i].Scope) || (list[i] == nil) != (want[i].Scope == nil) {
+							t.Fatalf("round %d: Scopes(%d)[%d] = %#v, want %#v", round, limit, i, list[i], want[i].Scope)
+						}
 					}
 				}
 				return nil
@@ -119,7 +126,7 @@ func TestScopesOfACorruptKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.View(func(tx keyspace.Tx) error {
-		if _, err := ix.Scopes(tx); err == nil || !strings.Contains(err.Error(), "index bad") {
+		if _, err := ix.Scopes(tx, 0); err == nil || !strings.Contains(err.Error(), "index bad") {
 			t.Errorf("Scopes = %v, want an error naming the index", err)
 		}
 		if _, err := ix.ScopeCounts(tx); err == nil || !strings.Contains(err.Error(), "index bad") {
