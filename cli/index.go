@@ -364,11 +364,7 @@ func indexRead(c *ucli.Context, records bool) error {
 	if err != nil {
 		return err
 	}
-	return viewDB(c, func(tx keyspace.Tx) error {
-		t, keys, err := openTable(tx, c.String("table"))
-		if err != nil {
-			return err
-		}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], keys composite.Schema) error {
 		ix, err := findIndex(c, t)
 		if err != nil {
 			return err

@@ -280,16 +280,23 @@ func openTable(tx keyspace.Tx, name string) (*indextable.Table[record], composit
 	return t, schema, nil
 }
 
-func tableScan(c *ucli.Context) error {
-	format, err := output(c, "table", "json", "ndjson")
-	if err != nil {
-		return err
-	}
+// viewTable runs fn in a read transaction on the table --table names.
+func viewTable(c *ucli.Context, fn func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error) error {
 	return viewDB(c, func(tx keyspace.Tx) error {
 		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
 		}
+		return fn(tx, t, schema)
+	})
+}
+
+func tableScan(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		r := t.Range()
 		if q := c.Args().First(); q != "" && q != "*" {
 			pq, err := composite.ParseQuery(q, schema)
@@ -315,11 +322,7 @@ func tableCount(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	return viewDB(c, func(tx keyspace.Tx) error {
-		t, schema, err := openTable(tx, c.String("table"))
-		if err != nil {
-			return err
-		}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		var prefix composite.Tuple
 		if p := c.Args().First(); p != "" {
 			n := strings.Count(p, ":") + 1 // a first guess, refined by the parser
@@ -407,11 +410,7 @@ func tableGet(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	return viewDB(c, func(tx keyspace.Tx) error {
-		t, schema, err := openTable(tx, c.String("table"))
-		if err != nil {
-			return err
-		}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		var rows []jsonRow
 		for _, text := range c.Args().Slice() {
 			key, err := wholeKey(text, schema)
