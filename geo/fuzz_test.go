@@ -261,6 +261,29 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 					t.Fatalf("Nearest(%v, %v, %d): result %d is %s at %v m; brute force's is %s at %v m", lat, lon, k, i, n.ID, n.Distance, want[i].ID, w)
 				}
 			}
+			// The k nearest of the points a filter keeps (a third of
+			// them, or none for some seeds): the search reads past the
+			// points it rejects, or widens from the seed when it has no
+			// bound yet.
+			keep := func(p Point) bool { return seed%7 != 0 && len(p.ID)%3 == int(seed%3) }
+			near, _, err = ix.Nearest(tx, lat, lon, int(k), &QueryOptions{Filter: keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept []Result
+			for _, w := range want {
+				if keep(w.Point) {
+					kept = append(kept, w)
+				}
+			}
+			if len(near) != min(int(k), len(kept)) {
+				t.Fatalf("filtered Nearest(%v, %v, %d): %d results, want %d", lat, lon, k, len(near), min(int(k), len(kept)))
+			}
+			for i, n := range near {
+				if w := kept[i].Distance; !keep(n.Point) || math.Abs(n.Distance-w) > 1e-6*math.Max(1, w) {
+					t.Fatalf("filtered Nearest(%v, %v, %d): result %d is %s at %v m; brute force's is %s at %v m", lat, lon, k, i, n.ID, n.Distance, kept[i].ID, w)
+				}
+			}
 			return nil
 		})
 	})

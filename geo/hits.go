@@ -25,7 +25,8 @@ import (
 // pool between queries (newHits, release), so a query grows none of them
 // once the pool holds buffers of its size; Results never share them.
 type hits struct {
-	scope    composite.Tuple // shared by every result
+	scope    composite.Tuple   // shared by every result
+	filter   func(Point) bool // QueryOptions.Filter, or nil
 	ids      []byte          // the ids, unescaped, back to back
 	payloads []byte          // the payloads, back to back
 	recs     []hit
@@ -50,22 +51,41 @@ type hit struct {
 	id, payload [2]int32 // [start, end) in hits.ids and hits.payloads
 }
 
-// newHits returns empty hits for results in scope, with buffers from the
-// pool when it has some.
-func (ix *Index) newHits(scope composite.Tuple) *hits {
+// newHits returns empty hits for results in scope that filter keeps (nil
+// for all), with buffers from the pool when it has some.
+func (ix *Index) newHits(scope composite.Tuple, filter func(Point) bool) *hits {
 	h, _ := ix.buffers.Get().(*hits)
 	if h == nil {
 		h = new(hits)
 	}
-	h.scope = scope
+	h.scope, h.filter = scope, filter
 	return h
 }
 
 // release empties h and gives its buffers back to the pool. h must not be
 // used afterwards.
 func (ix *Index) release(h *hits) {
-	h.scope, h.ids, h.payloads, h.recs = nil, h.ids[:0], h.payloads[:0], h.recs[:0]
+	h.scope, h.filter, h.ids, h.payloads, h.recs = nil, nil, h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
+}
+
+// admit reports whether h's filter keeps the record added last, and drops
+// it if not. The filter sees the point's id (a new string) and its payload
+// in h's buffer, which the next add may move: valid only during the call.
+func (h *hits) admit() bool {
+	if h.filter == nil {
+		return true
+	}
+	r := &h.recs[len(h.recs)-1]
+	p := Point{ID: string(h.ids[r.id[0]:r.id[1]]), Lat: r.lat, Lon: r.lon, Scope: h.scope}
+	if r.payload[1] > r.payload[0] {
+		p.Payload = h.payloads[r.payload[0]:r.payload[1]:r.payload[1]]
+	}
+	if h.filter(p) {
+		return true
+	}
+	h.drop()
+	return false
 }
 
 // add records the point under key (whose first prefix bytes are its

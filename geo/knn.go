@@ -56,7 +56,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	}
 	ref := newRef(lat, lon)
 	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
-	s.found = ix.newHits(s.points.scope)
+	s.found = ix.newHits(s.points.scope, o.Filter)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
 	s.queue.less = func(a, b nearItem) bool { return a.key < b.key }
@@ -80,9 +80,12 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 			}
 		}
 	}
-	// Still no bound: the index holds fewer than k points, all now read.
+	// Still no bound: the index holds fewer than k points, all now read;
+	// or a filter kept fewer than k of those read.
 	if D := s.bound(); !math.IsInf(D, 1) {
 		s.start(D)
+	} else if o.Filter != nil {
+		return ix.nearestWidening(tx, lat, lon, k, o, 2*s.seedFar, s.st)
 	}
 	// A cell farther than D holds no answer, and the cells left are all
 	// at least as far as the one popped.
@@ -151,6 +154,35 @@ type nearestSearch struct {
 	read        int
 	first, last []byte
 	lastAt      [2]float64 // the last point's latitude and longitude
+	seedFar     float64    // the farthest point the seed read, kept or not
+}
+
+// nearestWidening is Nearest where a filter kept fewer than k of the
+// points the seed read, so that there is no bound to begin the branch and
+// bound from: radius queries of a growing radius, from r (metres) and
+// doubling, until one finds k points the filter keeps, or the radius holds
+// the whole sphere. Every point within a radius is read, so the k nearest
+// kept points within it are the k nearest kept anywhere; and as the area
+// grows fourfold each time, the queries read about 4/3 of what the last
+// one reads. st is what the seed cost.
+func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
+	const whole = math.Pi * EarthRadius // half the circumference: every point
+	r = min(max(r, 100), whole)
+	for {
+		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Limit: k, Explain: o.Explain, Into: o.Into}
+		rs, rst, err := ix.Radius(tx, lat, lon, r, &ro)
+		st.Cells += rst.Cells
+		st.Ranges += rst.Ranges
+		st.Candidates += rst.Candidates
+		if err != nil {
+			return nil, st, err
+		}
+		if len(rs) >= k || r >= whole {
+			st.Results = len(rs)
+			return rs, st, nil
+		}
+		r = min(2*r, whole)
+	}
 }
 
 // keySpan is an interval of keys, both ends included.
@@ -191,6 +223,7 @@ func (s *nearestSearch) test(lat, lon float64) (float64, bool) {
 // unless a seed's scan read it already or it is no better than the k-th.
 func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	if s.scanning {
+		s.seedFar = max(s.seedFar, d)
 		s.read++
 		if s.read == 1 {
 			s.first = append(s.first[:0], key...)
@@ -210,6 +243,9 @@ func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	i := int32(len(s.found.recs))
 	if err := s.found.add(key, r.prefix, v, d); err != nil {
 		return err
+	}
+	if !s.found.admit() {
+		return nil // QueryOptions.Filter's
 	}
 	switch {
 	case s.best.len() < s.k:

@@ -34,6 +34,13 @@ type QueryOptions struct {
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
 	Explain *Explain
+	// Filter, if set, keeps only the points it returns true for, as
+	// Tile38's WHERE does: Limit counts the points it kept, and Nearest
+	// finds the k nearest points it keeps, reading further until it has
+	// them (so a filter that few points pass makes Nearest read far). It
+	// is called for each point inside the query's region, with an ID and
+	// Payload that are valid only during the call (copy what it keeps).
+	Filter func(p Point) bool
 	// Into, if it has the capacity, is where the results are written, as
 	// append(Into[:0], …) would: a loop of queries that passes each
 	// query's results back as the next one's Into allocates no Result
@@ -160,7 +167,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	found := ix.newHits(points.scope)
+	found := ix.newHits(points.scope, o.Filter)
 	defer ix.release(found)
 	reg := prepare(found)
 	cells := found.cover.cover(reg, o.maxCells(reg))
@@ -465,7 +472,11 @@ func (c *candidates) Visit(key, v []byte) bool {
 	return true
 }
 
-// keep gathers a kept point into h.
+// keep gathers a kept point into h, if its filter keeps it too.
 func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
-	return h.add(key, r.prefix, v, d)
+	if err := h.add(key, r.prefix, v, d); err != nil {
+		return err
+	}
+	h.admit()
+	return nil
 }
