@@ -14,8 +14,8 @@
 // One file a command group: geo.go and geoimport.go (geo), table.go,
 // index.go, rel.go, log.go, series.go, stats.go, verify.go, backup.go,
 // bench.go; drop.go is every group's drop, input.go what the imports
-// share, output.go the formats, units.go distances, svg.go the --svg
-// pictures, suggest.go the typo suggestions.
+// share, output.go the formats, where.go --where, units.go distances,
+// svg.go the --svg pictures, suggest.go the typo suggestions.
 package cli
 
 import (

@@ -1529,3 +1529,89 @@ func TestTableGet(t *testing.T) {
 		}
 	}
 }
+
+// TestGeoWhere: near, knn and box with --where keep exactly the points
+// whose payload fields meet every condition, by brute force over the rows
+// imported (text and numbers, = on numbers as numbers, a missing field);
+// knn finds the k nearest such points however few there are. A condition
+// that does not parse is exit 2.
+func TestGeoWhere(t *testing.T) {
+	type row struct {
+		id, status string
+		speed      float64
+		lat, lon   float64
+	}
+	r := rand.New(rand.NewPCG(61, 62))
+	var rows []row
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon,status,speed\n")
+	for i := range 800 {
+		w := row{fmt.Sprintf("car-%d", i), []string{"free", "busy", "off", ""}[r.IntN(4)], float64(r.IntN(120)), 59.9 + r.NormFloat64()*0.05, 10.75 + r.NormFloat64()*0.1}
+		rows = append(rows, w)
+		speed := strconv.FormatFloat(w.speed, 'f', -1, 64)
+		if i%9 == 0 {
+			speed += ".0" // 7.0 = 7
+		}
+		fmt.Fprintf(&csvText, "%s,%v,%v,%s,%s\n", w.id, w.lat, w.lon, w.status, speed)
+	}
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "--quiet", "geo", "import", "--index", "fleet", "-"); code != 0 {
+		t.Fatalf("import: %s", stderr)
+	}
+	lat, lon := 59.91, 10.76
+	for _, tc := range []struct {
+		where []string
+		keep  func(w row) bool
+	}{
+		{[]string{"status=free"}, func(w row) bool { return w.status == "free" }},
+		{[]string{"status=free", "speed>=70"}, func(w row) bool { return w.status == "free" && w.speed >= 70 }},
+		{[]string{"speed<10"}, func(w row) bool { return w.speed < 10 }},
+		{[]string{"speed=7"}, func(w row) bool { return w.speed == 7 }},
+		{[]string{"status!=busy", "speed>100"}, func(w row) bool { return w.status != "busy" && w.speed > 100 }},
+		{[]string{"colour=red"}, func(row) bool { return false }},
+		{[]string{"colour!=red"}, func(row) bool { return true }},
+	} {
+		var where []string
+		for _, w := range tc.where {
+			where = append(where, "--where", w)
+		}
+		var kept []city
+		for _, w := range rows {
+			if tc.keep(w) {
+				kept = append(kept, city{w.id, w.lat, w.lon})
+			}
+		}
+		ask := func(args ...string) []string {
+			t.Helper()
+			out, stderr, code := run(t, "", append(append([]string{"--db", db, "--output", "json", "geo"}, args...), where...)...)
+			if code != 0 {
+				t.Fatalf("%v %v: exit %d: %s", args, tc.where, code, stderr)
+			}
+			return ids(decode(t, out))
+		}
+		centre := []string{"--index", "fleet", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon)}
+		got := ask(append([]string{"near", "--radius", "5km"}, centre...)...)
+		want := brute(kept, lat, lon, func(_ city, d float64) bool { return d <= 5000 })
+		if !slices.Equal(got, want) {
+			t.Errorf("near --where %v: %d points, brute force %d", tc.where, len(got), len(want))
+		}
+		got = ask(append([]string{"knn", "--k", "7"}, centre...)...)
+		all := brute(kept, lat, lon, func(city, float64) bool { return true })
+		if want := all[:min(7, len(all))]; !slices.Equal(got, want) {
+			t.Errorf("knn --where %v: %v, brute force %v", tc.where, got, want)
+		}
+		got = ask("box", "--index", "fleet", "--min-lat", "59.88", "--max-lat", "59.93", "--min-lon", "10.7", "--max-lon", "10.8")
+		want = brute(kept, (59.88+59.93)/2, 10.75, func(c city, _ float64) bool {
+			return c.lat >= 59.88 && c.lat <= 59.93 && c.lon >= 10.7 && c.lon <= 10.8
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("box --where %v: %d points, brute force %d", tc.where, len(got), len(want))
+		}
+	}
+	for _, bad := range []string{"speed", "speed>fast", "=free"} {
+		_, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "fleet", "--lat", "59.9", "--lon", "10.7", "--radius", "1km", "--where", bad)
+		if code != 2 || !strings.Contains(stderr, "--where") {
+			t.Errorf("--where %q: exit %d, %q", bad, code, stderr)
+		}
+	}
+}

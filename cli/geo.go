@@ -111,7 +111,7 @@ func geoCommand() *ucli.Command {
 				Usage: "points within a radius, nearest first",
 				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					limitFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
@@ -131,7 +131,7 @@ func geoCommand() *ucli.Command {
 				Usage: "the k nearest points, exactly, with no radius",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours"},
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
@@ -147,7 +147,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo box --index cities --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3\n" +
 					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km\n" +
 					"keyspace geo box --index fleet --from car-7 --width 4km --height 2km",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
@@ -163,7 +163,7 @@ func geoCommand() *ucli.Command {
 				Name:      "within",
 				Usage:     "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection)",
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					limitFlag(),
 				}, explainFlags()...),
@@ -324,6 +324,10 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if _, err := limitOf(c); err != nil {
 		return err
 	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
 	s, err := openRead(c)
 	if err != nil {
 		return err
@@ -334,7 +338,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}
-		o := &geo.QueryOptions{Scope: scope, Limit: c.Int("limit")}
+		o := &geo.QueryOptions{Scope: scope, Limit: c.Int("limit"), Filter: whereFilter(conds)}
 		if c.Bool("explain") || c.String("svg") != "" {
 			o.Explain = &geo.Explain{}
 		}

@@ -80,6 +80,11 @@
 //     starting from the covering of a circle that holds k points (see
 //     Nearest).
 //
+// QueryOptions.Filter keeps only the points it accepts, as Tile38's WHERE
+// does: Limit counts kept points, and Nearest returns the k nearest kept
+// points, reading past rejected ones (or, when the filter leaves it no
+// bound after the seed, widening a radius query until one holds k).
+//
 // Every query returns results nearest first (ties by id) with the distance
 // in metres, and Stats: cells, key ranges, candidates read, results. On
 // 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per

@@ -25,10 +25,10 @@ import (
 // pool between queries (newHits, release), so a query grows none of them
 // once the pool holds buffers of its size; Results never share them.
 type hits struct {
-	scope    composite.Tuple   // shared by every result
+	scope    composite.Tuple  // shared by every result
 	filter   func(Point) bool // QueryOptions.Filter, or nil
-	ids      []byte          // the ids, unescaped, back to back
-	payloads []byte          // the payloads, back to back
+	ids      []byte           // the ids, unescaped, back to back
+	payloads []byte           // the payloads, back to back
 	recs     []hit
 	order    []sortKey        // the sort of recs (results)
 	spare    []sortKey        // the radix sort's other buffer

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/keyspacedb/keyspace/geo"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func whereFlag() ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only points whose payload field `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
+}
+
+// A condition is one --where: a payload field, an operator and a value.
+type condition struct {
+	field, op, value string
+	number           float64 // value, for <, <=, > and >=
+}
+
+var conditionSyntax = regexp.MustCompile(`^([^=!<>]+)(=|!=|<=|>=|<|>)(.*)$`)
+
+// parseWhere reads the --where conditions; a bad one is a usage error.
+func parseWhere(c *ucli.Context) ([]condition, error) {
+	var out []condition
+	for _, w := range c.StringSlice("where") {
+		m := conditionSyntax.FindStringSubmatch(w)
+		if m == nil {
+			return nil, usagef("--where %q: write FIELD<OP>VALUE with one of = != < <= > >=, as in status=free or speed>=70", w)
+		}
+		cond := condition{field: m[1], op: m[2], value: m[3]}
+		if cond.op != "=" && cond.op != "!=" {
+			n, err := strconv.ParseFloat(cond.value, 64)
+			if err != nil {
+				return nil, usagef("--where %q: %s compares numbers, and %q is not one", w, cond.op, cond.value)
+			}
+			cond.number = n
+		}
+		out = append(out, cond)
+	}
+	return out, nil
+}
+
+// whereFilter is the geo.QueryOptions.Filter of the conditions (nil for
+// none): a point is kept when its payload is a JSON object and every
+// condition holds for it. A field holds text or a number (imports store a
+// file's other columns as text): = and != compare numbers as numbers
+// (7 = 7.0) and anything else as text; <, <=, > and >= hold only for a
+// field that reads as a number. A missing field holds only for !=.
+func whereFilter(conds []condition) func(geo.Point) bool {
+	if len(conds) == 0 {
+		return nil
+	}
+	return func(p geo.Point) bool {
+		var fields map[string]any
+		if json.Unmarshal(p.Payload, &fields) != nil {
+			fields = nil
+		}
+		for _, cond := range conds {
+			if !cond.holds(fields) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func (cond condition) holds(fields map[string]any) bool {
+	v, ok := fields[cond.field]
+	if !ok || v == nil {
+		return cond.op == "!="
+	}
+	text := fmt.Sprint(v)
+	n, err := strconv.ParseFloat(text, 64)
+	isNumber := err == nil
+	if f, ok := v.(float64); ok {
+		n, isNumber = f, true
+	}
+	switch cond.op {
+	case "=", "!=":
+		equal := text == cond.value
+		if want, err := strconv.ParseFloat(cond.value, 64); err == nil && isNumber {
+			equal = n == want
+		}
+		return equal == (cond.op == "=")
+	}
+	if !isNumber {
+		return false
+	}
+	switch cond.op {
+	case "<":
+		return n < cond.number
+	case "<=":
+		return n <= cond.number
+	case ">":
+		return n > cond.number
+	}
+	return n >= cond.number
+}
