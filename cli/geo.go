@@ -103,7 +103,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within; get, dist, hash, scan by id; repair, drop",
+		Usage: "geohash proximity search: import points, then near, knn, box, within (--where on payload fields); get, dist, hash, scan by id; scopes; repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{

@@ -38,8 +38,8 @@ type QueryOptions struct {
 	// Tile38's WHERE does: Limit counts the points it kept, and Nearest
 	// finds the k nearest points it keeps, reading further until it has
 	// them (so a filter that few points pass makes Nearest read far). It
-	// is called for each point inside the query's region, with an ID and
-	// Payload that are valid only during the call (copy what it keeps).
+	// is called for each point inside the query's region; the Payload it
+	// is given is valid only during the call (copy it to keep it).
 	Filter func(p Point) bool
 	// Into, if it has the capacity, is where the results are written, as
 	// append(Into[:0], …) would: a loop of queries that passes each
@@ -477,6 +477,8 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 	if err := h.add(key, r.prefix, v, d); err != nil {
 		return err
 	}
-	h.admit()
+	if h.filter != nil {
+		h.admit()
+	}
 	return nil
 }
