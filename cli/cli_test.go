@@ -1615,3 +1615,46 @@ func TestGeoWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestGeoGetMany: geo get prints the points of the ids given, in that
+// order, with the coordinates and payload each row was imported with; an
+// id with no point is exit 1 and prints nothing.
+func TestGeoGetMany(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rows := "id,lat,lon,name\na,10.5,20.25,Ann\nb,-33.9,151.2,Bob\nc,89.99,-179.5,Cy\n"
+	if _, stderr, code := run(t, rows, "--db", db, "--quiet", "geo", "import", "--index", "g", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "g", "c", "a", "b")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Results []struct {
+			ID       string
+			Lat, Lon float64
+			Payload  map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		id       string
+		lat, lon float64
+		name     string
+	}{{"c", 89.99, -179.5, "Cy"}, {"a", 10.5, 20.25, "Ann"}, {"b", -33.9, 151.2, "Bob"}}
+	if len(got.Results) != len(want) {
+		t.Fatalf("%d points: %s", len(got.Results), out)
+	}
+	for i, w := range want {
+		g := got.Results[i]
+		if g.ID != w.id || g.Lat != w.lat || g.Lon != w.lon || g.Payload["name"] != w.name {
+			t.Errorf("point %d: %+v, want %+v", i, g, w)
+		}
+	}
+	out, stderr, code = run(t, "", "--db", db, "geo", "get", "--index", "g", "a", "zz")
+	if code != 1 || out != "" || !strings.Contains(stderr, `no point "zz" in index g`) {
+		t.Errorf("get a zz: exit %d, printed %q, %q", code, out, stderr)
+	}
+}

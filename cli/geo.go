@@ -180,28 +180,32 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:      "get",
-				Usage:     "one point by id",
-				UsageText: "keyspace geo get --index cities 5128581",
-				ArgsUsage: "ID",
+				Usage:     "points by id, in the order given (Redis's GEOPOS); an id with no point is an error",
+				UsageText: "keyspace geo get --index cities 5128581 5368361",
+				ArgsUsage: "ID...",
 				Flags:     []ucli.Flag{indexFlag()},
 				Action: func(c *ucli.Context) error {
-					if c.NArg() != 1 {
-						return usagef("geo get wants one ID")
+					if c.NArg() == 0 {
+						return usagef("geo get wants at least one ID")
 					}
 					format, err := output(c, "table", "json", "ndjson", "geojson")
 					if err != nil {
 						return err
 					}
+					ix := geo.NewIndex(c.String("index"))
 					return viewDB(c, func(tx keyspace.Tx) error {
-						p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.Args().First())
-						if err != nil {
-							return err
+						var rs []geo.Result
+						for _, id := range c.Args().Slice() {
+							p, err := getPoint(ix, tx, id)
+							if err != nil {
+								return err
+							}
+							rs = append(rs, geo.Result{Point: p})
 						}
-						rs := []geo.Result{{Point: p}}
-						if format == "table" { // one point: no count, no ranges read
+						if format == "table" { // points by id: no count, no ranges read
 							return writeTable(c.App.Writer, rs, false)
 						}
-						return writeResults(c.App.Writer, format, rs, geo.Stats{Results: 1}, false)
+						return writeResults(c.App.Writer, format, rs, geo.Stats{Results: len(rs)}, false)
 					})
 				},
 			},
