@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -215,7 +214,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo scan --index fleet --limit 100\n" +
 					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson",
 				Flags: []ucli.Flag{indexFlag(),
-					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (the whole index is read to find them)"},
+					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (every id is read to find them, each point of the scope's twice)"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
 				},
@@ -620,13 +619,13 @@ func geoScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	var scope []byte // packed, to compare with each point's
+	var scope composite.Tuple
 	if c.IsSet("scope") {
 		t, err := parseScope(c.String("scope"))
 		if err != nil {
 			return err
 		}
-		scope = t.Pack()
+		scope = t
 	}
 	limit, err := limitOf(c)
 	if err != nil {
@@ -639,17 +638,20 @@ func geoScan(c *ucli.Context) error {
 		}
 		var page []geo.Result
 		next := ""
-		err := ix.Scan(tx, c.String("cursor"), func(p geo.Point) bool {
-			if scope != nil && !bytes.Equal(composite.Tuple(p.Scope).Pack(), scope) {
-				return true
-			}
+		each := func(p geo.Point) bool {
 			if limit > 0 && len(page) == limit {
 				next = page[len(page)-1].ID
 				return false
 			}
 			page = append(page, geo.Result{Point: p})
 			return true
-		})
+		}
+		var err error
+		if c.IsSet("scope") {
+			err = ix.ScanScope(tx, scope, c.String("cursor"), each)
+		} else {
+			err = ix.Scan(tx, c.String("cursor"), each)
+		}
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/keyspacedb/keyspace"
@@ -18,6 +19,25 @@ import (
 // Get does. Points are copied out of the transaction; fn may write to tx
 // (the walk resumes after the id it last gave).
 func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
+	return ix.scan(tx, nil, after, fn)
+}
+
+// ScanScope is Scan of the points under one scope (nil for the points put
+// under none). It still walks every reverse entry, but a reverse entry
+// names its point's scope, so a point of another scope costs one read,
+// not two. (A scope's own key ranges hold its points in hash order, not
+// id order.)
+func (ix *Index) ScanScope(tx keyspace.Tx, scope composite.Tuple, after string, fn func(Point) bool) error {
+	elem, err := composite.Tuple{scopeTuple(scope)}.TryPack()
+	if err != nil {
+		return ix.wrap(fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err))
+	}
+	return ix.scan(tx, elem, after, fn)
+}
+
+// scan is Scan of the points whose reverse entries' packed ((scope…),
+// hash) start with scope, the packed scope element (nil: every point).
+func (ix *Index) scan(tx keyspace.Tx, scope []byte, after string, fn func(Point) bool) error {
 	r := ix.ids.Range()
 	if after != "" {
 		// The key of after followed by a zero byte is the least key past
@@ -25,6 +45,9 @@ func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
 		r.Start = append(ix.ids.Pack(composite.Tuple{after}), 0)
 	}
 	for k, where := range tx.Scan(r) {
+		if _, packed := parseWhere(where); scope != nil && !bytes.HasPrefix(packed, scope) {
+			continue
+		}
 		t, err := ix.ids.Unpack(k)
 		id, ok := "", len(t) == 1
 		if ok {

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -92,6 +93,29 @@ func TestScanAgainstAModel(t *testing.T) {
 				if !same(got, ids[i:]) {
 					t.Errorf("after %q: %d points, want %d", after, len(got), len(ids)-i)
 				}
+			}
+			// Under each scope (none, each tenant, and one no point has),
+			// from the start and after an id: the model's points of that
+			// scope, in id order.
+			for _, scope := range []composite.Tuple{nil, {"tenant", int64(0)}, {"tenant", int64(1)}, {"tenant"}} {
+				for _, after := range []string{"", "car3"} {
+					var want []string
+					for _, id := range ids {
+						if id > after && slices.Equal(live[id].Scope, scope) {
+							want = append(want, id)
+						}
+					}
+					var got []Point
+					if err := ix.ScanScope(tx, scope, after, func(p Point) bool { got = append(got, p); return true }); err != nil {
+						t.Fatal(err)
+					}
+					if !same(got, want) {
+						t.Errorf("ScanScope(%v) after %q: %d points, the model has %d", scope, after, len(got), len(want))
+					}
+				}
+			}
+			if err := ix.ScanScope(tx, composite.Tuple{struct{}{}}, "", func(Point) bool { return true }); !errors.Is(err, ErrBadQuery) {
+				t.Errorf("ScanScope of a scope no key can hold = %v, want ErrBadQuery", err)
 			}
 			return nil
 		})
