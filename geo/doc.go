@@ -91,9 +91,10 @@
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 // Scan lists the points in id order from after a given id, by the reverse
-// entries, for paging through an index or exporting it. Scopes lists the
-// scopes the points are under, a seek per scope and grid (ScopeCounts
-// counts the points under each, reading them all). Drop deletes the
+// entries, for paging through an index or exporting it (ScanScope lists
+// one scope's, skipping the others' points by their reverse entries).
+// Scopes lists the scopes the points are under, a seek per scope and grid
+// (ScopeCounts counts the points under each, reading them all). Drop deletes the
 // whole index: its three grids' subspaces and its reverse entries. The
 // point keys are the truth (they hold the coordinates); Verify checks the
 // reverse entries and each point's place against them, and Repair makes
