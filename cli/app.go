@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	ucli "github.com/urfave/cli/v2"
@@ -42,11 +43,36 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // Run runs the command line with args (args[0] is the program name) and
-// returns the exit code. Ctrl-C cancels the running command; an import in
-// progress rolls back.
+// returns the exit code. Ctrl-C cancels the running command: an import or
+// an index build in progress rolls back and says so. A command that does
+// not stop within interruptGrace of it (a query, or a read of standard
+// input that has not ended), or a second Ctrl-C, ends the process with
+// exit code 130; nothing is half written, as an Update that does not
+// commit leaves the file as it was.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	interrupts := make(chan os.Signal, 2)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-interrupts:
+		case <-finished:
+			return
+		}
+		cancel()
+		select {
+		case <-interrupts:
+		case <-time.After(interruptGrace):
+		case <-finished:
+			return
+		}
+		fmt.Fprintln(stderr, "keyspace: interrupted")
+		os.Exit(130)
+	}()
 	app := newApp(stdin, stdout, stderr)
 	var unknown error // an unknown command, which urfave/cli reports by calling CommandNotFound (keyspace help nope)
 	app.CommandNotFound = func(c *ucli.Context, name string) {
@@ -79,6 +105,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 1
 }
+
+// interruptGrace is how long Run waits, after Ctrl-C, for the command to
+// stop by itself before it ends the process.
+const interruptGrace = 2 * time.Second
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
 

@@ -1658,3 +1658,49 @@ func TestGeoGetMany(t *testing.T) {
 		t.Errorf("get a zz: exit %d, printed %q, %q", code, out, stderr)
 	}
 }
+
+// TestInterruptWhileReadingInput: Ctrl-C while a command waits on a
+// standard input that never ends (a polygon, an import) ends it within
+// the grace period with exit 130 and writes nothing; before, Ctrl-C was
+// caught and ignored until the input ended.
+func TestInterruptWhileReadingInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	if _, stderr, code := run(t, "id,lat,lon\na,1,2\n", "--db", db, "--quiet", "geo", "import", "--index", "g", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	for _, args := range [][]string{
+		{"geo", "within", "--index", "g", "--polygon", "-"},
+		{"--quiet", "geo", "import", "--index", "g", "-"},
+	} {
+		cmd := exec.Command(binary, append([]string{"--db", db}, args...)...)
+		stdin, err := cmd.StdinPipe() // held open: the input never ends
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, "id,lat,lon\nb,3,4\n")
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: still running 20 s after Ctrl-C", args)
+		}
+		stdin.Close()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("%v after Ctrl-C: %v, %q; want exit 130", args, err, errb.String())
+		}
+	}
+	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+		t.Errorf("an interrupted command changed the database:\n%s\n%s", before, after)
+	}
+}

@@ -7,6 +7,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -59,7 +60,7 @@ func importRows(c *ucli.Context, format string) ([]row, string, error) {
 		return nil, "", err
 	}
 	defer closeIn()
-	rows, err := readRows(in, format)
+	rows, err := readRows(c.Context, in, format)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
@@ -108,8 +109,9 @@ func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) 
 	return in, path, func() { f.Close() }, nil
 }
 
-// readRows reads every record of the input, with its line number.
-func readRows(in io.Reader, format string) ([]row, error) {
+// readRows reads every record of the input, with its line number,
+// stopping at a row boundary once ctx is cancelled (Ctrl-C).
+func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 	switch format {
 	case "csv":
 		r := csv.NewReader(in)
@@ -134,6 +136,9 @@ func readRows(in io.Reader, format string) ([]row, error) {
 				}
 				return nil, err
 			}
+			if err := interrupted(ctx, len(rows)); err != nil {
+				return nil, err
+			}
 			line, _ := r.FieldPos(0)
 			fields := make(map[string]string, len(header))
 			for i, h := range header {
@@ -149,6 +154,9 @@ func readRows(in io.Reader, format string) ([]row, error) {
 			text := strings.TrimSpace(sc.Text())
 			if text == "" {
 				continue
+			}
+			if err := interrupted(ctx, len(rows)); err != nil {
+				return nil, err
 			}
 			var obj map[string]any
 			if err := json.Unmarshal([]byte(text), &obj); err != nil {
@@ -187,6 +195,18 @@ func readRows(in io.Reader, format string) ([]row, error) {
 		return rows, nil
 	}
 	return nil, usagef("--format %q: want csv, ndjson or geojson", format)
+}
+
+// interrupted is an error once ctx is cancelled, checked every 1,024 rows
+// (n is the rows read so far).
+func interrupted(ctx context.Context, n int) error {
+	if n%1024 != 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w (nothing imported)", err)
+	}
+	return nil
 }
 
 func jsonField(v any) string {
