@@ -107,8 +107,7 @@ func (w *scopeWalk) next(tx keyspace.Tx) error {
 // reads every point key of the index (composite.GroupCounts); the counts
 // add up to the index's points.
 func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
-	var found []composite.Tuple
-	var points []int
+	var found []ScopeCount
 	for g := range ix.points {
 		groups, err := composite.GroupCounts(tx, ix.points[g], nil, 1)
 		if err != nil {
@@ -119,11 +118,10 @@ func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 			if err != nil {
 				return nil, err
 			}
-			found = append(found, scope)
-			points = append(points, gc.Count)
+			found = append(found, ScopeCount{Scope: scope, Points: gc.Count})
 		}
 	}
-	return mergeScopes(found, points), nil
+	return mergeScopes(found), nil
 }
 
 // scopeOf is the scope a point key's first element names: group holds
@@ -140,21 +138,17 @@ func (ix *Index) scopeOf(group composite.Tuple) (composite.Tuple, error) {
 	return scope, nil
 }
 
-// mergeScopes orders scopes found in the three grids as their keys sort
-// and merges repeats (a scope with points in a polar cap and between the
-// caps is listed by both grids), adding up their points when points holds
-// one count per scope (nil: no counts).
-func mergeScopes(scopes []composite.Tuple, points []int) []ScopeCount {
+// mergeScopes orders the counts of scopes found in the three grids as
+// their keys sort and adds up repeats (a scope with points in a polar cap
+// and between the caps is counted by both grids).
+func mergeScopes(counts []ScopeCount) []ScopeCount {
 	type packed struct {
 		key []byte
 		ScopeCount
 	}
-	all := make([]packed, len(scopes))
-	for i, s := range scopes {
-		all[i] = packed{key: composite.Tuple{scopeTuple(s)}.Pack(), ScopeCount: ScopeCount{Scope: s}}
-		if points != nil {
-			all[i].Points = points[i]
-		}
+	all := make([]packed, len(counts))
+	for i, c := range counts {
+		all[i] = packed{key: composite.Tuple{scopeTuple(c.Scope)}.Pack(), ScopeCount: c}
 	}
 	slices.SortStableFunc(all, func(a, b packed) int { return bytes.Compare(a.key, b.key) })
 	var out []ScopeCount
