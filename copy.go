@@ -14,7 +14,10 @@ var errSameStore = errors.New("source and destination are the same store")
 // It reads src in one View, so the copy is a consistent snapshot however
 // many Updates run meanwhile, and writes dst in one Update, so dst gets all
 // of it or none. A pair whose key dst already holds takes src's value;
-// dst's other keys stay.
+// dst's other keys stay. Being one transaction, it holds a copy of src's
+// pairs in memory until dst commits (and bbolt its dirty pages): a
+// compacting backup of the 150 MB cities file peaked at 390 MB resident,
+// the source's memory map included.
 //
 // Copy moves a keyspace between backends, as BuntDB's Save and Load do: a
 // memory store saved into a bbolt file and loaded back, or a file loaded
