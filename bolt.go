@@ -133,7 +133,12 @@ func classifyOpenError(err error) error {
 	}
 }
 
-// init makes sure the file holds the keyspace bucket, creating it in an empty
+// newFileTxID is the transaction id a new bbolt file's meta pages hold
+// (they are written with ids 0 and 1, and the later one is current) until
+// its first commit.
+const newFileTxID = 1
+
+// init makes sure the file holds the keyspace bucket, creating it in a new
 // file opened read-write.
 func (s *BoltStore) init() error {
 	check := func(tx *bolt.Tx) (found bool, err error) {
@@ -150,8 +155,10 @@ func (s *BoltStore) init() error {
 	}
 	// A file that has the bucket is only read: opening it writes nothing.
 	var found bool
+	var txid int
 	err := s.db.View(func(tx *bolt.Tx) (err error) {
 		found, err = check(tx)
+		txid = tx.ID()
 		return err
 	})
 	switch {
@@ -159,6 +166,12 @@ func (s *BoltStore) init() error {
 		return err
 	case s.readOnly:
 		return fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
+	case txid > newFileTxID:
+		// Transactions have committed, yet the root holds nothing: a
+		// damaged root page that reads as empty, or a file another
+		// program emptied. Creating the bucket would write over it as
+		// though it were new.
+		return fmt.Errorf("%w: no buckets in a file that has committed %d transactions (a damaged root page, or a file another program emptied)", ErrCorrupt, txid-newFileTxID)
 	}
 	return damagedOr(s.db.Update(func(tx *bolt.Tx) error {
 		found, err := check(tx)

@@ -1,6 +1,7 @@
 package keyspace_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -247,3 +248,52 @@ func TestCallersPanicsPassThrough(t *testing.T) {
 type visitorFunc func(k, v []byte) bool
 
 func (f visitorFunc) Visit(k, v []byte) bool { return f(k, v) }
+
+// TestDamagedRootIsNotReinitialized: a page damaged so that the file's
+// root reads as holding no buckets (its element count zeroed) must not be
+// taken for a new file and given a fresh keyspace bucket, which would
+// write over it and lose every key. Open fails with ErrCorrupt and the
+// file is left byte for byte as it was; or, where the zeroed page is not
+// the root, whatever is read is the file's own keys or an error.
+func TestDamagedRootIsNotReinitialized(t *testing.T) {
+	orig, used := damageBase(t)
+	dir := t.TempDir()
+	refused := 0
+	for _, page := range used {
+		data := append([]byte(nil), orig...)
+		data[page*pageSize+10], data[page*pageSize+11] = 0, 0 // the page's count
+		p := filepath.Join(dir, fmt.Sprintf("p%d.db", page))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := keyspace.Open(p, &keyspace.Options{NoSync: true, Timeout: time.Second})
+		if err != nil {
+			if !errors.Is(err, keyspace.ErrCorrupt) {
+				t.Errorf("page %d: Open = %v, want ErrCorrupt", page, err)
+			}
+			if after, _ := os.ReadFile(p); string(after) != string(data) {
+				t.Errorf("page %d: a refused Open changed the file", page)
+			}
+			refused++
+			continue
+		}
+		n := 0
+		err = s.View(func(tx keyspace.Tx) error {
+			for k, v := range tx.Scan(keyspace.Range{}) {
+				var i int
+				if _, err := fmt.Sscanf(string(k), "key%06d", &i); err != nil || !bytes.HasPrefix(v, fmt.Appendf(nil, "value-%d-", i)) {
+					t.Errorf("page %d: read %q = %q, which the file never held", page, k, v)
+				}
+				n++
+			}
+			return tx.Err()
+		})
+		s.Close()
+		if err == nil && n == 0 {
+			t.Errorf("page %d: the file opened with no keys at all: it was taken for a new one", page)
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no page's damage was refused: the test never damaged the root")
+	}
+}

@@ -12,7 +12,10 @@
 //
 //   - [Open] returns the embedded default, a go.etcd.io/bbolt file. The whole
 //     keyspace lives in one top-level bucket named "keyspace". A file without
-//     that bucket is refused with [ErrNotKeyspace] unless it is empty. A
+//     that bucket is refused with [ErrNotKeyspace] unless it is new (no
+//     transaction ever committed), and one whose root holds nothing after
+//     commits with [ErrCorrupt]: a root page damaged to read as empty is
+//     not written over as though the file were new. A
 //     View takes over the read transaction an earlier View finished with
 //     when no Update has begun since, instead of beginning its own:
 //     beginning one was half the cost of a View that reads one key. A
