@@ -164,14 +164,14 @@ func (s *BoltStore) init() error {
 	switch {
 	case err != nil || found:
 		return err
-	case s.readOnly:
-		return fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
 	case txid > newFileTxID:
 		// Transactions have committed, yet the root holds nothing: a
 		// damaged root page that reads as empty, or a file another
 		// program emptied. Creating the bucket would write over it as
 		// though it were new.
 		return fmt.Errorf("%w: no buckets in a file that has committed %d transactions (a damaged root page, or a file another program emptied)", ErrCorrupt, txid-newFileTxID)
+	case s.readOnly:
+		return fmt.Errorf("%w (empty bbolt file)", ErrNotKeyspace)
 	}
 	return damagedOr(s.db.Update(func(tx *bolt.Tx) error {
 		found, err := check(tx)

@@ -266,6 +266,11 @@ func TestDamagedRootIsNotReinitialized(t *testing.T) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if ro, err := keyspace.Open(p, &keyspace.Options{ReadOnly: true, Timeout: time.Second}); err == nil {
+			ro.Close()
+		} else if !errors.Is(err, keyspace.ErrCorrupt) {
+			t.Errorf("page %d: a read-only Open = %v, want ErrCorrupt", page, err)
+		}
 		s, err := keyspace.Open(p, &keyspace.Options{NoSync: true, Timeout: time.Second})
 		if err != nil {
 			if !errors.Is(err, keyspace.ErrCorrupt) {
