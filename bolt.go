@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -55,6 +56,12 @@ type BoltStore struct {
 	path     string
 	readOnly bool
 	reads    readers // idle read transactions for the next View
+	// file is the handle bbolt opened the file with (bolt.Options.OpenFile),
+	// for Close to close when bbolt cannot (stuck).
+	file *os.File
+	// stuck: a damaged write transaction could not be rolled back, and
+	// bbolt's writer lock is held for good (rollbackGuarded).
+	stuck atomic.Bool
 }
 
 var _ Store = (*BoltStore)(nil)
@@ -97,7 +104,13 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 			err = fmt.Errorf("keyspace: open %s: %w (%v)", path, ErrCorrupt, r)
 		}
 	}()
+	var file *os.File
 	db, err := bolt.Open(path, o.Mode, &bolt.Options{
+		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, mode)
+			file = f
+			return f, err
+		},
 		Timeout:         o.Timeout,
 		ReadOnly:        o.ReadOnly,
 		NoSync:          o.NoSync,
@@ -111,7 +124,7 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("keyspace: open %s: %w", path, classifyOpenError(err))
 	}
-	s := &BoltStore{db: db, path: path, readOnly: o.ReadOnly}
+	s := &BoltStore{db: db, path: path, readOnly: o.ReadOnly, file: file}
 	if err := s.init(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("keyspace: open %s: %w", path, err)
@@ -234,6 +247,9 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	if s.readOnly {
 		return fmt.Errorf("keyspace: update %s: %w (opened read-only)", s.path, ErrReadOnly)
 	}
+	if s.stuck.Load() {
+		return fmt.Errorf("keyspace: update %s: %w (a damaged write could not be rolled back: close the store and restore the file)", s.path, ErrCorrupt)
+	}
 	defer faultsPanic()()
 	s.reads.beginUpdate()
 	defer s.reads.endUpdate()
@@ -245,8 +261,8 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	committed := false
 	defer func() {
 		t.closed = true
-		if !committed {
-			rollbackGuarded(btx)
+		if !committed && !rollbackGuarded(btx) {
+			s.stuck.Store(true)
 		}
 	}()
 	if err := fn(t); err != nil {
@@ -256,7 +272,11 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 		return t.err
 	}
 	committed = true // commitGuarded rolls back what it cannot commit
-	if err := damagedOr(commitGuarded(btx)); err != nil && !errors.Is(err, ErrCorrupt) {
+	stuck, err := commitGuarded(btx)
+	if stuck {
+		s.stuck.Store(true)
+	}
+	if err := damagedOr(err); err != nil && !errors.Is(err, ErrCorrupt) {
 		return fmt.Errorf("keyspace: commit: %w", err)
 	} else if err != nil {
 		return err
@@ -279,8 +299,21 @@ func (s *BoltStore) begin(writable bool) (*bolt.Tx, *bolt.Bucket, error) {
 }
 
 // Close closes the file, waiting for running transactions to finish.
+//
+// A store stuck by a damaged write that could not be rolled back (see
+// rollbackGuarded) holds bbolt's writer lock for good, and bbolt's Close
+// would wait for it forever: Close then releases the file's lock for
+// other processes and closes the file itself, and returns an error
+// wrapping ErrCorrupt. The memory map stays until the process ends.
 func (s *BoltStore) Close() error {
 	s.reads.close()
+	if s.stuck.Load() {
+		if s.file != nil {
+			unlockFile(s.file)
+			s.file.Close()
+		}
+		return fmt.Errorf("keyspace: close %s: %w (closed the file directly: a damaged write could not be rolled back)", s.path, ErrCorrupt)
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("keyspace: close %s: %w", s.path, err)
 	}

@@ -100,20 +100,32 @@ func beginGuarded(db *bolt.DB, writable bool) (btx *bolt.Tx, b *bolt.Bucket, err
 }
 
 // commitGuarded commits btx, reporting a damaged file as an error; a
-// commit that panicked is rolled back.
-func commitGuarded(btx *bolt.Tx) (err error) {
+// commit that panicked is rolled back, and stuck reports whether that
+// rollback could not finish (rollbackGuarded).
+func commitGuarded(btx *bolt.Tx) (stuck bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			rollbackGuarded(btx)
+			stuck = !rollbackGuarded(btx)
 			err = damageError(r)
 		}
 	}()
-	return btx.Commit()
+	return false, btx.Commit()
 }
 
 // rollbackGuarded rolls btx back, ignoring what a damaged file makes it
-// raise.
-func rollbackGuarded(btx *bolt.Tx) {
-	defer func() { _ = recover() }()
+// raise, and reports whether the rollback finished. A write transaction's
+// rollback first gives its pages back to bbolt's free list, and a free
+// list read from a damaged page can refuse them with a panic ("freed page
+// was allocated by the same transaction"); the rollback then stops before
+// it releases bbolt's writer lock, which nothing can release afterwards.
+// The store is stuck (BoltStore.stuck): its Updates fail at once instead
+// of waiting for the lock forever, and Close closes the file itself.
+func rollbackGuarded(btx *bolt.Tx) (finished bool) {
+	defer func() {
+		if recover() != nil {
+			finished = false
+		}
+	}()
 	_ = btx.Rollback()
+	return true
 }

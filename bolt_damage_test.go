@@ -92,14 +92,18 @@ func useDamaged(t *testing.T, p, what string) (found bool) {
 		}
 		return nil
 	}))
-	check("Update", s.Update(func(tx keyspace.Tx) error {
+	update := func(tx keyspace.Tx) error {
 		for i := range 100 {
 			if err := tx.Put(fmt.Appendf(nil, "key%06d", i*30), []byte("new")); err != nil {
 				return err
 			}
 		}
 		return nil
-	}))
+	}
+	check("Update", s.Update(update))
+	// Again: a damaged write that could not be rolled back must not leave
+	// the next Update (or Close) waiting for bbolt's writer lock forever.
+	check("a second Update", s.Update(update))
 	check("Close", s.Close())
 	// The lock is free: a damaged transaction was rolled back.
 	s, err = keyspace.Open(p, &keyspace.Options{ReadOnly: true, Timeout: 100 * time.Millisecond})
