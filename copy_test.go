@@ -147,10 +147,11 @@ func TestBackupIsASnapshot(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	var committed atomic.Int64
-	stop := make(chan struct{})
+	stop, writerDone := make(chan struct{}), make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer close(writerDone)
 		for i := 1; ; i++ {
 			select {
 			case <-stop:
@@ -165,8 +166,13 @@ func TestBackupIsASnapshot(t *testing.T) {
 		}
 	}()
 	for round := range 5 {
-		for committed.Load() < int64(20*round) {
-			runtime.Gosched() // Updates commit between the backups
+		for committed.Load() < int64(20*round) { // Updates commit between the backups
+			select {
+			case <-writerDone:
+				t.Fatal("the writer stopped")
+			default:
+				runtime.Gosched()
+			}
 		}
 		var buf bytes.Buffer
 		n, err := s.Backup(&buf)
