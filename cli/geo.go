@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -494,21 +495,14 @@ func parseScope(s string) (composite.Tuple, error) {
 // (a program's integer scope, say) in the text form, which says each
 // part's kind.
 func scopeText(t composite.Tuple) string {
-	parts := make([]string, len(t))
-	for i, e := range t {
-		s, ok := e.(string)
-		if !ok {
-			return formatScope(t)
-		}
-		parts[i] = s
-	}
-	if len(parts) == 1 {
+	parts, ok := textParts(t)
+	switch {
+	case !ok:
+		return formatScope(t)
+	case len(parts) == 1:
 		return parts[0]
 	}
-	for i, p := range parts {
-		parts[i] = scopeEscaper.Replace(p)
-	}
-	return strings.Join(parts, ":")
+	return joinParts(parts)
 }
 
 var scopeEscaper = strings.NewReplacer(`\`, `\\`, `:`, `\:`, `*`, `\*`)
@@ -741,13 +735,32 @@ func scopeArg(t composite.Tuple) string {
 	if len(t) == 0 {
 		return ""
 	}
+	parts, ok := textParts(t)
+	if !ok || slices.Contains(parts, "") {
+		return formatScope(t)
+	}
+	return joinParts(parts)
+}
+
+// textParts returns t's parts, and whether every one is text.
+func textParts(t composite.Tuple) ([]string, bool) {
 	parts := make([]string, len(t))
 	for i, e := range t {
 		s, ok := e.(string)
-		if !ok || s == "" {
-			return formatScope(t)
+		if !ok {
+			return nil, false
 		}
-		parts[i] = scopeEscaper.Replace(s)
+		parts[i] = s
 	}
-	return strings.Join(parts, ":")
+	return parts, true
+}
+
+// joinParts writes text parts as --scope reads them: joined by ':', with
+// '\', ':' and '*' escaped.
+func joinParts(parts []string) string {
+	escaped := make([]string, len(parts))
+	for i, p := range parts {
+		escaped[i] = scopeEscaper.Replace(p)
+	}
+	return strings.Join(escaped, ":")
 }

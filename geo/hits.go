@@ -70,12 +70,14 @@ func (ix *Index) release(h *hits) {
 }
 
 // admit reports whether h's filter keeps the record added last, and drops
-// it if not. The filter sees the point's id (a new string) and its payload
-// in h's buffer, which the next add may move: valid only during the call.
-func (h *hits) admit() bool {
-	if h.filter == nil {
-		return true
-	}
+// it if not. With no filter it is a nil test, inlined where a query keeps
+// a candidate.
+func (h *hits) admit() bool { return h.filter == nil || h.filtered() }
+
+// filtered is admit's call of the filter. The filter sees the point's id
+// (a new string) and its payload in h's buffer, which the next add may
+// move: valid only during the call.
+func (h *hits) filtered() bool {
 	r := &h.recs[len(h.recs)-1]
 	p := Point{ID: string(h.ids[r.id[0]:r.id[1]]), Lat: r.lat, Lon: r.lon, Scope: h.scope}
 	if r.payload[1] > r.payload[0] {

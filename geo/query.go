@@ -477,8 +477,6 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 	if err := h.add(key, r.prefix, v, d); err != nil {
 		return err
 	}
-	if h.filter != nil {
-		h.admit()
-	}
+	h.admit()
 	return nil
 }

@@ -84,12 +84,9 @@ func (w *scopeWalk) next(tx keyspace.Tx) error {
 		if err != nil {
 			return fmt.Errorf("corrupt point key %q: %w", k, err)
 		}
-		scope, ok := t[0].(composite.Tuple)
-		if !ok {
-			return fmt.Errorf("corrupt point key %q: scope is %T, not a tuple", k, t[0])
-		}
-		if len(scope) == 0 {
-			scope = nil
+		scope, err := scopeOf(t)
+		if err != nil {
+			return fmt.Errorf("corrupt point key %q: %w", k, err)
 		}
 		w.elem, w.scope, found = bytes.Clone(elem), scope, true
 		// Past every key of the scope: a nested tuple's packed bytes end
@@ -114,9 +111,9 @@ func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 			return nil, ix.wrap(err)
 		}
 		for _, gc := range groups {
-			scope, err := ix.scopeOf(gc.Group)
+			scope, err := scopeOf(gc.Group)
 			if err != nil {
-				return nil, err
+				return nil, ix.wrap(fmt.Errorf("corrupt point key: %w", err))
 			}
 			found = append(found, ScopeCount{Scope: scope, Points: gc.Count})
 		}
@@ -127,10 +124,10 @@ func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 // scopeOf is the scope a point key's first element names: group holds
 // that element, a nested tuple (empty for no scope, which is nil here as
 // it is in Point.Scope).
-func (ix *Index) scopeOf(group composite.Tuple) (composite.Tuple, error) {
+func scopeOf(group composite.Tuple) (composite.Tuple, error) {
 	scope, ok := group[0].(composite.Tuple)
 	if !ok {
-		return nil, ix.wrap(fmt.Errorf("corrupt point key: scope is %T, not a tuple", group[0]))
+		return nil, fmt.Errorf("scope is %T, not a tuple", group[0])
 	}
 	if len(scope) == 0 {
 		return nil, nil
