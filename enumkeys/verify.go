@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -123,11 +122,8 @@ func (l *Log) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		problems = append(problems, fmt.Sprintf("parent %s has %d items and no counter", errctx.Quote(parent), tl.count))
 		writes.Put(l.counters.Pack(composite.Tuple{parent}), counter{last: tl.newest, count: tl.count}.bytes())
 	}
-	slices.Sort(problems)
-	if !fix {
-		return problems, nil
-	}
-	if err := writes.Apply(tx); err != nil {
+	problems, err := writes.Finish(tx, problems, fix)
+	if err != nil {
 		return nil, l.wrap(err)
 	}
 	return problems, nil

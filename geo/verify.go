@@ -126,11 +126,8 @@ func (ix *Index) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		problems = append(problems, fmt.Sprintf("reverse entry of %s names no point", errctx.Quote(id)))
 		writes.Delete(ix.ids.Pack(composite.Tuple{id}))
 	}
-	slices.Sort(problems)
-	if !fix {
-		return problems, nil
-	}
-	if err := writes.Apply(tx); err != nil {
+	problems, err := writes.Finish(tx, problems, fix)
+	if err != nil {
 		return nil, ix.wrap(err)
 	}
 	return problems, nil

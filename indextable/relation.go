@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -416,11 +415,8 @@ func (r *Relation) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			writes.Put(c.sub.Pack(composite.Tuple{id}), count(links))
 		}
 	}
-	slices.Sort(problems)
-	if !fix {
-		return problems, nil
-	}
-	if err := writes.Apply(tx); err != nil {
+	problems, err := writes.Finish(tx, problems, fix)
+	if err != nil {
 		return nil, r.wrap(err)
 	}
 	return problems, nil

@@ -3,7 +3,11 @@
 // and deciding first keeps its scans off the keys it changes.
 package fixes
 
-import "github.com/keyspacedb/keyspace"
+import (
+	"slices"
+
+	"github.com/keyspacedb/keyspace"
+)
 
 // Set is a repair's writes: keys to delete and pairs to put. A key both
 // deleted and put is put. The zero Set is empty and ready.
@@ -40,4 +44,16 @@ func (s *Set) Apply(tx keyspace.Tx) error {
 		}
 	}
 	return nil
+}
+
+// Finish ends a check: it sorts the problems found, and when fix is set
+// (a repair, not a verify) applies the set in tx. It returns the problems.
+func (s *Set) Finish(tx keyspace.Tx, problems []string, fix bool) ([]string, error) {
+	slices.Sort(problems)
+	if fix {
+		if err := s.Apply(tx); err != nil {
+			return nil, err
+		}
+	}
+	return problems, nil
 }
