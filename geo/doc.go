@@ -4,10 +4,11 @@
 //
 // # Key layout
 //
-//	("g", name, "p", (scope…), geohash uint64, id) → lat | lon (float64 bits) | payload
+//	("g", name, "p", (scope…), geohash uint64, id) → lat | lon (float64 bits) | flags | [expires] | payload
 //	("g", name, "n", (scope…), morton uint64, id)  → the same, north polar cap
 //	("g", name, "s", (scope…), morton uint64, id)  → the same, south polar cap
-//	("g", name, "i", id)                           → ['n' | 's'] packed ((scope…), hash)
+//	("g", name, "i", id)                           → ['n' | 's'] packed ((scope…), hash[, expires])
+//	("g", name, "e", expires uint64, id)           → nothing (points that expire, soonest first)
 //
 // Between the polar caps a point is keyed by its 64-bit geohash
 // (github.com/mmcloughlin/geohash), so a geohash cell of any precision is
@@ -79,6 +80,11 @@
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see
 //     Nearest).
+//
+// A point put with Expires is left out of every query, Get and Scan from
+// that instant (QueryOptions.Now, or the clock), as Tile38 leaves out an
+// object SET with EX; DeleteExpired deletes the points due, reading only
+// their expiry entries (expiry.go).
 //
 // QueryOptions.Filter keeps only the points it accepts, as Tile38's WHERE
 // does: Limit counts kept points, and Nearest returns the k nearest kept

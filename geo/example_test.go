@@ -2,6 +2,7 @@ package geo_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -154,4 +155,45 @@ func ExampleIndex_ScopeCounts() {
 	// Output:
 	// [oslo] 2
 	// [svalbard] 2
+}
+
+// Drivers report their position every few seconds; a driver who stops
+// reporting drops out of searches 30 seconds after the last report, as
+// with Tile38's SET … EX 30. A program deletes the expired points now and
+// then; queries leave them out in between.
+func ExampleIndex_DeleteExpired() {
+	store := keyspace.NewMemory()
+	drivers := geo.NewIndex("drivers")
+	start := time.Date(2030, 1, 1, 8, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		for i, p := range []geo.Point{
+			{ID: "ana", Lat: 52.5200, Lon: 13.4050},
+			{ID: "ben", Lat: 52.5210, Lon: 13.4100},
+		} {
+			p.Expires = start.Add(time.Duration(i+1) * 30 * time.Second) // ben reported 30 s after ana
+			if err := drivers.Put(tx, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	now := start.Add(45 * time.Second) // ana's report is 45 s old
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := drivers.Radius(tx, 52.52, 13.405, 1000, &geo.QueryOptions{Now: now})
+		for _, r := range results {
+			fmt.Printf("%s, expires %s\n", r.ID, r.Expires.UTC().Format(time.TimeOnly))
+		}
+		return err
+	})
+	store.Update(func(tx keyspace.Tx) error {
+		n, err := drivers.DeleteExpired(tx, now, 0)
+		fmt.Println("deleted", n)
+		next, _, _ := drivers.NextExpiry(tx)
+		fmt.Println("next expiry", next.UTC().Format(time.TimeOnly))
+		return err
+	})
+	// Output:
+	// ben, expires 08:01:00
+	// deleted 1
+	// next expiry 08:01:00
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -445,6 +446,9 @@ func FuzzRepair(f *testing.F) {
 				if r.IntN(3) == 0 {
 					p.Scope = composite.Tuple{fmt.Sprint("s", r.IntN(2))}
 				}
+				if r.IntN(2) == 0 {
+					p.Expires = time.Date(2030, 1, 1, 0, 0, r.IntN(4), 0, time.UTC)
+				}
 				if err := ix.Put(tx, p); err != nil {
 					return err
 				}
@@ -480,7 +484,13 @@ func FuzzRepair(f *testing.F) {
 				pk := points[r.IntN(len(points))]
 				id, rev := pk.p.ID, ix.ids.Pack(composite.Tuple{pk.p.ID})
 				var err error
-				switch kind := r.IntN(6); {
+				switch kind := r.IntN(8); {
+				case kind == 6: // a point's expiry entry lost
+					if !pk.p.Expires.IsZero() {
+						err = tx.Delete(ix.expiryKey(pk.p.Expires.UnixNano(), id))
+					}
+				case kind == 7: // an expiry entry of no point, or of another time
+					err = tx.Put(ix.expiryKey(time.Date(2031, 1, 1, 0, 0, r.IntN(2), 0, time.UTC).UnixNano(), fmt.Sprint("p", r.IntN(30))), nil)
 				case kind == 2:
 					err = tx.Put(ix.ids.Pack(composite.Tuple{fmt.Sprint("q", r.IntN(3))}), []byte{0x05, 0x00, 0x15, 0x01}) // names no point
 				case kind == 3:
@@ -493,7 +503,7 @@ func FuzzRepair(f *testing.F) {
 					stale := pk.p
 					stale.Lat, stale.Lon = c[0], c[1]
 					g, h := locate(stale.Lat, stale.Lon)
-					err = tx.Put(ix.points[g].Pack(append(placeOf(stale.Scope, h), id)), encodeValue(stale))
+					err = tx.Put(ix.points[g].Pack(append(placeOf(stale.Scope, h), id)), appendValue(nil, &stale, 0))
 					copied[id] = true
 				case copied[id]:
 					continue

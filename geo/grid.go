@@ -33,7 +33,7 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	found := ix.newHits(points.scope, o.Filter)
+	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	found.edge.init(lat, lon, radius)
 	test := &found.edge

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -27,6 +28,9 @@ import (
 type hits struct {
 	scope    composite.Tuple  // shared by every result
 	filter   func(Point) bool // QueryOptions.Filter, or nil
+	asOf     time.Time        // QueryOptions.Now
+	now      int64            // the time points expire by (clock), 0 until a point with an expiry is read
+	rejected int              // points read in the region that an expiry or the filter left out
 	ids      []byte           // the ids, unescaped, back to back
 	payloads []byte           // the payloads, back to back
 	recs     []hit
@@ -48,46 +52,76 @@ type hits struct {
 type hit struct {
 	distance    float64
 	lat, lon    float64
+	expires     int64    // nanoseconds since 1970, 0 for none
 	id, payload [2]int32 // [start, end) in hits.ids and hits.payloads
 }
 
-// newHits returns empty hits for results in scope that filter keeps (nil
-// for all), with buffers from the pool when it has some.
-func (ix *Index) newHits(scope composite.Tuple, filter func(Point) bool) *hits {
+// newHits returns empty hits for results in scope that have not expired
+// at o.Now and that o.Filter keeps, with buffers from the pool when it has
+// some.
+func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 	h, _ := ix.buffers.Get().(*hits)
 	if h == nil {
 		h = new(hits)
 	}
-	h.scope, h.filter = scope, filter
+	h.scope, h.filter, h.asOf = scope, o.Filter, o.Now
 	return h
 }
 
 // release empties h and gives its buffers back to the pool. h must not be
 // used afterwards.
 func (ix *Index) release(h *hits) {
-	h.scope, h.filter, h.ids, h.payloads, h.recs = nil, nil, h.ids[:0], h.payloads[:0], h.recs[:0]
+	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
+	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }
 
-// admit reports whether h's filter keeps the record added last, and drops
-// it if not. With no filter it is a nil test, inlined where a query keeps
-// a candidate.
-func (h *hits) admit() bool { return h.filter == nil || h.filtered() }
+// clock is the time points expire by: QueryOptions.Now, or the clock's
+// time when the query first asks (once per query, and only a query that
+// reads a point with an expiry asks).
+func (h *hits) clock() int64 {
+	if h.now == 0 {
+		t := h.asOf
+		if t.IsZero() {
+			t = time.Now()
+		}
+		h.now = max(t.UnixNano(), 1) // 0 means not read yet
+	}
+	return h.now
+}
 
-// filtered is admit's call of the filter. The filter sees the point's id
-// (a new string) and its payload in h's buffer, which the next add may
-// move: valid only during the call.
-func (h *hits) filtered() bool {
+// admit reports whether the record added last has not expired and h's
+// filter keeps it, and drops it if not. For a point with no expiry and a
+// query with no filter it is two tests, inlined where a query keeps a
+// candidate.
+func (h *hits) admit() bool {
+	return h.filter == nil && h.recs[len(h.recs)-1].expires == 0 || h.admitted()
+}
+
+// admitted is admit's test of an expiry and call of the filter. The filter
+// sees the point's id (a new string) and its payload in h's buffer, which
+// the next add may move: valid only during the call.
+func (h *hits) admitted() bool {
 	r := &h.recs[len(h.recs)-1]
+	if r.expires != 0 && r.expires <= h.clock() || h.filter != nil && !h.filter(h.point(r)) {
+		h.rejected++
+		h.drop()
+		return false
+	}
+	return true
+}
+
+// point is the record r as a Point whose id is a new string and whose
+// payload lies in h's buffer.
+func (h *hits) point(r *hit) Point {
 	p := Point{ID: string(h.ids[r.id[0]:r.id[1]]), Lat: r.lat, Lon: r.lon, Scope: h.scope}
 	if r.payload[1] > r.payload[0] {
 		p.Payload = h.payloads[r.payload[0]:r.payload[1]:r.payload[1]]
 	}
-	if h.filter(p) {
-		return true
+	if r.expires != 0 {
+		p.Expires = time.Unix(0, r.expires)
 	}
-	h.drop()
-	return false
+	return p
 }
 
 // add records the point under key (whose first prefix bytes are its
@@ -111,13 +145,19 @@ func (h *hits) add(key []byte, prefix int, v []byte, d float64) error {
 		h.ids = h.ids[:start]
 		return fmt.Errorf("corrupt point key %q: %d bytes after the id", key, len(rest))
 	}
+	expires, payload, err := valueRest(v)
+	if err != nil {
+		h.ids = h.ids[:start]
+		return fmt.Errorf("corrupt point value under key %q: %w", key, err)
+	}
 	pstart := len(h.payloads)
-	h.payloads = append(h.payloads, v[16:]...)
+	h.payloads = append(h.payloads, payload...)
 	lat, lon := valueCoords(v)
 	h.recs = append(h.recs, hit{
 		distance: d,
 		lat:      lat,
 		lon:      lon,
+		expires:  expires,
 		id:       [2]int32{int32(start), int32(len(h.ids))},
 		payload:  [2]int32{int32(pstart), int32(len(h.payloads))},
 	})
@@ -196,6 +236,9 @@ func (h *hits) resultsIn(order []sortKey, into []Result) []Result {
 		}
 		if payload[1] > payload[0] {
 			out[i].Payload = allPayloads[payload[0]:payload[1]:payload[1]]
+		}
+		if r.expires != 0 {
+			out[i].Expires = time.Unix(0, r.expires)
 		}
 	}
 	return out

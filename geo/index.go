@@ -1,11 +1,13 @@
 package geo
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -21,6 +23,9 @@ var (
 	// ErrBadPolygon: a polygon that is unclosed, too short, self-crossing
 	// or has positions out of range.
 	ErrBadPolygon = errors.New("geo: invalid polygon")
+	// ErrBadExpiry: a Point.Expires that is not after 1970 or not before
+	// 2262 (int64 nanoseconds since 1970 hold it).
+	ErrBadExpiry = errors.New("geo: expiry out of range")
 )
 
 // Point is one indexed point.
@@ -29,14 +34,19 @@ type Point struct {
 	Lat, Lon float64         // degrees
 	Scope    composite.Tuple // optional partition, e.g. {"US", "CA"}
 	Payload  []byte          // stored with the point, returned by queries
+	// Expires, if not zero, is when the point expires, as Tile38's
+	// SET … EX and BuntDB's TTL: from then on no query, Get or Scan
+	// returns it, and DeleteExpired deletes it (expiry.go).
+	Expires time.Time
 }
 
 // Index is a named geo index. Key layout (composite tuples):
 //
-//	("g", name, "p", (scope…), geohash uint64, id) → lat float64 | lon float64 | payload
+//	("g", name, "p", (scope…), geohash uint64, id) → lat | lon | flags | [expires] | payload
 //	("g", name, "n", (scope…), morton uint64, id)  → the same, north polar cap
 //	("g", name, "s", (scope…), morton uint64, id)  → the same, south polar cap
 //	("g", name, "i", id)                           → where the point's key is
+//	("g", name, "e", expires uint64, id)           → nothing: the points that expire, soonest first
 //
 // The first three are what queries scan: a point between the caps is keyed
 // by its 64-bit geohash, so a geohash cell of any precision under one
@@ -46,7 +56,15 @@ type Point struct {
 // point's current key by id, so Put can move a point and Delete remove it
 // in the same transaction: its value is the packed tuple ((scope…), hash),
 // preceded by the byte 'n' or 's' for a cap (no packed tuple starts with
-// either). Ids are unique per index, across scopes.
+// either), and followed by the point's expiry when it has one. Ids are
+// unique per index, across scopes.
+//
+// A point's value is its latitude and longitude as float64 bits, a flags
+// byte, the expiry as int64 nanoseconds since 1970 when the flags say so,
+// then the payload (encodeValue). The expiry is in the value so that a
+// query leaves an expired point out from what it reads anyway, and in the
+// reverse entry so that Put and Delete find the point's expiry entry
+// ("e") without reading the point.
 //
 // The scope is one nested tuple, not spliced in element by element: the
 // nesting ends it, so no point of a longer scope such as ("CA", 7) can fall
@@ -56,13 +74,14 @@ type Index struct {
 	name     string
 	points   [3]composite.Subspace // by grid
 	ids      composite.Subspace
-	unscoped scoped    // the key prefixes of points put under no scope
-	buffers  sync.Pool // *hits whose buffers queries reuse
+	expiry   composite.Subspace // the points that expire, by expiry
+	unscoped scoped             // the key prefixes of points put under no scope
+	buffers  sync.Pool          // *hits whose buffers queries reuse
 }
 
 // NewIndex returns the geo index called name.
 func NewIndex(name string) *Index {
-	ix := &Index{name: name, ids: composite.NewSubspace("g", name, "i")}
+	ix := &Index{name: name, ids: composite.NewSubspace("g", name, "i"), expiry: composite.NewSubspace("g", name, "e")}
 	for g, tag := range [3]string{geohashGrid: "p", northCap: "n", southCap: "s"} {
 		ix.points[g] = composite.NewSubspace("g", name, tag)
 	}
@@ -88,12 +107,14 @@ func scopeTuple(scope composite.Tuple) composite.Tuple {
 }
 
 // whereValue is a reverse entry's value: the packed ((scope…), hash), after
-// a grid marker for the caps.
-func whereValue(g grid, packed []byte) []byte {
-	if m := gridMarker(g); m != nil {
-		return append(m, packed...)
+// a grid marker for the caps, then the expiry (nanoseconds since 1970) if
+// the point has one.
+func whereValue(g grid, packed []byte, expires int64) []byte {
+	v := append(gridMarker(g), packed...)
+	if expires != 0 {
+		v = composite.AppendUint(v, uint64(expires))
 	}
-	return packed
+	return v
 }
 
 // gridMarker is the byte that starts a cap point's reverse entry; a
@@ -109,7 +130,7 @@ func gridMarker(g grid) []byte {
 }
 
 // parseWhere splits a reverse entry's value into its grid and the packed
-// ((scope…), hash).
+// ((scope…), hash[, expires]).
 func parseWhere(v []byte) (grid, []byte) {
 	if len(v) > 0 {
 		switch v[0] {
@@ -127,7 +148,7 @@ func parseWhere(v []byte) (grid, []byte) {
 // GEO key, Tile38's DROP). Other indexes, including ones whose names
 // start with this one's, are untouched.
 func (ix *Index) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, ix.ids, ix.points[0], ix.points[1], ix.points[2])
+	counts, err := composite.Clear(tx, ix.ids, ix.points[0], ix.points[1], ix.points[2], ix.expiry)
 	if err != nil {
 		return 0, ix.wrap(err)
 	}
@@ -148,6 +169,10 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 	if err := validate(p.Lat, p.Lon); err != nil {
 		return ix.wrap(err)
 	}
+	expires, err := expiryOf(p.Expires)
+	if err != nil {
+		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(p.ID), err))
+	}
 	if err := ix.deleteKey(tx, p.ID); err != nil {
 		return err
 	}
@@ -158,18 +183,26 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		return ix.wrap(fmt.Errorf("scope: %w", err))
 	}
 	key := ix.points[g].Pack(append(where, p.ID))
-	if err := tx.Put(key, encodeValue(p)); err != nil {
+	if err := tx.Put(key, appendValue(nil, &p, expires)); err != nil {
 		return ix.wrap(err)
 	}
-	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes))
+	if expires != 0 {
+		if err := tx.Put(ix.expiryKey(expires, p.ID), nil); err != nil {
+			return ix.wrap(err)
+		}
+	}
+	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes, expires))
 }
 
 // Get returns the point with the given id, or an error wrapping
-// keyspace.ErrNotFound.
+// keyspace.ErrNotFound (also once the point has expired).
 func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
-	g, key, err := ix.pointKey(tx, id)
+	g, key, expires, err := ix.pointKey(tx, id)
 	if err != nil {
 		return Point{}, err
+	}
+	if expires != 0 && expires <= time.Now().UnixNano() {
+		return Point{}, ix.wrap(fmt.Errorf("point %s: %w (expired)", errctx.Quote(id), keyspace.ErrNotFound))
 	}
 	return ix.read(tx, id, g, key)
 }
@@ -191,32 +224,41 @@ func (ix *Index) Delete(tx keyspace.Tx, id string) error {
 	return ix.deleteKey(tx, id)
 }
 
-// pointKey reads the reverse entry of id and returns the point's grid and
-// key.
-func (ix *Index) pointKey(tx keyspace.Tx, id string) (grid, []byte, error) {
+// pointKey reads the reverse entry of id and returns the point's grid, key
+// and expiry (0 for none).
+func (ix *Index) pointKey(tx keyspace.Tx, id string) (grid, []byte, int64, error) {
 	if id == "" {
-		return 0, nil, ix.wrap(ErrEmptyID)
+		return 0, nil, 0, ix.wrap(ErrEmptyID)
 	}
 	v, err := tx.Get(ix.ids.Pack(composite.Tuple{id}))
 	if err != nil {
-		return 0, nil, ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), err))
+		return 0, nil, 0, ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), err))
 	}
 	return ix.keyOf(id, v)
 }
 
-// keyOf returns the grid and key of the point id, from its reverse entry's
-// value.
-func (ix *Index) keyOf(id string, where []byte) (grid, []byte, error) {
+// keyOf returns the grid, key and expiry (0 for none) of the point id,
+// from its reverse entry's value.
+func (ix *Index) keyOf(id string, where []byte) (grid, []byte, int64, error) {
 	g, packed := parseWhere(where)
 	t, err := composite.Unpack(packed)
-	if err != nil {
-		return 0, nil, ix.wrap(fmt.Errorf("point %s: corrupt reverse entry: %w", errctx.Quote(id), err))
+	if err == nil && len(t) != 2 && len(t) != 3 {
+		err = fmt.Errorf("%d elements", len(t))
 	}
-	return g, ix.points[g].Pack(append(t, id)), nil
+	var expires int64
+	if err == nil && len(t) == 3 {
+		if expires, err = expiryElement(t[2]); err == nil {
+			t = t[:2]
+		}
+	}
+	if err != nil {
+		return 0, nil, 0, ix.wrap(fmt.Errorf("point %s: corrupt reverse entry: %w", errctx.Quote(id), err))
+	}
+	return g, ix.points[g].Pack(append(t, id)), expires, nil
 }
 
 func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
-	_, key, err := ix.pointKey(tx, id)
+	_, key, expires, err := ix.pointKey(tx, id)
 	if errors.Is(err, keyspace.ErrNotFound) {
 		return nil
 	}
@@ -226,16 +268,40 @@ func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
 	if err := tx.Delete(key); err != nil {
 		return ix.wrap(err)
 	}
+	if expires != 0 {
+		if err := tx.Delete(ix.expiryKey(expires, id)); err != nil {
+			return ix.wrap(err)
+		}
+	}
 	return tx.Delete(ix.ids.Pack(composite.Tuple{id}))
 }
 
-// encodeValue lays out a point's value: lat and lon as IEEE bits, then the
+// The value's flags byte, after the coordinates.
+const (
+	valueExpires byte = 1 << iota // an expiry follows the flags
+	valueFlags                    // the flags any value may have, plus one
+)
+
+// appendValue appends a point's value to dst: lat and lon as IEEE bits,
+// the flags byte, the expiry (nanoseconds since 1970) if not 0, then the
 // payload.
-func encodeValue(p Point) []byte {
-	v := make([]byte, 16, 16+len(p.Payload))
-	binary.BigEndian.PutUint64(v, math.Float64bits(p.Lat))
-	binary.BigEndian.PutUint64(v[8:], math.Float64bits(p.Lon))
-	return append(v, p.Payload...)
+func appendValue(dst []byte, p *Point, expires int64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(p.Lat))
+	dst = binary.BigEndian.AppendUint64(dst, math.Float64bits(p.Lon))
+	if expires != 0 {
+		dst = binary.BigEndian.AppendUint64(append(dst, valueExpires), uint64(expires))
+	} else {
+		dst = append(dst, 0)
+	}
+	return append(dst, p.Payload...)
+}
+
+// valueSize is the length of p's value.
+func valueSize(p *Point, expires int64) int {
+	if expires != 0 {
+		return 25 + len(p.Payload)
+	}
+	return 17 + len(p.Payload)
 }
 
 // valueCoords reads the coordinates from a point's value (at least 16
@@ -244,12 +310,36 @@ func valueCoords(v []byte) (lat, lon float64) {
 	return math.Float64frombits(binary.BigEndian.Uint64(v)), math.Float64frombits(binary.BigEndian.Uint64(v[8:]))
 }
 
+// valueRest reads what follows the coordinates in a point's value: its
+// expiry (0 for none) and its payload.
+func valueRest(v []byte) (expires int64, payload []byte, err error) {
+	switch {
+	case len(v) < 17:
+		return 0, nil, fmt.Errorf("%d bytes, fewer than a point's 17", len(v))
+	case v[16] >= valueFlags:
+		return 0, nil, fmt.Errorf("unknown flags %#x", v[16])
+	case v[16]&valueExpires == 0:
+		return 0, v[17:], nil
+	case len(v) < 25:
+		return 0, nil, fmt.Errorf("%d bytes, fewer than an expiring point's 25", len(v))
+	}
+	expires = int64(binary.BigEndian.Uint64(v[17:]))
+	if expires <= 0 {
+		return 0, nil, fmt.Errorf("expiry %d is not after 1970", expires)
+	}
+	return expires, v[25:], nil
+}
+
 // decode rebuilds a point from its key in grid g and its value, copying
 // out of the transaction.
 func (ix *Index) decode(g grid, key, v []byte) (Point, error) {
 	t, err := ix.points[g].Unpack(key)
-	if err != nil || len(t) != 3 || len(v) < 16 {
+	if err != nil || len(t) != 3 {
 		return Point{}, ix.wrap(fmt.Errorf("corrupt point key %q: %v", key, err))
+	}
+	expires, payload, err := valueRest(v)
+	if err != nil {
+		return Point{}, ix.wrap(fmt.Errorf("corrupt point value under key %q: %w", key, err))
 	}
 	scope, okScope := t[0].(composite.Tuple)
 	id, ok := t[2].(string)
@@ -261,8 +351,11 @@ func (ix *Index) decode(g grid, key, v []byte) (Point, error) {
 	if len(scope) > 0 {
 		p.Scope = scope
 	}
-	if len(v) > 16 {
-		p.Payload = append([]byte(nil), v[16:]...)
+	if len(payload) > 0 {
+		p.Payload = bytes.Clone(payload)
+	}
+	if expires != 0 {
+		p.Expires = time.Unix(0, expires)
 	}
 	return p, nil
 }

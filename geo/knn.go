@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 )
@@ -56,7 +57,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	}
 	ref := newRef(lat, lon)
 	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
-	s.found = ix.newHits(s.points.scope, o.Filter)
+	s.found = ix.newHits(s.points.scope, &o)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
 	s.queue.less = func(a, b nearItem) bool { return a.key < b.key }
@@ -81,10 +82,13 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		}
 	}
 	// Still no bound: the index holds fewer than k points, all now read;
-	// or a filter kept fewer than k of those read.
+	// or expiries or a filter left out all but fewer than k of those read.
 	if D := s.bound(); !math.IsInf(D, 1) {
 		s.start(D)
-	} else if o.Filter != nil {
+	} else if s.found.rejected > 0 {
+		if s.found.now != 0 {
+			o.Now = time.Unix(0, s.found.now) // the instant the seed's points expired by
+		}
 		return ix.nearestWidening(tx, lat, lon, k, o, 2*s.seedFar, s.st)
 	}
 	// A cell farther than D holds no answer, and the cells left are all
@@ -157,19 +161,19 @@ type nearestSearch struct {
 	seedFar     float64    // the farthest point the seed read, kept or not
 }
 
-// nearestWidening is Nearest where a filter kept fewer than k of the
-// points the seed read, so that there is no bound to begin the branch and
-// bound from: radius queries of a growing radius, from r (metres) and
-// doubling, until one finds k points the filter keeps, or the radius holds
-// the whole sphere. Every point within a radius is read, so the k nearest
-// kept points within it are the k nearest kept anywhere; and as the area
+// nearestWidening is Nearest where expiries or a filter kept fewer than k
+// of the points the seed read, so that there is no bound to begin the
+// branch and bound from: radius queries of a growing radius, from r
+// (metres) and doubling, until one finds k points kept, or the radius
+// holds the whole sphere. Every point within a radius is read, so the k
+// nearest kept points within it are the k nearest kept anywhere; and as the area
 // grows fourfold each time, the queries read about 4/3 of what the last
 // one reads. st is what the seed cost.
 func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
 	const whole = math.Pi * EarthRadius // half the circumference: every point
 	r = min(max(r, 100), whole)
 	for {
-		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Limit: k, Explain: o.Explain, Into: o.Into}
+		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into}
 		rs, rst, err := ix.Radius(tx, lat, lon, r, &ro)
 		st.Cells += rst.Cells
 		st.Ranges += rst.Ranges

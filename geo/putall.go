@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"fmt"
@@ -63,6 +64,24 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 				return err
 			}
 		}
+	}
+	// The expiry entries ("e") sort before everything else the index
+	// writes, soonest first.
+	var due []pair
+	for _, win := range winners {
+		if e := places[win.i].expires; e != 0 {
+			due = append(due, pair{ix.expiryKey(e, points[win.i].ID), nil})
+		}
+	}
+	slices.SortFunc(due, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
+	if err := keyspace.WriteSorted(tx, func(yield func(k, v []byte) bool) {
+		for _, d := range due {
+			if !yield(d.key, d.value) {
+				return
+			}
+		}
+	}); err != nil {
+		return ix.wrap(err)
 	}
 	w := &pairWriter{ids: ix.ids.Bytes(), points: points, places: places, scopes: scopes, winners: winners, byKey: byKey, won: won}
 	for g := range w.pointPrefix {
@@ -141,11 +160,15 @@ func (w *pairWriter) build(buf *keyBuffer, dst []pair, from, to int) []pair {
 		if i < len(w.winners) {
 			p, pl := &w.points[w.winners[i].i], &w.places[w.winners[i].i]
 			scope := w.scopes[pl.scope]
-			buf.reserve(len(w.ids) + 2*len(p.ID) + 2 + 1 + len(scope) + 9)
+			buf.reserve(len(w.ids) + 2*len(p.ID) + 2 + 1 + len(scope) + 9 + 9)
 			start := buf.len()
 			key := buf.take(composite.AppendString(append(buf.next(), w.ids...), p.ID))
 			value := append(buf.next(), gridMarker(pl.grid)...)
-			value = buf.take(composite.AppendUint(append(value, scope...), pl.hash))
+			value = composite.AppendUint(append(value, scope...), pl.hash)
+			if pl.expires != 0 {
+				value = composite.AppendUint(value, uint64(pl.expires))
+			}
+			value = buf.take(value)
 			dst = append(dst, buf.joined(start, key, value))
 			continue
 		}
@@ -155,13 +178,11 @@ func (w *pairWriter) build(buf *keyBuffer, dst []pair, from, to int) []pair {
 		}
 		p := &w.points[pl.i]
 		prefix, scope := w.pointPrefix[pl.grid], w.scopes[pl.scope]
-		buf.reserve(len(prefix) + len(scope) + 9 + 2*len(p.ID) + 2 + 16 + len(p.Payload))
+		buf.reserve(len(prefix) + len(scope) + 9 + 2*len(p.ID) + 2 + valueSize(p, pl.expires))
 		start := buf.len()
 		key := append(append(buf.next(), prefix...), scope...)
 		key = buf.take(composite.AppendString(composite.AppendUint(key, pl.hash), p.ID))
-		value := binary.BigEndian.AppendUint64(buf.next(), math.Float64bits(p.Lat))
-		value = binary.BigEndian.AppendUint64(value, math.Float64bits(p.Lon))
-		value = buf.take(append(value, p.Payload...))
+		value := buf.take(appendValue(buf.next(), p, pl.expires))
 		dst = append(dst, buf.joined(start, key, value))
 	}
 	return dst
@@ -170,11 +191,12 @@ func (w *pairWriter) build(buf *keyBuffer, dst []pair, from, to int) []pair {
 // placed is where a point's key goes: its key sorts by order (the grid's
 // rank in key order, then the scope's rank), then hash, then id.
 type placed struct {
-	order uint64
-	hash  uint64
-	grid  grid
-	scope int32 // index into the packed scopes
-	i     int32 // index into the points
+	order   uint64
+	hash    uint64
+	expires int64 // the point's expiry, 0 for none
+	grid    grid
+	scope   int32 // index into the packed scopes
+	i       int32 // index into the points
 }
 
 // placeAll checks every point and places it. It returns the packed scopes
@@ -205,8 +227,12 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 				scopeIndex[string(packed)] = scope
 			}
 		}
+		expires, err := expiryOf(p.Expires)
+		if err != nil {
+			return nil, nil, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
+		}
 		g, h := locate(p.Lat, p.Lon)
-		places[i] = placed{grid: g, hash: h, scope: scope, i: int32(i)}
+		places[i] = placed{grid: g, hash: h, expires: expires, scope: scope, i: int32(i)}
 	}
 	// Rank the scopes as their packed bytes sort.
 	byBytes := make([]int32, len(scopes))

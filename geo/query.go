@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -41,6 +42,10 @@ type QueryOptions struct {
 	// is called for each point inside the query's region; the Payload it
 	// is given is valid only during the call (copy it to keep it).
 	Filter func(p Point) bool
+	// Now is the time the query leaves out the points that have expired
+	// by (Point.Expires not after it); zero for the clock's time, read
+	// once, when the query first reads a point with an expiry.
+	Now time.Time
 	// Into, if it has the capacity, is where the results are written, as
 	// append(Into[:0], …) would: a loop of queries that passes each
 	// query's results back as the next one's Into allocates no Result
@@ -167,7 +172,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	found := ix.newHits(points.scope, o.Filter)
+	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
 	cells := found.cover.cover(reg, o.maxCells(reg))

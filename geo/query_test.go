@@ -707,7 +707,7 @@ func TestCorruptPointKeyIsAnError(t *testing.T) {
 		ix := NewIndex("bad")
 		load(t, s, ix, []Point{{ID: "good", Lat: 10, Lon: 10}})
 		_, h := locate(10.001, 10.001)
-		value := encodeValue(Point{Lat: 10.001, Lon: 10.001})
+		value := appendValue(nil, &Point{Lat: 10.001, Lon: 10.001}, 0)
 		for _, tail := range []composite.Tuple{{int64(5)}, {"x", "extra"}} {
 			key := ix.points[geohashGrid].Pack(append(composite.Tuple{composite.Tuple{}, h}, tail...))
 			if err := s.Update(func(tx keyspace.Tx) error { return tx.Put(key, value) }); err != nil {

@@ -3,6 +3,7 @@ package geo
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -16,8 +17,9 @@ import (
 //
 // It walks the reverse entries, ("g", name, "i", id), which sort by id,
 // and reads each point's key from there, so a point costs two reads, as
-// Get does. Points are copied out of the transaction; fn may write to tx
-// (the walk resumes after the id it last gave).
+// Get does. Points that have expired are left out. Points are copied out
+// of the transaction; fn may write to tx (the walk resumes after the id it
+// last gave).
 func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
 	return ix.scan(tx, nil, after, fn)
 }
@@ -44,6 +46,7 @@ func (ix *Index) scan(tx keyspace.Tx, scope []byte, after string, fn func(Point)
 		// it, so no other id's entry lies between.
 		r.Start = append(ix.ids.Pack(composite.Tuple{after}), 0)
 	}
+	var now int64 // read from the clock at the first point with an expiry
 	for k, where := range tx.Scan(r) {
 		if _, packed := parseWhere(where); scope != nil && !bytes.HasPrefix(packed, scope) {
 			continue
@@ -56,9 +59,17 @@ func (ix *Index) scan(tx keyspace.Tx, scope []byte, after string, fn func(Point)
 		if err != nil || !ok {
 			return ix.wrap(fmt.Errorf("corrupt reverse entry key %q: %v", k, err))
 		}
-		g, key, err := ix.keyOf(id, where)
+		g, key, expires, err := ix.keyOf(id, where)
 		if err != nil {
 			return err
+		}
+		if expires != 0 {
+			if now == 0 {
+				now = time.Now().UnixNano()
+			}
+			if expires <= now {
+				continue // expired: Get would not find it either
+			}
 		}
 		p, err := ix.read(tx, id, g, key)
 		if err != nil {

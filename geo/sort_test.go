@@ -42,7 +42,7 @@ func TestHitsAgainstComparisonSort(t *testing.T) {
 				}
 				want[i] = Result{Point: p, Distance: d}
 				key := composite.AppendString(composite.AppendUint(prefix, r.Uint64()), p.ID)
-				if err := h.add(key, len(prefix), encodeValue(p), d); err != nil {
+				if err := h.add(key, len(prefix), appendValue(nil, &p, 0), d); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -72,7 +72,7 @@ func TestHitsAgainstComparisonSort(t *testing.T) {
 // nothing.
 func TestHitsRejectsCorruptKeys(t *testing.T) {
 	prefix := []byte("pre")
-	value := encodeValue(Point{Lat: 1, Lon: 2})
+	value := appendValue(nil, &Point{Lat: 1, Lon: 2}, 0)
 	for _, key := range [][]byte{
 		[]byte("pr"),
 		composite.AppendUint(prefix, 7),
@@ -93,7 +93,7 @@ func BenchmarkHitsResults(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var h hits
 	prefix := []byte("pre")
-	value := encodeValue(Point{Lat: 1, Lon: 2})
+	value := appendValue(nil, &Point{Lat: 1, Lon: 2}, 0)
 	for i := range 1580 {
 		key := composite.AppendString(composite.AppendUint(prefix, 7), fmt.Sprint(i))
 		if err := h.add(key, len(prefix), value, r.Float64()*10_000); err != nil {

@@ -1,0 +1,178 @@
+package geo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+)
+
+// Points that expire.
+//
+// A point put with Expires set is gone for every reader from that instant:
+// queries, Get and Scan leave it out, as Tile38 does with an object SET
+// with EX and BuntDB with a key set with a TTL. Until DeleteExpired
+// deletes it, it still takes its key: Scopes and ScopeCounts, which read
+// keys rather than points, still count it, and Verify checks it like any
+// other point.
+//
+// Three places hold the expiry, each for the reader that needs it:
+//
+//   - the point's value (after the coordinates), so a query rejects an
+//     expired candidate from the bytes it reads anyway, with no other
+//     read: a query that meets no expiring point never reads the clock;
+//   - the reverse entry, so Put, Delete and Scan know it without reading
+//     the point;
+//   - the expiry entry, ("g", name, "e", expires, id), which sorts the
+//     expiring points by when they expire, so DeleteExpired reads only the
+//     ones due and NextExpiry only the first.
+//
+// Expiry is a reader's rule, not a background job: an embedded engine has
+// no server loop to run one. A program that wants the keys gone calls
+// DeleteExpired now and then, as `keyspace geo sweep` does (see
+// ExampleIndex_DeleteExpired).
+
+// expiryOf converts a point's Expires into nanoseconds since 1970, 0 for
+// none.
+func expiryOf(t time.Time) (int64, error) {
+	if t.IsZero() {
+		return 0, nil
+	}
+	first, last := composite.TimeBounds()
+	if !t.After(time.Unix(0, 0)) || t.After(last) || t.Before(first) {
+		return 0, fmt.Errorf("%w: %v", ErrBadExpiry, t)
+	}
+	return t.UnixNano(), nil
+}
+
+// expiryElement reads a reverse entry's expiry element.
+func expiryElement(e any) (int64, error) {
+	var n int64
+	switch v := e.(type) {
+	case int64:
+		n = v
+	case uint64:
+		if v <= math.MaxInt64 {
+			n = int64(v)
+		}
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("expiry %v is not a time after 1970", e)
+	}
+	return n, nil
+}
+
+// expiryKey is the expiry entry of the point id expiring at expires.
+func (ix *Index) expiryKey(expires int64, id string) []byte {
+	return composite.AppendString(composite.AppendUint(ix.expiry.Bytes(), uint64(expires)), id)
+}
+
+// parseExpiryKey reads an expiry entry's key.
+func (ix *Index) parseExpiryKey(k []byte) (expires int64, id string, err error) {
+	t, err := ix.expiry.Unpack(k)
+	if err == nil && len(t) != 2 {
+		err = fmt.Errorf("%d elements", len(t))
+	}
+	if err == nil {
+		expires, err = expiryElement(t[0])
+	}
+	if err == nil {
+		var ok bool
+		if id, ok = t[1].(string); !ok || id == "" {
+			err = fmt.Errorf("id is %T %v", t[1], t[1])
+		}
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("corrupt expiry entry %s: %w", errctx.Quote(string(k)), err)
+	}
+	return expires, id, nil
+}
+
+// dueBy is the range of expiry entries of the points that have expired at
+// now: those expiring at or before it.
+func (ix *Index) dueBy(now time.Time) keyspace.Range {
+	r := ix.expiry.Range()
+	switch n := now.UnixNano(); {
+	case now.Before(time.Unix(0, 1)):
+		r.End = bytes.Clone(r.Start) // nothing expires before 1970
+	case now.Before(time.Unix(0, math.MaxInt64)):
+		r.End = composite.AppendUint(ix.expiry.Bytes(), uint64(n)+1)
+	}
+	return r
+}
+
+// DeleteExpired deletes the points that have expired at now (whose
+// Expires is not after it), at most limit of them (0 for all), soonest
+// expired first, and returns how many it deleted. It reads only the expiry
+// entries of those points, so it costs nothing when none are due: a
+// program can call it on a timer, in transactions of a bounded size.
+func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, error) {
+	if limit < 0 {
+		return 0, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, limit))
+	}
+	r := ix.dueBy(now)
+	r.Limit = limit
+	type due struct {
+		expires int64
+		id      string
+	}
+	var all []due
+	for k := range tx.Scan(r) {
+		expires, id, err := ix.parseExpiryKey(k)
+		if err != nil {
+			return 0, ix.wrap(err)
+		}
+		all = append(all, due{expires, id})
+	}
+	if err := tx.Err(); err != nil {
+		return 0, ix.wrap(err)
+	}
+	deleted := 0
+	for _, d := range all {
+		_, _, expires, err := ix.pointKey(tx, d.id)
+		switch {
+		case err == nil && expires == d.expires:
+			// Deleting the point by its reverse entry deletes its
+			// expiry entry too.
+			if err := ix.deleteKey(tx, d.id); err != nil {
+				return 0, err
+			}
+			deleted++
+		case err == nil || errors.Is(err, keyspace.ErrNotFound):
+			// An entry of no point, or of an expiry the point no longer
+			// has (an index out of step, which Verify reports): the
+			// point is not due, and the entry means nothing.
+			if err := tx.Delete(ix.expiryKey(d.expires, d.id)); err != nil {
+				return 0, ix.wrap(err)
+			}
+		default:
+			return 0, err
+		}
+	}
+	return deleted, nil
+}
+
+// NextExpiry returns when the point that expires soonest expires, and
+// false if no point has an expiry. It may be in the past: a point that
+// has expired and not yet been deleted. A program that deletes expired
+// points can sleep until then.
+func (ix *Index) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
+	r := ix.expiry.Range()
+	r.Limit = 1
+	for k := range tx.Scan(r) {
+		expires, _, err := ix.parseExpiryKey(k)
+		if err != nil {
+			return time.Time{}, false, ix.wrap(err)
+		}
+		return time.Unix(0, expires), true, nil
+	}
+	if err := tx.Err(); err != nil {
+		return time.Time{}, false, ix.wrap(err)
+	}
+	return time.Time{}, false, nil
+}
