@@ -103,7 +103,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import points, then near, knn, box, within (--where on payload fields); get, dist, hash, scan by id; scopes; repair, drop",
+		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); get, dist, hash, scan by id; scopes; sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -250,12 +250,13 @@ func geoCommand() *ucli.Command {
 			{
 				Name:      "put",
 				Usage:     "add or move one point",
-				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' car-7`,
+				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' --ttl 30s car-7`,
 				ArgsUsage: "ID",
 				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the point and returned by queries"},
 					&ucli.Float64Flag{Name: "lat", Required: true, Usage: "latitude, degrees"},
 					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
+					ttlFlag(),
 				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
@@ -265,12 +266,16 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
+					expires, err := expiresFromTTL(c)
+					if err != nil {
+						return err
+					}
 					s, err := openWrite(c)
 					if err != nil {
 						return err
 					}
 					defer s.Close()
-					p := geo.Point{ID: c.Args().First(), Lat: c.Float64("lat"), Lon: c.Float64("lon"), Scope: scope}
+					p := geo.Point{ID: c.Args().First(), Lat: c.Float64("lat"), Lon: c.Float64("lon"), Scope: scope, Expires: expires}
 					if v := c.String("payload"); v != "" {
 						p.Payload = []byte(v)
 					}
@@ -303,6 +308,7 @@ func geoCommand() *ucli.Command {
 					})
 				},
 			},
+			geoSweepCommand(),
 			repairCommand("geo index", indexFlag(), "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
 				"keyspace geo repair --index fleet", func(name string) repairer { return geo.NewIndex(name).Repair }),
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -27,6 +29,8 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
 			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or geojson"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+			ttlFlag(),
+			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
 		},
 		Action: geoImport,
 	}
@@ -40,6 +44,13 @@ func geoImport(c *ucli.Context) error {
 	spec, err := newColumnSpec(c, rows)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	expires, err := expiresFromTTL(c)
+	if err != nil {
+		return err
+	}
+	if spec.expires != "" && !expires.IsZero() {
+		return usagef("--ttl and --expires-col both say when points expire; give one")
 	}
 	var points []geo.Point
 	var bad []badRow
@@ -61,6 +72,9 @@ func geoImport(c *ucli.Context) error {
 			}
 			bad = append(bad, badRow{r.where(), err})
 			continue
+		}
+		if !expires.IsZero() {
+			p.Expires = expires
 		}
 		points = append(points, p)
 	}
@@ -94,12 +108,13 @@ func geoImport(c *ucli.Context) error {
 // columnSpec says which columns hold what.
 type columnSpec struct {
 	id, lat, lon string
+	expires      string // the column of expiries, if any
 	scope        []string
 	geojson      bool
 }
 
 func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
-	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), geojson: c.String("format") == "geojson"}
+	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), expires: c.String("expires-col"), geojson: c.String("format") == "geojson"}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}
@@ -138,6 +153,9 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 			return spec, fmt.Errorf("no scope column %q in the header", sc)
 		}
 	}
+	if _, ok := have[spec.expires]; spec.expires != "" && !ok {
+		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header", spec.expires)
+	}
 	return spec, nil
 }
 
@@ -170,7 +188,20 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	case p.Lon < -180 || p.Lon > 180:
 		return p, fmt.Errorf("longitude %v out of range [-180, 180]", p.Lon)
 	}
+	if v := strings.TrimSpace(r.fields[s.expires]); s.expires != "" && v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return p, fmt.Errorf("expiry %q (column %q) is not an RFC 3339 time such as 2030-01-02T15:04:05Z", v, s.expires)
+		}
+		if t.Unix() <= 0 || t.After(time.Unix(0, math.MaxInt64)) {
+			return p, fmt.Errorf("expiry %q (column %q) is out of range: after 1970 and before 2262", v, s.expires)
+		}
+		p.Expires = t
+	}
 	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true}
+	if s.expires != "" {
+		skip[s.expires] = true
+	}
 	for _, sc := range s.scope {
 		p.Scope = append(p.Scope, r.fields[sc])
 		skip[sc] = true

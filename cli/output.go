@@ -25,6 +25,7 @@ type jsonResult struct {
 	Lon       float64         `json:"lon"`
 	DistanceM *float64        `json:"distance_m,omitempty"`
 	Scope     string          `json:"scope,omitempty"`
+	Expires   string          `json:"expires,omitempty"` // RFC 3339, UTC
 	Payload   json.RawMessage `json:"payload,omitempty"`
 }
 
@@ -49,7 +50,7 @@ func payloadJSON(p []byte) json.RawMessage {
 }
 
 func toJSON(r geo.Result, withDistance bool) jsonResult {
-	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Payload: payloadJSON(r.Payload)}
+	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Expires: formatExpires(r.Expires), Payload: payloadJSON(r.Payload)}
 	if withDistance {
 		d := r.Distance
 		out.DistanceM = &d
@@ -131,6 +132,9 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 		if len(r.Scope) > 0 {
 			f.Properties["scope"] = scopeText(r.Scope)
 		}
+		if !r.Expires.IsZero() {
+			f.Properties["expires"] = formatExpires(r.Expires)
+		}
 		var props map[string]any
 		if json.Unmarshal(r.Payload, &props) == nil {
 			for k, v := range props {
@@ -153,6 +157,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	scoped := slices.ContainsFunc(rs, func(r geo.Result) bool { return len(r.Scope) > 0 })
+	expiring := slices.ContainsFunc(rs, func(r geo.Result) bool { return !r.Expires.IsZero() })
 	cols := []string{"ID"}
 	if scoped {
 		cols = append(cols, "SCOPE")
@@ -160,6 +165,9 @@ func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 	cols = append(cols, "LAT", "LON")
 	if withDistance {
 		cols = append(cols, "DISTANCE")
+	}
+	if expiring {
+		cols = append(cols, "EXPIRES")
 	}
 	fmt.Fprintln(tw, strings.Join(append(cols, "PAYLOAD"), "\t"))
 	for _, r := range rs {
@@ -174,6 +182,9 @@ func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 		row = append(row, fmt.Sprintf("%.6f", r.Lat), fmt.Sprintf("%.6f", r.Lon))
 		if withDistance {
 			row = append(row, formatDistance(r.Distance))
+		}
+		if expiring {
+			row = append(row, cmp.Or(formatExpires(r.Expires), "never"))
 		}
 		fmt.Fprintln(tw, strings.Join(append(row, payload), "\t"))
 	}

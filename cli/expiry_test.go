@@ -1,0 +1,171 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// expiringPoints reads --output json of a geo query or scan: each point's
+// id and expiry ("" for none).
+func expiringPoints(t *testing.T, out string) map[string]string {
+	t.Helper()
+	var doc struct {
+		Results, Points []struct{ ID, Expires string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	got := map[string]string{}
+	for _, r := range append(doc.Results, doc.Points...) {
+		got[r.ID] = r.Expires
+	}
+	return got
+}
+
+// TestGeoExpiry: points imported with --expires-col, or put with --ttl,
+// are left out of near, knn, get and scan once they expire, and only then;
+// geo sweep deletes exactly the expired ones and says when the next
+// expires; a scan's export imported again keeps every expiry. The oracle
+// is the CSV itself: which rows' times have passed.
+func TestGeoExpiry(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	r := rand.New(rand.NewPCG(7, 8))
+	past, future := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	var csv strings.Builder
+	csv.WriteString("id,lat,lon,expires,name\n")
+	live := map[string]string{} // id → expiry of the rows that have not expired
+	expired := 0
+	for i := range 60 {
+		id, expires := fmt.Sprint("p", i), ""
+		switch i % 3 {
+		case 0:
+			expires = past.Add(time.Duration(r.IntN(1000)) * time.Hour).Format(time.RFC3339)
+			expired++
+		case 1:
+			expires = future.Add(time.Duration(r.IntN(1000)) * time.Hour).Format(time.RFC3339)
+			live[id] = expires
+		default:
+			live[id] = ""
+		}
+		fmt.Fprintf(&csv, "%s,%.5f,%.5f,%s,n%d\n", id, 48.85+r.Float64()*0.01, 2.35+r.Float64()*0.01, expires, i)
+	}
+	if _, stderr, code := run(t, csv.String(), "--db", db, "--quiet", "geo", "import", "--index", "f", "--expires-col", "expires", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	// A point put with a TTL that runs out at once, and one with an hour.
+	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "f", "--lat", "48.855", "--lon", "2.355", "--ttl", "1ms", "brief"); code != 0 {
+		t.Fatal(stderr)
+	}
+	before := time.Now()
+	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "f", "--lat", "48.855", "--lon", "2.355", "--ttl", "1h", "hour"); code != 0 {
+		t.Fatal(stderr)
+	}
+	time.Sleep(5 * time.Millisecond)
+	expired++
+	var hour string // when the point put with --ttl 1h expires
+	checkHour := func(what string, got map[string]string) {
+		t.Helper()
+		hour = got["hour"]
+		at, err := time.Parse(time.RFC3339, got["hour"])
+		if err != nil || at.Before(before.Add(time.Hour-time.Second)) || at.After(time.Now().Add(time.Hour)) {
+			t.Fatalf("%s: hour expires at %q, put with --ttl 1h at %v", what, got["hour"], before)
+		}
+		delete(got, "hour")
+	}
+	for _, query := range [][]string{
+		{"geo", "near", "--index", "f", "--lat", "48.855", "--lon", "2.355", "--radius", "5km"},
+		{"geo", "knn", "--index", "f", "--lat", "48.855", "--lon", "2.355", "-k", "1000"},
+		{"geo", "scan", "--index", "f"},
+	} {
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json"}, query...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", query, code, stderr)
+		}
+		got := expiringPoints(t, out)
+		checkHour(query[1], got)
+		if !maps.Equal(got, live) {
+			t.Fatalf("%v: %d points %v, want the %d live rows %v", query, len(got), got, len(live), live)
+		}
+	}
+	if _, _, code := run(t, "", "--db", db, "geo", "get", "--index", "f", "p0"); code != 1 {
+		t.Errorf("geo get of an expired point: exit %d, want 1", code)
+	}
+	if out, _, code := run(t, "", "--db", db, "geo", "get", "--index", "f", "p1"); code != 0 || !strings.Contains(out, "EXPIRES") || !strings.Contains(out, live["p1"]) {
+		t.Errorf("geo get of a live point: exit %d\n%s", code, out)
+	}
+
+	// A scan's export imported into another index keeps the expiries.
+	export, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "geo", "scan", "--index", "f")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, export, "--db", db, "--quiet", "geo", "import", "--index", "copy", "--format", "ndjson", "--expires-col", "expires", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	out, _, _ := run(t, "", "--db", db, "--output", "json", "geo", "scan", "--index", "copy")
+	got := expiringPoints(t, out)
+	checkHour("the copy", got)
+	if !maps.Equal(got, live) {
+		t.Fatalf("the export imported again: %v, want %v", got, live)
+	}
+
+	out, stderr, code = run(t, "", "--db", db, "geo", "sweep", "--index", "f")
+	if want := fmt.Sprintf("deleted %d expired points from f\nnext expiry: %s\n", expired, hour); code != 0 || out != want {
+		t.Fatalf("geo sweep: exit %d, %q (%s), want %q", code, out, stderr, want)
+	}
+	if out, _, code := run(t, "", "--db", db, "geo", "sweep", "--index", "f"); code != 0 || !strings.HasPrefix(out, "deleted 0 expired points") {
+		t.Errorf("a second sweep: exit %d, %q", code, out)
+	}
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+		t.Errorf("verify after the sweep: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = run(t, "", "--db", db, "--output", "json", "geo", "scopes", "--index", "f", "--count")
+	if !strings.Contains(out, fmt.Sprintf(`"points": %d`, len(live)+1)) {
+		t.Errorf("after the sweep the index should hold the %d live points: %s", len(live)+1, out)
+	}
+}
+
+// TestGeoExpiryBadInput: a --ttl that is not positive, an expiry that is
+// not a time or is out of range, and --ttl with --expires-col are refused
+// with the reason (and the line), and nothing is written.
+func TestGeoExpiryBadInput(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, "id,lat,lon\na,1,1\n", "--db", db, "--quiet", "geo", "import", "--index", "f", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	file, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		code  int
+		says  string
+	}{
+		{"", []string{"geo", "put", "--index", "f", "--lat", "2", "--lon", "2", "--ttl", "0s", "b"}, 2, "--ttl 0s"},
+		{"", []string{"geo", "put", "--index", "f", "--lat", "2", "--lon", "2", "--ttl", "-5m", "b"}, 2, "--ttl -5m0s"},
+		{"", []string{"geo", "put", "--index", "f", "--lat", "2", "--lon", "2", "--ttl", "soon", "b"}, 2, "soon"},
+		{"id,lat,lon,exp\nb,2,2,2030-01-01T00:00:00Z\nc,3,3,tomorrow\n", []string{"geo", "import", "--index", "f", "--expires-col", "exp", "-"}, 1, `line 3: expiry "tomorrow"`},
+		{"id,lat,lon,exp\nb,2,2,1960-01-01T00:00:00Z\n", []string{"geo", "import", "--index", "f", "--expires-col", "exp", "-"}, 1, "out of range"},
+		{"id,lat,lon,exp\nb,2,2,\n", []string{"geo", "import", "--index", "f", "--expires-col", "when", "-"}, 1, `no expiry column "when"`},
+		{"id,lat,lon,exp\nb,2,2,\n", []string{"geo", "import", "--index", "f", "--expires-col", "exp", "--ttl", "1h", "-"}, 2, "give one"},
+		{"", []string{"geo", "sweep", "--index", "f", "--limit", "-1"}, 2, "--limit -1"},
+	} {
+		_, stderr, code := run(t, tc.stdin, append([]string{"--db", db, "--quiet"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%v: exit %d, %q; want exit %d saying %q", tc.args, code, stderr, tc.code, tc.says)
+		}
+	}
+	if after, err := os.ReadFile(db); err != nil || !slices.Equal(file, after) {
+		t.Errorf("refused input changed the database file (%v)", err)
+	}
+}
