@@ -16,7 +16,7 @@ import (
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index, every log's time index and counters, every geo index's reverse entries and both lists of every relation; exit 1 on any problem",
+		Usage:     "read every key of the file, then check every table index, every log's time index and counters, every geo index's reverse and expiry entries and both lists of every relation; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
