@@ -24,7 +24,8 @@ type ScopeCount struct {
 // It reads one key per scope and grid: after each scope it seeks past the
 // scope's whole key range, so a scope of a million points costs what one
 // of a single point does, and listing the first few of a million scopes
-// costs a few seeks.
+// costs a few seeks. It reads keys, not points: a scope whose points have
+// all expired is listed until DeleteExpired deletes them.
 func (ix *Index) Scopes(tx keyspace.Tx, limit int) ([]composite.Tuple, error) {
 	var walks [3]scopeWalk
 	for g := range walks {
@@ -102,7 +103,8 @@ func (w *scopeWalk) next(tx keyspace.Tx) error {
 
 // ScopeCounts is Scopes with the number of points under each scope. It
 // reads every point key of the index (composite.GroupCounts); the counts
-// add up to the index's points.
+// add up to the index's points, counting expired points until
+// DeleteExpired deletes them.
 func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 	var found []ScopeCount
 	for g := range ix.points {
