@@ -220,9 +220,9 @@ func (s *BoltStore) View(fn func(tx Tx) error) error {
 		if err != nil {
 			return err
 		}
-		p = pooledRead{tx: btx, b: b, gen: gen}
+		p = pooledRead{tx: btx, b: b, gen: gen, pages: pagesOf(btx)}
 	}
-	t := &boltTx{tx: p.tx, b: p.b}
+	t := &boltTx{tx: p.tx, b: p.b, pages: p.pages}
 	t.visit.c, t.visit.end = p.cur, p.end[:0]
 	finished := false
 	defer func() {
@@ -257,7 +257,7 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 	if err != nil {
 		return err
 	}
-	t := &boltTx{tx: btx, b: b, txState: txState{writable: true}}
+	t := &boltTx{tx: btx, b: b, pages: pagesOf(btx), txState: txState{writable: true}}
 	committed := false
 	defer func() {
 		t.closed = true
@@ -326,8 +326,10 @@ type boltTx struct {
 	tx *bolt.Tx
 	b  *bolt.Bucket
 	// inBolt is set while a call into bbolt runs, damaged once one has
-	// panicked on a damaged file (bolt_damage.go).
+	// panicked on a damaged file or handed out a pair that reaches past
+	// pages (bolt_damage.go).
 	inBolt, damaged bool
+	pages           pageSpan // where the transaction's pages lie in memory
 	// visit is the cursor of a View's forward visits, kept from one to
 	// the next (visitForward).
 	visit struct {
@@ -356,6 +358,9 @@ func (t *boltTx) Get(key []byte) (v []byte, err error) {
 		k, _ = t.b.Cursor().Seek(key)
 	}
 	t.inBolt = false
+	if !t.intact(nil, v) {
+		return nil, t.brokenPair(key, v)
+	}
 	switch {
 	case v != nil:
 		return v, nil
@@ -453,6 +458,10 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 			inside = func(k []byte) bool { return r.Start == nil || bytes.Compare(k, r.Start) >= 0 }
 		}
 		for n := 0; k != nil && inside(k); {
+			if !t.intact(k, v) {
+				t.brokenPair(k, v)
+				return
+			}
 			writes := t.writes
 			t.inBolt = false
 			if !yield(k, v) {
@@ -519,6 +528,10 @@ func (t *boltTx) visitForward(r Range, v Visitor) {
 	}
 	st.ended = false
 	for n := 0; ; k, val = c.Next() {
+		if !t.intact(k, val) {
+			t.brokenPair(k, val)
+			break
+		}
 		if k == nil || r.End != nil && bytes.Compare(k, r.End) >= 0 {
 			// Every key before k is < r.End; with no End, that says
 			// nothing.

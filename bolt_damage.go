@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -128,4 +129,58 @@ func rollbackGuarded(btx *bolt.Tx) (finished bool) {
 	}()
 	_ = btx.Rollback()
 	return true
+}
+
+// A page element gives the length and the position of its key and value,
+// and bbolt makes slices of the memory map from them without reading
+// either. Damaged, they reach past the file's pages: bbolt hands such a
+// key or value out untouched, and the first read of it, in the caller's
+// code, would fault there, beyond recoverDamage's reach. So every pair a
+// transaction hands out is checked first (intact): a key longer than
+// MaxKeySize (no Put stores one), or bytes of the map that run past the
+// file's last page, is damage, and the transaction fails with ErrCorrupt
+// instead. (FuzzDamagedFile found such pairs passing a whole Scan.)
+
+// pageSpan is where a transaction's pages lie in memory: the memory map
+// from its start up to the file's size as the transaction sees it (every
+// page it can read lies below that).
+type pageSpan struct{ start, end uintptr }
+
+// pagesOf returns the span of btx's pages. The map cannot move while btx
+// is open: bbolt remaps only in a writer's commit, which waits for read
+// transactions to end.
+func pagesOf(btx *bolt.Tx) pageSpan {
+	start := btx.DB().Info().Data
+	return pageSpan{start, start + uintptr(btx.Size())}
+}
+
+// intact reports whether a key and value bbolt handed out can be whole: the
+// key no longer than MaxKeySize, and each, if it starts among the pages,
+// ending there. In a read transaction every pair lies among the pages, so
+// one that starts elsewhere is damaged too; a write transaction's pairs
+// may be ones it put, which lie in the Go heap.
+func (t *boltTx) intact(k, v []byte) bool {
+	return len(k) <= MaxKeySize && t.pages.holds(k, !t.writable) && t.pages.holds(v, !t.writable)
+}
+
+// holds reports whether b lies within the pages, or starts outside them
+// and need not be inside.
+func (s pageSpan) holds(b []byte, mustBeInside bool) bool {
+	if len(b) == 0 {
+		return true
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if p < s.start || p >= s.end {
+		return !mustBeInside
+	}
+	return uintptr(len(b)) <= s.end-p
+}
+
+// brokenPair records a pair that is not intact as damage and returns the
+// error. It reads neither slice, only their lengths.
+func (t *boltTx) brokenPair(k, v []byte) error {
+	e := fmt.Errorf("%w: a damaged page (a key of %d bytes and a value of %d bytes that reach past the file's pages)", ErrCorrupt, len(k), len(v))
+	t.damaged = true
+	t.setErr(e)
+	return e
 }

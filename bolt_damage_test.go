@@ -82,14 +82,31 @@ func useDamaged(t *testing.T, p, what string) (found bool) {
 		return found
 	}
 	check("View", s.View(func(tx keyspace.Tx) error {
-		for range tx.Scan(keyspace.Range{}) {
+		// Read every byte handed out, as a caller would: a slice that
+		// reaches past the file's pages would fault here, in the caller's
+		// code, where the store cannot recover it.
+		var sum byte
+		for k, v := range tx.Scan(keyspace.Range{}) {
+			for _, b := range k {
+				sum += b
+			}
+			for _, b := range v {
+				sum += b
+			}
 		}
 		if err := tx.Err(); err != nil {
 			return err
 		}
-		if _, err := tx.Get([]byte("key001500")); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
-			return err
+		for i := range 1001 { // every key damageBase wrote, and one it did not
+			v, err := tx.Get(fmt.Appendf(nil, "key%06d", i))
+			if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+				return err
+			}
+			for _, b := range v {
+				sum += b
+			}
 		}
+		_ = sum
 		return nil
 	}))
 	update := func(tx keyspace.Tx) error {
@@ -147,6 +164,58 @@ func TestBoltDamagedPages(t *testing.T) {
 		t.Fatal("no damage was found: the test damages nothing that is read")
 	}
 	t.Logf("%d damaged files reported as ErrCorrupt", damaged)
+}
+
+// TestDamagedLengths damages the key length, then the value length, of the
+// first element of each leaf page into about 16 MB, past the file's pages. bbolt hands such
+// a pair out without reading it; a caller that read it would fault in its
+// own code. The store must see that the pair reaches past the file's pages
+// and fail with ErrCorrupt instead.
+func TestDamagedLengths(t *testing.T) {
+	orig, used := damageBase(t)
+	dir := t.TempDir()
+	leaves := 0
+	for _, page := range used {
+		// A leaf page (bbolt's flag 0x02) of pairs, not of the bucket's
+		// own entry (an element flagged 0x01), which bbolt reads itself.
+		if flags := binary.LittleEndian.Uint16(orig[page*pageSize+8:]); flags&0x02 == 0 || orig[page*pageSize+16]&0x01 != 0 {
+			continue
+		}
+		leaves++
+		for _, off := range []int{27, 31} { // the high bytes of the first element's key and value lengths
+			data := append([]byte(nil), orig...)
+			data[page*pageSize+off] ^= 0x01
+			p := filepath.Join(dir, fmt.Sprintf("p%d-%d.db", page, off))
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if off == 31 { // Get alone must notice a value past the pages, too
+				s, err := keyspace.Open(p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				noticed := false
+				s.View(func(tx keyspace.Tx) error {
+					for i := range 1000 {
+						_, err := tx.Get(fmt.Appendf(nil, "key%06d", i))
+						noticed = noticed || errors.Is(err, keyspace.ErrCorrupt)
+					}
+					return nil
+				})
+				s.Close()
+				if !noticed {
+					t.Errorf("page %d: Get handed out a value damaged into 16 MB", page)
+				}
+			}
+			if !useDamaged(t, p, fmt.Sprintf("page %d, byte %d", page, off)) {
+				t.Errorf("page %d, byte %d: a length damaged into 16 MB went unnoticed", page, off)
+			}
+			os.Remove(p)
+		}
+	}
+	if leaves < 5 {
+		t.Fatalf("only %d leaf pages among %v", leaves, used)
+	}
 }
 
 // FuzzDamagedFile damages a file at two fuzzed places in its pages'

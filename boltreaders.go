@@ -44,11 +44,12 @@ type readers struct {
 // growing its stack page by page (Bucket.Cursor, Cursor.search), five
 // allocations of a 1 km radius query on bbolt.
 type pooledRead struct {
-	tx  *bolt.Tx
-	b   *bolt.Bucket
-	gen uint64
-	cur *bolt.Cursor
-	end []byte
+	tx    *bolt.Tx
+	b     *bolt.Bucket
+	gen   uint64
+	cur   *bolt.Cursor
+	end   []byte
+	pages pageSpan // where tx's pages lie in memory
 }
 
 // maxIdleReads bounds the idle transactions kept: as many as Views that
