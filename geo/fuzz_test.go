@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -309,14 +310,21 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 		r := rand.New(rand.NewPCG(seed, 17))
 		s := storetest.Backends()[int(backend)%len(storetest.Backends())].Open(t)
 		ix := NewIndex("fuzz")
+		base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) // points expire within 10 s of it
 		scopes := []composite.Tuple{nil, {"a"}, {"a", "b\x00:c"}}
 		centres := [][2]float64{{lat, lon}, {90, 0}, {lat, 180}}
 		randomPoint := func() Point {
 			c := centres[r.IntN(len(centres))]
 			plat, plon := destination(c[0], c[1], r.ExpFloat64()*3000, r.Float64()*2*math.Pi)
-			return Point{ID: fmt.Sprint("p", r.IntN(30)), Lat: plat, Lon: plon,
+			p := Point{ID: fmt.Sprint("p", r.IntN(30)), Lat: plat, Lon: plon,
 				Scope: scopes[r.IntN(len(scopes))], Payload: []byte{byte(r.IntN(256)), 0}}
+			if r.IntN(2) == 0 {
+				p.Expires = base.Add(time.Duration(1+r.IntN(10)) * time.Second)
+			}
+			return p
 		}
+		// An instant at which some of the points have expired.
+		someTime := func() time.Time { return base.Add(time.Duration(r.IntN(12)) * time.Second) }
 		values := func(m map[string]Point) []Point {
 			ps := slices.Collect(maps.Values(m))
 			slices.SortFunc(ps, func(a, b Point) int { return strings.Compare(a.ID, b.ID) })
@@ -329,8 +337,9 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 			points := values(m)
 			c := centres[r.IntN(len(centres))]
 			scope := scopes[r.IntN(len(scopes))]
-			in := func(p Point) bool { return string(p.Scope.Pack()) == string(scope.Pack()) }
-			opts := &QueryOptions{Scope: scope}
+			now := someTime()
+			in := func(p Point) bool { return string(p.Scope.Pack()) == string(scope.Pack()) && live(p, now) }
+			opts := &QueryOptions{Scope: scope, Now: now}
 			radius := []float64{100, 2000, 20_000}[r.IntN(3)]
 			got, _, err := ix.Radius(tx, c[0], c[1], radius, opts)
 			if err != nil {
@@ -366,7 +375,7 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 			}
 			for i, p := range scanned {
 				w := points[i]
-				if p.ID != w.ID || p.Lat != w.Lat || p.Lon != w.Lon || string(p.Scope.Pack()) != string(w.Scope.Pack()) || string(p.Payload) != string(w.Payload) {
+				if p.ID != w.ID || p.Lat != w.Lat || p.Lon != w.Lon || string(p.Scope.Pack()) != string(w.Scope.Pack()) || string(p.Payload) != string(w.Payload) || !p.Expires.Equal(w.Expires) {
 					t.Fatalf("%s: Scan's point %d is %+v, model %+v", where, i, p, w)
 				}
 			}
@@ -402,6 +411,30 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 						}
 						for _, p := range batch {
 							m[p.ID] = p
+						}
+					case op < 10 && r.IntN(2) == 0:
+						now, limit := someTime(), r.IntN(3)
+						n, err := ix.DeleteExpired(tx, now, limit)
+						if err != nil {
+							return err
+						}
+						var due []Point // soonest first, ties by id, as their keys sort
+						for _, p := range m {
+							if !live(p, now) {
+								due = append(due, p)
+							}
+						}
+						slices.SortFunc(due, func(a, b Point) int {
+							return cmp.Or(a.Expires.Compare(b.Expires), strings.Compare(a.ID, b.ID))
+						})
+						if limit > 0 {
+							due = due[:min(limit, len(due))]
+						}
+						if n != len(due) {
+							t.Fatalf("txn %d: DeleteExpired(%v, limit %d) deleted %d points, %d were due", txn, now, limit, n, len(due))
+						}
+						for _, p := range due {
+							delete(m, p.ID)
 						}
 					default:
 						check(tx, m, fmt.Sprintf("txn %d, inside", txn), false)
