@@ -45,7 +45,7 @@ func logCommand() *ucli.Command {
 	}
 	return &ucli.Command{
 		Name:  "log",
-		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, repair, drop",
+		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, trim, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
@@ -139,6 +139,20 @@ func logCommand() *ucli.Command {
 				UsageText: "keyspace log del --log inbox --parent alice 3 7",
 				Flags:     logFlags(),
 				Action:    logDelete,
+			},
+			{
+				Name:  "trim",
+				Usage: "delete items older than --older-than or --before, and beyond the newest --max-len, of one --parent or of every parent (retention, as Redis's XTRIM)",
+				UsageText: "keyspace log trim --log inbox --older-than 720h\n" +
+					"keyspace log trim --log inbox --parent alice --max-len 100",
+				Flags: []ucli.Flag{
+					&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
+					&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "only this `PARENT`'s items", DefaultText: "every parent"},
+					&ucli.DurationFlag{Name: "older-than", Usage: "delete items older than `DURATION` (720h is 30 days)"},
+					&ucli.TimestampFlag{Name: "before", Layout: time.RFC3339, Usage: "delete items before this `TIME` (RFC 3339)"},
+					&ucli.IntFlag{Name: "max-len", Usage: "keep at most the newest `N` items of each parent"},
+				},
+				Action: logTrim,
 			},
 			repairCommand("log", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 				"make the log's time index and counters what its items imply (after verify finds problems)",
@@ -235,6 +249,45 @@ func logDelete(c *ucli.Context) error {
 		}
 		return nil
 	})
+}
+
+// logTrim is log trim: Log.Trim of one parent, or TrimAll.
+func logTrim(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("log trim takes no arguments, got %q", c.Args().First())
+	}
+	var opts enumkeys.TrimOptions
+	switch older, before := c.IsSet("older-than"), c.Timestamp("before"); {
+	case older && before != nil:
+		return usagef("--older-than and --before both say which items are old; give one")
+	case older:
+		if d := c.Duration("older-than"); d <= 0 {
+			return usagef("--older-than %v: want a positive duration such as 720h", d)
+		}
+		opts.Before = time.Now().Add(-c.Duration("older-than"))
+	case before != nil:
+		opts.Before = *before
+	}
+	if opts.MaxLen = c.Int("max-len"); c.IsSet("max-len") && opts.MaxLen < 1 {
+		return usagef("--max-len %d: keep at least one item (log drop deletes them all)", opts.MaxLen)
+	}
+	if opts.Before.IsZero() && opts.MaxLen == 0 {
+		return usagef("log trim needs --older-than, --before or --max-len")
+	}
+	var n int
+	l := enumkeys.NewLog(c.String("log"))
+	if err := updateDB(c, func(tx keyspace.Tx) (err error) {
+		if c.IsSet("parent") {
+			n, err = l.Trim(tx, c.String("parent"), opts)
+		} else {
+			n, err = l.TrimAll(tx, opts)
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(c.App.Writer, "deleted %s from %s\n", count(n, "item"), l.Name())
+	return err
 }
 
 // logRead runs a read on the log and prints the items (and the next

@@ -22,6 +22,10 @@
 // reads keys only. Times are stored in UTC with nanosecond precision,
 // between the years 1678 and 2262.
 //
+// Trim keeps a retention period or a maximum length per parent (Redis's
+// XTRIM): the time index finds the items older than a time, and the
+// parent's first item keys the oldest ids (trim.go).
+//
 // The items are the truth; the time index and the counters derive from
 // them. Verify recomputes both and reports what differs; Repair rewrites
 // them so (keyspace verify and keyspace log repair on the command line).

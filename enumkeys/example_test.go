@@ -38,3 +38,35 @@ func Example() {
 	// before 3: 2 lunch?
 	// on 2026-11-21: 3 messages
 }
+
+// A device keeps a week of readings and never more than three.
+func ExampleLog_Trim() {
+	store := keyspace.NewMemory()
+	readings := enumkeys.NewLog("readings")
+	now := time.Date(2030, 1, 10, 12, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		for _, daysAgo := range []int{9, 5, 4, 2, 1} {
+			if _, err := readings.Append(tx, "sensor-1", now.AddDate(0, 0, -daysAgo), []byte(fmt.Sprint(daysAgo, " days ago"))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.Update(func(tx keyspace.Tx) error {
+		n, err := readings.Trim(tx, "sensor-1", enumkeys.TrimOptions{Before: now.AddDate(0, 0, -7), MaxLen: 3})
+		fmt.Println("deleted", n)
+		return err
+	})
+	store.View(func(tx keyspace.Tx) error {
+		kept, err := readings.Latest(tx, "sensor-1", 10)
+		for _, it := range kept {
+			fmt.Println(it.ID, string(it.Data))
+		}
+		return err
+	})
+	// Output:
+	// deleted 2
+	// 5 1 days ago
+	// 4 2 days ago
+	// 3 4 days ago
+}

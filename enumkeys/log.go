@@ -177,11 +177,8 @@ func (l *Log) Delete(tx keyspace.Tx, parent string, id uint64) error {
 		return err
 	}
 	c.count--
-	if err := tx.Delete(l.items.Pack(composite.Tuple{parent, id})); err != nil {
-		return l.wrap(err)
-	}
-	if err := tx.Delete(l.times.Pack(composite.Tuple{parent, it.Time, id})); err != nil {
-		return l.wrap(err)
+	if err := l.deleteItem(tx, parent, id, it.Time); err != nil {
+		return err
 	}
 	return l.writeCounter(tx, parent, c)
 }

@@ -143,6 +143,45 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 					return err
 				}
 				w.delete(parent, id)
+			case op == 19 && r.IntN(3) == 0: // trim one parent or all, by time, length or both
+				var opts TrimOptions
+				if r.IntN(2) == 0 {
+					opts.Before = base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
+				}
+				if r.IntN(2) == 0 {
+					opts.MaxLen = r.IntN(6)
+				}
+				trimmed := parents
+				if r.IntN(2) == 0 {
+					trimmed = []string{parent}
+				}
+				want := 0
+				for _, p := range trimmed {
+					live := w.items[p]
+					var kept []Item
+					for _, it := range live {
+						if opts.Before.IsZero() || !it.Time.Before(opts.Before) {
+							kept = append(kept, it)
+						}
+					}
+					if opts.MaxLen > 0 && len(kept) > opts.MaxLen {
+						kept = kept[len(kept)-opts.MaxLen:] // the newest by id
+					}
+					want += len(live) - len(kept)
+					if len(kept) > 0 || w.items[p] != nil {
+						w.items[p] = kept
+					}
+				}
+				var n int
+				var err error
+				if len(trimmed) == 1 {
+					n, err = log.Trim(tx, parent, opts)
+				} else {
+					n, err = log.TrimAll(tx, opts)
+				}
+				if err != nil || n != want {
+					t.Fatalf("trim %v of %q = %d, %v; model %d", opts, trimmed, n, err, want)
+				}
 			case op == 19 && r.IntN(5) == 0:
 				n, err := log.DeleteParent(tx, parent)
 				if err != nil || n != len(w.items[parent]) {
