@@ -61,7 +61,7 @@ type Point struct {
 //
 // A point's value is its latitude and longitude as float64 bits, a flags
 // byte, the expiry as int64 nanoseconds since 1970 when the flags say so,
-// then the payload (encodeValue). The expiry is in the value so that a
+// then the payload (appendValue). The expiry is in the value so that a
 // query leaves an expired point out from what it reads anyway, and in the
 // reverse entry so that Put and Delete find the point's expiry entry
 // ("e") without reading the point.
@@ -183,7 +183,7 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		return ix.wrap(fmt.Errorf("scope: %w", err))
 	}
 	key := ix.points[g].Pack(append(where, p.ID))
-	if err := tx.Put(key, appendValue(nil, &p, expires)); err != nil {
+	if err := tx.Put(key, appendValue(make([]byte, 0, valueSize(&p, expires)), &p, expires)); err != nil {
 		return ix.wrap(err)
 	}
 	if expires != 0 {
@@ -279,7 +279,7 @@ func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
 // The value's flags byte, after the coordinates.
 const (
 	valueExpires byte = 1 << iota // an expiry follows the flags
-	valueFlags                    // the flags any value may have, plus one
+	valueFlags                    // the first flag no value has: a flags byte at or above it is damage (or a newer format)
 )
 
 // appendValue appends a point's value to dst: lat and lon as IEEE bits,
