@@ -148,9 +148,9 @@ func logCommand() *ucli.Command {
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 					&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "only this `PARENT`'s items", DefaultText: "every parent"},
-					&ucli.DurationFlag{Name: "older-than", Usage: "delete items older than `DURATION` (720h is 30 days)"},
+					&ucli.DurationFlag{Name: "older-than", Usage: "delete items older than `DURATION` (720h is 30 days)", DefaultText: "none"},
 					&ucli.TimestampFlag{Name: "before", Layout: time.RFC3339, Usage: "delete items before this `TIME` (RFC 3339)"},
-					&ucli.IntFlag{Name: "max-len", Usage: "keep at most the newest `N` items of each parent"},
+					&ucli.IntFlag{Name: "max-len", Usage: "keep at most the newest `N` items of each parent", DefaultText: "no limit"},
 				},
 				Action: logTrim,
 			},
