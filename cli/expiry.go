@@ -79,3 +79,58 @@ func geoSweepCommand() *ucli.Command {
 		},
 	}
 }
+
+// setExpiry changes the expiry of the points the arguments name, all or
+// none (geo expire and geo persist).
+func setExpiry(c *ucli.Context, expires time.Time) error {
+	if c.NArg() == 0 {
+		return usagef("geo %s wants at least one ID", c.Command.Name)
+	}
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ix := geo.NewIndex(c.String("index"))
+	return s.Update(func(tx keyspace.Tx) error {
+		for _, id := range c.Args().Slice() {
+			if err := ix.SetExpiry(tx, id, expires); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// geoExpireCommand is Tile38's EXPIRE: points expire --ttl from now.
+func geoExpireCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "expire",
+		Usage:     "make points expire --ttl from now, keeping their place and payload (Tile38's EXPIRE); all ids or none",
+		UsageText: "keyspace geo expire --index fleet --ttl 30s car-7",
+		ArgsUsage: "ID...",
+		Flags:     []ucli.Flag{indexFlag(), ttlFlag()},
+		Action: func(c *ucli.Context) error {
+			if !c.IsSet("ttl") {
+				return usagef("geo expire needs --ttl (geo persist removes an expiry)")
+			}
+			expires, err := expiresFromTTL(c)
+			if err != nil {
+				return err
+			}
+			return setExpiry(c, expires)
+		},
+	}
+}
+
+// geoPersistCommand is Tile38's PERSIST: points never expire.
+func geoPersistCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "persist",
+		Usage:     "make points never expire (Tile38's PERSIST); all ids or none",
+		UsageText: "keyspace geo persist --index fleet car-7",
+		ArgsUsage: "ID...",
+		Flags:     []ucli.Flag{indexFlag()},
+		Action:    func(c *ucli.Context) error { return setExpiry(c, time.Time{}) },
+	}
+}

@@ -117,6 +117,31 @@ func TestGeoExpiry(t *testing.T) {
 		t.Fatalf("the export imported again: %v, want %v", got, live)
 	}
 
+	// geo expire and geo persist change expiries in place, all ids or
+	// none: p0 has expired, so the first changes nothing.
+	if _, stderr, code := run(t, "", "--db", db, "geo", "expire", "--index", "f", "--ttl", "1h", "p1", "p0"); code != 1 || !strings.Contains(stderr, "p0") {
+		t.Errorf("geo expire of an expired point: exit %d, %q", code, stderr)
+	}
+	if out, _, _ := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "f", "p1"); expiringPoints(t, out)["p1"] != live["p1"] {
+		t.Errorf("a failed geo expire changed p1: %s", out)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "expire", "--index", "f", "--ttl", "1ms", "p1"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "persist", "--index", "f", "p4"); code != 0 {
+		t.Fatal(stderr)
+	}
+	time.Sleep(5 * time.Millisecond)
+	delete(live, "p1")
+	expired++
+	live["p4"] = ""
+	out, _, _ = run(t, "", "--db", db, "--output", "json", "geo", "scan", "--index", "f")
+	got = expiringPoints(t, out)
+	checkHour("after expire and persist", got)
+	if !maps.Equal(got, live) {
+		t.Fatalf("after expire and persist: %v, want %v", got, live)
+	}
+
 	out, stderr, code = run(t, "", "--db", db, "geo", "sweep", "--index", "f")
 	if want := fmt.Sprintf("deleted %d expired points from f\nnext expiry: %s\n", expired, hour); code != 0 || out != want {
 		t.Fatalf("geo sweep: exit %d, %q (%s), want %q", code, out, stderr, want)

@@ -103,7 +103,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); get, dist, hash, scan by id; scopes; sweep, repair, drop",
+		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); get, dist, hash, scan by id; scopes; expire, persist, sweep; repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -309,6 +309,8 @@ func geoCommand() *ucli.Command {
 				},
 			},
 			geoSweepCommand(),
+			geoExpireCommand(),
+			geoPersistCommand(),
 			repairCommand("geo index", indexFlag(), "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
 				"keyspace geo repair --index fleet", func(name string) repairer { return geo.NewIndex(name).Repair }),
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),

@@ -83,8 +83,9 @@
 //
 // A point put with Expires is left out of every query, Get and Scan from
 // that instant (QueryOptions.Now, or the clock), as Tile38 leaves out an
-// object SET with EX; DeleteExpired deletes the points due, reading only
-// their expiry entries (expiry.go).
+// object SET with EX; SetExpiry changes an expiry in place (EXPIRE,
+// PERSIST), and DeleteExpired deletes the points due, reading only their
+// expiry entries (expiry.go).
 //
 // QueryOptions.Filter keeps only the points it accepts, as Tile38's WHERE
 // does: Limit counts kept points, and Nearest returns the k nearest kept

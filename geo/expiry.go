@@ -176,3 +176,24 @@ func (ix *Index) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
 	}
 	return time.Time{}, false, nil
 }
+
+// SetExpiry changes when the point id expires, keeping its place and
+// payload: Tile38's EXPIRE, or with a zero at its PERSIST. A point that
+// reports it is still there extends its life this way without putting
+// its coordinates again. A point that has expired by the clock is gone, as
+// Get says: an error wrapping keyspace.ErrNotFound.
+func (ix *Index) SetExpiry(tx keyspace.Tx, id string, at time.Time) error {
+	expires, err := expiryOf(at)
+	if err != nil {
+		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), err))
+	}
+	p, err := ix.Get(tx, id)
+	if err != nil {
+		return err
+	}
+	p.Expires = time.Time{}
+	if expires != 0 {
+		p.Expires = time.Unix(0, expires)
+	}
+	return ix.Put(tx, p)
+}

@@ -175,9 +175,9 @@ func checkExpiries(t *testing.T, got []Result, model map[string]Point) {
 	}
 }
 
-// checkStored: the index holds exactly model's points (by Scan, as of a
-// time before any of them expires, through Get), Verify finds nothing
-// wrong, and NextExpiry is the soonest expiry among them.
+// checkStored: the index holds exactly model's points (Scan gives those
+// the clock has not expired), Verify finds nothing wrong, and NextExpiry
+// is the soonest expiry among them.
 func checkStored(t *testing.T, s keyspace.Store, ix *Index, model map[string]Point) {
 	t.Helper()
 	var next time.Time
@@ -187,7 +187,12 @@ func checkStored(t *testing.T, s keyspace.Store, ix *Index, model map[string]Poi
 		}
 	}
 	s.View(func(tx keyspace.Tx) error {
-		n := 0
+		n, live := 0, 0
+		for _, p := range model {
+			if p.Expires.IsZero() || p.Expires.After(time.Now()) {
+				live++
+			}
+		}
 		if err := ix.Scan(tx, "", func(p Point) bool {
 			n++
 			if w, ok := model[p.ID]; !ok || w.Lat != p.Lat || w.Lon != p.Lon || !w.Expires.Equal(p.Expires) {
@@ -197,8 +202,8 @@ func checkStored(t *testing.T, s keyspace.Store, ix *Index, model map[string]Poi
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if n != len(model) {
-			t.Fatalf("Scan gave %d points, the model has %d", n, len(model))
+		if n != live {
+			t.Fatalf("Scan gave %d points, the model has %d live ones", n, live)
 		}
 		if problems, err := ix.Verify(tx); err != nil || len(problems) > 0 {
 			t.Fatalf("Verify: %v, %v", problems, err)
@@ -266,6 +271,38 @@ func TestExpiryByTheClock(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkStored(t, s, ix, map[string]Point{"later": {ID: "later", Lat: 1, Lon: 1.001}, "never": points[2]})
+
+		// SetExpiry: Tile38's EXPIRE and PERSIST, keeping place and payload.
+		inTwoHours := now.Add(2 * time.Hour).Round(0)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if err := ix.SetExpiry(tx, "never", inTwoHours); err != nil {
+				return err
+			}
+			if err := ix.SetExpiry(tx, "later", now.Add(-time.Minute)); err != nil { // expires it
+				return err
+			}
+			if err := ix.SetExpiry(tx, "later", inTwoHours); !errors.Is(err, keyspace.ErrNotFound) {
+				t.Errorf("SetExpiry of a point that has expired: %v, want ErrNotFound", err)
+			}
+			if err := ix.SetExpiry(tx, "never", time.Unix(0, 0)); !errors.Is(err, ErrBadExpiry) {
+				t.Errorf("SetExpiry to 1970: %v, want ErrBadExpiry", err)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if p, err := ix.Get(tx, "never"); err != nil || !p.Expires.Equal(inTwoHours) || string(p.Scope.Pack()) != string(scope.Pack()) || p.Lon != 1.002 {
+				t.Errorf("after SetExpiry: %+v, %v; want it in place, expiring at %v", p, err, inTwoHours)
+			}
+			return nil
+		})
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.SetExpiry(tx, "never", time.Time{}) }); err != nil {
+			t.Fatal(err)
+		}
+		later := points[1]
+		later.Expires = now.Add(-time.Minute).Round(0)
+		checkStored(t, s, ix, map[string]Point{"never": points[2], "later": later})
 	})
 }
 
