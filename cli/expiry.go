@@ -28,13 +28,23 @@ func expiresFromTTL(c *ucli.Context) (time.Time, error) {
 	return time.Now().Add(ttl), nil
 }
 
-// formatExpires is an expiry as output shows it: the instant in UTC, to
-// the second (RFC 3339), or "" for none.
+// formatExpires is an expiry as tables and messages show it: the instant
+// in UTC, to the second (RFC 3339), or "" for none.
 func formatExpires(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// exactExpires is an expiry as JSON and GeoJSON carry it: to the
+// nanosecond, so that an export imports back (--expires-col) with the
+// same expiry.
+func exactExpires(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 func geoSweepCommand() *ucli.Command {

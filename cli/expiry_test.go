@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
 )
 
 // expiringPoints reads --output json of a geo query or scan: each point's
@@ -112,7 +115,25 @@ func TestGeoExpiry(t *testing.T) {
 	}
 	out, _, _ := run(t, "", "--db", db, "--output", "json", "geo", "scan", "--index", "copy")
 	got := expiringPoints(t, out)
+	original := hour
 	checkHour("the copy", got)
+	if hour != original {
+		t.Errorf("the copy expires at %s, the original at %s", hour, original)
+	}
+	// To the nanosecond, read through the library.
+	store, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.View(func(tx keyspace.Tx) error {
+		a, errA := geo.NewIndex("f").Get(tx, "hour")
+		b, errB := geo.NewIndex("copy").Get(tx, "hour")
+		if errA != nil || errB != nil || !a.Expires.Equal(b.Expires) || a.Expires.Nanosecond() == 0 && b.Expires.Nanosecond() == 0 {
+			t.Errorf("the copy of hour expires at %v (%v), the original at %v (%v)", b.Expires, errB, a.Expires, errA)
+		}
+		return nil
+	})
+	store.Close()
 	if !maps.Equal(got, live) {
 		t.Fatalf("the export imported again: %v, want %v", got, live)
 	}
@@ -143,7 +164,8 @@ func TestGeoExpiry(t *testing.T) {
 	}
 
 	out, stderr, code = run(t, "", "--db", db, "geo", "sweep", "--index", "f")
-	if want := fmt.Sprintf("deleted %d expired points from f\nnext expiry: %s\n", expired, hour); code != 0 || out != want {
+	next, _ := time.Parse(time.RFC3339Nano, hour)
+	if want := fmt.Sprintf("deleted %d expired points from f\nnext expiry: %s\n", expired, next.Format(time.RFC3339)); code != 0 || out != want {
 		t.Fatalf("geo sweep: exit %d, %q (%s), want %q", code, out, stderr, want)
 	}
 	if out, _, code := run(t, "", "--db", db, "geo", "sweep", "--index", "f"); code != 0 || !strings.HasPrefix(out, "deleted 0 expired points") {

@@ -25,7 +25,7 @@ type jsonResult struct {
 	Lon       float64         `json:"lon"`
 	DistanceM *float64        `json:"distance_m,omitempty"`
 	Scope     string          `json:"scope,omitempty"`
-	Expires   string          `json:"expires,omitempty"` // RFC 3339, UTC
+	Expires   string          `json:"expires,omitempty"` // RFC 3339 to the nanosecond, UTC
 	Payload   json.RawMessage `json:"payload,omitempty"`
 }
 
@@ -50,7 +50,7 @@ func payloadJSON(p []byte) json.RawMessage {
 }
 
 func toJSON(r geo.Result, withDistance bool) jsonResult {
-	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Expires: formatExpires(r.Expires), Payload: payloadJSON(r.Payload)}
+	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Expires: exactExpires(r.Expires), Payload: payloadJSON(r.Payload)}
 	if withDistance {
 		d := r.Distance
 		out.DistanceM = &d
@@ -133,7 +133,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 			f.Properties["scope"] = scopeText(r.Scope)
 		}
 		if !r.Expires.IsZero() {
-			f.Properties["expires"] = formatExpires(r.Expires)
+			f.Properties["expires"] = exactExpires(r.Expires)
 		}
 		var props map[string]any
 		if json.Unmarshal(r.Payload, &props) == nil {
