@@ -134,12 +134,10 @@ func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, e
 	}
 	deleted := 0
 	for _, d := range all {
-		_, _, expires, err := ix.pointKey(tx, d.id)
+		_, key, expires, err := ix.pointKey(tx, d.id)
 		switch {
 		case err == nil && expires == d.expires:
-			// Deleting the point by its reverse entry deletes its
-			// expiry entry too.
-			if err := ix.deleteKey(tx, d.id); err != nil {
+			if err := ix.deletePoint(tx, d.id, key, expires); err != nil {
 				return 0, err
 			}
 			deleted++

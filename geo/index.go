@@ -265,6 +265,12 @@ func (ix *Index) deleteKey(tx keyspace.Tx, id string) error {
 	if err != nil {
 		return err
 	}
+	return ix.deletePoint(tx, id, key, expires)
+}
+
+// deletePoint deletes the point id, whose key and expiry its reverse entry
+// gave, with its reverse and expiry entries.
+func (ix *Index) deletePoint(tx keyspace.Tx, id string, key []byte, expires int64) error {
 	if err := tx.Delete(key); err != nil {
 		return ix.wrap(err)
 	}
