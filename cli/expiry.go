@@ -90,26 +90,10 @@ func geoSweepCommand() *ucli.Command {
 	}
 }
 
-// setExpiry changes the expiry of the points the arguments name, all or
-// none (geo expire and geo persist).
+// setExpiry makes the points the arguments name expire at expires (never,
+// when zero), all or none.
 func setExpiry(c *ucli.Context, expires time.Time) error {
-	if c.NArg() == 0 {
-		return usagef("geo %s wants at least one ID", c.Command.Name)
-	}
-	s, err := openWrite(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ix := geo.NewIndex(c.String("index"))
-	return s.Update(func(tx keyspace.Tx) error {
-		for _, id := range c.Args().Slice() {
-			if err := ix.SetExpiry(tx, id, expires); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error { return ix.SetExpiry(tx, id, expires) })
 }
 
 // geoExpireCommand is Tile38's EXPIRE: points expire --ttl from now.

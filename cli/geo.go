@@ -288,25 +288,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo del --index fleet car-7 car-9",
 				ArgsUsage: "ID...",
 				Flags:     []ucli.Flag{indexFlag()},
-				Action: func(c *ucli.Context) error {
-					if c.NArg() == 0 {
-						return usagef("geo del wants at least one ID")
-					}
-					s, err := openWrite(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					ix := geo.NewIndex(c.String("index"))
-					return s.Update(func(tx keyspace.Tx) error {
-						for _, id := range c.Args().Slice() {
-							if err := ix.Delete(tx, id); err != nil {
-								return err
-							}
-						}
-						return nil
-					})
-				},
+				Action: func(c *ucli.Context) error { return eachPoint(c, (*geo.Index).Delete) },
 			},
 			geoSweepCommand(),
 			geoExpireCommand(),
@@ -316,6 +298,28 @@ func geoCommand() *ucli.Command {
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
 		},
 	}
+}
+
+// eachPoint calls fn for each id the arguments name, in one transaction:
+// all ids or none (geo del, expire and persist).
+func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string) error) error {
+	if c.NArg() == 0 {
+		return usagef("geo %s wants at least one ID", c.Command.Name)
+	}
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ix := geo.NewIndex(c.String("index"))
+	return s.Update(func(tx keyspace.Tx) error {
+		for _, id := range c.Args().Slice() {
+			if err := fn(ix, tx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // A queryFn asks a query in tx and returns what it found, and the outline
