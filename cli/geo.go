@@ -288,7 +288,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo del --index fleet car-7 car-9",
 				ArgsUsage: "ID...",
 				Flags:     []ucli.Flag{indexFlag()},
-				Action: func(c *ucli.Context) error { return eachPoint(c, (*geo.Index).Delete) },
+				Action:    func(c *ucli.Context) error { return eachPoint(c, (*geo.Index).Delete) },
 			},
 			geoSweepCommand(),
 			geoExpireCommand(),
