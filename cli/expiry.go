@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -49,45 +50,91 @@ func exactExpires(t time.Time) string {
 
 func geoSweepCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:      "sweep",
-		Usage:     "delete the points whose --ttl has run out (queries leave them out already; this frees their keys)",
-		UsageText: "keyspace geo sweep --index fleet",
-		Flags: []ucli.Flag{indexFlag(),
-			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "delete at most `N` points, soonest expired first", DefaultText: "all"},
+		Name:  "sweep",
+		Usage: "delete the points whose --ttl has run out, of one index or of every geo index (queries leave them out already; this frees their keys)",
+		UsageText: "keyspace geo sweep --index fleet\n" +
+			"keyspace geo sweep            # every geo index, as a cron job would",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME`", DefaultText: "every geo index"},
+			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "delete at most `N` points of each index, soonest expired first", DefaultText: "all"},
 		},
-		Action: func(c *ucli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("geo sweep takes no arguments, got %q", c.Args().First())
+		Action: geoSweep,
+	}
+}
+
+// swept is what geo sweep did to one index.
+type swept struct {
+	index   string
+	deleted int
+	next    time.Time // zero when no point left expires
+}
+
+// geoSweep is geo sweep: DeleteExpired of one index, or of each geo index
+// in the file, in one transaction.
+func geoSweep(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("geo sweep takes no arguments, got %q", c.Args().First())
+	}
+	if c.Int("limit") < 0 {
+		return usagef("--limit %d: want a count of points, or leave it out for all", c.Int("limit"))
+	}
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var done []swept
+	now := time.Now()
+	if err := s.Update(func(tx keyspace.Tx) error {
+		names := []string{c.String("index")}
+		if !c.IsSet("index") {
+			if names, err = geoIndexNames(tx); err != nil {
+				return err
 			}
-			if c.Int("limit") < 0 {
-				return usagef("--limit %d: want a count of points, or leave it out for all", c.Int("limit"))
-			}
-			s, err := openWrite(c)
+		}
+		for _, name := range names {
+			ix := geo.NewIndex(name)
+			n, err := ix.DeleteExpired(tx, now, c.Int("limit"))
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			ix := geo.NewIndex(c.String("index"))
-			var deleted int
-			var next time.Time
-			var more bool
-			if err := s.Update(func(tx keyspace.Tx) (err error) {
-				if deleted, err = ix.DeleteExpired(tx, time.Now(), c.Int("limit")); err != nil {
-					return err
-				}
-				next, more, err = ix.NextExpiry(tx)
-				return err
-			}); err != nil {
+			next, _, err := ix.NextExpiry(tx)
+			if err != nil {
 				return err
 			}
-			out := c.App.Writer
-			fmt.Fprintf(out, "deleted %s from %s\n", count(deleted, "expired point"), ix.Name())
-			if more {
-				fmt.Fprintf(out, "next expiry: %s\n", formatExpires(next))
-			}
-			return nil
-		},
+			done = append(done, swept{name, n, next})
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
+	out := c.App.Writer
+	if len(done) == 0 {
+		fmt.Fprintln(out, "no geo indexes")
+	}
+	for _, d := range done {
+		fmt.Fprintf(out, "deleted %s from %s\n", count(d.deleted, "expired point"), d.index)
+		if !d.next.IsZero() {
+			fmt.Fprintf(out, "next expiry: %s\n", formatExpires(d.next))
+		}
+	}
+	return nil
+}
+
+// geoIndexNames returns the names of the geo indexes in the file: the names
+// under the geo layout ("g", name, …).
+func geoIndexNames(tx keyspace.Tx) ([]string, error) {
+	groups, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if name, ok := g[0].(string); ok {
+			names = append(names, name)
+		}
+	}
+	return names, nil
 }
 
 // setExpiry makes the points the arguments name expire at expires (never,

@@ -216,3 +216,48 @@ func TestGeoExpiryBadInput(t *testing.T) {
 		t.Errorf("refused input changed the database file (%v)", err)
 	}
 }
+
+// TestGeoSweepEveryIndex: geo sweep without --index sweeps every geo index
+// in the file, as a cron job would, and leaves the live points.
+func TestGeoSweepEveryIndex(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if out, _, code := run(t, "", "--db", db, "geo", "sweep"); code != 0 || out != "no geo indexes\n" {
+		t.Errorf("sweep of a file with no geo index: exit %d, %q", code, out)
+	}
+	put := func(index, id, ttl string) {
+		t.Helper()
+		args := []string{"--db", db, "geo", "put", "--index", index, "--lat", "1", "--lon", "2", id}
+		if ttl != "" {
+			args = append(args, "--ttl", ttl)
+		}
+		if _, stderr, code := run(t, "", args...); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	put("a", "a1", "1ms")
+	put("a", "a2", "")
+	put("b", "b1", "1ms")
+	put("b", "b2", "1ms")
+	put("c", "c1", "")
+	time.Sleep(5 * time.Millisecond)
+	out, stderr, code := run(t, "", "--db", db, "geo", "sweep")
+	if want := "deleted 1 expired point from a\ndeleted 2 expired points from b\ndeleted 0 expired points from c\n"; code != 0 || out != want {
+		t.Fatalf("sweep: exit %d, %q (%s), want %q", code, out, stderr, want)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "b"); code != 1 || !strings.Contains(stderr, "holds no points") {
+		t.Errorf("b after the sweep: exit %d, %q; want it empty", code, stderr)
+	}
+	for index, want := range map[string]string{"a": "a2", "c": "c1"} {
+		out, _, _ := run(t, "", "--db", db, "--output", "json", "geo", "scan", "--index", index)
+		var ids []string
+		for id := range expiringPoints(t, out) {
+			ids = append(ids, id)
+		}
+		if strings.Join(ids, ",") != want {
+			t.Errorf("after the sweep %s holds %v, want %q", index, ids, want)
+		}
+	}
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+		t.Errorf("verify after the sweep: exit %d\n%s%s", code, out, stderr)
+	}
+}
