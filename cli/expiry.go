@@ -78,14 +78,9 @@ func geoSweep(c *ucli.Context) error {
 	if c.Int("limit") < 0 {
 		return usagef("--limit %d: want a count of points, or leave it out for all", c.Int("limit"))
 	}
-	s, err := openWrite(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
 	var done []swept
 	now := time.Now()
-	if err := s.Update(func(tx keyspace.Tx) error {
+	if err := updateDB(c, func(tx keyspace.Tx) (err error) {
 		names := []string{c.String("index")}
 		if !c.IsSet("index") {
 			if names, err = geoIndexNames(tx); err != nil {

@@ -270,16 +270,11 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return err
 					}
-					s, err := openWrite(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
 					p := geo.Point{ID: c.Args().First(), Lat: c.Float64("lat"), Lon: c.Float64("lon"), Scope: scope, Expires: expires}
 					if v := c.String("payload"); v != "" {
 						p.Payload = []byte(v)
 					}
-					return s.Update(func(tx keyspace.Tx) error { return geo.NewIndex(c.String("index")).Put(tx, p) })
+					return updateDB(c, func(tx keyspace.Tx) error { return geo.NewIndex(c.String("index")).Put(tx, p) })
 				},
 			},
 			{
@@ -306,13 +301,8 @@ func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string
 	if c.NArg() == 0 {
 		return usagef("geo %s wants at least one ID", c.Command.Name)
 	}
-	s, err := openWrite(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
-	return s.Update(func(tx keyspace.Tx) error {
+	return updateDB(c, func(tx keyspace.Tx) error {
 		for _, id := range c.Args().Slice() {
 			if err := fn(ix, tx, id); err != nil {
 				return err

@@ -1,7 +1,6 @@
 package enumkeys
 
 import (
-	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -37,12 +36,10 @@ func (l *Log) Trim(tx keyspace.Tx, parent string, opts TrimOptions) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	deleted := 0
+	var due []Item // the items to delete, with the times their index keys hold
 	if !opts.Before.IsZero() {
 		// The time index orders the items by time: those before Before
 		// are one range of it.
-		var ids []uint64
-		var times []time.Time
 		for k := range tx.Scan(l.times.TimesBetween(composite.Tuple{parent}, time.Time{}, opts.Before)) {
 			t, err := l.times.Unpack(k)
 			if err != nil || len(t) != 3 {
@@ -52,42 +49,34 @@ func (l *Log) Trim(tx keyspace.Tx, parent string, opts TrimOptions) (int, error)
 			if !ok {
 				return 0, l.wrap(fmt.Errorf("%w: time index key %q holds %T, not a time", keyspace.ErrCorrupt, k, t[1]))
 			}
-			ids, times = append(ids, toUint(t[2])), append(times, at)
+			due = append(due, Item{ID: toUint(t[2]), Time: at})
 		}
-		if err := tx.Err(); err != nil {
-			return 0, l.wrap(err)
+		if err := l.deleteItems(tx, parent, due); err != nil {
+			return 0, err
 		}
-		for i, id := range ids {
-			if err := l.deleteItem(tx, parent, id, times[i]); err != nil {
-				return 0, err
-			}
-		}
-		deleted += len(ids)
 	}
-	if live := int(c.count) - deleted; opts.MaxLen > 0 && live > opts.MaxLen {
+	if live := int(c.count) - len(due); opts.MaxLen > 0 && live > opts.MaxLen {
 		// The oldest by id are the first keys of the parent's items.
 		r := l.items.RangeOf(composite.Tuple{parent})
 		r.Limit = live - opts.MaxLen
-		var ids []uint64
-		var times []time.Time
+		var oldest []Item
 		for k, v := range tx.Scan(r) {
 			t, err := l.items.Unpack(k)
-			if err != nil || len(t) != 2 || len(v) < 8 {
+			if err != nil || len(t) != 2 {
 				return 0, l.wrap(fmt.Errorf("%w: item key %q: %v", keyspace.ErrCorrupt, k, err))
 			}
-			ids = append(ids, toUint(t[1]))
-			times = append(times, time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC())
-		}
-		if err := tx.Err(); err != nil {
-			return 0, l.wrap(err)
-		}
-		for i, id := range ids {
-			if err := l.deleteItem(tx, parent, id, times[i]); err != nil {
+			it, err := decodeItem(parent, toUint(t[1]), v)
+			if err != nil {
 				return 0, err
 			}
+			oldest = append(oldest, it)
 		}
-		deleted += len(ids)
+		if err := l.deleteItems(tx, parent, oldest); err != nil {
+			return 0, err
+		}
+		due = append(due, oldest...)
 	}
+	deleted := len(due)
 	if deleted == 0 {
 		return 0, nil
 	}
@@ -125,6 +114,21 @@ func (l *Log) TrimAll(tx keyspace.Tx, opts TrimOptions) (int, error) {
 		total += n
 	}
 	return total, nil
+}
+
+// deleteItems deletes the items of parent that a scan just read (their
+// ids and times), once the scan's error is checked; the caller keeps the
+// counter.
+func (l *Log) deleteItems(tx keyspace.Tx, parent string, items []Item) error {
+	if err := tx.Err(); err != nil {
+		return l.wrap(err)
+	}
+	for _, it := range items {
+		if err := l.deleteItem(tx, parent, it.ID, it.Time); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deleteItem deletes an item's key and its time index key; the caller

@@ -43,8 +43,8 @@ func expiryOf(t time.Time) (int64, error) {
 	if t.IsZero() {
 		return 0, nil
 	}
-	first, last := composite.TimeBounds()
-	if !t.After(time.Unix(0, 0)) || t.After(last) || t.Before(first) {
+	_, last := composite.TimeBounds()
+	if !t.After(time.Unix(0, 0)) || t.After(last) {
 		return 0, fmt.Errorf("%w: %v", ErrBadExpiry, t)
 	}
 	return t.UnixNano(), nil
