@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 )
 
 // ErrBadCursor is returned by Range.Resume for a token that was not made by
 // Range.Cursor of the same range and direction, or was damaged.
 var ErrBadCursor = errors.New("keyspace: invalid or foreign cursor")
+
+// ErrSkip, returned by ScanPage's decode, leaves the pair out of the page,
+// as fs.SkipDir leaves a directory out of a walk. It is not an error.
+var ErrSkip = errors.New("keyspace: skip this pair")
 
 // cursorVersion is the first byte of every token, so the format can change.
 const cursorVersion = 1
@@ -79,19 +82,18 @@ func (r Range) fingerprint() uint64 {
 // ScanPage reads one page of r: the pairs after cursor ("" for the first
 // page; see Resume), at most limit of them (all when limit is 0 or less), each
 // turned into a T by decode, and the cursor of the next page ("" when r
-// holds no more). It asks the scan for one pair past the page, which tells
-// whether another page exists. A bad cursor is an error wrapping
-// ErrBadCursor; decode's first error is returned as it is; the
+// holds no more). It reads one pair past the page, which tells whether
+// another page exists. decode returns ErrSkip to leave a pair out (an
+// expired record), and the page fills from the pairs after it. A bad
+// cursor is an error wrapping ErrBadCursor; decode's first other error is
+// returned as it is; the
 // transaction's own error is the caller's to check with tx.Err.
 func ScanPage[T any](tx Tx, r Range, cursor string, limit int, decode func(k, v []byte) (T, error)) ([]T, string, error) {
 	rr, err := r.Resume(cursor)
 	if err != nil {
 		return nil, "", err
 	}
-	rr.Limit = 0
-	if limit > 0 && limit < math.MaxInt {
-		rr.Limit = limit + 1 // one past the page: is there another?
-	}
+	rr.Limit = 0 // the loop stops one past the page, skipped pairs aside
 	var items []T
 	var last []byte
 	for k, v := range tx.Scan(rr) {
@@ -99,6 +101,9 @@ func ScanPage[T any](tx Tx, r Range, cursor string, limit int, decode func(k, v 
 			return items, r.Cursor(last), nil
 		}
 		it, err := decode(k, v)
+		if errors.Is(err, ErrSkip) {
+			continue
+		}
 		if err != nil {
 			return nil, "", err
 		}

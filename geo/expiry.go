@@ -1,15 +1,14 @@
 package geo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // Points that expire.
@@ -40,28 +39,17 @@ import (
 // expiryOf converts a point's Expires into nanoseconds since 1970, 0 for
 // none.
 func expiryOf(t time.Time) (int64, error) {
-	if t.IsZero() {
-		return 0, nil
-	}
-	_, last := composite.TimeBounds()
-	if !t.After(time.Unix(0, 0)) || t.After(last) {
+	n, err := expiry.Nanos(t)
+	if err != nil {
 		return 0, fmt.Errorf("%w: %v", ErrBadExpiry, t)
 	}
-	return t.UnixNano(), nil
+	return n, nil
 }
 
 // expiryElement reads a reverse entry's expiry element.
 func expiryElement(e any) (int64, error) {
-	var n int64
-	switch v := e.(type) {
-	case int64:
-		n = v
-	case uint64:
-		if v <= math.MaxInt64 {
-			n = int64(v)
-		}
-	}
-	if n <= 0 {
+	n, ok := expiry.Element(e)
+	if !ok {
 		return 0, fmt.Errorf("expiry %v is not a time after 1970", e)
 	}
 	return n, nil
@@ -93,19 +81,6 @@ func (ix *Index) parseExpiryKey(k []byte) (expires int64, id string, err error) 
 	return expires, id, nil
 }
 
-// dueBy is the range of expiry entries of the points that have expired at
-// now: those expiring at or before it.
-func (ix *Index) dueBy(now time.Time) keyspace.Range {
-	r := ix.expiry.Range()
-	switch n := now.UnixNano(); {
-	case now.Before(time.Unix(0, 1)):
-		r.End = bytes.Clone(r.Start) // nothing expires before 1970
-	case now.Before(time.Unix(0, math.MaxInt64)):
-		r.End = composite.AppendUint(ix.expiry.Bytes(), uint64(n)+1)
-	}
-	return r
-}
-
 // DeleteExpired deletes the points that have expired at now (whose
 // Expires is not after it), at most limit of them (0 for all), soonest
 // expired first, and returns how many it deleted. It reads only the expiry
@@ -115,7 +90,7 @@ func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, e
 	if limit < 0 {
 		return 0, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, limit))
 	}
-	r := ix.dueBy(now)
+	r := expiry.DueBy(ix.expiry, now)
 	r.Limit = limit
 	type due struct {
 		expires int64

@@ -2,12 +2,15 @@ package indextable
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // IndexSpec declares a secondary index.
@@ -58,15 +61,21 @@ func (ix *Index[R]) wrap(err error) error {
 }
 
 // entry is one index entry of a record: its value tuple and the entry's
-// stored bytes (value length, then covered fields).
+// stored bytes (value length, then the record's expiry if it has one, then
+// covered fields).
 type entry struct {
 	value composite.Tuple
 	cover []byte
 }
 
-// entryKeys computes a record's entries, keyed by their packed key:
-// ("x", table, "i", index, value…, pk…).
-func (ix *Index[R]) entryKeys(r R, pk composite.Tuple) (map[string]entry, error) {
+// maxComponents is how many components an index value may have: the
+// entry's length byte holds the count below entryExpires.
+const maxComponents = entryExpires - 1
+
+// entryKeys computes the entries of a record expiring at expires (0:
+// never), keyed by their packed key: ("x", table, "i", index, value…,
+// pk…).
+func (ix *Index[R]) entryKeys(r R, pk composite.Tuple, expires int64) (map[string]entry, error) {
 	values := ix.spec.Values(r)
 	out := make(map[string]entry, len(values))
 	var cover []byte
@@ -82,35 +91,43 @@ func (ix *Index[R]) entryKeys(r R, pk composite.Tuple) (map[string]entry, error)
 		if err != nil {
 			return nil, ix.wrap(fmt.Errorf("value %v of %v: %w", v, pk, err))
 		}
-		if len(v) > 255 {
-			return nil, ix.wrap(fmt.Errorf("value %v of %v has more than 255 components", v, pk))
+		if len(v) > maxComponents {
+			return nil, ix.wrap(fmt.Errorf("value %v of %v has more than %d components", v, pk, maxComponents))
 		}
 		key := append(append([]byte{}, ix.sub.Bytes()...), b...)
 		// The entry's value starts with the value's length, which splits
 		// the key into value and primary key when it is read back.
-		out[string(key)] = entry{value: v, cover: append([]byte{byte(len(v))}, cover...)}
+		head := make([]byte, 1, 9+len(cover))
+		head[0] = byte(len(v))
+		if expires != 0 {
+			head[0] |= entryExpires
+			head = binary.BigEndian.AppendUint64(head, uint64(expires))
+		}
+		out[string(key)] = entry{value: v, cover: append(head, cover...)}
 	}
 	return out, nil
 }
 
 // diff compares a record's entries before (when it existed) and after a
 // write: add holds the entries the old record lacked (every new entry when
-// the index covers fields, whose copies may have changed), del the old
-// entries the new record no longer has.
-func (ix *Index[R]) diff(old R, existed bool, r R, pk composite.Tuple) (add map[string]entry, del []string, err error) {
+// the index covers fields, whose copies may have changed, or when the
+// expiry changed, which every entry holds), del the old entries the new
+// record no longer has.
+func (ix *Index[R]) diff(old R, oldExpires int64, existed bool, r R, expires int64, pk composite.Tuple) (add map[string]entry, del []string, err error) {
 	var oldKeys map[string]entry
 	if existed {
-		if oldKeys, err = ix.entryKeys(old, pk); err != nil {
+		if oldKeys, err = ix.entryKeys(old, pk, oldExpires); err != nil {
 			return nil, nil, err
 		}
 	}
-	newKeys, err := ix.entryKeys(r, pk)
+	newKeys, err := ix.entryKeys(r, pk, expires)
 	if err != nil {
 		return nil, nil, err
 	}
+	rewrite := ix.spec.Cover != nil || oldExpires != expires
 	add = make(map[string]entry, len(newKeys))
 	for k, e := range newKeys {
-		if _, ok := oldKeys[k]; !ok || ix.spec.Cover != nil {
+		if _, ok := oldKeys[k]; !ok || rewrite {
 			add[k] = e
 		}
 	}
@@ -122,17 +139,29 @@ func (ix *Index[R]) diff(old R, existed bool, r R, pk composite.Tuple) (add map[
 	return add, del, nil
 }
 
-// checkUnique fails if a record other than pk has value.
-func (ix *Index[R]) checkUnique(tx keyspace.Tx, value, pk composite.Tuple) error {
+// checkUnique fails if a live record other than pk has value, and
+// returns the records that hold it and have expired by clock, which the
+// write deletes before it takes the value.
+func (ix *Index[R]) checkUnique(tx keyspace.Tx, value, pk composite.Tuple, clock *expiry.Clock) ([]composite.Tuple, error) {
 	r := ix.sub.RangeOf(value)
 	own := ix.sub.Pack(append(append(composite.Tuple{}, value...), pk...))
-	for k := range tx.Scan(r) {
-		if !bytes.Equal(k, own) {
-			t, _ := ix.sub.Unpack(k)
-			return ix.wrap(fmt.Errorf("%w: value %v is taken by %v (writing %v)", ErrUnique, value, t[len(value):], pk))
+	var expired []composite.Tuple
+	for k, v := range tx.Scan(r) {
+		if bytes.Equal(k, own) {
+			continue
 		}
+		t, _ := ix.sub.Unpack(k)
+		holder := t[len(value):]
+		if _, expires, _, err := splitEntry(v); err == nil && clock.Expired(expires) {
+			// The entry says expired; the record must agree.
+			if rec, _, err := ix.t.get(tx, holder); err == nil && clock.Expired(nanos(rec.Expires)) {
+				expired = append(expired, holder)
+				continue
+			}
+		}
+		return nil, ix.wrap(fmt.Errorf("%w: value %v is taken by %v (writing %v)", ErrUnique, value, holder, pk))
 	}
-	return tx.Err()
+	return expired, tx.Err()
 }
 
 // Entry is an index entry found by a query.
@@ -140,6 +169,7 @@ type Entry struct {
 	Value   composite.Tuple // the index value
 	Key     composite.Tuple // the record's primary key
 	Covered []byte          // the covered fields, codec-encoded (Decode them with the table's codec)
+	Expires time.Time       // when the record expires (zero: never)
 }
 
 // ListOptions page through an index.
@@ -170,7 +200,8 @@ func (ix *Index[R]) Between(prefix, from, to composite.Tuple) keyspace.Range {
 // All is the whole index.
 func (ix *Index[R]) All() keyspace.Range { return ix.sub.Range() }
 
-// Scan returns one page of entries in r, in index order.
+// Scan returns one page of entries in r, in index order, leaving out the
+// entries of records that have expired by the table's clock.
 func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (Page, error) {
 	var o ListOptions
 	if opts != nil {
@@ -180,7 +211,14 @@ func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (P
 		return Page{}, ix.wrap(fmt.Errorf("negative limit %d", o.Limit))
 	}
 	r.Reverse = o.Reverse
-	entries, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, ix.decodeEntry)
+	clock := ix.t.clock()
+	entries, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, func(k, v []byte) (Entry, error) {
+		e, err := ix.decodeEntry(k, v)
+		if err == nil && clock.Expired(nanos(e.Expires)) {
+			return e, keyspace.ErrSkip
+		}
+		return e, err
+	})
 	if errors.Is(err, keyspace.ErrBadCursor) {
 		return Page{}, ix.wrap(err)
 	}
@@ -193,30 +231,53 @@ func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (P
 	return Page{Entries: entries, Next: next}, nil
 }
 
+// splitEntry reads an entry's value: the index value's length, the
+// record's expiry (0: never) and the covered fields.
+func splitEntry(v []byte) (n int, expires int64, covered []byte, err error) {
+	if len(v) < 1 {
+		return 0, 0, nil, errors.New("empty entry")
+	}
+	n, covered = int(v[0]&^entryExpires), v[1:]
+	if v[0]&entryExpires != 0 {
+		if len(v) < 9 {
+			return 0, 0, nil, fmt.Errorf("%d bytes with an expiry", len(v))
+		}
+		if expires = int64(binary.BigEndian.Uint64(v[1:])); expires <= 0 {
+			return 0, 0, nil, fmt.Errorf("expiry %d is not after 1970", expires)
+		}
+		covered = v[9:]
+	}
+	return n, expires, covered, nil
+}
+
 // decodeEntry splits an entry key into value and primary key, by the value
 // length stored first in the entry.
 func (ix *Index[R]) decodeEntry(k, v []byte) (Entry, error) {
 	t, err := ix.sub.Unpack(k)
-	if err != nil || len(v) < 1 || int(v[0]) > len(t) {
+	n, expires, covered, verr := splitEntry(v)
+	if err != nil || verr != nil || n > len(t) {
 		return Entry{}, ix.wrap(fmt.Errorf("%w: entry %q", keyspace.ErrCorrupt, k))
 	}
-	n := int(v[0])
-	e := Entry{Value: t[:n], Key: t[n:]}
-	if len(v) > 1 {
-		e.Covered = append([]byte(nil), v[1:]...)
+	e := Entry{Value: t[:n], Key: t[n:], Expires: expiry.Time(expires)}
+	if len(covered) > 0 {
+		e.Covered = append([]byte(nil), covered...)
 	}
 	return e, nil
 }
 
-// Records reads the records of entries (a lookup that is not covered).
+// Records reads the records of entries (a lookup that is not covered),
+// leaving out a record that has expired since its entry was read.
 func (ix *Index[R]) Records(tx keyspace.Tx, entries []Entry) ([]Record[R], error) {
 	out := make([]Record[R], 0, len(entries))
+	clock := ix.t.clock()
 	for _, e := range entries {
-		rec, err := ix.t.Get(tx, e.Key)
+		rec, _, err := ix.t.get(tx, e.Key)
 		if err != nil {
 			return nil, ix.wrap(fmt.Errorf("entry %v names %v: %w (index out of step; run Verify)", e.Value, e.Key, err))
 		}
-		out = append(out, rec)
+		if !clock.Expired(nanos(rec.Expires)) {
+			out = append(out, rec)
+		}
 	}
 	return out, nil
 }

@@ -47,7 +47,7 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 			r.Limit = o.BatchSize
 			var lastKey []byte
 			var werr error
-			err := ix.t.Scan(tx, r, func(rec Record[R]) bool {
+			err := ix.t.scanStored(tx, r, func(rec Record[R]) bool {
 				n++
 				lastKey, _ = ix.t.recordKey(rec.Key)
 				werr = ix.add(tx, rec)
@@ -76,16 +76,25 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 	}
 }
 
-// add writes a record's entries, checking uniqueness.
+// add writes a stored record's entries (expired or not), checking
+// uniqueness: a value held by a record that has expired is taken from it,
+// as a write takes it.
 func (ix *Index[R]) add(tx keyspace.Tx, rec Record[R]) error {
-	entries, err := ix.entryKeys(rec.Value, rec.Key)
+	entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires))
 	if err != nil {
 		return err
 	}
+	clock := ix.t.clock()
 	for k, e := range entries {
 		if ix.spec.Unique {
-			if err := ix.checkUnique(tx, e.value, rec.Key); err != nil {
+			expired, err := ix.checkUnique(tx, e.value, rec.Key, &clock)
+			if err != nil {
 				return err
+			}
+			for _, h := range expired {
+				if err := ix.t.deleteStored(tx, h); err != nil {
+					return err
+				}
 			}
 		}
 		if err := tx.Put([]byte(k), e.cover); err != nil {
@@ -159,12 +168,13 @@ func (ix *Index[R]) Verify(tx keyspace.Tx) ([]Problem, error) {
 	return problems, nil
 }
 
-// expected recomputes every entry from the table.
+// expected recomputes every entry from the stored records, expired or
+// not.
 func (ix *Index[R]) expected(tx keyspace.Tx) (map[string]entry, error) {
 	want := map[string]entry{}
 	var ferr error
-	err := ix.t.Scan(tx, ix.t.Range(), func(rec Record[R]) bool {
-		entries, err := ix.entryKeys(rec.Value, rec.Key)
+	err := ix.t.scanStored(tx, ix.t.Range(), func(rec Record[R]) bool {
+		entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires))
 		if err != nil {
 			ferr = err
 			return false

@@ -2,15 +2,16 @@ package indextable
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // Errors callers can test with errors.Is. A missing record wraps
@@ -27,6 +28,9 @@ var (
 	// ErrSeriesShape: a series written with other bucket options than
 	// its first writer's.
 	ErrSeriesShape = errors.New("indextable: series options differ from the stored ones")
+	// ErrBadExpiry: an expiry not after 1970 or after 2262 (int64
+	// nanoseconds since 1970 hold it).
+	ErrBadExpiry = errors.New("indextable: expiry out of range")
 )
 
 // Codec turns records into bytes and back.
@@ -44,6 +48,9 @@ func (JSON) Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v)
 // Options configure a table.
 type Options struct {
 	Codec Codec // JSON when nil
+	// Now is the clock that decides which records have expired (see
+	// expiry.go); time.Now when nil.
+	Now func() time.Time
 }
 
 // Table keeps records of type R under composite primary keys and keeps its
@@ -54,6 +61,8 @@ type Table[R any] struct {
 	records composite.Subspace
 	entries composite.Subspace // ("x", name, "i")
 	meta    composite.Subspace // ("x", name, "b"): build progress
+	expiry  composite.Subspace // ("x", name, "e"): records that expire, soonest first
+	now     func() time.Time
 	indexes []*Index[R]
 }
 
@@ -65,9 +74,13 @@ func New[R any](name string, opts *Options) *Table[R] {
 		records: composite.NewSubspace("x", name, "r"),
 		entries: composite.NewSubspace("x", name, "i"),
 		meta:    composite.NewSubspace("x", name, "b"),
+		expiry:  composite.NewSubspace("x", name, "e"),
 	}
 	if opts != nil && opts.Codec != nil {
 		t.codec = opts.Codec
+	}
+	if opts != nil {
+		t.now = opts.Now
 	}
 	return t
 }
@@ -75,12 +88,12 @@ func New[R any](name string, opts *Options) *Table[R] {
 // Name returns the table's name.
 func (t *Table[R]) Name() string { return t.name }
 
-// Drop deletes every record of the table, every index entry (of declared
-// indexes and of any other) and any build progress, and returns how many
-// records it deleted. The declarations stay: a write after Drop indexes as
-// before.
+// Drop deletes every record of the table (expired or not), every index
+// entry (of declared indexes and of any other), every expiry entry and any
+// build progress, and returns how many records it deleted. The
+// declarations stay: a write after Drop indexes as before.
 func (t *Table[R]) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, t.records, t.entries, t.meta)
+	counts, err := composite.Clear(tx, t.records, t.entries, t.meta, t.expiry)
 	if err != nil {
 		return 0, t.wrap(err)
 	}
@@ -93,12 +106,15 @@ func (t *Table[R]) Indexes() []*Index[R] { return t.indexes }
 func (t *Table[R]) wrap(err error) error { return errctx.Wrap("indextable", "table "+t.name, err) }
 
 // Record is a stored record with its key and version (1 on first write,
-// +1 on every write).
+// +1 on every write), and when it expires (zero: never).
 type Record[R any] struct {
 	Key     composite.Tuple
 	Value   R
 	Version uint64
+	Expires time.Time
 }
+
+func (t *Table[R]) clock() expiry.Clock { return expiry.NewClock(t.now) }
 
 func (t *Table[R]) recordKey(pk composite.Tuple) ([]byte, error) {
 	if len(pk) == 0 {
@@ -111,14 +127,18 @@ func (t *Table[R]) recordKey(pk composite.Tuple) ([]byte, error) {
 	return append(append([]byte{}, t.records.Bytes()...), b...), nil
 }
 
-// Get returns the record under pk.
+// Get returns the record under pk. A record that has expired by the
+// table's clock is not found.
 func (t *Table[R]) Get(tx keyspace.Tx, pk composite.Tuple) (Record[R], error) {
 	rec, _, err := t.get(tx, pk)
+	if clock := t.clock(); err == nil && clock.Expired(nanos(rec.Expires)) {
+		return Record[R]{}, t.wrap(fmt.Errorf("record %v (expired at %v): %w", pk, rec.Expires, keyspace.ErrNotFound))
+	}
 	return rec, err
 }
 
-// get also returns whether the record exists, with keyspace.ErrNotFound
-// only from Get.
+// get reads the stored record under pk, expired or not, and whether it
+// exists; a missing record is also an error wrapping keyspace.ErrNotFound.
 func (t *Table[R]) get(tx keyspace.Tx, pk composite.Tuple) (Record[R], bool, error) {
 	key, err := t.recordKey(pk)
 	if err != nil {
@@ -135,12 +155,15 @@ func (t *Table[R]) get(tx keyspace.Tx, pk composite.Tuple) (Record[R], bool, err
 	return rec, err == nil, err
 }
 
+// decode reads a stored record: version | [expires] | body (see
+// recordValue).
 func (t *Table[R]) decode(pk composite.Tuple, v []byte) (Record[R], error) {
-	if len(v) < 8 {
-		return Record[R]{}, t.wrap(fmt.Errorf("%w: record %v is %d bytes", keyspace.ErrCorrupt, pk, len(v)))
+	version, expires, body, err := splitRecordValue(v)
+	if err != nil {
+		return Record[R]{}, t.wrap(fmt.Errorf("%w: record %v: %v", keyspace.ErrCorrupt, pk, err))
 	}
-	rec := Record[R]{Key: pk, Version: binary.BigEndian.Uint64(v)}
-	if err := t.codec.Unmarshal(v[8:], &rec.Value); err != nil {
+	rec := Record[R]{Key: pk, Version: version, Expires: expiry.Time(expires)}
+	if err := t.codec.Unmarshal(body, &rec.Value); err != nil {
 		return Record[R]{}, t.wrap(fmt.Errorf("record %v: %w", pk, err))
 	}
 	return rec, nil
@@ -149,23 +172,29 @@ func (t *Table[R]) decode(pk composite.Tuple, v []byte) (Record[R], error) {
 // Put writes r under pk and brings every index in step: entries the old
 // record had and r has not are removed, new ones added. A unique violation
 // is found before anything is written, and is an error naming the index and
-// the value. It returns the new version.
+// the value. It returns the new version. The record does not expire, as
+// Redis's SET without KEEPTTL: call SetExpiry in the same transaction to
+// make it expire.
 func (t *Table[R]) Put(tx keyspace.Tx, pk composite.Tuple, r R) (uint64, error) {
-	return t.write(tx, pk, r, nil)
+	return t.write(tx, pk, r, nil, 0)
 }
 
 // CompareAndSet writes r only if the record is at version (0: only if it
-// does not exist), else ErrVersion.
+// does not exist, or has expired), else ErrVersion. Like Put, it writes a
+// record that does not expire; a lease is CompareAndSet and SetExpiry in
+// one transaction.
 func (t *Table[R]) CompareAndSet(tx keyspace.Tx, pk composite.Tuple, version uint64, r R) (uint64, error) {
-	return t.write(tx, pk, r, &version)
+	return t.write(tx, pk, r, &version, 0)
 }
 
 // Update is read-modify-write: fn changes the current record (the zero R
-// when there is none) and the result is written with its indexes. Writes
-// are serialized by the store, so concurrent Updates lose nothing
-// (increment a counter field, append to a list field).
+// when there is none, or it has expired) and the result is written with
+// its indexes, keeping the record's expiry (as Redis's commands that
+// change a value keep its TTL). Writes are serialized by the store, so
+// concurrent Updates lose nothing (increment a counter field, append to a
+// list field).
 func (t *Table[R]) Update(tx keyspace.Tx, pk composite.Tuple, fn func(r *R) error) (R, error) {
-	old, _, err := t.get(tx, pk)
+	old, err := t.Get(tx, pk)
 	if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 		var zero R
 		return zero, err
@@ -174,11 +203,15 @@ func (t *Table[R]) Update(tx keyspace.Tx, pk composite.Tuple, fn func(r *R) erro
 		var zero R
 		return zero, err
 	}
-	_, err = t.write(tx, pk, old.Value, nil)
+	_, err = t.write(tx, pk, old.Value, nil, nanos(old.Expires))
 	return old.Value, err
 }
 
-func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64) (uint64, error) {
+// write puts r under pk, expiring at expires (nanoseconds since 1970, 0
+// for never), if the record is at version expect (when not nil). A stored
+// record that has expired counts as none (version 0), but its entries are
+// replaced as a live record's are.
+func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64, expires int64) (uint64, error) {
 	key, err := t.recordKey(pk)
 	if err != nil {
 		return 0, err
@@ -187,8 +220,14 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 	if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 		return 0, err
 	}
-	if expect != nil && *expect != old.Version {
-		return 0, t.wrap(fmt.Errorf("%w: record %v is at version %d, not %d", ErrVersion, pk, old.Version, *expect))
+	clock := t.clock()
+	oldExpires := nanos(old.Expires)
+	current := old.Version
+	if clock.Expired(oldExpires) {
+		current = 0
+	}
+	if expect != nil && *expect != current {
+		return 0, t.wrap(fmt.Errorf("%w: record %v is at version %d, not %d", ErrVersion, pk, current, *expect))
 	}
 	body, err := t.codec.Marshal(r)
 	if err != nil {
@@ -197,16 +236,19 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 	// Work out every index change and check uniqueness before writing.
 	type change struct{ add, del, values [][]byte }
 	changes := make([]change, len(t.indexes))
+	var evict []composite.Tuple // expired records holding a unique value r takes
 	for i, ix := range t.indexes {
-		add, del, err := ix.diff(old.Value, existed, r, pk)
+		add, del, err := ix.diff(old.Value, oldExpires, existed, r, expires, pk)
 		if err != nil {
 			return 0, err
 		}
 		for k, e := range add {
 			if ix.spec.Unique {
-				if err := ix.checkUnique(tx, e.value, pk); err != nil {
+				holders, err := ix.checkUnique(tx, e.value, pk, &clock)
+				if err != nil {
 					return 0, err
 				}
+				evict = append(evict, holders...)
 			}
 			changes[i].add = append(changes[i].add, []byte(k))
 			changes[i].values = append(changes[i].values, e.cover)
@@ -215,9 +257,17 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 			changes[i].del = append(changes[i].del, []byte(k))
 		}
 	}
-	version := old.Version + 1
-	if err := tx.Put(key, append(binary.BigEndian.AppendUint64(nil, version), body...)); err != nil {
+	for _, h := range evict {
+		if err := t.deleteStored(tx, h); err != nil {
+			return 0, err
+		}
+	}
+	version := current + 1
+	if err := tx.Put(key, recordValue(version, expires, body)); err != nil {
 		return 0, t.wrap(err)
+	}
+	if err := t.moveExpiry(tx, pk, oldExpires, expires); err != nil {
+		return 0, err
 	}
 	for _, c := range changes {
 		for _, k := range c.del {
@@ -234,17 +284,19 @@ func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64
 	return version, nil
 }
 
-// Row is a record to write with PutAll.
+// Row is a record to write with PutAll, and when it expires (zero: never).
 type Row[R any] struct {
-	Key   composite.Tuple
-	Value R
+	Key     composite.Tuple
+	Value   R
+	Expires time.Time
 }
 
 // PutAll writes many records, as an import does: every change is worked out
 // and every unique index checked (against the store and within rows) before
 // anything is written, then all writes go in one sorted run of keys, which
 // bbolt takes into a large transaction in linear time. A later row with the
-// same key wins.
+// same key wins. A row's Expires makes its record expire (see SetExpiry);
+// an expiry out of range is ErrBadExpiry, and nothing is written.
 func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 	type write struct {
 		key, value []byte
@@ -257,8 +309,13 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 		if err != nil {
 			return err
 		}
+		if _, err := t.expiryOf(row.Key, row.Expires); err != nil {
+			return err
+		}
 		last[string(k)] = i
 	}
+	clock := t.clock()
+	evicted := map[string]bool{}                         // record keys of expired holders deleted
 	claimed := make([]map[string]string, len(t.indexes)) // unique value → record key, within rows
 	for i := range claimed {
 		claimed[i] = map[string]string{}
@@ -268,17 +325,30 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 		if last[string(key)] != i {
 			continue
 		}
+		expires, _ := t.expiryOf(row.Key, row.Expires)
 		old, existed, err := t.get(tx, row.Key)
 		if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 			return err
+		}
+		oldExpires := nanos(old.Expires)
+		if clock.Expired(oldExpires) {
+			old.Version = 0
 		}
 		body, err := t.codec.Marshal(row.Value)
 		if err != nil {
 			return t.wrap(fmt.Errorf("record %v: %w", row.Key, err))
 		}
-		writes = append(writes, write{key: key, value: append(binary.BigEndian.AppendUint64(nil, old.Version+1), body...)})
+		writes = append(writes, write{key: key, value: recordValue(old.Version+1, expires, body)})
+		if oldExpires != expires {
+			if oldExpires != 0 {
+				writes = append(writes, write{key: t.expiryKey(oldExpires, row.Key), del: true})
+			}
+			if expires != 0 {
+				writes = append(writes, write{key: t.expiryKey(expires, row.Key)})
+			}
+		}
 		for j, ix := range t.indexes {
-			add, del, err := ix.diff(old.Value, existed, row.Value, row.Key)
+			add, del, err := ix.diff(old.Value, oldExpires, existed, row.Value, expires, row.Key)
 			if err != nil {
 				return err
 			}
@@ -289,8 +359,24 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 						return ix.wrap(fmt.Errorf("%w: value %v is given to two rows (writing %v)", ErrUnique, e.value, row.Key))
 					}
 					claimed[j][v] = string(key)
-					if err := ix.checkUnique(tx, e.value, row.Key); err != nil {
+					holders, err := ix.checkUnique(tx, e.value, row.Key, &clock)
+					if err != nil {
 						return err
+					}
+					for _, h := range holders {
+						// A holder among the rows rewrites its own entries.
+						hk, _ := t.recordKey(h)
+						if _, inRows := last[string(hk)]; inRows || evicted[string(hk)] {
+							continue
+						}
+						evicted[string(hk)] = true
+						keys, err := t.storedKeys(tx, h)
+						if err != nil {
+							return err
+						}
+						for _, k := range keys {
+							writes = append(writes, write{key: k, del: true})
+						}
 					}
 				}
 				writes = append(writes, write{key: []byte(k), value: e.cover})
@@ -315,37 +401,78 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 	return nil
 }
 
-// Delete removes the record under pk and its index entries; a missing
-// record is not an error.
+// Delete removes the record under pk (expired or not), its index entries
+// and its expiry entry; a missing record is not an error.
 func (t *Table[R]) Delete(tx keyspace.Tx, pk composite.Tuple) error {
-	key, err := t.recordKey(pk)
+	if _, err := t.recordKey(pk); err != nil {
+		return err
+	}
+	return t.deleteStored(tx, pk)
+}
+
+// deleteStored deletes the stored record under pk with every key it has.
+func (t *Table[R]) deleteStored(tx keyspace.Tx, pk composite.Tuple) error {
+	keys, err := t.storedKeys(tx, pk)
 	if err != nil {
 		return err
 	}
+	for _, k := range keys {
+		if err := tx.Delete(k); err != nil {
+			return t.wrap(err)
+		}
+	}
+	return nil
+}
+
+// storedKeys lists every key the stored record under pk has: its index
+// entries, its expiry entry and the record itself; none when there is no
+// record.
+func (t *Table[R]) storedKeys(tx keyspace.Tx, pk composite.Tuple) ([][]byte, error) {
 	old, existed, err := t.get(tx, pk)
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil
+		return nil, nil
 	}
 	if err != nil || !existed {
-		return err
+		return nil, err
 	}
+	expires := nanos(old.Expires)
+	var keys [][]byte
 	for _, ix := range t.indexes {
-		keys, err := ix.entryKeys(old.Value, pk)
+		entries, err := ix.entryKeys(old.Value, pk, expires)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for k := range keys {
-			if err := tx.Delete([]byte(k)); err != nil {
-				return t.wrap(err)
-			}
+		for k := range entries {
+			keys = append(keys, []byte(k))
 		}
 	}
-	return tx.Delete(key)
+	if expires != 0 {
+		keys = append(keys, t.expiryKey(expires, pk))
+	}
+	key, _ := t.recordKey(pk)
+	return append(keys, key), nil
 }
 
 // Scan visits records in primary-key order within r (from t.Range or
-// t.RangeOf); stop by returning false.
+// t.RangeOf), leaving out those that have expired by the table's clock;
+// r.Limit counts the records visited. Stop by returning false.
 func (t *Table[R]) Scan(tx keyspace.Tx, r keyspace.Range, fn func(Record[R]) bool) error {
+	clock := t.clock()
+	limit := r.Limit
+	r.Limit = 0
+	n := 0
+	return t.scanStored(tx, r, func(rec Record[R]) bool {
+		if clock.Expired(nanos(rec.Expires)) {
+			return true
+		}
+		n++
+		return fn(rec) && (limit <= 0 || n < limit)
+	})
+}
+
+// scanStored visits the stored records in r, expired or not, as Build
+// and Verify need them.
+func (t *Table[R]) scanStored(tx keyspace.Tx, r keyspace.Range, fn func(Record[R]) bool) error {
 	for k, v := range tx.Scan(r) {
 		pk, err := t.records.Unpack(k)
 		if err != nil {

@@ -399,7 +399,7 @@ func TestPutAllMatchesPut(t *testing.T) {
 			for i := 0; i < 300; i++ {
 				id := int64(r.IntN(400))
 				u := user{Name: fmt.Sprint(i), City: fmt.Sprint("c", r.IntN(9)), Status: "open", Created: int64(i), Tags: []string{"x", fmt.Sprint(r.IntN(3))}}
-				rows = append(rows, Row[user]{composite.Tuple{id}, u})
+				rows = append(rows, Row[user]{Key: composite.Tuple{id}, Value: u})
 				model[id] = u
 			}
 			if err := s.Update(func(tx keyspace.Tx) error { return tb.PutAll(tx, rows) }); err != nil {
@@ -412,7 +412,7 @@ func TestPutAllMatchesPut(t *testing.T) {
 			}
 		}
 		err := s.Update(func(tx keyspace.Tx) error {
-			return tb.PutAll(tx, []Row[user]{{composite.Tuple{int64(1000)}, user{Email: "same@x"}}, {composite.Tuple{int64(1001)}, user{Email: "same@x"}}})
+			return tb.PutAll(tx, []Row[user]{{Key: composite.Tuple{int64(1000)}, Value: user{Email: "same@x"}}, {Key: composite.Tuple{int64(1001)}, Value: user{Email: "same@x"}}})
 		})
 		if !errors.Is(err, ErrUnique) {
 			t.Errorf("two rows with one unique value: %v", err)
