@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -70,8 +71,9 @@ func TestCursorPaging(t *testing.T) {
 }
 
 // ScanPage pages through a range, forward and reverse, at several page
-// sizes; the pages together are exactly one scan of a sorted reference
-// map, every page but the last is full and carries a cursor, and a foreign
+// sizes, with and without a decode that skips pairs; the pages together
+// are exactly one scan of a sorted reference map (less the skipped
+// pairs), every page but the last is full and carries a cursor, and a foreign
 // cursor or a decode error stops it with that error.
 func TestScanPageAgainstModel(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
@@ -92,9 +94,23 @@ func TestScanPageAgainstModel(t *testing.T) {
 		pair := func(k, v []byte) (storetest.Pair, error) {
 			return storetest.Pair{Key: string(k), Value: string(v)}, nil
 		}
-		for _, reverse := range []bool{false, true} {
+		// skipping leaves out the values ending in 0 or 5, with ErrSkip.
+		skipping := func(k, v []byte) (storetest.Pair, error) {
+			if v[len(v)-1] == '0' || v[len(v)-1] == '5' {
+				return storetest.Pair{}, keyspace.ErrSkip
+			}
+			return pair(k, v)
+		}
+		for _, c := range []struct {
+			reverse, skip bool
+		}{{false, false}, {true, false}, {false, true}, {true, true}} {
+			reverse := c.reverse
 			r := keyspace.Range{Start: []byte("p010"), End: []byte("p120"), Reverse: reverse}
-			want := m.Scan(r)
+			want, decode := m.Scan(r), pair
+			if c.skip {
+				want = slices.DeleteFunc(want, func(p storetest.Pair) bool { return strings.HasSuffix(p.Value, "0") || strings.HasSuffix(p.Value, "5") })
+				decode = skipping
+			}
 			for _, limit := range []int{0, 1, 3, 7, 100} {
 				var got []storetest.Pair
 				cursor := ""
@@ -103,7 +119,7 @@ func TestScanPageAgainstModel(t *testing.T) {
 					var next string
 					s.View(func(tx keyspace.Tx) error {
 						var err error
-						page, next, err = keyspace.ScanPage(tx, r, cursor, limit, pair)
+						page, next, err = keyspace.ScanPage(tx, r, cursor, limit, decode)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -119,7 +135,7 @@ func TestScanPageAgainstModel(t *testing.T) {
 					cursor = next
 				}
 				if !slices.Equal(got, want) {
-					t.Fatalf("reverse %v, limit %d: pages give %v, want %v", reverse, limit, got, want)
+					t.Fatalf("reverse %v, skip %v, limit %d: pages give %v, want %v", reverse, c.skip, limit, got, want)
 				}
 			}
 		}

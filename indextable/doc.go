@@ -5,9 +5,10 @@
 //
 // # Key layout
 //
-//	("x", table, "r", pk…)                 → version uint64 | record (JSON by default)
-//	("x", table, "i", index, value…, pk…)  → len(value) byte | covered fields
+//	("x", table, "r", pk…)                 → version uint64 | [expires int64] | record (JSON by default)
+//	("x", table, "i", index, value…, pk…)  → len(value) byte | [expires int64] | covered fields
 //	("x", table, "b", index)               → last pk built (only while a Build runs)
+//	("x", table, "e", expires uint64, pk…) → nothing (records that expire, soonest first)
 //
 // Relations (relation.go) keep their links under ("x", rel, "l" | "f" |
 // "bk" | "lf" | "rf" | "lc" | "rc", …) and series (series.go) their
@@ -29,4 +30,11 @@
 // changed. Verify recomputes an index from the table (missing, stale,
 // duplicate); Repair applies the difference; Build fills a new index in
 // resumable batches.
+//
+// A record may expire (SetExpiry, Row.Expires), as a key with a TTL does
+// in Redis or BuntDB: from that instant Get, Scan and every index lookup
+// leave it out, and DeleteExpired deletes it with its entries. The top bit
+// of the version word (and of an entry's length byte) says an expiry
+// follows, so records that never expire keep the layout they had before
+// expiry existed (expiry.go).
 package indextable

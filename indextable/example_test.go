@@ -100,3 +100,51 @@ func ExampleSeries() {
 	// 10:00: 3 readings, min 20, mean 21, max 22
 	// 10:01: 1 readings, min 25, mean 25, max 25
 }
+
+type Session struct {
+	User string `json:"user"`
+}
+
+// Sessions that expire, with a unique index on the user: a session is
+// gone from Get and from lookups the instant it expires, a new session
+// for the same user takes the value from the expired one, and
+// DeleteExpired frees the keys of the rest.
+func ExampleTable_SetExpiry() {
+	store := keyspace.NewMemory()
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	sessions := indextable.New[Session]("sessions", &indextable.Options{Now: func() time.Time { return now }})
+	byUser, _ := sessions.AddIndex(indextable.IndexSpec[Session]{Name: "user", Unique: true,
+		Values: func(s Session) []composite.Tuple { return []composite.Tuple{{s.User}} }})
+	store.Update(func(tx keyspace.Tx) error {
+		for token, user := range map[string]string{"t1": "ann", "t2": "bob"} {
+			if _, err := sessions.Put(tx, composite.Tuple{token}, Session{user}); err != nil {
+				return err
+			}
+			// In the same transaction: the session and its expiry are
+			// written together or not at all.
+			if err := sessions.SetExpiry(tx, composite.Tuple{token}, now.Add(30*time.Minute)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	now = now.Add(time.Hour)
+	store.Update(func(tx keyspace.Tx) error {
+		_, err := sessions.Get(tx, composite.Tuple{"t1"})
+		fmt.Println("t1 after an hour:", err != nil)
+		_, err = sessions.Put(tx, composite.Tuple{"t3"}, Session{"ann"}) // ann's old session held "ann"
+		fmt.Println("new session for ann:", err)
+		n, _ := sessions.DeleteExpired(tx, now, 0)
+		fmt.Println("deleted:", n)
+		page, _ := byUser.Scan(tx, byUser.All(), nil)
+		for _, e := range page.Entries {
+			fmt.Println(e.Value[0], "→", e.Key[0])
+		}
+		return nil
+	})
+	// Output:
+	// t1 after an hour: true
+	// new session for ann: <nil>
+	// deleted: 1
+	// ann → t3
+}
