@@ -7,24 +7,30 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
 )
 
-// ttlFlag is --ttl, Tile38's EX: points expire this long after they are
-// put.
+// ttlFlag is --ttl, Tile38's EX and Redis's EX: points (or rows) expire
+// this long after they are written.
 func ttlFlag() ucli.Flag {
 	return &ucli.DurationFlag{Name: "ttl", Usage: "the points expire `DURATION` from now (30s, 15m, 2h): queries, get and scan leave them out from then on, and geo sweep deletes them", DefaultText: "never"}
 }
 
-// expiresFromTTL is when points put now with --ttl expire, or zero for no
-// --ttl.
+// rowTTLFlag is --ttl for table rows.
+func rowTTLFlag() ucli.Flag {
+	return &ucli.DurationFlag{Name: "ttl", Usage: "the rows expire `DURATION` from now (30s, 15m, 2h): get, scan and index lookups leave them out from then on, and table sweep deletes them", DefaultText: "never"}
+}
+
+// expiresFromTTL is when points or rows written now with --ttl expire, or
+// zero for no --ttl.
 func expiresFromTTL(c *ucli.Context) (time.Time, error) {
 	if !c.IsSet("ttl") {
 		return time.Time{}, nil
 	}
 	ttl := c.Duration("ttl")
 	if ttl <= 0 {
-		return time.Time{}, usagef("--ttl %v: a point must live for some time; to keep it for good, leave --ttl out", ttl)
+		return time.Time{}, usagef("--ttl %v: it must be some time; to keep them for good, leave --ttl out", ttl)
 	}
 	return time.Now().Add(ttl), nil
 }
@@ -62,38 +68,49 @@ func geoSweepCommand() *ucli.Command {
 	}
 }
 
-// swept is what geo sweep did to one index.
-type swept struct {
-	index   string
-	deleted int
-	next    time.Time // zero when no point left expires
+// expirer is what a sweep deletes from: a geo index or a table.
+type expirer interface {
+	DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, error)
+	NextExpiry(tx keyspace.Tx) (time.Time, bool, error)
 }
 
-// geoSweep is geo sweep: DeleteExpired of one index, or of each geo index
-// in the file, in one transaction.
-func geoSweep(c *ucli.Context) error {
+// swept is what a sweep did to one index or table.
+type swept struct {
+	name    string
+	deleted int
+	next    time.Time // zero when nothing left expires
+}
+
+// sweep is geo sweep and table sweep: DeleteExpired of the one structure
+// the flag names, or of each that all lists, in one transaction. what is
+// the kind ("geo index", and its plural for a file with none), item what
+// it holds ("point").
+func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspace.Tx, name string) (expirer, error), all func(tx keyspace.Tx) ([]string, error)) error {
 	if c.NArg() > 0 {
-		return usagef("geo sweep takes no arguments, got %q", c.Args().First())
+		return usagef("%s takes no arguments, got %q", c.Command.HelpName, c.Args().First())
 	}
 	if c.Int("limit") < 0 {
-		return usagef("--limit %d: want a count of points, or leave it out for all", c.Int("limit"))
+		return usagef("--limit %d: want a count of %ss, or leave it out for all", c.Int("limit"), item)
 	}
 	var done []swept
 	now := time.Now()
 	if err := updateDB(c, func(tx keyspace.Tx) (err error) {
-		names := []string{c.String("index")}
-		if !c.IsSet("index") {
-			if names, err = geoIndexNames(tx); err != nil {
+		names := []string{c.String(flag)}
+		if !c.IsSet(flag) {
+			if names, err = all(tx); err != nil {
 				return err
 			}
 		}
 		for _, name := range names {
-			ix := geo.NewIndex(name)
-			n, err := ix.DeleteExpired(tx, now, c.Int("limit"))
+			x, err := open(tx, name)
 			if err != nil {
 				return err
 			}
-			next, _, err := ix.NextExpiry(tx)
+			n, err := x.DeleteExpired(tx, now, c.Int("limit"))
+			if err != nil {
+				return err
+			}
+			next, _, err := x.NextExpiry(tx)
 			if err != nil {
 				return err
 			}
@@ -105,10 +122,10 @@ func geoSweep(c *ucli.Context) error {
 	}
 	out := c.App.Writer
 	if len(done) == 0 {
-		fmt.Fprintln(out, "no geo indexes")
+		fmt.Fprintf(out, "no %s\n", whats)
 	}
 	for _, d := range done {
-		fmt.Fprintf(out, "deleted %s from %s\n", count(d.deleted, "expired point"), d.index)
+		fmt.Fprintf(out, "deleted %s from %s %s\n", count(d.deleted, "expired "+item), what, d.name)
 		if !d.next.IsZero() {
 			fmt.Fprintf(out, "next expiry: %s\n", formatExpires(d.next))
 		}
@@ -116,10 +133,28 @@ func geoSweep(c *ucli.Context) error {
 	return nil
 }
 
+// geoSweep is geo sweep.
+func geoSweep(c *ucli.Context) error {
+	return sweep(c, "index", "geo index", "geo indexes", "point",
+		func(_ keyspace.Tx, name string) (expirer, error) { return geo.NewIndex(name), nil }, geoIndexNames)
+}
+
 // geoIndexNames returns the names of the geo indexes in the file: the names
 // under the geo layout ("g", name, …).
 func geoIndexNames(tx keyspace.Tx) ([]string, error) {
-	groups, err := composite.Groups(tx, composite.NewSubspace("g"), nil, 1)
+	return namesUnder(tx, composite.NewSubspace("g"))
+}
+
+// tableNames returns the names of the command line's tables: those with a
+// saved key schema ("meta", "table", name).
+func tableNames(tx keyspace.Tx) ([]string, error) {
+	return namesUnder(tx, composite.NewSubspace("meta", "table"))
+}
+
+// namesUnder returns the names (strings) that are the first element after
+// sub of its keys.
+func namesUnder(tx keyspace.Tx, sub composite.Subspace) ([]string, error) {
+	groups, err := composite.Groups(tx, sub, nil, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -168,5 +203,64 @@ func geoPersistCommand() *ucli.Command {
 		ArgsUsage: "ID...",
 		Flags:     []ucli.Flag{indexFlag()},
 		Action:    func(c *ucli.Context) error { return setExpiry(c, time.Time{}) },
+	}
+}
+
+// tableExpireCommand is Redis's EXPIRE on table rows.
+func tableExpireCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "expire",
+		Usage:     "make rows expire --ttl from now, keeping their fields and index entries (Redis's EXPIRE); all keys or none",
+		UsageText: "keyspace table expire --table sessions --ttl 30m 'ann:7'",
+		ArgsUsage: "KEY...",
+		Flags:     []ucli.Flag{tableFlag(), rowTTLFlag()},
+		Action: func(c *ucli.Context) error {
+			if !c.IsSet("ttl") {
+				return usagef("table expire needs --ttl (table persist removes an expiry)")
+			}
+			expires, err := expiresFromTTL(c)
+			if err != nil {
+				return err
+			}
+			return setRowExpiry(c, expires)
+		},
+	}
+}
+
+// tablePersistCommand is Redis's PERSIST on table rows.
+func tablePersistCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:      "persist",
+		Usage:     "make rows never expire (Redis's PERSIST); all keys or none",
+		UsageText: "keyspace table persist --table sessions 'ann:7'",
+		ArgsUsage: "KEY...",
+		Flags:     []ucli.Flag{tableFlag()},
+		Action:    func(c *ucli.Context) error { return setRowExpiry(c, time.Time{}) },
+	}
+}
+
+func setRowExpiry(c *ucli.Context, expires time.Time) error {
+	return eachRow(c, "changed", func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error {
+		return t.SetExpiry(tx, key, expires)
+	})
+}
+
+func tableSweepCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "sweep",
+		Usage: "delete the rows whose --ttl has run out, with their index entries, of one table or of every table (get, scan and lookups leave them out already; this frees their keys)",
+		UsageText: "keyspace table sweep --table sessions\n" +
+			"keyspace table sweep            # every table, as a cron job would",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "table", Aliases: []string{"t"}, Usage: "the table `NAME`", DefaultText: "every table"},
+			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "delete at most `N` rows of each table, soonest expired first", DefaultText: "all"},
+		},
+		Action: func(c *ucli.Context) error {
+			return sweep(c, "table", "table", "tables", "row",
+				func(tx keyspace.Tx, name string) (expirer, error) {
+					t, _, err := openTable(tx, name) // with the indexes created on it
+					return t, err
+				}, tableNames)
+		},
 	}
 }

@@ -165,7 +165,7 @@ func TestGeoExpiry(t *testing.T) {
 
 	out, stderr, code = run(t, "", "--db", db, "geo", "sweep", "--index", "f")
 	next, _ := time.Parse(time.RFC3339Nano, hour)
-	if want := fmt.Sprintf("deleted %d expired points from f\nnext expiry: %s\n", expired, next.Format(time.RFC3339)); code != 0 || out != want {
+	if want := fmt.Sprintf("deleted %d expired points from geo index f\nnext expiry: %s\n", expired, next.Format(time.RFC3339)); code != 0 || out != want {
 		t.Fatalf("geo sweep: exit %d, %q (%s), want %q", code, out, stderr, want)
 	}
 	if out, _, code := run(t, "", "--db", db, "geo", "sweep", "--index", "f"); code != 0 || !strings.HasPrefix(out, "deleted 0 expired points") {
@@ -241,7 +241,7 @@ func TestGeoSweepEveryIndex(t *testing.T) {
 	put("c", "c1", "")
 	time.Sleep(5 * time.Millisecond)
 	out, stderr, code := run(t, "", "--db", db, "geo", "sweep")
-	if want := "deleted 1 expired point from a\ndeleted 2 expired points from b\ndeleted 0 expired points from c\n"; code != 0 || out != want {
+	if want := "deleted 1 expired point from geo index a\ndeleted 2 expired points from geo index b\ndeleted 0 expired points from geo index c\n"; code != 0 || out != want {
 		t.Fatalf("sweep: exit %d, %q (%s), want %q", code, out, stderr, want)
 	}
 	if _, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "b"); code != 1 || !strings.Contains(stderr, "holds no points") {

@@ -435,9 +435,20 @@ func indexRead(c *ucli.Context, records bool) error {
 			if err != nil {
 				return err
 			}
-			for i := range recs {
-				out[i].Record = recs[i].Value
+			// Records leaves out a row that expired after its entry
+			// was read.
+			byKey := make(map[string]record, len(recs))
+			for _, rec := range recs {
+				byKey[string(rec.Key.Pack())] = rec.Value
 			}
+			kept := out[:0]
+			for i, e := range page.Entries {
+				if v, ok := byKey[string(e.Key.Pack())]; ok {
+					out[i].Record = v
+					kept = append(kept, out[i])
+				}
+			}
+			out = kept
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "entries", out, page.Next, "VALUE\tKEY\tDATA", func(r row) string {
 			data := []byte(r.Covered)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -31,7 +33,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id, scan by prefix, get by key, count groups; del, drop",
+		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
@@ -39,7 +41,8 @@ func tableCommand() *ucli.Command {
 				ArgsUsage: "FILE|-",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
-					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"}},
+					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+					rowTTLFlag()},
 				Action: tableImport,
 			},
 			{
@@ -73,6 +76,20 @@ func tableCommand() *ucli.Command {
 				Flags:     []ucli.Flag{tableFlag()},
 				Action:    tableDelete,
 			},
+			tableExpireCommand(),
+			tablePersistCommand(),
+			tableSweepCommand(),
+			repairCommand("table", tableFlag(), "make a table's expiry entries what its rows imply (its indexes: keyspace index repair)",
+				"keyspace table repair --table sessions", func(name string) repairer {
+					return func(tx keyspace.Tx) ([]string, error) {
+						t, _, err := openTable(tx, name)
+						if err != nil {
+							return nil, err
+						}
+						problems, err := t.Repair(tx)
+						return problemStrings(problems), err
+					}
+				}),
 			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
 		},
 	}
@@ -80,6 +97,10 @@ func tableCommand() *ucli.Command {
 
 func tableImport(c *ucli.Context) error {
 	rows, name, err := importRows(c, "csv")
+	if err != nil {
+		return err
+	}
+	expires, err := expiresFromTTL(c)
 	if err != nil {
 		return err
 	}
@@ -148,7 +169,7 @@ func tableImport(c *ucli.Context) error {
 			for k, v := range r.fields {
 				rec[k] = v
 			}
-			batch = append(batch, indextable.Row[record]{Key: key, Value: rec})
+			batch = append(batch, indextable.Row[record]{Key: key, Value: rec, Expires: expires})
 		}
 		imported = len(batch)
 		// One PutAll: indexes kept in step, one sorted run of writes.
@@ -311,7 +332,7 @@ func tableScan(c *ucli.Context) error {
 		}
 		var out []jsonRow
 		for _, rec := range page.records {
-			out = append(out, jsonRow{keyText(rec.Key, schema), rec.Value})
+			out = append(out, rowOf(rec, schema))
 		}
 		return writeRows(c, format, out, page.next)
 	})
@@ -360,8 +381,17 @@ func tableCount(c *ucli.Context) error {
 // tableDelete deletes the rows named by their whole keys, and their index
 // entries, in one transaction: a key with no row deletes none of them.
 func tableDelete(c *ucli.Context) error {
+	return eachRow(c, "deleted", func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error {
+		return t.Delete(tx, key)
+	})
+}
+
+// eachRow runs fn on each row the arguments name by whole key, in one
+// transaction: a key with no row (or one that has expired) is an error
+// and nothing is done ("nothing deleted").
+func eachRow(c *ucli.Context, done string, fn func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error) error {
 	if c.NArg() == 0 {
-		return usagef("table del wants at least one KEY")
+		return usagef("%s wants at least one KEY", c.Command.HelpName)
 	}
 	return updateDB(c, func(tx keyspace.Tx) error {
 		t, schema, err := openTable(tx, c.String("table"))
@@ -375,11 +405,11 @@ func tableDelete(c *ucli.Context) error {
 			}
 			if _, err := t.Get(tx, key); err != nil {
 				if errors.Is(err, keyspace.ErrNotFound) {
-					return fmt.Errorf("table %s has no row %s (nothing deleted)", c.String("table"), keyText(key, schema))
+					return fmt.Errorf("table %s has no row %s (nothing %s)", c.String("table"), keyText(key, schema), done)
 				}
 				return err
 			}
-			if err := t.Delete(tx, key); err != nil {
+			if err := fn(t, tx, key); err != nil {
 				return err
 			}
 		}
@@ -424,7 +454,7 @@ func tableGet(c *ucli.Context) error {
 			if err != nil {
 				return err
 			}
-			rows = append(rows, jsonRow{keyText(key, schema), rec.Value})
+			rows = append(rows, rowOf(rec, schema))
 		}
 		return writeRows(c, format, rows, "")
 	})
@@ -432,14 +462,29 @@ func tableGet(c *ucli.Context) error {
 
 // jsonRow is a table row as listings print it.
 type jsonRow struct {
-	Key    string `json:"key"`
-	Record record `json:"record"`
+	Key     string `json:"key"`
+	Expires string `json:"expires,omitempty"` // RFC 3339 to the nanosecond, UTC
+	Record  record `json:"record"`
 }
 
-// writeRows prints table rows, and the next page's cursor if any.
+func rowOf(rec indextable.Record[record], schema composite.Schema) jsonRow {
+	return jsonRow{Key: keyText(rec.Key, schema), Expires: exactExpires(rec.Expires), Record: rec.Value}
+}
+
+// writeRows prints table rows, and the next page's cursor if any; an
+// EXPIRES column when some row expires.
 func writeRows(c *ucli.Context, format string, rows []jsonRow, next string) error {
-	return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", rows, next, "KEY\tRECORD", func(r jsonRow) string {
+	expiring := slices.ContainsFunc(rows, func(r jsonRow) bool { return r.Expires != "" })
+	header := "KEY\tRECORD"
+	if expiring {
+		header = "KEY\tEXPIRES\tRECORD"
+	}
+	return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", rows, next, header, func(r jsonRow) string {
 		b, _ := json.Marshal(r.Record)
+		if expiring {
+			at, _ := time.Parse(time.RFC3339Nano, r.Expires)
+			return r.Key + "\t" + cmp.Or(formatExpires(at), "never") + "\t" + string(b)
+		}
 		return r.Key + "\t" + string(b)
 	})
 }

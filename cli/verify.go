@@ -16,7 +16,7 @@ import (
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index, every log's time index and counters, every geo index's reverse and expiry entries and both lists of every relation; exit 1 on any problem",
+		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries and both lists of every relation; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
@@ -59,11 +59,20 @@ func verifyCommand() *ucli.Command {
 						if err != nil {
 							return err
 						}
-						texts := make([]string, len(problems))
-						for i, p := range problems {
-							texts[i] = p.String()
-						}
-						report(fmt.Sprintf("table %s index %s", name, ix.Name()), texts)
+						report(fmt.Sprintf("table %s index %s", name, ix.Name()), problemStrings(problems))
+					}
+					// The expiry entries, of a table whose rows expire
+					// or whose entries are out of step.
+					problems, err := t.Verify(tx)
+					if err != nil {
+						return err
+					}
+					_, expiring, err := t.NextExpiry(tx)
+					if err != nil {
+						return err
+					}
+					if expiring || len(problems) > 0 {
+						report(fmt.Sprintf("table %s expiry entries", name), problemStrings(problems))
 					}
 				}
 				// Logs and geo indexes are the names under their layouts.
@@ -109,7 +118,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%s (keyspace index repair, geo repair, rel repair and log repair fix them)", count(bad, "problem"))
+				return fmt.Errorf("%s (keyspace index repair, table repair, geo repair, rel repair and log repair fix them)", count(bad, "problem"))
 			}
 			return nil
 		},
@@ -145,4 +154,14 @@ func repairCommand(what string, flag ucli.Flag, usage, example string, repair fu
 			return err
 		},
 	}
+}
+
+// problemStrings is how the command line prints an index's or a table's
+// problems.
+func problemStrings(problems []indextable.Problem) []string {
+	texts := make([]string, len(problems))
+	for i, p := range problems {
+		texts[i] = p.String()
+	}
+	return texts
 }
