@@ -18,7 +18,9 @@ import (
 // expiry ("" for none).
 func tableRows(t *testing.T, out string) map[string]string {
 	t.Helper()
-	var doc struct{ Rows []struct{ Key, Expires string } }
+	var doc struct {
+		Rows []struct{ Key, Expires string }
+	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
