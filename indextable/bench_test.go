@@ -167,3 +167,80 @@ func BenchmarkSeriesFold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExpiry: what records that expire cost a covered lookup, next to
+// the same records with no expiry in the same run (half of "expiring"
+// expire at times spread over an hour, asked at its middle, so a quarter
+// are read and left out), and what DeleteExpired costs for 1,000 records
+// with one index.
+func BenchmarkExpiry(b *testing.B) {
+	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := t0.Add(30 * time.Minute)
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			for _, expiring := range []bool{false, true} {
+				name := map[bool]string{false: "plain", true: "expiring"}[expiring]
+				tb := New[user](name, &Options{Now: func() time.Time { return now }})
+				city, _ := tb.AddIndex(IndexSpec[user]{Name: "by_city",
+					Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} },
+					Cover:  func(u user) any { return u.Name }})
+				var rows []Row[user]
+				for j := range 100_000 {
+					row := Row[user]{Key: composite.Tuple{int64(j)}, Value: user{Name: fmt.Sprint(j), City: fmt.Sprint("c", j%5000)}}
+					if expiring && j%2 == 0 {
+						row.Expires = t0.Add(time.Duration(j%3600) * time.Second)
+					}
+					rows = append(rows, row)
+				}
+				if err := s.Update(func(tx keyspace.Tx) error { return tb.PutAll(tx, rows) }); err != nil {
+					b.Fatal(err)
+				}
+				b.Run(name+"/lookup", func(b *testing.B) {
+					for i := 0; b.Loop(); i++ {
+						s.View(func(tx keyspace.Tx) error {
+							p, err := city.Scan(tx, city.Equal(fmt.Sprint("c", i%5000)), nil)
+							if err != nil || len(p.Entries) == 0 {
+								b.Fatal(len(p.Entries), err)
+							}
+							return nil
+						})
+					}
+				})
+				b.Run(name+"/get", func(b *testing.B) {
+					for i := 0; b.Loop(); i++ {
+						s.View(func(tx keyspace.Tx) error {
+							_, err := tb.Get(tx, composite.Tuple{int64(i%50_000*2 + 1)})
+							if err != nil {
+								b.Fatal(err)
+							}
+							return nil
+						})
+					}
+				})
+			}
+			// Each round puts back 1,000 records that have expired
+			// (untimed) and deletes them with one DeleteExpired.
+			b.Run("DeleteExpired/1000", func(b *testing.B) {
+				tb := New[user]("sweep", nil)
+				tb.AddIndex(IndexSpec[user]{Name: "by_city", Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} }})
+				rows := make([]Row[user], 1000)
+				for j := range rows {
+					rows[j] = Row[user]{Key: composite.Tuple{int64(j)}, Value: user{City: fmt.Sprint("c", j%50)}, Expires: t0}
+				}
+				for b.Loop() {
+					b.StopTimer()
+					if err := s.Update(func(tx keyspace.Tx) error { return tb.PutAll(tx, rows) }); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					var n int
+					err := s.Update(func(tx keyspace.Tx) (err error) { n, err = tb.DeleteExpired(tx, now, 0); return err })
+					if err != nil || n != 1000 {
+						b.Fatal(n, err)
+					}
+				}
+			})
+		})
+	}
+}
