@@ -167,82 +167,65 @@ func namesUnder(tx keyspace.Tx, sub composite.Subspace) ([]string, error) {
 	return names, nil
 }
 
-// setExpiry makes the points the arguments name expire at expires (never,
-// when zero), all or none.
-func setExpiry(c *ucli.Context, expires time.Time) error {
-	return eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error { return ix.SetExpiry(tx, id, expires) })
+// expiryCommands describe a group's expire and persist subcommands
+// (Tile38's and Redis's EXPIRE and PERSIST): set makes the items the
+// arguments name expire at a time (never, when zero), all or none.
+type expiryCommands struct {
+	group, items string // "geo", "points"
+	args         string // how an item is named: "ID"
+	keeping      string // what expire keeps: "their place and payload"
+	example      string // flags and arguments: "--index fleet car-7"
+	flag, ttl    ucli.Flag
+	set          func(c *ucli.Context, expires time.Time) error
 }
 
-// geoExpireCommand is Tile38's EXPIRE: points expire --ttl from now.
-func geoExpireCommand() *ucli.Command {
+func (e expiryCommands) expire() *ucli.Command {
 	return &ucli.Command{
 		Name:      "expire",
-		Usage:     "make points expire --ttl from now, keeping their place and payload (Tile38's EXPIRE); all ids or none",
-		UsageText: "keyspace geo expire --index fleet --ttl 30s car-7",
-		ArgsUsage: "ID...",
-		Flags:     []ucli.Flag{indexFlag(), ttlFlag()},
+		Usage:     fmt.Sprintf("make %s expire --ttl from now, keeping %s (EXPIRE); all or none", e.items, e.keeping),
+		UsageText: fmt.Sprintf("keyspace %s expire --ttl 30s %s", e.group, e.example),
+		ArgsUsage: e.args + "...",
+		Flags:     []ucli.Flag{e.flag, e.ttl},
 		Action: func(c *ucli.Context) error {
 			if !c.IsSet("ttl") {
-				return usagef("geo expire needs --ttl (geo persist removes an expiry)")
+				return usagef("%s expire needs --ttl (%s persist removes an expiry)", e.group, e.group)
 			}
 			expires, err := expiresFromTTL(c)
 			if err != nil {
 				return err
 			}
-			return setExpiry(c, expires)
+			return e.set(c, expires)
 		},
 	}
 }
 
-// geoPersistCommand is Tile38's PERSIST: points never expire.
-func geoPersistCommand() *ucli.Command {
+func (e expiryCommands) persist() *ucli.Command {
 	return &ucli.Command{
 		Name:      "persist",
-		Usage:     "make points never expire (Tile38's PERSIST); all ids or none",
-		UsageText: "keyspace geo persist --index fleet car-7",
-		ArgsUsage: "ID...",
-		Flags:     []ucli.Flag{indexFlag()},
-		Action:    func(c *ucli.Context) error { return setExpiry(c, time.Time{}) },
+		Usage:     fmt.Sprintf("make %s never expire (PERSIST); all or none", e.items),
+		UsageText: fmt.Sprintf("keyspace %s persist %s", e.group, e.example),
+		ArgsUsage: e.args + "...",
+		Flags:     []ucli.Flag{e.flag},
+		Action:    func(c *ucli.Context) error { return e.set(c, time.Time{}) },
 	}
 }
 
-// tableExpireCommand is Redis's EXPIRE on table rows.
-func tableExpireCommand() *ucli.Command {
-	return &ucli.Command{
-		Name:      "expire",
-		Usage:     "make rows expire --ttl from now, keeping their fields and index entries (Redis's EXPIRE); all keys or none",
-		UsageText: "keyspace table expire --table sessions --ttl 30m 'ann:7'",
-		ArgsUsage: "KEY...",
-		Flags:     []ucli.Flag{tableFlag(), rowTTLFlag()},
-		Action: func(c *ucli.Context) error {
-			if !c.IsSet("ttl") {
-				return usagef("table expire needs --ttl (table persist removes an expiry)")
-			}
-			expires, err := expiresFromTTL(c)
-			if err != nil {
-				return err
-			}
-			return setRowExpiry(c, expires)
-		},
-	}
+// geoExpiry is geo expire and geo persist.
+func geoExpiry() expiryCommands {
+	return expiryCommands{"geo", "points", "ID", "their place and payload", "--index fleet car-7", indexFlag(), ttlFlag(),
+		func(c *ucli.Context, expires time.Time) error {
+			return eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error { return ix.SetExpiry(tx, id, expires) })
+		}}
 }
 
-// tablePersistCommand is Redis's PERSIST on table rows.
-func tablePersistCommand() *ucli.Command {
-	return &ucli.Command{
-		Name:      "persist",
-		Usage:     "make rows never expire (Redis's PERSIST); all keys or none",
-		UsageText: "keyspace table persist --table sessions 'ann:7'",
-		ArgsUsage: "KEY...",
-		Flags:     []ucli.Flag{tableFlag()},
-		Action:    func(c *ucli.Context) error { return setRowExpiry(c, time.Time{}) },
-	}
-}
-
-func setRowExpiry(c *ucli.Context, expires time.Time) error {
-	return eachRow(c, "changed", func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error {
-		return t.SetExpiry(tx, key, expires)
-	})
+// tableExpiry is table expire and table persist.
+func tableExpiry() expiryCommands {
+	return expiryCommands{"table", "rows", "KEY", "their fields and index entries", "--table sessions t1", tableFlag(), rowTTLFlag(),
+		func(c *ucli.Context, expires time.Time) error {
+			return eachRow(c, "changed", func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error {
+				return t.SetExpiry(tx, key, expires)
+			})
+		}}
 }
 
 func tableSweepCommand() *ucli.Command {

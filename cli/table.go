@@ -76,8 +76,8 @@ func tableCommand() *ucli.Command {
 				Flags:     []ucli.Flag{tableFlag()},
 				Action:    tableDelete,
 			},
-			tableExpireCommand(),
-			tablePersistCommand(),
+			tableExpiry().expire(),
+			tableExpiry().persist(),
 			tableSweepCommand(),
 			repairCommand("table", tableFlag(), "make a table's expiry entries what its rows imply (its indexes: keyspace index repair)",
 				"keyspace table repair --table sessions", func(name string) repairer {
