@@ -70,7 +70,8 @@ var _ Store = (*BoltStore)(nil)
 //
 // Errors wrap ErrLocked (another process holds the lock past the timeout),
 // ErrCorrupt (not a bbolt file), ErrNotKeyspace (a bbolt file of someone
-// else's), or the operating system's error (os.ErrNotExist for a missing
+// else's), ErrNewerFormat (a keyspace file of a later FormatVersion), or
+// the operating system's error (os.ErrNotExist for a missing
 // file opened read-only, os.ErrPermission, ...).
 func Open(path string, opts *Options) (_ *BoltStore, err error) {
 	var o Options
@@ -151,12 +152,12 @@ func classifyOpenError(err error) error {
 // its first commit.
 const newFileTxID = 1
 
-// init makes sure the file holds the keyspace bucket, creating it in a new
-// file opened read-write.
+// init makes sure the file holds the keyspace bucket of a format this
+// build reads, creating it in a new file opened read-write (format.go).
 func (s *BoltStore) init() error {
 	check := func(tx *bolt.Tx) (found bool, err error) {
-		if tx.Bucket(bucketName) != nil {
-			return true, nil
+		if b := tx.Bucket(bucketName); b != nil {
+			return true, checkFormat(b)
 		}
 		c := tx.Cursor()
 		if k, _ := c.First(); bytes.Equal(k, bucketName) {
@@ -191,8 +192,11 @@ func (s *BoltStore) init() error {
 		if err != nil || found {
 			return err
 		}
-		_, err = tx.CreateBucket(bucketName)
-		return err
+		b, err := tx.CreateBucket(bucketName)
+		if err != nil {
+			return err
+		}
+		return b.SetSequence(FormatVersion)
 	}))
 }
 

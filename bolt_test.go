@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -141,4 +142,71 @@ func TestBoltBadFiles(t *testing.T) {
 		t.Fatalf("Open of an empty bbolt file read-write: %v", err)
 	}
 	s.Close()
+}
+
+// TestBoltFormatVersion: a new file records FormatVersion in the keyspace
+// bucket's sequence, where no scan sees it; a file from before the version
+// was recorded (0) opens as it is, untouched; a file of a newer version is
+// refused with ErrNewerFormat, read-write and read-only, and left as it
+// was.
+func TestBoltFormatVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k.db")
+	s, err := keyspace.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx keyspace.Tx) error { return tx.Put([]byte("k"), []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	sequence := func(set uint64) (was uint64) {
+		t.Helper()
+		db, err := bolt.Open(path, 0o644, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("keyspace"))
+			was = b.Sequence()
+			return b.SetSequence(set)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return was
+	}
+	if v := sequence(0); v != keyspace.FormatVersion {
+		t.Fatalf("a new file records format %d, want %d", v, keyspace.FormatVersion)
+	}
+	for _, ro := range []bool{false, true} {
+		s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: ro})
+		if err != nil {
+			t.Fatalf("a file of format 0 (read-only %v): %v", ro, err)
+		}
+		var keys []string
+		s.View(func(tx keyspace.Tx) error {
+			for k := range tx.Scan(keyspace.Range{}) {
+				keys = append(keys, string(k))
+			}
+			return nil
+		})
+		s.Close()
+		if !slices.Equal(keys, []string{"k"}) {
+			t.Fatalf("keys %q, want only k", keys)
+		}
+	}
+	if v := sequence(keyspace.FormatVersion + 1); v != 0 {
+		t.Fatalf("opening a file of format 0 recorded format %d in it", v)
+	}
+	for _, ro := range []bool{false, true} {
+		if s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: ro}); !errors.Is(err, keyspace.ErrNewerFormat) {
+			if err == nil {
+				s.Close()
+			}
+			t.Fatalf("a file of a newer format (read-only %v): %v, want ErrNewerFormat", ro, err)
+		}
+	}
+	if v := sequence(keyspace.FormatVersion + 1); v != keyspace.FormatVersion+1 {
+		t.Fatalf("a refused open changed the format to %d", v)
+	}
 }

@@ -33,6 +33,9 @@ var (
 	// ErrNotKeyspace is returned by Open when the file is a valid bbolt
 	// database that was not written by keyspace.
 	ErrNotKeyspace = errors.New("keyspace: file is not a keyspace database")
+	// ErrNewerFormat is returned by Open when the file was written in a
+	// format newer than this build reads (FormatVersion).
+	ErrNewerFormat = errors.New("keyspace: file written by a newer keyspace")
 )
 
 // Limits shared by every backend. They are bbolt's, applied to the memory

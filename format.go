@@ -1,0 +1,33 @@
+package keyspace
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FormatVersion is the version of the keyspace's on-disk layout that this
+// build writes and reads: how the techniques lay out their keys and values
+// (each package's doc shows its layout). A file records the version that
+// created it in the keyspace bucket's sequence number, a uint64 bbolt keeps
+// in the bucket's header, outside the keyspace's keys, so no scan ever sees
+// it. Open refuses a file of a newer version with ErrNewerFormat rather
+// than misreading it; a change to any layout that an older build would
+// misread raises the version.
+//
+// Versions:
+//
+//   - 0: files created before the version was recorded. They are read as
+//     version 1, which they are, but for one thing: geo indexes written
+//     before points could expire (their values lack the flags byte) read
+//     as corrupt, and are exported with the older build and imported again.
+//   - 1: the first recorded version, of every layout as documented.
+const FormatVersion = 1
+
+// checkFormat refuses a keyspace bucket of a newer format.
+func checkFormat(b *bolt.Bucket) error {
+	if v := b.Sequence(); v > FormatVersion {
+		return fmt.Errorf("%w (format %d; this build reads up to %d)", ErrNewerFormat, v, FormatVersion)
+	}
+	return nil
+}
