@@ -158,6 +158,9 @@ func TestBoltFormatVersion(t *testing.T) {
 	if err := s.Update(func(tx keyspace.Tx) error { return tx.Put([]byte("k"), []byte("v")) }); err != nil {
 		t.Fatal(err)
 	}
+	if v, err := s.Format(); err != nil || v != keyspace.FormatVersion {
+		t.Fatalf("Format of a new file: %d, %v", v, err)
+	}
 	s.Close()
 	sequence := func(set uint64) (was uint64) {
 		t.Helper()
@@ -182,6 +185,9 @@ func TestBoltFormatVersion(t *testing.T) {
 		s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: ro})
 		if err != nil {
 			t.Fatalf("a file of format 0 (read-only %v): %v", ro, err)
+		}
+		if v, err := s.Format(); err != nil || v != 0 {
+			t.Fatalf("Format of a file of format 0: %d, %v", v, err)
 		}
 		var keys []string
 		s.View(func(tx keyspace.Tx) error {

@@ -31,3 +31,14 @@ func checkFormat(b *bolt.Bucket) error {
 	}
 	return nil
 }
+
+// Format returns the FormatVersion the file records (0 for a file created
+// before versions were recorded, which reads as version 1).
+func (s *BoltStore) Format() (uint64, error) {
+	var v uint64
+	err := s.View(func(tx Tx) error {
+		v = tx.(*boltTx).b.Sequence()
+		return nil
+	})
+	return v, err
+}

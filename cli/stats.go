@@ -60,11 +60,15 @@ func statsCommand() *ucli.Command {
 			var out struct {
 				File      string  `json:"file"`
 				Bytes     int64   `json:"bytes"`
+				Format    uint64  `json:"format"` // keyspace.FormatVersion of the file; 0 from before versions were recorded
 				Keys      int     `json:"keys"`
 				Subspaces []entry `json:"subspaces"`
 			}
 			out.File, out.Subspaces = s.Path(), []entry{}
 			if out.Bytes, err = s.Size(); err != nil {
+				return err
+			}
+			if out.Format, err = s.Format(); err != nil {
 				return err
 			}
 			err = s.View(func(tx keyspace.Tx) error {
@@ -105,7 +109,7 @@ func statsCommand() *ucli.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", e.Kind, e.Name, e.Items, e.Keys)
 			}
 			tw.Flush()
-			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes\n", out.File, count(out.Keys, "key"), out.Bytes)
+			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes, format %d\n", out.File, count(out.Keys, "key"), out.Bytes, out.Format)
 			return err
 		},
 	}

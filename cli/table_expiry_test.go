@@ -35,7 +35,8 @@ func tableRows(t *testing.T, out string) map[string]string {
 // index lookups once their time has passed, and only then; table expire
 // and persist change expiries, all keys or none; verify checks the expiry
 // entries, table repair puts a lost one back; table sweep deletes exactly
-// the expired rows of every table. The oracle is which imports and
+// the expired rows of every table (and stats names the file's format).
+// The oracle is which imports and
 // commands gave which rows a TTL.
 func TestTableExpiry(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
@@ -166,6 +167,9 @@ func TestTableExpiry(t *testing.T) {
 		t.Errorf("after the sweep, count sees the keys of %d rows, want %d:\n%s", strings.Count(got, ":"), len(live), got)
 	}
 	ok("", "verify")
+	if out := ok("", "stats"); !strings.HasSuffix(out, fmt.Sprintf("format %d\n", keyspace.FormatVersion)) {
+		t.Errorf("stats does not give the file's format:\n%s", out)
+	}
 }
 
 func sameSet(a, b []string) bool {
