@@ -36,8 +36,7 @@ func tableRows(t *testing.T, out string) map[string]string {
 // and persist change expiries, all keys or none; verify checks the expiry
 // entries, table repair puts a lost one back; table sweep deletes exactly
 // the expired rows of every table (and stats names the file's format).
-// The oracle is which imports and
-// commands gave which rows a TTL.
+// The oracle is which imports and commands gave which rows a TTL.
 func TestTableExpiry(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	ok := func(stdin string, args ...string) string {
