@@ -45,10 +45,6 @@ func Time(nanos int64) time.Time {
 	return time.Unix(0, nanos)
 }
 
-// Expired reports whether an item with expiry nanos has expired at now
-// (nanoseconds): it has one, and it is not after now.
-func Expired(nanos, now int64) bool { return nanos != 0 && nanos <= now }
-
 // Element reads an expiry stored as a tuple element (uint64 in an expiry
 // entry's key, int64 where it was packed as one): a positive int64.
 func Element(e any) (int64, bool) {
@@ -98,9 +94,6 @@ func NewClock(now func() time.Time) Clock {
 	}
 	return Clock{now: now}
 }
-
-// Fixed returns a clock that says at.
-func Fixed(at time.Time) Clock { return Clock{at: at.UnixNano(), read: true} }
 
 // Nanos is the clock's time in nanoseconds since 1970, read on the first
 // call.
