@@ -15,7 +15,9 @@
 //     that bucket is refused with [ErrNotKeyspace] unless it is new (no
 //     transaction ever committed), and one whose root holds nothing after
 //     commits with [ErrCorrupt]: a root page damaged to read as empty is
-//     not written over as though the file were new. A
+//     not written over as though the file were new. The file records
+//     the FormatVersion that created it, and one of a newer version is
+//     refused with [ErrNewerFormat] (format.go). A
 //     View takes over the read transaction an earlier View finished with
 //     when no Update has begun since, instead of beginning its own:
 //     beginning one was half the cost of a View that reads one key. A
