@@ -27,6 +27,9 @@ func (ix *Index) RadiusFixedGrid(tx keyspace.Tx, lat, lon, radius float64, opts 
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: radius %v must be a non-negative number of metres", ErrBadQuery, radius))
 	}
+	if err := o.checkAfter(); err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
 	cells := gridCells(lat, lon, radius)
 	st := Stats{Cells: len(cells), Ranges: len(cells)}
 	points, err := ix.scoped(o.Scope)

@@ -28,6 +28,9 @@ import (
 type hits struct {
 	scope    composite.Tuple  // shared by every result
 	filter   func(Point) bool // QueryOptions.Filter, or nil
+	after    *Cursor          // QueryOptions.After, or nil
+	afterID  []byte           // after.ID
+	plain    bool             // neither a filter nor a cursor: admit need test only an expiry
 	asOf     time.Time        // QueryOptions.Now
 	now      int64            // the time points expire by (clock), 0 until a point with an expiry is read
 	rejected int              // points read in the region that an expiry or the filter left out
@@ -65,6 +68,10 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 		h = new(hits)
 	}
 	h.scope, h.filter, h.asOf = scope, o.Filter, o.Now
+	h.after, h.plain = o.After, o.Filter == nil && o.After == nil
+	if o.After != nil {
+		h.afterID = append(h.afterID[:0], o.After.ID...)
+	}
 	return h
 }
 
@@ -72,6 +79,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 // used afterwards.
 func (ix *Index) release(h *hits) {
 	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
+	h.after, h.plain = nil, false
 	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }
@@ -90,19 +98,25 @@ func (h *hits) clock() int64 {
 	return h.now
 }
 
-// admit reports whether the record added last has not expired and h's
-// filter keeps it, and drops it if not. For a point with no expiry and a
-// query with no filter it is two tests, inlined where a query keeps a
-// candidate.
+// admit reports whether the record added last comes after the query's
+// cursor, has not expired and h's filter keeps it, and drops it if not.
+// For a point with no expiry and a query with neither a filter nor a
+// cursor it is two tests, inlined where a query keeps a candidate.
 func (h *hits) admit() bool {
-	return h.filter == nil && h.recs[len(h.recs)-1].expires == 0 || h.admitted()
+	return h.plain && h.recs[len(h.recs)-1].expires == 0 || h.admitted()
 }
 
-// admitted is admit's test of an expiry and call of the filter. The filter
-// sees the point's id (a new string) and its payload in h's buffer, which
-// the next add may move: valid only during the call.
+// admitted is admit's tests of the cursor and the expiry and call of the
+// filter. The filter sees the point's id (a new string) and its payload in
+// h's buffer, which the next add may move: valid only during the call. A
+// point before the cursor is not counted as rejected: it was an answer,
+// on an earlier page.
 func (h *hits) admitted() bool {
 	r := &h.recs[len(h.recs)-1]
+	if h.after != nil && !h.afterCursor(r) {
+		h.drop()
+		return false
+	}
 	if r.expires != 0 && r.expires <= h.clock() || h.filter != nil && !h.filter(h.point(r)) {
 		h.rejected++
 		h.drop()

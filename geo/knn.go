@@ -51,6 +51,12 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
+	if err := o.checkAfter(); err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
+	if o.After != nil {
+		return ix.nearestAfter(tx, lat, lon, k, o)
+	}
 	points, err := ix.scoped(o.Scope)
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)

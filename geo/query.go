@@ -46,6 +46,11 @@ type QueryOptions struct {
 	// by (Point.Expires not after it); zero for the clock's time, read
 	// once, when the query first reads a point with an expiry.
 	Now time.Time
+	// After, if set, leaves out the results up to and including it in
+	// the query's order (distance, then id): the next page of a query
+	// whose last page ended there (see Cursor, CursorAfter). Limit (and
+	// Nearest's k) counts the results after it.
+	After *Cursor
 	// Into, if it has the capacity, is where the results are written, as
 	// append(Into[:0], …) would: a loop of queries that passes each
 	// query's results back as the next one's Into allocates no Result
@@ -168,6 +173,9 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	if o.Limit < 0 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, o.Limit))
 	}
+	if err := o.checkAfter(); err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
 	points, err := ix.scoped(o.Scope)
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
@@ -175,8 +183,12 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
-	cells := found.cover.cover(reg, o.maxCells(reg))
-	runs := found.cover.spans(reg, cells)
+	covered := reg // what the covering covers: reg, less what lies before the cursor
+	if o.After != nil {
+		covered = newBeyond(reg, lat, lon, o.After.Distance)
+	}
+	cells := found.cover.cover(covered, o.maxCells(covered))
+	runs := found.cover.spans(covered, cells)
 	st := Stats{Cells: len(cells), Ranges: len(runs)}
 	if o.Explain != nil {
 		for _, c := range cells {
@@ -236,14 +248,25 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	return out, st, nil
 }
 
+// checkAfter validates the cursor, if any.
+func (o QueryOptions) checkAfter() error {
+	if o.After == nil {
+		return nil
+	}
+	return o.After.validate()
+}
+
 // maxCells is the covering budget for reg: MaxCells if set, else the
 // default for reg (defaultMaxCells for a circle).
 func (o QueryOptions) maxCells(reg region) int {
 	if o.MaxCells > 0 {
 		return o.MaxCells
 	}
-	if c, ok := reg.(*circle); ok {
+	switch c := reg.(type) {
+	case *circle:
 		return defaultMaxCells(c.radius)
+	case *beyond:
+		return c.maxCells(o.maxCells(c.reg))
 	}
 	return DefaultMaxCells
 }
