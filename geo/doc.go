@@ -97,6 +97,21 @@
 // 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
+//
+// Results come a page at a time through a Cursor (page.go):
+// QueryOptions.After leaves out the results up to a place in the order
+// (distance, id), and CursorAfter gives the place after a page. Redis
+// GEOSEARCH has no pages, and Tile38's cursor is an offset that re-reads
+// and skips; a Cursor is a position, as FoundationDB's continuations are,
+// so pages never repeat a result and a point written between pages shows
+// exactly when it sorts after the cursor. A page reads what lies beyond
+// its cursor: the covering leaves out cells nearer than the cursor
+// (beyond), and Nearest after a cursor reads a ring outwards from it,
+// whose width it guesses from the cursor's Rank (nearestAfter). On 20,000
+// clustered points the 30th page of 10 nearest reads a fifth of the
+// candidates that asking for the 300 nearest does. Cursor.Token and
+// ParseCursor turn a cursor into an opaque string tied to a query.
+//
 // Scan lists the points in id order from after a given id, by the reverse
 // entries, for paging through an index or exporting it (ScanScope lists
 // one scope's, skipping the others' points by their reverse entries).

@@ -65,6 +65,46 @@ func ExampleIndex_Nearest() {
 	// mcmurdo 313 km
 }
 
+// The nearest stations a page at a time: each page asks for the two
+// after the cursor of the page before, in any later transaction, and a
+// station opened between pages shows on a later page if it is farther
+// than the cursor.
+func ExampleCursorAfter() {
+	store := keyspace.NewMemory()
+	stations := geo.NewIndex("stations")
+	put := func(ps ...geo.Point) {
+		store.Update(func(tx keyspace.Tx) error { return stations.PutAll(tx, ps) })
+	}
+	put(geo.Point{ID: "amundsen-scott", Lat: -90, Lon: 0},
+		geo.Point{ID: "vostok", Lat: -78.4645, Lon: 106.8339},
+		geo.Point{ID: "mcmurdo", Lat: -77.8419, Lon: 166.6863},
+		geo.Point{ID: "scott-base", Lat: -77.8494, Lon: 166.7682})
+	opts := &geo.QueryOptions{}
+	for page := 1; ; page++ {
+		var results []geo.Result
+		store.View(func(tx keyspace.Tx) (err error) {
+			results, _, err = stations.Nearest(tx, -77.85, -179.9, 2, opts)
+			return err
+		})
+		for _, r := range results {
+			fmt.Printf("page %d: %s %.0f km\n", page, r.ID, r.Distance/1000)
+		}
+		if len(results) < 2 {
+			break
+		}
+		opts.After = geo.CursorAfter(results, opts.After)
+		if page == 1 {
+			put(geo.Point{ID: "concordia", Lat: -75.1, Lon: 123.3})
+		}
+	}
+	// Output:
+	// page 1: scott-base 311 km
+	// page 1: mcmurdo 313 km
+	// page 2: amundsen-scott 1351 km
+	// page 2: concordia 1446 km
+	// page 3: vostok 1565 km
+}
+
 // Paging through an index in id order: each page starts after the last id
 // of the page before.
 func ExampleIndex_Scan() {

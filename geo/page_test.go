@@ -23,7 +23,6 @@ type pagedQuery struct {
 	name     string
 	lat, lon float64
 	match    func(p Point) bool
-	nearest  bool // limit is Nearest's k
 	ask      func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error)
 }
 
@@ -91,7 +90,7 @@ func randomPagedQueries(r *rand.Rand, ix *Index, points []Point) []pagedQuery {
 	for q := range 4 {
 		lat, lon := centre(q)
 		qs = append(qs, pagedQuery{
-			name: fmt.Sprintf("nearest (%v, %v)", lat, lon), lat: lat, lon: lon, nearest: true,
+			name: fmt.Sprintf("nearest (%v, %v)", lat, lon), lat: lat, lon: lon,
 			ask: func(tx keyspace.Tx, o *QueryOptions, k int) ([]Result, Stats, error) {
 				return ix.Nearest(tx, lat, lon, k, o)
 			},
@@ -397,5 +396,81 @@ func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 				paged, offset, radiusDeep, radiusFirst)
 		}
 		return nil
+	})
+}
+
+// FuzzPagesAgainstBruteForce pages through a radius query and a nearest
+// query around a fuzzed centre, over points scattered around it (some
+// on top of each other, some at the poles and on ±180°), and compares
+// every page with the oracle's page after the same cursor.
+func FuzzPagesAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, 1000.0, uint8(3))
+	f.Add(uint64(2), 90.0, 0.0, 50000.0, uint8(1))
+	f.Add(uint64(3), -89.9, 179.9, 20000.0, uint8(7))
+	f.Add(uint64(4), 0.0, 180.0, 500.0, uint8(2))
+	f.Add(uint64(5), CapLatitude, -180.0, 300000.0, uint8(5))
+	f.Add(uint64(6), 39.37499999999999, 45.0, 0.0, uint8(4))
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, radius float64, limit uint8) {
+		if validate(lat, lon) != nil || math.IsNaN(radius) || radius < 0 || radius > 2e7 || limit == 0 || limit > 20 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 10))
+		model := map[string]Point{}
+		add := func(plat, plon float64) {
+			id := fmt.Sprint("p", len(model))
+			model[id] = Point{ID: id, Lat: plat, Lon: plon}
+		}
+		for range 40 {
+			add(destination(lat, lon, r.Float64()*2*radius+r.Float64()*10, r.Float64()*2*math.Pi))
+		}
+		for range 3 {
+			add(lat, lon)
+		}
+		add(90, r.Float64()*360-180)
+		add(-90, 0)
+		add(lat, 180)
+		add(lat, -180)
+		points := slices.Collect(func(yield func(Point) bool) {
+			for _, p := range model {
+				if !yield(p) {
+					return
+				}
+			}
+		})
+		s := keyspace.NewMemory()
+		ix := NewIndex("fuzz")
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []pagedQuery{
+			{name: "radius", lat: lat, lon: lon,
+				match: func(p Point) bool { return Distance(lat, lon, p.Lat, p.Lon) <= radius },
+				ask: func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error) {
+					o.Limit = limit
+					return ix.Radius(tx, lat, lon, radius, o)
+				}},
+			{name: "nearest", lat: lat, lon: lon,
+				ask: func(tx keyspace.Tx, o *QueryOptions, k int) ([]Result, Stats, error) {
+					return ix.Nearest(tx, lat, lon, k, o)
+				}},
+		} {
+			var after *Cursor
+			for page := 0; ; page++ {
+				want := pageOracle(model, q, time.Now(), nil, after, int(limit))
+				var got []Result
+				s.View(func(tx keyspace.Tx) (err error) {
+					got, _, err = q.ask(tx, &QueryOptions{After: after}, int(limit))
+					if err != nil {
+						t.Fatal(err)
+					}
+					return nil
+				})
+				checkPage(t, fmt.Sprintf("%s (%v, %v) r=%v, page %d of %d after %+v", q.name, lat, lon, radius, page, limit, after), got, want)
+				if len(got) < int(limit) {
+					break
+				}
+				after = CursorAfter(got, after)
+			}
+		}
 	})
 }
