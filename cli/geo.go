@@ -113,7 +113,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					limitFlag(),
+					limitFlag(), pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
@@ -132,11 +132,11 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
-					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours"},
+					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-						rs, st, err := ix.Nearest(tx, lat, lon, c.Int("k"), o)
+						rs, st, err := ix.Nearest(tx, lat, lon, o.Limit, o) // k, or k+1 (geoQuery)
 						return rs, st, nil, err
 					})
 				},
@@ -155,7 +155,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
-					limitFlag(),
+					limitFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: geoBox,
 			},
@@ -165,7 +165,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
-					limitFlag(),
+					limitFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: func(c *ucli.Context) error {
 					poly, err := readPolygon(c, c.String("polygon"))
@@ -205,7 +205,7 @@ func geoCommand() *ucli.Command {
 						if format == "table" { // points by id: no count, no ranges read
 							return writeTable(c.App.Writer, rs, false)
 						}
-						return writeResults(c.App.Writer, format, rs, geo.Stats{Results: len(rs)}, false)
+						return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, geo.Stats{Results: len(rs)}, false, "")
 					})
 				},
 			},
@@ -318,6 +318,13 @@ type queryFn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Res
 
 // geoQuery opens the file read-only, checks the index exists and prints
 // what fn finds (and, with --explain or --svg, how it found it).
+//
+// A query is paged by its --limit (knn's by --k): it asks for one result
+// more than the page, which tells whether another page follows, and
+// prints the next page's --cursor if so. The cursor is a geo.Cursor's
+// token tied to the query's other flags (queryText), so a token is
+// refused by any other query. fn finds the page size in o.Limit (one
+// more than --limit or --k when positive).
 func geoQuery(c *ucli.Context, fn queryFn) error {
 	format, err := output(c, "table", "json", "ndjson", "geojson")
 	if err != nil {
@@ -327,12 +334,23 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if err != nil {
 		return err
 	}
-	if _, err := limitOf(c); err != nil {
+	size, err := limitOf(c)
+	if err != nil {
 		return err
+	}
+	if c.Command.Name == "knn" {
+		size = c.Int("k")
 	}
 	conds, err := parseWhere(c)
 	if err != nil {
 		return err
+	}
+	query := queryText(c)
+	var after *geo.Cursor
+	if token := c.String("cursor"); token != "" {
+		if after, err = geo.ParseCursor(token, query); err != nil {
+			return usageError{err}
+		}
 	}
 	s, err := openRead(c)
 	if err != nil {
@@ -344,13 +362,22 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}
-		o := &geo.QueryOptions{Scope: scope, Limit: c.Int("limit"), Filter: whereFilter(conds)}
+		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: whereFilter(conds), After: after}
+		if size > 0 {
+			o.Limit++ // one past the page: is there another?
+		}
 		if c.Bool("explain") || c.String("svg") != "" {
 			o.Explain = &geo.Explain{}
 		}
 		rs, st, outline, err := fn(ix, tx, o)
 		if err != nil {
 			return err
+		}
+		next := ""
+		if size > 0 && len(rs) > size {
+			rs = rs[:size]
+			st.Results = size
+			next = geo.CursorAfter(rs, after).Token(query)
 		}
 		if c.Bool("explain") {
 			writeExplain(c.App.ErrWriter, o.Explain)
@@ -360,11 +387,38 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 				return err
 			}
 		}
-		if len(rs) == 0 && len(o.Scope) == 0 {
+		if len(rs) == 0 && len(o.Scope) == 0 && after == nil {
 			hintScopes(c.App.ErrWriter, ix, tx)
 		}
-		return writeResults(c.App.Writer, format, rs, st, true)
+		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, true, next)
 	})
+}
+
+// pageFlag is a geo query's --cursor.
+func pageFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "cursor", Usage: "the next page after a previous page's `TOKEN` (the same query's, with any --limit or --k)"}
+}
+
+// queryText names the query a cursor token belongs to: the command and
+// every flag set on it but those that only shape a page or its output.
+// --from names its point, not its coordinates, so a page after a moved
+// point is measured from where the point is now.
+func queryText(c *ucli.Context) string {
+	skip := map[string]bool{"limit": true, "k": true, "cursor": true, "explain": true, "svg": true, "output": true, "quiet": true, "db": true}
+	var b strings.Builder
+	b.WriteString(c.Command.Name)
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if skip[name] || !c.IsSet(name) {
+			continue
+		}
+		var v any = c.Value(name)
+		if _, ok := f.(*ucli.StringSliceFlag); ok {
+			v = c.StringSlice(name)
+		}
+		fmt.Fprintf(&b, "\x00%s=%q", name, fmt.Sprint(v))
+	}
+	return b.String()
 }
 
 // hintScopes tells someone whose query under no scope found nothing when

@@ -61,22 +61,32 @@ func toJSON(r geo.Result, withDistance bool) jsonResult {
 	return out
 }
 
-// writeResults prints geo results in the chosen format.
-func writeResults(w io.Writer, format string, rs []geo.Result, st geo.Stats, withDistance bool) error {
+// writeResults prints geo results in the chosen format, and the next
+// page's cursor if there is one: in the table after its summary, in JSON
+// as "next", and on errw for ndjson and geojson (whose stdout is the
+// feed).
+func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stats, withDistance bool, next string) error {
 	switch format {
 	case "json":
 		doc := struct {
 			Results []jsonResult `json:"results"`
 			Stats   jsonStats    `json:"stats"`
-		}{Results: jsonResults(rs, withDistance), Stats: jsonStats(st)}
+			Next    string       `json:"next,omitempty"`
+		}{Results: jsonResults(rs, withDistance), Stats: jsonStats(st), Next: next}
 		return writeJSON(w, doc)
 	case "ndjson", "geojson":
+		if next != "" {
+			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
+		}
 		return writeFeed(w, format, rs, withDistance)
 	}
 	if err := writeTable(w, rs, withDistance); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%s; %s, %s read\n", count(st.Results, "result"), count(st.Ranges, "range"), count(st.Candidates, "candidate"))
+	if err == nil && next != "" {
+		_, err = fmt.Fprintf(w, "next page: --cursor %s\n", next)
+	}
 	return err
 }
 

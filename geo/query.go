@@ -266,7 +266,7 @@ func (o QueryOptions) maxCells(reg region) int {
 	case *circle:
 		return defaultMaxCells(c.radius)
 	case *beyond:
-		return c.maxCells(o.maxCells(c.reg))
+		return 2 * o.maxCells(c.reg) // see beyond
 	}
 	return DefaultMaxCells
 }
