@@ -358,7 +358,7 @@ func tableCount(c *ucli.Context) error {
 		if depth < len(prefix) || depth > len(schema) {
 			return usagef("--depth %d: want %d to %d", depth, len(prefix), len(schema))
 		}
-		groups, err := composite.GroupCounts(tx, t.Records(), prefix, depth)
+		groups, err := t.GroupCounts(tx, prefix, depth)
 		if err != nil {
 			return err
 		}

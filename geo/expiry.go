@@ -16,9 +16,10 @@ import (
 // A point put with Expires set is gone for every reader from that instant:
 // queries, Get and Scan leave it out, as Tile38 does with an object SET
 // with EX and BuntDB with a key set with a TTL. Until DeleteExpired
-// deletes it, it still takes its key: Scopes and ScopeCounts, which read
-// keys rather than points, still count it, and Verify checks it like any
-// other point.
+// deletes it, it still takes its key: Scopes, which reads one key per
+// scope, lists its scope, and Verify checks it like any other point.
+// ScopeCounts counts keys and then subtracts the points due, reading the
+// reverse entry of each.
 //
 // Three places hold the expiry, each for the reader that needs it:
 //

@@ -2,11 +2,14 @@ package geo
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // ScopeCount is one scope of an index and the points under it.
@@ -101,10 +104,12 @@ func (w *scopeWalk) next(tx keyspace.Tx) error {
 	return nil
 }
 
-// ScopeCounts is Scopes with the number of points under each scope. It
-// reads every point key of the index (composite.GroupCounts); the counts
-// add up to the index's points, counting expired points until
-// DeleteExpired deletes them.
+// ScopeCounts is Scopes with the number of points under each scope,
+// leaving out the points that have expired by the clock (as queries, Get
+// and Scan do) and the scopes all of whose points have. It reads every
+// point key of the index (composite.GroupCounts), then the reverse entry
+// of each point whose expiry entry is due: an expired point costs one
+// read until DeleteExpired deletes it.
 func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 	var found []ScopeCount
 	for g := range ix.points {
@@ -120,7 +125,40 @@ func (ix *Index) ScopeCounts(tx keyspace.Tx) ([]ScopeCount, error) {
 			found = append(found, ScopeCount{Scope: scope, Points: gc.Count})
 		}
 	}
-	return mergeScopes(found), nil
+	counts := mergeScopes(found)
+	at := map[string]int{} // a scope's place in counts, by its packed tuple
+	for i, c := range counts {
+		at[string(composite.Tuple{scopeTuple(c.Scope)}.Pack())] = i
+	}
+	removed := false
+	for k := range tx.Scan(expiry.DueBy(ix.expiry, time.Now())) {
+		expires, id, err := ix.parseExpiryKey(k)
+		if err != nil {
+			return nil, ix.wrap(err)
+		}
+		g, key, stored, err := ix.pointKey(tx, id)
+		if errors.Is(err, keyspace.ErrNotFound) || err == nil && stored != expires {
+			continue // a stale entry: Verify's to report
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, err := ix.points[g].Unpack(key)
+		if err != nil {
+			return nil, ix.wrap(fmt.Errorf("corrupt point key: %w", err))
+		}
+		if i, ok := at[string(composite.Tuple{t[0]}.Pack())]; ok {
+			counts[i].Points--
+			removed = removed || counts[i].Points == 0
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, ix.wrap(err)
+	}
+	if removed {
+		counts = slices.DeleteFunc(counts, func(c ScopeCount) bool { return c.Points <= 0 })
+	}
+	return counts, nil
 }
 
 // scopeOf is the scope a point key's first element names: group holds

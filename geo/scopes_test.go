@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -13,9 +14,11 @@ import (
 )
 
 // TestScopesAgainstModel: after random puts, moves (across scopes and
-// grids) and deletes, Scopes and ScopeCounts list exactly the scopes a map
-// of the live points holds, with their counts, in the order of their
-// packed keys. The scopes include none, one scope that is a prefix of
+// grids) and deletes, ScopeCounts lists exactly the scopes a map of the
+// live points holds, with their counts, and Scopes those of the stored
+// points (an expired point's key is there until it is swept), in the
+// order of their packed keys. Some points are put to expire an hour ago,
+// some in an hour. The scopes include none, one scope that is a prefix of
 // another, an integer, zero bytes and separators; points lie in both polar
 // caps and between them, so one scope can be under several grids.
 func TestScopesAgainstModel(t *testing.T) {
@@ -23,12 +26,16 @@ func TestScopesAgainstModel(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(41, 42))
 		ix := NewIndex("scopes")
-		live := map[string]Point{}
-		check := func(round int) {
-			t.Helper()
+		live := map[string]Point{} // every point stored, expired or not
+		expiredSeen := 0
+		countsOf := func(expired bool) []ScopeCount {
 			counts := map[string]int{}
 			byKey := map[string]composite.Tuple{}
 			for _, p := range live {
+				if !expired && !p.Expires.IsZero() && p.Expires.Before(time.Now()) {
+					expiredSeen++
+					continue
+				}
 				k := string(composite.Tuple{scopeTuple(p.Scope)}.Pack())
 				counts[k]++
 				byKey[k] = p.Scope
@@ -46,14 +53,19 @@ func TestScopesAgainstModel(t *testing.T) {
 				}
 				want = append(want, ScopeCount{Scope: sc, Points: counts[k]})
 			}
+			return want
+		}
+		check := func(round int) {
+			t.Helper()
 			err := s.View(func(tx keyspace.Tx) error {
 				got, err := ix.ScopeCounts(tx)
 				if err != nil {
 					return err
 				}
-				if fmt.Sprint(got) != fmt.Sprint(want) {
+				if want := countsOf(false); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("round %d: ScopeCounts = %v, want %v", round, got, want)
 				}
+				want := countsOf(true)
 				// Every limit gives the first scopes in order; 0 all.
 				for limit := range len(want) + 2 {
 					list, err := ix.Scopes(tx, limit)
@@ -99,6 +111,12 @@ func TestScopesAgainstModel(t *testing.T) {
 						}
 					}
 					p := Point{ID: id, Lat: lat, Lon: r.Float64()*360 - 180, Scope: scopes[r.IntN(len(scopes))]}
+					switch r.IntN(4) {
+					case 0:
+						p.Expires = time.Now().Add(-time.Hour)
+					case 1:
+						p.Expires = time.Now().Add(time.Hour)
+					}
 					live[id] = p
 					if err := ix.Put(tx, p); err != nil {
 						return err
@@ -110,6 +128,23 @@ func TestScopesAgainstModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(round)
+		}
+		// A stray expiry entry, due, of a point that does not expire: it
+		// subtracts nothing (Verify reports it).
+		err := s.Update(func(tx keyspace.Tx) error {
+			p := Point{ID: "stray", Lat: 1, Lon: 2, Scope: composite.Tuple{"CA"}}
+			live[p.ID] = p
+			if err := ix.Put(tx, p); err != nil {
+				return err
+			}
+			return tx.Put(ix.expiryKey(time.Now().Add(-time.Minute).UnixNano(), p.ID), nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(30)
+		if expiredSeen < 100 {
+			t.Fatalf("only %d expired points were left out of counts", expiredSeen)
 		}
 	})
 }

@@ -41,7 +41,7 @@ import (
 // An expired record keeps its keys until DeleteExpired deletes it: Verify
 // and Build treat it as any stored record (its entries exist, marked with
 // its expiry), and composite.GroupCounts over Records, which counts keys,
-// still counts it. An embedded engine has no server loop to sweep on a
+// still counts it; Table.GroupCounts subtracts the records due (count.go). An embedded engine has no server loop to sweep on a
 // timer; a program calls DeleteExpired now and then, as `keyspace table
 // sweep` does.
 

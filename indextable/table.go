@@ -493,7 +493,8 @@ func (t *Table[R]) scanStored(tx keyspace.Tx, r keyspace.Range, fn func(Record[R
 }
 
 // Records is the subspace of the records, keyed by primary key (for text
-// queries: composite.ParseQuery(…).Range(t.Records()), and GroupCounts).
+// queries: composite.ParseQuery(…).Range(t.Records())). Count records by
+// group with Table.GroupCounts, which leaves out expired ones.
 func (t *Table[R]) Records() composite.Subspace { return t.records }
 
 // Range is every record; RangeOf the records whose key starts with prefix.
