@@ -30,8 +30,10 @@ import (
 // The next page reads only what lies beyond the cursor: Radius, Box,
 // BoxAround and Within leave out the covering's cells nearer the centre
 // than Distance, and Nearest reads a ring from Distance outwards (see
-// nearestAfter), so a deep page of k nearest costs about what the first
-// does, not what asking for every result before it would.
+// nearestAfter). A deep page costs more than the first, but far less than
+// asking for every result before it: on 1,000,000 clustered points the
+// 101st page of 10 nearest took a quarter of the time of asking for the
+// 1,010 nearest (BenchmarkNearestPages).
 type Cursor struct {
 	Distance float64 // metres from the query's centre, as Result.Distance
 	ID       string  // the last result's id: results at Distance come after it by id
@@ -82,7 +84,7 @@ func (c Cursor) Token(query string) string {
 	b = append(b, cursorVersion)
 	b = binary.BigEndian.AppendUint64(b, queryHash(query))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(c.Distance))
-	b = binary.AppendUvarint(b, uint64(c.Rank))
+	b = binary.AppendUvarint(b, uint64(min(c.Rank, math.MaxInt32))) // a hint: capped, not refused
 	b = append(b, c.ID...)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
