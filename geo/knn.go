@@ -176,10 +176,24 @@ type nearestSearch struct {
 // grows fourfold each time, the queries read about 4/3 of what the last
 // one reads. st is what the seed cost.
 func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
-	const whole = math.Pi * EarthRadius // half the circumference: every point
-	r = min(max(r, 100), whole)
+	r = min(max(r, 100)/2, whole)
+	return ix.growRadius(tx, lat, lon, k, o, st, func() (float64, int) {
+		r = min(2*r, whole)
+		return r, 0
+	})
+}
+
+// whole is half the circumference: a radius that holds every point.
+const whole = math.Pi * EarthRadius
+
+// growRadius asks radius queries of the radii (and covering budgets) that
+// next returns, each for the k nearest points that o keeps, until one
+// finds k or its radius holds the whole sphere, and returns its results
+// with st plus what every query cost.
+func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, st Stats, next func() (radius float64, maxCells int)) ([]Result, Stats, error) {
 	for {
-		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into}
+		r, maxCells := next()
+		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into, After: o.After, MaxCells: maxCells}
 		rs, rst, err := ix.Radius(tx, lat, lon, r, &ro)
 		st.Cells += rst.Cells
 		st.Ranges += rst.Ranges
@@ -191,7 +205,6 @@ func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o Quer
 			st.Results = len(rs)
 			return rs, st, nil
 		}
-		r = min(2*r, whole)
 	}
 }
 

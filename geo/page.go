@@ -187,7 +187,6 @@ func (h *hits) afterCursor(r *hit) bool {
 // order) would read the points before the cursor, which is what a cursor
 // is for not reading.
 func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions) ([]Result, Stats, error) {
-	const whole = math.Pi * EarthRadius // half the circumference: every point
 	r := o.After.Distance
 	width := max(r, 100)
 	if n := float64(o.After.Rank); n > 0 && r > 0 {
@@ -196,26 +195,12 @@ func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOp
 	if o.Now.IsZero() {
 		o.Now = time.Now() // one instant for every ring
 	}
-	var st Stats
-	for {
-		outer := min(r+width, whole)
-		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into, After: o.After, MaxCells: o.MaxCells}
-		if ro.MaxCells == 0 {
-			ro.MaxCells = ringCells(r, outer-r)
-		}
-		rs, rst, err := ix.Radius(tx, lat, lon, outer, &ro)
-		st.Cells += rst.Cells
-		st.Ranges += rst.Ranges
-		st.Candidates += rst.Candidates
-		if err != nil {
-			return nil, st, err
-		}
-		if len(rs) >= k || outer >= whole {
-			st.Results = len(rs)
-			return rs, st, nil
-		}
+	width /= 2
+	return ix.growRadius(tx, lat, lon, k, o, Stats{}, func() (float64, int) {
 		width *= 2
-	}
+		outer := min(r+width, whole)
+		return outer, ringCells(r, outer-r)
+	})
 }
 
 // ringCells is the covering budget of nearestAfter's ring from r to
@@ -235,5 +220,8 @@ func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOp
 // nearest read 31 in 288 µs, 139 in 1.0 ms and 4.8 in 790 µs. 4·(r/w)^⅔
 // measured the same.
 func ringCells(r, w float64) int {
+	if w <= 0 { // a cursor at the antipode: no ring beyond it
+		return DefaultMaxCells
+	}
 	return max(DefaultMaxCells, int(min(8*math.Sqrt(r/w), 2048)))
 }

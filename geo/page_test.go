@@ -313,6 +313,32 @@ func TestPageTies(t *testing.T) {
 	})
 }
 
+// TestPageAtTheAntipode: a cursor as far as a distance can be, at the
+// point opposite the centre, leaves exactly the points there with greater
+// ids.
+func TestPageAtTheAntipode(t *testing.T) {
+	s := keyspace.NewMemory()
+	ix := NewIndex("antipode")
+	load(t, s, ix, []Point{{ID: "a", Lat: 0, Lon: 180}, {ID: "b", Lat: 0, Lon: -180}, {ID: "c", Lat: 0, Lon: 179}, {ID: "home", Lat: 0, Lon: 0}})
+	s.View(func(tx keyspace.Tx) error {
+		far := Distance(0, 0, 0, 180)
+		for _, c := range []struct {
+			after Cursor
+			want  []string
+		}{{Cursor{Distance: far, ID: "a"}, []string{"b"}}, {Cursor{Distance: far}, []string{"a", "b"}}, {Cursor{Distance: far, ID: "b"}, nil}} {
+			got, _, err := ix.Nearest(tx, 0, 0, 3, &QueryOptions{After: &c.after})
+			var ids []string
+			for _, r := range got {
+				ids = append(ids, r.ID)
+			}
+			if err != nil || !slices.Equal(ids, c.want) {
+				t.Errorf("3 nearest after %+v: %v, %v; want %v", c.after, ids, err, c.want)
+			}
+		}
+		return nil
+	})
+}
+
 // TestCursorTokens: a token round-trips, and is refused, wrapping
 // keyspace.ErrBadCursor, for another query, when damaged and when of
 // another version; a cursor out of range is ErrBadQuery.
