@@ -113,7 +113,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					limitFlag(), pageFlag(),
+					limitFlag(), anyFlag(), pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
@@ -155,7 +155,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
-					limitFlag(), pageFlag(),
+					limitFlag(), anyFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: geoBox,
 			},
@@ -165,7 +165,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
 					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
-					limitFlag(), pageFlag(),
+					limitFlag(), anyFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: func(c *ucli.Context) error {
 					poly, err := readPolygon(c, c.String("polygon"))
@@ -341,6 +341,13 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if c.Command.Name == "knn" {
 		size = c.Int("k")
 	}
+	anyOf := c.Bool("any")
+	switch {
+	case anyOf && size == 0:
+		return usagef("--any wants --limit N: it stops at the first N points found (Redis's COUNT N ANY)")
+	case anyOf && c.IsSet("cursor"):
+		return usagef("--any does not page: its points are the first found, not the nearest, so nothing comes after them in order")
+	}
 	conds, err := parseWhere(c)
 	if err != nil {
 		return err
@@ -362,8 +369,8 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}
-		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: whereFilter(conds), After: after}
-		if size > 0 {
+		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: whereFilter(conds), After: after, Any: anyOf}
+		if size > 0 && !anyOf {
 			o.Limit++ // one past the page: is there another?
 		}
 		if c.Bool("explain") || c.String("svg") != "" {
@@ -392,6 +399,11 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		}
 		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, true, next)
 	})
+}
+
+// anyFlag is a region query's --any, Redis's ANY.
+func anyFlag() ucli.Flag {
+	return &ucli.BoolFlag{Name: "any", Usage: "with --limit N, stop at the first N points found, not necessarily the nearest (Redis's ANY): is anything near?"}
 }
 
 // pageFlag is a geo query's --cursor.

@@ -17,7 +17,8 @@ import (
 // brute force over the imported points. Points share places, so pages
 // break inside runs of equal distances. A point put between two pages
 // farther than the cursor shows on a later page; a token is refused by
-// another query, and a damaged one is a usage error.
+// another query, and a damaged one is a usage error. --any returns points
+// of the region and no cursor.
 func TestGeoPages(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	r := rand.New(rand.NewPCG(71, 72))
@@ -141,6 +142,21 @@ func TestGeoPages(t *testing.T) {
 	}
 	if _, _, stderr, code := ask(queries[0].args, "json", "--cursor", "zzz"); code != 2 || !strings.Contains(stderr, "cursor") {
 		t.Errorf("a damaged token: exit %d, %q", code, stderr)
+	}
+
+	// --any stops at the first N found: points of the region, no cursor;
+	// it wants --limit, and does not page.
+	for _, q := range [][]string{queries[0].args, queries[3].args, queries[5].args} {
+		whole, _, _, _ := ask(q, "json")
+		got, next, stderr, code := ask(q, "json", "--limit", "2", "--any")
+		if code != 0 || len(got) != 2 || next != "" || !slices.Contains(whole, got[0]) || !slices.Contains(whole, got[1]) {
+			t.Errorf("%v --any --limit 2: exit %d, %v, next %q, %s; the whole answer is %v", q, code, got, next, stderr, whole)
+		}
+		for _, bad := range [][]string{{"--any"}, {"--any", "--limit", "2", "--cursor", token}} {
+			if _, _, stderr, code := ask(q, "json", bad...); code != 2 || !strings.Contains(stderr, "--any") {
+				t.Errorf("%v %v: exit %d, %q", q, bad, code, stderr)
+			}
+		}
 	}
 
 	// Between two pages of knn, a point is put farther than the cursor

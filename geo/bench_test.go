@@ -67,7 +67,8 @@ func runQueries(b *testing.B, s keyspace.Store, centres []workload.Point, fn que
 // clustered points, on both backends, next to Redis's fixed 3×3 geohash
 // block and a brute-force scan of a slice measured in the same run.
 // adaptive-into passes each query's Results back as the next one's
-// QueryOptions.Into (run with -benchmem to see what that saves).
+// QueryOptions.Into (run with -benchmem to see what that saves); any-1
+// asks for the first point found (QueryOptions.Any).
 func BenchmarkQueries(b *testing.B) {
 	pts := benchPoints(b)
 	r := rand.New(rand.NewPCG(2, 3))
@@ -99,6 +100,11 @@ func BenchmarkQueries(b *testing.B) {
 							into = rs
 						}
 						return rs, st, err
+					})
+				})
+				b.Run(name+"/any-1", func(b *testing.B) { // is any point that near? (Redis's COUNT 1 ANY)
+					runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+						return ix.Radius(tx, lat, lon, radius, &geo.QueryOptions{Limit: 1, Any: true})
 					})
 				})
 				b.Run(name+"/grid3x3", func(b *testing.B) {

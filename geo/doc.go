@@ -98,6 +98,9 @@
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 //
+// QueryOptions.Any with a Limit of n stops a radius, box or polygon query
+// at the first n points it finds, as Redis's COUNT n ANY does.
+//
 // Results come a page at a time through a Cursor (page.go):
 // QueryOptions.After leaves out the results up to a place in the order
 // (distance, id), and CursorAfter gives the place after a page. Redis

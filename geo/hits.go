@@ -31,6 +31,7 @@ type hits struct {
 	after    *Cursor          // QueryOptions.After, or nil
 	afterID  []byte           // after.ID
 	plain    bool             // neither a filter nor a cursor: admit need test only an expiry
+	enough   int              // stop the scan at this many results (QueryOptions.Any); 0 never
 	asOf     time.Time        // QueryOptions.Now
 	now      int64            // the time points expire by (clock), 0 until a point with an expiry is read
 	rejected int              // points read in the region that an expiry or the filter left out
@@ -79,7 +80,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 // used afterwards.
 func (ix *Index) release(h *hits) {
 	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
-	h.after, h.plain = nil, false
+	h.after, h.plain, h.enough = nil, false, 0
 	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }

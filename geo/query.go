@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -46,6 +47,13 @@ type QueryOptions struct {
 	// by (Point.Expires not after it); zero for the clock's time, read
 	// once, when the query first reads a point with an expiry.
 	Now time.Time
+	// Any, with a Limit, stops reading as soon as Limit results are
+	// found, as Redis's GEOSEARCH … COUNT n ANY does: the results are
+	// Limit points of the region (nearest first among themselves), not
+	// the Limit nearest, and a query that asks whether any point is near
+	// reads only until it finds one. Ignored by Nearest (which must read
+	// on to know its k are the nearest) and RadiusFixedGrid.
+	Any bool
 	// After, if set, leaves out the results up to and including it in
 	// the query's order (distance, then id): the next page of a query
 	// whose last page ended there (see Cursor, CursorAfter). Limit (and
@@ -229,6 +237,9 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 		rs = append(rs, r)
 	}
 	found.ranges, found.bounds = rs, bounds
+	if o.Any {
+		found.enough = o.Limit
+	}
 	c := &found.visit
 	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: &found.inside}
 	for g, p := range points.prefix {
@@ -494,17 +505,26 @@ func (c *candidates) Visit(key, v []byte) bool {
 		return true
 	}
 	if err := c.k.keep(c.r, key, v, d); err != nil {
-		c.err = err
+		if err != errEnough {
+			c.err = err
+		}
 		return false
 	}
 	return true
 }
 
-// keep gathers a kept point into h, if its filter keeps it too.
+// errEnough, from a keeper, stops a scan that has found all it wants
+// (QueryOptions.Any): not an error.
+var errEnough = errors.New("geo: enough results")
+
+// keep gathers a kept point into h, if its filter keeps it too, and stops
+// the scan once h has enough (QueryOptions.Any).
 func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 	if err := h.add(key, r.prefix, v, d); err != nil {
 		return err
 	}
-	h.admit()
+	if h.admit() && h.enough > 0 && len(h.recs) >= h.enough {
+		return errEnough
+	}
 	return nil
 }
