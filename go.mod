@@ -4,8 +4,10 @@ go 1.26.0
 
 require (
 	github.com/google/btree v1.1.3
+	github.com/mattn/go-shellwords v1.0.16
 	github.com/mmcloughlin/geohash v0.10.0
 	github.com/paulmach/orb v0.14.0
+	github.com/peterh/liner v1.2.3
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/tidwall/rtree v1.10.0
@@ -16,7 +18,9 @@ require (
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect

@@ -148,7 +148,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), completionCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), shellCommand(), completionCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",

@@ -1,0 +1,72 @@
+package cli_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShellScript: a script run by keyspace shell prints what the same
+// commands print run one by one, with the shell's --db and --output
+// before each line's words (a line may override them); comments and
+// blank lines are skipped, a pasted "keyspace" is dropped, and exit ends
+// the script. A failing line stops it, naming the line, with the
+// command's exit code, and the lines after it are not run.
+func TestShellScript(t *testing.T) {
+	dir := t.TempDir()
+	direct, scripted := filepath.Join(dir, "direct.db"), filepath.Join(dir, "scripted.db")
+	// Each line, and the words a POSIX shell splits it into.
+	lines := []struct {
+		line  string
+		words []string
+	}{
+		{`geo put --index fleet --lat 59.91 --lon 10.75 --payload '{"driver":"ann b"}' car-7`,
+			[]string{"geo", "put", "--index", "fleet", "--lat", "59.91", "--lon", "10.75", "--payload", `{"driver":"ann b"}`, "car-7"}},
+		{`geo put --index fleet --lat 59.92 --lon 10.76 --payload "{\"driver\":\"bo\"}" car\ 8`,
+			[]string{"geo", "put", "--index", "fleet", "--lat", "59.92", "--lon", "10.76", "--payload", `{"driver":"bo"}`, "car 8"}},
+		{`geo near -i fleet --lat 59.91 --lon 10.75 -r 5km --limit 1`,
+			[]string{"geo", "near", "-i", "fleet", "--lat", "59.91", "--lon", "10.75", "-r", "5km", "--limit", "1"}},
+		{`keyspace geo knn -i fleet --from 'car 8' --k 2 -o json`,
+			[]string{"geo", "knn", "-i", "fleet", "--from", "car 8", "--k", "2", "-o", "json"}},
+		{`geo get -i fleet car-7 "car 8"`, []string{"geo", "get", "-i", "fleet", "car-7", "car 8"}},
+	}
+	var want strings.Builder
+	var text []string
+	for _, l := range lines {
+		out, stderr, code := run(t, "", append([]string{"--db", direct, "--output", "table"}, l.words...)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", l.words, stderr)
+		}
+		want.WriteString(out)
+		text = append(text, l.line)
+	}
+	script := "# set up a fleet\n\n" + strings.Join(text, "\n") + "\nexit\ngeo del -i fleet car-7\n"
+	out, stderr, code := run(t, script, "--db", scripted, "shell")
+	if code != 0 || out != want.String() {
+		t.Fatalf("shell: exit %d, %s\n%s\nwant\n%s", code, stderr, out, want.String())
+	}
+	if _, stderr, code := run(t, "", "--db", scripted, "geo", "get", "-i", "fleet", "car-7"); code != 0 {
+		t.Fatalf("the line after exit ran: %s", stderr)
+	}
+
+	for _, c := range []struct {
+		script string
+		args   []string
+		code   int
+		says   string
+	}{
+		{"geo get -i fleet car-7\ngeo get -i fleet nope\ngeo del -i fleet car-7\n", nil, 1, "line 2 failed (exit 1)"},
+		{"geo get -i fleet car-7\ngeo near -i fleet --bogus 1\ngeo del -i fleet car-7\n", nil, 2, "line 2 failed (exit 2)"},
+		{"\ngeo get -i fleet \"car-7\ngeo del -i fleet car-7\n", nil, 2, "line 2: invalid command line string"},
+		{"shell\ngeo del -i fleet car-7\n", nil, 2, "line 1: already in the shell"},
+		{"", []string{"extra"}, 2, "shell takes no arguments"},
+	} {
+		_, stderr, code := run(t, c.script, append([]string{"--db", scripted, "shell"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.says) {
+			t.Errorf("shell %v with\n%s: exit %d, %q; want %d and %q", c.args, c.script, code, stderr, c.code, c.says)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", scripted, "geo", "get", "-i", "fleet", "car-7"); code != 0 {
+		t.Fatalf("a line after a failing one ran: %s", stderr)
+	}
+}
