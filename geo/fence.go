@@ -1,0 +1,361 @@
+package geo
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+)
+
+// Geofences: regions stored in the keyspace that points are tested
+// against, the other way round from a query. A query asks which points lie
+// in a region; Fences.Containing asks which regions hold a point ("which
+// delivery zone is this address in?"), and Fences.Crossings which fences a
+// moving point entered, left or stayed in, as Tile38's geofences report
+// enter, exit and inside. Both run in the caller's transaction, so a point
+// moved with Index.Put and the crossings it makes are one atomic step,
+// which a geofence server's notifications are not.
+//
+// Key layout, under ("f", name):
+//
+//	("f", name, "d", id)                      → the fence: its region and cells, JSON
+//	("f", name, "c", grid, bits, hash, id)    → 1 if the cell lies inside the region, else 0
+//
+// A fence is stored under the cells of its region's covering (the cover
+// queries use), each refined to a multiple of fenceStep bits: a cell of 13
+// bits becomes its eight children of 16, less those outside the region.
+// A point then lies in a fence's cell exactly when its hash at one of the
+// 17 levels 0, 4, …, 64 is that cell's, so Containing reads 17 short key
+// ranges, one per level, whatever the number of fences. A cell inside the
+// region needs no test; a point in a cell on the region's edge is tested
+// against the fence itself (read once per fence).
+
+// fenceStep is the bits between the levels fence cells are kept at: a
+// point's lookup reads 64/fenceStep + 1 ranges, and a covering cell
+// becomes at most 2^(fenceStep−1) cells.
+const fenceStep = 4
+
+// fenceCells is the covering budget of a fence before its cells are
+// refined to levels of fenceStep bits.
+const fenceCells = 24
+
+// ErrBadFence: a fence with no region, or more than one.
+var ErrBadFence = errors.New("geo: invalid fence")
+
+// A Fence is a region with an id: a circle, a latitude/longitude box, or
+// a GeoJSON polygon or multipolygon (as Within takes). Exactly one of
+// Circle, Box and Polygon is set.
+type Fence struct {
+	ID      string
+	Circle  *Circle
+	Box     *Box
+	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
+}
+
+// Circle is the region within Radius metres of (Lat, Lon).
+type Circle struct {
+	Lat, Lon, Radius float64
+}
+
+// CrossingKind says how a point's move relates to a fence.
+type CrossingKind int
+
+const (
+	Enter  CrossingKind = iota + 1 // outside before (or new), inside after
+	Exit                           // inside before, outside after (or deleted)
+	Inside                         // inside before and after
+)
+
+func (k CrossingKind) String() string {
+	switch k {
+	case Enter:
+		return "enter"
+	case Exit:
+		return "exit"
+	case Inside:
+		return "inside"
+	}
+	return fmt.Sprintf("CrossingKind(%d)", int(k))
+}
+
+// A Crossing is a fence a moving point entered, left or stayed in.
+type Crossing struct {
+	Fence string
+	Kind  CrossingKind
+}
+
+// Fences is a named set of fences.
+type Fences struct {
+	name  string
+	defs  composite.Subspace
+	cells composite.Subspace
+}
+
+// NewFences returns the set of fences called name.
+func NewFences(name string) *Fences {
+	return &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c")}
+}
+
+func (fs *Fences) wrap(err error) error { return errctx.Wrap("geo", "fences "+fs.name, err) }
+
+// storedFence is a fence's definition as stored: its region and the cells
+// it is stored under, so Delete removes exactly those.
+type storedFence struct {
+	Circle  *Circle           `json:"circle,omitempty"`
+	Box     *Box              `json:"box,omitempty"`
+	Polygon *geojson.Geometry `json:"polygon,omitempty"`
+	Cells   [][4]uint64       `json:"cells"` // grid, bits, hash, inside (1) or not (0)
+}
+
+// region validates f and returns its region.
+func (f Fence) region() (region, error) {
+	set := 0
+	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil} {
+		if ok {
+			set++
+		}
+	}
+	if set != 1 {
+		return nil, fmt.Errorf("%w %q: give one of a circle, a box or a polygon, not %d", ErrBadFence, f.ID, set)
+	}
+	switch {
+	case f.Circle != nil:
+		c := f.Circle
+		if err := validate(c.Lat, c.Lon); err != nil {
+			return nil, fmt.Errorf("fence %q: %w", f.ID, err)
+		}
+		if math.IsNaN(c.Radius) || c.Radius < 0 || math.IsInf(c.Radius, 0) {
+			return nil, fmt.Errorf("%w %q: radius %v must be a non-negative number of metres", ErrBadFence, f.ID, c.Radius)
+		}
+		return newCircle(c.Lat, c.Lon, c.Radius), nil
+	case f.Box != nil:
+		if err := f.Box.validate(); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrBadFence, f.ID, err)
+		}
+		return new(boxRegion).init(*f.Box), nil
+	}
+	reg, err := newPolygonRegion(f.Polygon)
+	if err != nil {
+		return nil, fmt.Errorf("fence %q: %w", f.ID, err)
+	}
+	return reg, nil
+}
+
+// fenceCover is the cells a fence with region reg is stored under: its
+// covering, each cell refined to the next level of fenceStep bits and the
+// children outside the region dropped.
+func fenceCover(reg region) [][4]uint64 {
+	var out [][4]uint64
+	var refine func(c cell, inside bool)
+	refine = func(c cell, inside bool) {
+		if c.bits%fenceStep == 0 {
+			in := uint64(0)
+			if inside {
+				in = 1
+			}
+			out = append(out, [4]uint64{uint64(c.grid), uint64(c.bits), c.hash, in})
+			return
+		}
+		for _, child := range c.children() {
+			if inside {
+				refine(child, true)
+				continue
+			}
+			outside, in := classifyCell(reg, child)
+			if !outside {
+				refine(child, in)
+			}
+		}
+	}
+	for _, c := range cover(reg, fenceCells) {
+		refine(c.cell, c.inside)
+	}
+	return out
+}
+
+func (fs *Fences) cellKey(c [4]uint64, id string) []byte {
+	return fs.cells.Pack(composite.Tuple{c[0], c[1], c[2], id})
+}
+
+// Put stores f, replacing the fence with its id if there is one.
+func (fs *Fences) Put(tx keyspace.Tx, f Fence) error {
+	if f.ID == "" {
+		return fs.wrap(fmt.Errorf("%w: a fence needs an id", ErrBadFence))
+	}
+	reg, err := f.region()
+	if err != nil {
+		return fs.wrap(err)
+	}
+	if err := fs.Delete(tx, f.ID); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+		return err
+	}
+	def := storedFence{Circle: f.Circle, Box: f.Box, Cells: fenceCover(reg)}
+	if f.Polygon != nil {
+		def.Polygon = geojson.NewGeometry(f.Polygon)
+	}
+	v, err := json.Marshal(def)
+	if err != nil {
+		return fs.wrap(fmt.Errorf("fence %q: %w", f.ID, err))
+	}
+	for _, c := range def.Cells {
+		if err := tx.Put(fs.cellKey(c, f.ID), []byte{byte(c[3])}); err != nil {
+			return fs.wrap(err)
+		}
+	}
+	if err := tx.Put(fs.defs.Pack(composite.Tuple{f.ID}), v); err != nil {
+		return fs.wrap(err)
+	}
+	return nil
+}
+
+// get reads the stored fence id.
+func (fs *Fences) get(tx keyspace.Tx, id string) (storedFence, error) {
+	var def storedFence
+	v, err := tx.Get(fs.defs.Pack(composite.Tuple{id}))
+	if err != nil {
+		return def, fs.wrap(fmt.Errorf("fence %s: %w", errctx.Quote(id), err))
+	}
+	if err := json.Unmarshal(v, &def); err != nil {
+		return def, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+	}
+	return def, nil
+}
+
+func (def storedFence) fence(id string) Fence {
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box}
+	if def.Polygon != nil {
+		f.Polygon = def.Polygon.Geometry()
+	}
+	return f
+}
+
+// Get returns the fence id, or an error wrapping keyspace.ErrNotFound.
+func (fs *Fences) Get(tx keyspace.Tx, id string) (Fence, error) {
+	def, err := fs.get(tx, id)
+	if err != nil {
+		return Fence{}, err
+	}
+	return def.fence(id), nil
+}
+
+// Delete removes the fence id and its cells, or returns an error wrapping
+// keyspace.ErrNotFound.
+func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
+	def, err := fs.get(tx, id)
+	if err != nil {
+		return err
+	}
+	for _, c := range def.Cells {
+		if err := tx.Delete(fs.cellKey(c, id)); err != nil {
+			return fs.wrap(err)
+		}
+	}
+	if err := tx.Delete(fs.defs.Pack(composite.Tuple{id})); err != nil {
+		return fs.wrap(err)
+	}
+	return nil
+}
+
+// IDs lists the fences' ids in order.
+func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
+	var ids []string
+	for k := range tx.Scan(fs.defs.Range()) {
+		t, err := fs.defs.Unpack(k)
+		if err != nil || len(t) != 1 {
+			return nil, fs.wrap(fmt.Errorf("%w: fence key %s", keyspace.ErrCorrupt, errctx.Quote(string(k))))
+		}
+		id, _ := t[0].(string)
+		ids = append(ids, id)
+	}
+	return ids, fs.wrap(tx.Err())
+}
+
+// Containing returns the ids of the fences that hold (lat, lon), in order:
+// edges included, as queries include them.
+func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error) {
+	if err := validate(lat, lon); err != nil {
+		return nil, fs.wrap(err)
+	}
+	g, h := locate(lat, lon)
+	var ids []string
+	tested := map[string]bool{} // edge cells of one fence at two levels: test it once
+	for bits := uint64(0); bits <= MaxBits; bits += fenceStep {
+		at := fs.cells.Sub(uint64(g), bits, h>>(MaxBits-bits)) // the point's cell of bits bits (a shift of 64 is 0)
+		for k, v := range tx.Scan(at.Range()) {
+			t, err := at.Unpack(k)
+			id, ok := "", false
+			if err == nil && len(t) == 1 {
+				id, ok = t[0].(string)
+			}
+			if !ok || len(v) != 1 {
+				return nil, fs.wrap(fmt.Errorf("%w: fence cell key %s", keyspace.ErrCorrupt, errctx.Quote(string(k))))
+			}
+			if v[0] == 1 {
+				ids = append(ids, id)
+				continue
+			}
+			if tested[id] {
+				continue
+			}
+			tested[id] = true
+			def, err := fs.get(tx, id)
+			if err != nil {
+				return nil, err
+			}
+			reg, err := def.fence(id).region()
+			if err != nil {
+				return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
+			}
+			if reg.contains(lat, lon) {
+				ids = append(ids, id)
+			}
+		}
+		if err := tx.Err(); err != nil {
+			return nil, fs.wrap(err)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+// Crossings compares the fences that hold a point before and after a
+// move: Enter for those that hold it only after, Exit only before, Inside
+// both, by fence id. A nil before is a point just added (every fence
+// holding it is entered), a nil after a point deleted.
+func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
+	var was, is []string
+	var err error
+	if before != nil {
+		if was, err = fs.Containing(tx, before.Lat, before.Lon); err != nil {
+			return nil, err
+		}
+	}
+	if after != nil {
+		if is, err = fs.Containing(tx, after.Lat, after.Lon); err != nil {
+			return nil, err
+		}
+	}
+	var out []Crossing
+	for _, id := range was {
+		kind := Exit
+		if _, found := slices.BinarySearch(is, id); found {
+			kind = Inside
+		}
+		out = append(out, Crossing{Fence: id, Kind: kind})
+	}
+	for _, id := range is {
+		if _, found := slices.BinarySearch(was, id); !found {
+			out = append(out, Crossing{Fence: id, Kind: Enter})
+		}
+	}
+	slices.SortFunc(out, func(a, b Crossing) int { return strings.Compare(a.Fence, b.Fence) })
+	return out, nil
+}

@@ -1,0 +1,284 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+)
+
+// fenceHolds is the oracle: whether f holds (lat, lon), by plain formulas
+// written apart from the regions (bruteInBox, orb's planar containment,
+// the haversine distance).
+func fenceHolds(f Fence, lat, lon float64) bool {
+	p := Point{Lat: lat, Lon: lon}
+	switch {
+	case f.Circle != nil:
+		return Distance(f.Circle.Lat, f.Circle.Lon, lat, lon) <= f.Circle.Radius
+	case f.Box != nil:
+		return bruteInBox(*f.Box, p)
+	}
+	return planar.MultiPolygonContains(toMulti(f.Polygon), orb.Point{lon, lat})
+}
+
+// randomFence is a circle, a box or a polygon around (lat, lon), at the
+// poles and across ±180° as often as the centres are.
+func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
+	f := Fence{ID: id}
+	switch r.IntN(3) {
+	case 0:
+		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000}
+	case 1:
+		b := randomBox(r)
+		f.Box = &b
+	default:
+		var g orb.Geometry = star(r, lat, lon, r.ExpFloat64()*2, r.IntN(3) == 0)
+		if r.IntN(4) == 0 {
+			g = orb.MultiPolygon{g.(orb.Polygon), star(r, -lat, wrap(lon+180), 1, false)}
+		}
+		f.Polygon = g
+	}
+	return f
+}
+
+// TestFencesAgainstBruteForce: fences of every shape are put, replaced
+// and deleted; at every step Containing, at points of every synthetic set
+// and at the fences' own corners and centres, must give exactly the
+// fences the oracle says hold the point, and Crossings between two of
+// those points what the two answers imply. The cell keys stored must be
+// exactly those the stored fences list.
+func TestFencesAgainstBruteForce(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(101, 102))
+		var probes []Point
+		for _, set := range syntheticSets(r, 150) {
+			probes = append(probes, set.points...)
+		}
+		fs := NewFences("zones")
+		model := map[string]Fence{}
+		held := 0
+		for step := range 12 {
+			err := s.Update(func(tx keyspace.Tx) error {
+				for range 8 {
+					id := fmt.Sprintf("f%02d", r.IntN(30))
+					if _, ok := model[id]; ok && r.IntN(4) == 0 {
+						delete(model, id)
+						return fs.Delete(tx, id)
+					}
+					c := probes[r.IntN(len(probes))]
+					f := randomFence(r, id, c.Lat, c.Lon)
+					if err := fs.Put(tx, f); err != nil {
+						return err
+					}
+					model[id] = f
+					// Probe its edges: a box's corners, a circle's centre, a
+					// polygon's vertices.
+					switch {
+					case f.Box != nil:
+						b := f.Box
+						probes = append(probes, Point{Lat: b.MinLat, Lon: b.MinLon}, Point{Lat: b.MaxLat, Lon: b.MaxLon})
+					case f.Circle != nil:
+						probes = append(probes, Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon})
+					default:
+						for _, p := range toMulti(f.Polygon)[0][0][:3] {
+							probes = append(probes, Point{Lat: p.Lat(), Lon: p.Lon()})
+						}
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.View(func(tx keyspace.Tx) error {
+				for i, p := range probes {
+					got, err := fs.Containing(tx, p.Lat, p.Lon)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []string
+					for id, f := range model {
+						if fenceHolds(f, p.Lat, p.Lon) {
+							want = append(want, id)
+						}
+					}
+					slices.Sort(want)
+					held += len(want)
+					if !slices.Equal(got, want) {
+						t.Fatalf("step %d: fences holding (%v, %v): %v, brute force %v", step, p.Lat, p.Lon, got, want)
+					}
+					if i%7 == 0 {
+						q := probes[r.IntN(len(probes))]
+						cs, err := fs.Crossings(tx, &p, &q)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkCrossings(t, cs, model, &p, &q)
+					}
+				}
+				ids, err := fs.IDs(tx)
+				if err != nil || !slices.Equal(ids, slices.Sorted(mapKeys(model))) {
+					t.Fatalf("IDs = %v, %v; want %v", ids, err, slices.Sorted(mapKeys(model)))
+				}
+				// The cell keys are exactly the stored fences' cells.
+				want := 0
+				for id := range model {
+					def, err := fs.get(tx, id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want += len(def.Cells)
+				}
+				got := 0
+				for range tx.Scan(composite.NewSubspace("f", "zones", "c").Range()) {
+					got++
+				}
+				if got != want {
+					t.Fatalf("step %d: %d cell keys, the fences list %d", step, got, want)
+				}
+				return nil
+			})
+		}
+		if held < 500 {
+			t.Fatalf("only %d fence holds a probe point in the run", held)
+		}
+	})
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// checkCrossings compares crossings from before to after with the
+// oracle's fences holding each.
+func checkCrossings(t *testing.T, cs []Crossing, model map[string]Fence, before, after *Point) {
+	t.Helper()
+	var want []Crossing
+	for _, id := range slices.Sorted(mapKeys(model)) {
+		f := model[id]
+		was := before != nil && fenceHolds(f, before.Lat, before.Lon)
+		is := after != nil && fenceHolds(f, after.Lat, after.Lon)
+		switch {
+		case was && is:
+			want = append(want, Crossing{id, Inside})
+		case was:
+			want = append(want, Crossing{id, Exit})
+		case is:
+			want = append(want, Crossing{id, Enter})
+		}
+	}
+	if !slices.Equal(cs, want) {
+		t.Fatalf("crossings from %v to %v: %v, want %v", before, after, cs, want)
+	}
+}
+
+// TestFenceEdges: the poles, ±180°, a zero radius, a fence replaced by
+// another of the same id, a new and a deleted point's crossings, and bad
+// fences, which change nothing.
+func TestFenceEdges(t *testing.T) {
+	s := keyspace.NewMemory()
+	fs := NewFences("edges")
+	fences := []Fence{
+		{ID: "north", Circle: &Circle{Lat: 90, Lon: 0, Radius: 100_000}},
+		{ID: "dateline", Box: &Box{MinLat: -10, MinLon: 179, MaxLat: 10, MaxLon: -179}},
+		{ID: "spot", Circle: &Circle{Lat: 10, Lon: 20, Radius: 0}},
+		{ID: "south", Polygon: orb.Polygon{{{-180, -90}, {180, -90}, {180, -80}, {-180, -80}, {-180, -90}}}},
+	}
+	if err := s.Update(func(tx keyspace.Tx) error {
+		for _, f := range fences {
+			if err := fs.Put(tx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		for _, c := range []struct {
+			lat, lon float64
+			want     []string
+		}{
+			{90, 123, []string{"north"}}, {89.2, -180, []string{"north"}}, {89, 0, nil},
+			{0, 180, []string{"dateline"}}, {0, -180, []string{"dateline"}}, {10, -179, []string{"dateline"}}, {0, 178.9, nil},
+			{10, 20, []string{"spot"}}, {10, 20.000001, nil},
+			{-90, 0, []string{"south"}}, {-80, 45, []string{"south"}}, {-79.9, 45, nil},
+		} {
+			got, err := fs.Containing(tx, c.lat, c.lon)
+			if err != nil || !slices.Equal(got, c.want) {
+				t.Errorf("Containing(%v, %v) = %v, %v; want %v", c.lat, c.lon, got, err, c.want)
+			}
+		}
+		model := map[string]Fence{}
+		for _, f := range fences {
+			model[f.ID] = f
+		}
+		for _, move := range [][2]*Point{{nil, {Lat: 0, Lon: 180}}, {{Lat: 0, Lon: 180}, nil}, {{Lat: 90, Lon: 0}, {Lat: -90, Lon: 0}}} {
+			cs, err := fs.Crossings(tx, move[0], move[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCrossings(t, cs, model, move[0], move[1])
+		}
+		return nil
+	})
+	// Replacing "spot" by a box elsewhere moves it.
+	s.Update(func(tx keyspace.Tx) error {
+		return fs.Put(tx, Fence{ID: "spot", Box: &Box{MinLat: 0, MinLon: 0, MaxLat: 1, MaxLon: 1}})
+	})
+	s.View(func(tx keyspace.Tx) error {
+		if got, _ := fs.Containing(tx, 10, 20); len(got) != 0 {
+			t.Errorf("the replaced spot still holds its old place: %v", got)
+		}
+		if got, _ := fs.Containing(tx, 0.5, 0.5); !slices.Equal(got, []string{"spot"}) {
+			t.Errorf("the replaced spot: %v", got)
+		}
+		if f, err := fs.Get(tx, "spot"); err != nil || f.Box == nil || f.Circle != nil {
+			t.Errorf("Get(spot) = %+v, %v", f, err)
+		}
+		return nil
+	})
+	// Bad fences are errors that change nothing.
+	for _, bad := range []struct {
+		f    Fence
+		want error
+	}{
+		{Fence{ID: "none"}, ErrBadFence},
+		{Fence{ID: "two", Circle: &Circle{Radius: 1}, Box: &Box{}}, ErrBadFence},
+		{Fence{Circle: &Circle{Radius: 1}}, ErrBadFence},
+		{Fence{ID: "r", Circle: &Circle{Radius: math.NaN()}}, ErrBadFence},
+		{Fence{ID: "lat", Circle: &Circle{Lat: 91}}, ErrInvalidPoint},
+		{Fence{ID: "box", Box: &Box{MinLat: 5, MaxLat: 4}}, ErrBadFence},
+		{Fence{ID: "poly", Polygon: orb.Polygon{{{0, 0}, {1, 1}, {0, 0}}}}, ErrBadPolygon},
+		{Fence{ID: "spot", Circle: &Circle{Lat: 200}}, ErrInvalidPoint},
+	} {
+		err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, bad.f) })
+		if !errors.Is(err, bad.want) {
+			t.Errorf("Put(%+v) = %v, want %v", bad.f, err, bad.want)
+		}
+	}
+	s.View(func(tx keyspace.Tx) error {
+		ids, _ := fs.IDs(tx)
+		if !slices.Equal(ids, []string{"dateline", "north", "south", "spot"}) {
+			t.Errorf("after bad puts, fences %v", ids)
+		}
+		if _, err := fs.Containing(tx, 91, 0); !errors.Is(err, ErrInvalidPoint) {
+			t.Errorf("Containing(91, 0): %v", err)
+		}
+		return nil
+	})
+}
