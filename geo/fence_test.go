@@ -282,3 +282,67 @@ func TestFenceEdges(t *testing.T) {
 		return nil
 	})
 }
+
+// FuzzFencesAgainstBruteForce: a circle, a box and a polygon fence
+// around a fuzzed centre, and points scattered around it and on the
+// seams; Containing must agree with the oracle at every point (a circle
+// tests a point by the distance the oracle measures, so even its edge
+// agrees exactly).
+func FuzzFencesAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, 1000.0)
+	f.Add(uint64(2), 90.0, 0.0, 50000.0)
+	f.Add(uint64(3), -89.9, 179.9, 20000.0)
+	f.Add(uint64(4), 0.0, 180.0, 500.0)
+	f.Add(uint64(5), CapLatitude, -180.0, 300000.0)
+	f.Add(uint64(6), 39.37499999999999, 45.0, 0.0)
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, radius float64) {
+		if validate(lat, lon) != nil || math.IsNaN(radius) || radius < 0 || radius > 2e7 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 11))
+		deg := radius / 111_000
+		b := Box{MinLat: math.Max(lat-deg, -90), MaxLat: math.Min(lat+deg, 90), MinLon: wrap(lon - 2*deg), MaxLon: wrap(lon + 2*deg)}
+		if 4*deg >= 360 {
+			b.MinLon, b.MaxLon = -180, 180
+		}
+		fences := []Fence{
+			{ID: "circle", Circle: &Circle{Lat: lat, Lon: lon, Radius: radius}},
+			{ID: "box", Box: &b},
+			{ID: "poly", Polygon: star(r, lat, lon, math.Max(deg, 1e-3), r.IntN(2) == 0)},
+		}
+		s := keyspace.NewMemory()
+		fs := NewFences("fuzz")
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for _, f := range fences {
+				if err := fs.Put(tx, f); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var probes [][2]float64
+		for range 40 {
+			plat, plon := destination(lat, lon, r.Float64()*2*radius+r.Float64()*10, r.Float64()*2*math.Pi)
+			probes = append(probes, [2]float64{plat, plon})
+		}
+		probes = append(probes, [2]float64{lat, lon}, [2]float64{90, lon}, [2]float64{-90, lon}, [2]float64{lat, 180}, [2]float64{lat, -180},
+			[2]float64{b.MinLat, b.MinLon}, [2]float64{b.MaxLat, b.MaxLon})
+		s.View(func(tx keyspace.Tx) error {
+			for _, p := range probes {
+				got, err := fs.Containing(tx, p[0], p[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range fences {
+					want := fenceHolds(f, p[0], p[1])
+					if slices.Contains(got, f.ID) != want {
+						t.Fatalf("fence %s %+v at (%v, %v): Containing says %v, the oracle %v", f.ID, f, p[0], p[1], !want, want)
+					}
+				}
+			}
+			return nil
+		})
+	})
+}

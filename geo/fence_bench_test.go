@@ -1,0 +1,84 @@
+package geo_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/keyspacedb/keyspace/storetest"
+)
+
+// BenchmarkFences: which of 1,000 and 10,000 fences (circles of 1 to 20
+// km and boxes, centred on clustered points) hold a point near the data,
+// by Containing on both backends, against testing every fence (brute, the
+// baseline) in the same run; and the Crossings of a move.
+func BenchmarkFences(b *testing.B) {
+	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(6, 7))
+	probes := make([]workload.Point, 1000)
+	for i := range probes {
+		p := pts[r.IntN(len(pts))]
+		probes[i] = workload.Point{Lat: min(90, max(-90, p.Lat+r.NormFloat64()*0.05)), Lon: min(180, max(-180, p.Lon+r.NormFloat64()*0.05))}
+	}
+	for _, n := range []int{1000, 10_000} {
+		fences := make([]geo.Fence, n)
+		for i := range fences {
+			c := pts[r.IntN(len(pts))]
+			fences[i] = geo.Fence{ID: fmt.Sprint("f", i)}
+			if i%2 == 0 {
+				fences[i].Circle = &geo.Circle{Lat: c.Lat, Lon: c.Lon, Radius: 1000 + r.Float64()*19_000}
+			} else {
+				d := 0.01 + r.Float64()*0.2
+				fences[i].Box = &geo.Box{MinLat: max(-90, c.Lat-d), MaxLat: min(90, c.Lat+d), MinLon: max(-180, c.Lon-d), MaxLon: min(180, c.Lon+d)}
+			}
+		}
+		for _, be := range storetest.Backends() {
+			b.Run(fmt.Sprintf("fences=%d/%s/containing", n, be.Name), func(b *testing.B) {
+				s := be.Open(b)
+				fs := geo.NewFences("bench")
+				if err := s.Update(func(tx keyspace.Tx) error {
+					for _, f := range fences {
+						if err := fs.Put(tx, f); err != nil {
+							return err
+						}
+					}
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+				held := 0
+				for i := 0; b.Loop(); i++ {
+					p := probes[i%len(probes)]
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Containing(tx, p.Lat, p.Lon)
+						if err != nil {
+							b.Fatal(err)
+						}
+						held += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+			})
+		}
+		b.Run(fmt.Sprintf("fences=%d/brute", n), func(b *testing.B) {
+			held := 0
+			for i := 0; b.Loop(); i++ {
+				p := probes[i%len(probes)]
+				for _, f := range fences {
+					if f.Circle != nil && geo.Distance(f.Circle.Lat, f.Circle.Lon, p.Lat, p.Lon) <= f.Circle.Radius ||
+						f.Box != nil && p.Lat >= f.Box.MinLat && p.Lat <= f.Box.MaxLat && p.Lon >= f.Box.MinLon && p.Lon <= f.Box.MaxLon {
+						held++
+					}
+				}
+			}
+			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
+	}
+}
