@@ -1,11 +1,13 @@
 package geo
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -66,16 +68,21 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 		model := map[string]Fence{}
 		held := 0
 		for step := range 12 {
+			// Odd steps put their fences with one PutAll, ids repeated
+			// within it (the later wins), even steps one by one.
+			var batch []Fence
 			err := s.Update(func(tx keyspace.Tx) error {
 				for range 8 {
 					id := fmt.Sprintf("f%02d", r.IntN(30))
-					if _, ok := model[id]; ok && r.IntN(4) == 0 {
+					if _, ok := model[id]; ok && r.IntN(4) == 0 && step%2 == 0 {
 						delete(model, id)
 						return fs.Delete(tx, id)
 					}
 					c := probes[r.IntN(len(probes))]
 					f := randomFence(r, id, c.Lat, c.Lon)
-					if err := fs.Put(tx, f); err != nil {
+					if step%2 == 1 {
+						batch = append(batch, f)
+					} else if err := fs.Put(tx, f); err != nil {
 						return err
 					}
 					model[id] = f
@@ -93,7 +100,7 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 						}
 					}
 				}
-				return nil
+				return fs.PutAll(tx, batch)
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -344,5 +351,132 @@ func FuzzFencesAgainstBruteForce(f *testing.F) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestFenceCellValues: a file written before circles and boxes carried
+// themselves in their edge cells (every edge cell 0) gives the same
+// answers, read from the definitions; a cell value of the wrong length or
+// kind is ErrCorrupt; and a PutAll with one bad fence among good ones
+// writes nothing.
+func TestFenceCellValues(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(7, 8))
+		fs := NewFences("old")
+		model := map[string]Fence{}
+		var fences []Fence
+		var probes []Point
+		for i := range 40 {
+			c := Point{Lat: r.Float64()*170 - 85, Lon: r.Float64()*360 - 180}
+			f := randomFence(r, fmt.Sprint("f", i), c.Lat, c.Lon)
+			fences = append(fences, f)
+			model[f.ID] = f
+			for range 10 {
+				lat, lon := destination(c.Lat, c.Lon, r.ExpFloat64()*150_000, r.Float64()*2*math.Pi)
+				probes = append(probes, Point{Lat: lat, Lon: lon})
+			}
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		check := func(when string) (held int) {
+			t.Helper()
+			s.View(func(tx keyspace.Tx) error {
+				for _, p := range probes {
+					got, err := fs.Containing(tx, p.Lat, p.Lon)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []string
+					for id, f := range model {
+						if fenceHolds(f, p.Lat, p.Lon) {
+							want = append(want, id)
+						}
+					}
+					slices.Sort(want)
+					held += len(want)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: fences holding (%v, %v): %v, brute force %v", when, p.Lat, p.Lon, got, want)
+					}
+				}
+				return nil
+			})
+			return held
+		}
+		if check("as written") < 50 {
+			t.Fatal("too few probes lie in a fence to tell anything")
+		}
+		// Rewrite every edge cell as the first build wrote it.
+		cells := composite.NewSubspace("f", "old", "c")
+		edges := 0
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for k, v := range tx.Scan(cells.Range()) {
+				if v[0] != cellInside {
+					edges++
+					if err := tx.Put(k, []byte{cellEdge}); err != nil {
+						return err
+					}
+				}
+			}
+			return tx.Err()
+		}); err != nil || edges == 0 {
+			t.Fatalf("rewriting %d edge cells: %v", edges, err)
+		}
+		check("every edge cell 0")
+
+		// A damaged value is ErrCorrupt, whichever kind it claims.
+		var heldProbe Point
+		for _, p := range probes {
+			for _, f := range model {
+				if fenceHolds(f, p.Lat, p.Lon) {
+					heldProbe = p
+				}
+			}
+		}
+		for _, bad := range [][]byte{{}, {cellInside, 0}, {cellEdge, 1}, {cellCircle, 1, 2, 3}, {cellBox}, {9}} {
+			err := s.Update(func(tx keyspace.Tx) error {
+				for k := range tx.Scan(cells.Range()) {
+					if err := tx.Put(k, bad); err != nil {
+						return err
+					}
+				}
+				_, err := fs.Containing(tx, heldProbe.Lat, heldProbe.Lon)
+				if !errors.Is(err, keyspace.ErrCorrupt) {
+					return fmt.Errorf("value %v: Containing gave %v, want ErrCorrupt", bad, err)
+				}
+				return errors.New("roll back")
+			})
+			if err == nil || err.Error() != "roll back" {
+				t.Error(err)
+			}
+		}
+
+		// One bad fence in a PutAll writes nothing, not even the good ones
+		// before it.
+		var before [][2][]byte
+		s.View(func(tx keyspace.Tx) error {
+			for k, v := range tx.Scan(keyspace.Range{}) {
+				before = append(before, [2][]byte{k, v})
+			}
+			return nil
+		})
+		batch := []Fence{{ID: "new", Circle: &Circle{Lat: 1, Lon: 2, Radius: 3}}, {ID: "f1", Box: &Box{MinLat: 1, MaxLat: 2, MinLon: 3, MaxLon: 4}}, {ID: "bad", Circle: &Circle{Lat: 95}}}
+		err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, batch) })
+		if !errors.Is(err, ErrInvalidPoint) || !strings.Contains(err.Error(), "fence 3 of 3") {
+			t.Fatalf("PutAll with a bad fence: %v", err)
+		}
+		i := 0
+		s.View(func(tx keyspace.Tx) error {
+			for k, v := range tx.Scan(keyspace.Range{}) {
+				if i >= len(before) || !bytes.Equal(k, before[i][0]) || !bytes.Equal(v, before[i][1]) {
+					t.Fatalf("a failed PutAll changed the keyspace at %q", k)
+				}
+				i++
+			}
+			return nil
+		})
+		if i != len(before) {
+			t.Fatalf("a failed PutAll left %d pairs of %d", i, len(before))
+		}
 	})
 }
