@@ -11,7 +11,7 @@
 // The binary is cli/keyspace; Run is the whole program, so tests can run it
 // in-process.
 //
-// One file a command group: geo.go and geoimport.go (geo), table.go,
+// One file a command group: geo.go and geoimport.go (geo), fence.go, table.go,
 // index.go, rel.go, log.go, series.go, stats.go, verify.go, backup.go,
 // bench.go; drop.go is every group's drop, input.go what the imports
 // share, output.go the formats, where.go --where, units.go distances,
@@ -148,7 +148,7 @@ func common(c *ucli.Context, name string) string {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), shellCommand(), completionCommand()}
+	cmds := []*ucli.Command{benchCommand(), geoCommand(), fenceCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), shellCommand(), completionCommand()}
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",

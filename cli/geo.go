@@ -248,15 +248,17 @@ func geoCommand() *ucli.Command {
 				Action:    geoHash,
 			},
 			{
-				Name:      "put",
-				Usage:     "add or move one point",
-				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' --ttl 30s car-7`,
+				Name:  "put",
+				Usage: "add or move one point; with --fences, print the fences the move entered, left or stayed in (written in the same transaction)",
+				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' --ttl 30s car-7` + "\n" +
+					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --fences zones car-7",
 				ArgsUsage: "ID",
 				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the point and returned by queries"},
 					&ucli.Float64Flag{Name: "lat", Required: true, Usage: "latitude, degrees"},
 					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
 					ttlFlag(),
+					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit and inside)"},
 				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
@@ -274,7 +276,22 @@ func geoCommand() *ucli.Command {
 					if v := c.String("payload"); v != "" {
 						p.Payload = []byte(v)
 					}
-					return updateDB(c, func(tx keyspace.Tx) error { return geo.NewIndex(c.String("index")).Put(tx, p) })
+					ix := geo.NewIndex(c.String("index"))
+					if !c.IsSet("fences") {
+						return updateDB(c, func(tx keyspace.Tx) error { return ix.Put(tx, p) })
+					}
+					format, err := output(c, "table", "json")
+					if err != nil {
+						return err
+					}
+					var cs []geo.Crossing
+					if err := updateDB(c, func(tx keyspace.Tx) (err error) {
+						cs, err = putWithCrossings(tx, ix, p, c.String("fences"))
+						return err
+					}); err != nil {
+						return err
+					}
+					return writeCrossings(c, format, p.ID, cs)
 				},
 			},
 			{

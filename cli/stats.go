@@ -12,8 +12,9 @@ import (
 // kindOf tells what a key group (its first three elements: the layout,
 // the structure's name and the part) belongs to, and whether its keys
 // count the structure's items: a geo index's points by their reverse
-// entries, a log's items, a table's records, a relation's links, a
-// series' buckets; every catalog entry. Tables, relations and series
+// entries, a log's items, a fence set's fences by their definitions, a
+// table's records, a relation's links, a series' buckets; every catalog
+// entry. Tables, relations and series
 // share the "x" layout and tell themselves apart by their parts' tags.
 func kindOf(layout, part string) (kind string, counts bool) {
 	switch layout {
@@ -21,6 +22,8 @@ func kindOf(layout, part string) (kind string, counts bool) {
 		return "geo index", part == "i"
 	case "e":
 		return "log", part == "m"
+	case "f":
+		return "fence set", part == "d"
 	case "meta":
 		return "catalog", true
 	case "x":

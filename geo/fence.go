@@ -54,9 +54,17 @@ import (
 // becomes at most 2^(fenceStep−1) cells.
 const fenceStep = 4
 
-// fenceCells is the covering budget of a fence before its cells are
-// refined to levels of fenceStep bits.
-const fenceCells = 24
+// The covering budgets of fences before their cells are refined to
+// levels of fenceStep bits. A point in an edge cell of a circle or a box
+// costs a test from the cell's value, so their coverings can be coarse: 8
+// cells become 25 stored on average for circles of 2 to 30 km, where 24
+// became 77, and a lookup among 1,000 such fences took as long (session
+// 24, BenchmarkFences). A point on a polygon's edge costs a read and a
+// decode of the fence, so polygons keep the finer covering.
+const (
+	fenceCellsInline  = 8
+	fenceCellsPolygon = 24
+)
 
 // The first byte of a cell's value (cellValue).
 const (
@@ -197,6 +205,19 @@ type storedFence struct {
 	Cells   [][4]uint64       `json:"cells"` // grid, bits, hash, inside (1) or not (0)
 }
 
+// Validate says what is wrong with f, if anything: no id, no region or
+// more than one, a point out of range, a negative radius, a box whose
+// south lies north of its north, a polygon that is not a polygon. Put
+// and PutAll check the same; an import can check its fences first to
+// name the bad one by its place in the input.
+func (f Fence) Validate() error {
+	if f.ID == "" {
+		return fmt.Errorf("%w: a fence needs an id", ErrBadFence)
+	}
+	_, err := f.region()
+	return err
+}
+
 // region validates f and returns its region.
 func (f Fence) region() (region, error) {
 	set := 0
@@ -212,7 +233,7 @@ func (f Fence) region() (region, error) {
 	case f.Circle != nil:
 		c := f.Circle
 		if err := validate(c.Lat, c.Lon); err != nil {
-			return nil, fmt.Errorf("fence %q: %w", f.ID, err)
+			return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
 		}
 		if math.IsNaN(c.Radius) || c.Radius < 0 || math.IsInf(c.Radius, 0) {
 			return nil, fmt.Errorf("%w %q: radius %v must be a non-negative number of metres", ErrBadFence, f.ID, c.Radius)
@@ -226,7 +247,7 @@ func (f Fence) region() (region, error) {
 	}
 	reg, err := newPolygonRegion(f.Polygon)
 	if err != nil {
-		return nil, fmt.Errorf("fence %q: %w", f.ID, err)
+		return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
 	}
 	return reg, nil
 }
@@ -234,7 +255,7 @@ func (f Fence) region() (region, error) {
 // fenceCover is the cells a fence with region reg is stored under: its
 // covering, each cell refined to the next level of fenceStep bits and the
 // children outside the region dropped.
-func fenceCover(reg region) [][4]uint64 {
+func fenceCover(reg region, budget int) [][4]uint64 {
 	var out [][4]uint64
 	var refine func(c cell, inside bool)
 	refine = func(c cell, inside bool) {
@@ -257,7 +278,7 @@ func fenceCover(reg region) [][4]uint64 {
 			}
 		}
 	}
-	for _, c := range cover(reg, fenceCells) {
+	for _, c := range cover(reg, budget) {
 		refine(c.cell, c.inside)
 	}
 	return out
@@ -350,13 +371,17 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 // its cells and its definition.
 func (fs *Fences) pairs(f Fence) ([]pair, error) {
 	if f.ID == "" {
-		return nil, fs.wrap(fmt.Errorf("%w: a fence needs an id", ErrBadFence))
+		return nil, fs.wrap(f.Validate())
 	}
 	reg, err := f.region()
 	if err != nil {
 		return nil, fs.wrap(err)
 	}
-	def := storedFence{Circle: f.Circle, Box: f.Box, Cells: fenceCover(reg)}
+	budget := fenceCellsInline
+	if f.Polygon != nil {
+		budget = fenceCellsPolygon
+	}
+	def := storedFence{Circle: f.Circle, Box: f.Box, Cells: fenceCover(reg, budget)}
 	if f.Polygon != nil {
 		def.Polygon = geojson.NewGeometry(f.Polygon)
 	}
@@ -417,6 +442,15 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 		return fs.wrap(err)
 	}
 	return nil
+}
+
+// Drop deletes every fence of the set and returns how many there were.
+func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
+	counts, err := composite.Clear(tx, fs.defs, fs.cells)
+	if err != nil {
+		return 0, fs.wrap(err)
+	}
+	return counts[0], nil
 }
 
 // IDs lists the fences' ids in order.

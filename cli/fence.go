@@ -1,0 +1,498 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Geofences on the command line: keyspace fence put, import, get, list,
+// del and containing over a set of geo.Fences, and geo put --fences,
+// which moves a point and prints the fences it entered, left or stayed
+// in, in the same transaction (Tile38's geofence hooks, without the
+// server).
+//
+// As GeoJSON a fence is a Feature with its id: a circle is a Point with a
+// "radius" property in metres; a box is a Polygon of its outline with the
+// standard "bbox" member [west, south, east, north] (west > east crosses
+// ±180°, RFC 7946 §5.2) and "fence": "box", which import reads back as the
+// box, not as a polygon; anything else is its Polygon or MultiPolygon.
+
+func fencesFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "fences", Aliases: []string{"f"}, Required: true, Usage: "the fence set `NAME`"}
+}
+
+func fenceCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "fence",
+		Usage: "geofences: regions a point is tested against (which zones hold this point?), and the fences a move enters and leaves",
+		Subcommands: []*ucli.Command{
+			{
+				Name:  "put",
+				Usage: "add or replace a fence: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon) or a GeoJSON polygon (--polygon)",
+				UsageText: "keyspace fence put --fences zones --lat 52.52 --lon 13.40 --radius 2km mitte\n" +
+					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
+					"keyspace fence put --fences zones --polygon zone.geojson depot",
+				ArgsUsage: "ID",
+				Flags: []ucli.Flag{fencesFlag(),
+					&ucli.Float64Flag{Name: "lat", Usage: "a circle's centre latitude, degrees", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "lon", Usage: "a circle's centre longitude, degrees", DefaultText: "none"},
+					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's `DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
+					&ucli.Float64Flag{Name: "min-lat", Usage: "a box's southern edge, degrees", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
+					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
+				},
+				Action: fencePut,
+			},
+			{
+				Name:  "import",
+				Usage: "add or replace the fences of a GeoJSON FeatureCollection, all or none: polygons, circles (a Point with a radius property in metres) and boxes as fence get writes them",
+				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
+					"keyspace fence import --fences states --id-property name states.geojson",
+				ArgsUsage: "FILE",
+				Flags: []ucli.Flag{fencesFlag(),
+					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
+				},
+				Action: fenceImport,
+			},
+			{
+				Name:      "get",
+				Usage:     "fences by id; with --output geojson, a FeatureCollection that fence import reads back",
+				UsageText: "keyspace fence get --fences zones mitte depot",
+				ArgsUsage: "ID...",
+				Flags:     []ucli.Flag{fencesFlag()},
+				Action:    fenceGet,
+			},
+			{
+				Name:      "list",
+				Usage:     "every fence of a set, in id order",
+				UsageText: "keyspace fence list --fences zones",
+				Flags:     []ucli.Flag{fencesFlag()},
+				Action:    fenceList,
+			},
+			{
+				Name:      "del",
+				Usage:     "delete fences by id, all or none",
+				UsageText: "keyspace fence del --fences zones mitte depot",
+				ArgsUsage: "ID...",
+				Flags:     []ucli.Flag{fencesFlag()},
+				Action:    fenceDel,
+			},
+			{
+				Name:  "containing",
+				Usage: "the fences that hold a point (edges included): at --lat/--lon, or at a geo index's point --from ID",
+				UsageText: "keyspace fence containing --fences zones --lat 52.52 --lon 13.41\n" +
+					"keyspace fence containing --fences zones --index fleet --from car-7",
+				Flags: []ucli.Flag{fencesFlag(),
+					&ucli.Float64Flag{Name: "lat", Usage: "latitude, degrees", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "lon", Usage: "longitude, degrees", DefaultText: "none"},
+					&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME` of --from"},
+					&ucli.StringFlag{Name: "from", Usage: "at the point `ID` of --index"},
+				},
+				Action: fenceContaining,
+			},
+			dropCommand("fence set", "fence", fencesFlag(), "keyspace fence drop --fences zones", dropFences),
+		},
+	}
+}
+
+// fencePut builds the one fence its flags describe.
+func fencePut(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("fence put wants one ID")
+	}
+	f := geo.Fence{ID: c.Args().First()}
+	kinds := 0
+	if c.IsSet("lat") || c.IsSet("lon") || c.IsSet("radius") {
+		kinds++
+		if !c.IsSet("lat") || !c.IsSet("lon") || !c.IsSet("radius") {
+			return usagef("a circle wants --lat, --lon and --radius")
+		}
+		r, err := parseDistance(c.String("radius"))
+		if err != nil {
+			return usageError{fmt.Errorf("--radius: %w", err)}
+		}
+		f.Circle = &geo.Circle{Lat: c.Float64("lat"), Lon: c.Float64("lon"), Radius: r}
+	}
+	edges := []string{"min-lat", "min-lon", "max-lat", "max-lon"}
+	set := 0
+	for _, e := range edges {
+		if c.IsSet(e) {
+			set++
+		}
+	}
+	if set > 0 {
+		kinds++
+		if set != len(edges) {
+			return usagef("a box wants --min-lat, --min-lon, --max-lat and --max-lon")
+		}
+		f.Box = &geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
+	}
+	if c.IsSet("polygon") {
+		kinds++
+		g, err := readPolygon(c, c.String("polygon"))
+		if err != nil {
+			return err
+		}
+		f.Polygon = g
+	}
+	if kinds != 1 {
+		return usagef("fence put wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon) or --polygon")
+	}
+	return updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(c.String("fences")).Put(tx, f) })
+}
+
+// fenceImport reads a FeatureCollection and puts its fences with one
+// PutAll: a bad feature, named by its place in the file, imports nothing.
+func fenceImport(c *ucli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("fence import wants one FILE (- for standard input)")
+	}
+	path := c.Args().First()
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(c.App.Reader)
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return err
+	}
+	fc, err := geojson.UnmarshalFeatureCollection(b)
+	if err != nil {
+		return fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", path, err)
+	}
+	fences := make([]geo.Fence, len(fc.Features))
+	for i, feat := range fc.Features {
+		f, err := featureFence(feat, c.String("id-property"))
+		if err == nil {
+			err = f.Validate()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: feature %d of %d: %w", path, i+1, len(fc.Features), err)
+		}
+		fences[i] = f
+	}
+	name := c.String("fences")
+	err = updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(name).PutAll(tx, fences) })
+	if err != nil {
+		return err
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "imported %s into fence set %s\n", count(len(fences), "fence"), name)
+	}
+	return nil
+}
+
+// featureFence is the fence a GeoJSON feature describes (see the top of
+// this file).
+func featureFence(feat *geojson.Feature, idProperty string) (geo.Fence, error) {
+	var f geo.Fence
+	var id any = feat.ID
+	if idProperty != "" {
+		id = feat.Properties[idProperty]
+	}
+	switch v := id.(type) {
+	case string:
+		f.ID = v
+	case float64:
+		f.ID = fmt.Sprint(v)
+	}
+	if f.ID == "" {
+		if idProperty != "" {
+			return f, fmt.Errorf("no %q property to take its id from", idProperty)
+		}
+		return f, errors.New("no id (give features an id, or name a property with --id-property)")
+	}
+	if feat.Geometry == nil {
+		return f, fmt.Errorf("fence %q has no geometry", f.ID)
+	}
+	if kind, _ := feat.Properties["fence"].(string); kind == "box" {
+		if len(feat.BBox) != 4 {
+			return f, fmt.Errorf("box %q wants a bbox of [west, south, east, north], has %v", f.ID, []float64(feat.BBox))
+		}
+		bb := feat.BBox
+		f.Box = &geo.Box{MinLon: bb[0], MinLat: bb[1], MaxLon: bb[2], MaxLat: bb[3]}
+		return f, nil
+	}
+	switch g := feat.Geometry.(type) {
+	case orb.Point:
+		r, ok := feat.Properties["radius"].(float64)
+		if !ok {
+			return f, fmt.Errorf("point %q wants a radius property in metres to be a circle", f.ID)
+		}
+		f.Circle = &geo.Circle{Lat: g.Lat(), Lon: g.Lon(), Radius: r}
+	case orb.Polygon, orb.MultiPolygon:
+		f.Polygon = g
+	default:
+		return f, fmt.Errorf("fence %q is a %s; give a Polygon, a MultiPolygon or a Point with a radius", f.ID, feat.Geometry.GeoJSONType())
+	}
+	return f, nil
+}
+
+// fenceFeature is f as GeoJSON (see the top of this file).
+func fenceFeature(f geo.Fence) *geojson.Feature {
+	switch {
+	case f.Circle != nil:
+		feat := geojson.NewFeature(orb.Point{f.Circle.Lon, f.Circle.Lat})
+		feat.Properties["radius"] = f.Circle.Radius
+		feat.ID = f.ID
+		return feat
+	case f.Box != nil:
+		b := f.Box
+		outline := func(west, east float64) orb.Polygon {
+			return orb.Polygon{{{west, b.MinLat}, {east, b.MinLat}, {east, b.MaxLat}, {west, b.MaxLat}, {west, b.MinLat}}}
+		}
+		var g orb.Geometry = outline(b.MinLon, b.MaxLon)
+		if b.MinLon > b.MaxLon { // cut in two at ±180°, as RFC 7946 §3.1.9 asks
+			g = orb.MultiPolygon{outline(b.MinLon, 180), outline(-180, b.MaxLon)}
+		}
+		feat := geojson.NewFeature(g)
+		feat.BBox = geojson.BBox{b.MinLon, b.MinLat, b.MaxLon, b.MaxLat}
+		feat.Properties["fence"] = "box"
+		feat.ID = f.ID
+		return feat
+	}
+	feat := geojson.NewFeature(f.Polygon)
+	feat.ID = f.ID
+	return feat
+}
+
+// fenceKind and fenceRegion describe a fence in a table.
+func fenceKind(f geo.Fence) string {
+	switch {
+	case f.Circle != nil:
+		return "circle"
+	case f.Box != nil:
+		return "box"
+	}
+	if _, ok := f.Polygon.(orb.MultiPolygon); ok {
+		return "multipolygon"
+	}
+	return "polygon"
+}
+
+func fenceRegion(f geo.Fence) string {
+	switch {
+	case f.Circle != nil:
+		return fmt.Sprintf("%s around %.6f, %.6f", formatDistance(f.Circle.Radius), f.Circle.Lat, f.Circle.Lon)
+	case f.Box != nil:
+		b := f.Box
+		return fmt.Sprintf("lat %g to %g, lon %g to %g", b.MinLat, b.MaxLat, b.MinLon, b.MaxLon)
+	}
+	b := f.Polygon.Bound()
+	return fmt.Sprintf("%d vertices within lat %.4f to %.4f, lon %.4f to %.4f", vertices(f.Polygon), b.Min.Lat(), b.Max.Lat(), b.Min.Lon(), b.Max.Lon())
+}
+
+func vertices(g orb.Geometry) int {
+	n := 0
+	switch g := g.(type) {
+	case orb.Polygon:
+		for _, r := range g {
+			n += max(0, len(r)-1)
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			n += vertices(p)
+		}
+	}
+	return n
+}
+
+func fenceGet(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("fence get wants at least one ID")
+	}
+	format, err := output(c, "table", "json", "geojson")
+	if err != nil {
+		return err
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		var fences []geo.Fence
+		for _, id := range c.Args().Slice() {
+			f, err := fs.Get(tx, id)
+			if err != nil {
+				return err
+			}
+			fences = append(fences, f)
+		}
+		return writeFences(c, format, fences)
+	})
+}
+
+func writeFences(c *ucli.Context, format string, fences []geo.Fence) error {
+	fc := geojson.NewFeatureCollection()
+	for _, f := range fences {
+		fc.Append(fenceFeature(f))
+	}
+	switch format {
+	case "geojson":
+		return writeJSON(c.App.Writer, fc)
+	case "json":
+		return writeJSON(c.App.Writer, struct {
+			Fences []*geojson.Feature `json:"fences"`
+		}{fc.Features})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tREGION")
+	for _, f := range fences {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.ID, fenceKind(f), fenceRegion(f))
+	}
+	return tw.Flush()
+}
+
+func fenceList(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "geojson")
+	if err != nil {
+		return err
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		ids, err := fs.IDs(tx)
+		if err != nil {
+			return err
+		}
+		var fences []geo.Fence
+		for _, id := range ids {
+			f, err := fs.Get(tx, id)
+			if err != nil {
+				return err
+			}
+			fences = append(fences, f)
+		}
+		if err := writeFences(c, format, fences); err != nil || format != "table" {
+			return err
+		}
+		_, err = fmt.Fprintln(c.App.Writer, count(len(fences), "fence"))
+		return err
+	})
+}
+
+func fenceDel(c *ucli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("fence del wants at least one ID")
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return updateDB(c, func(tx keyspace.Tx) error {
+		for _, id := range c.Args().Slice() {
+			if err := fs.Delete(tx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func fenceContaining(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	byPoint := c.IsSet("from") || c.IsSet("index")
+	byCoords := c.IsSet("lat") || c.IsSet("lon")
+	switch {
+	case byPoint == byCoords:
+		return usagef("fence containing wants --lat and --lon, or --index and --from")
+	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
+		return usagef("--from wants --index, and --index wants --from")
+	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
+		return usagef("--lat wants --lon, and --lon wants --lat")
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		lat, lon := c.Float64("lat"), c.Float64("lon")
+		if byPoint {
+			p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.String("from"))
+			if err != nil {
+				return err
+			}
+			lat, lon = p.Lat, p.Lon
+		}
+		ids, err := fs.Containing(tx, lat, lon)
+		if err != nil {
+			return err
+		}
+		if format == "json" {
+			if ids == nil {
+				ids = []string{}
+			}
+			return writeJSON(c.App.Writer, struct {
+				Fences []string `json:"fences"`
+			}{ids})
+		}
+		for _, id := range ids {
+			fmt.Fprintln(c.App.Writer, id)
+		}
+		_, err = fmt.Fprintln(c.App.Writer, count(len(ids), "fence"))
+		return err
+	})
+}
+
+// putWithCrossings puts p and returns the crossings of its move through
+// the fence set name, in tx: before is where the point was, if anywhere.
+func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) ([]geo.Crossing, error) {
+	var before *geo.Point
+	if old, err := ix.Get(tx, p.ID); err == nil {
+		before = &old
+	} else if !errors.Is(err, keyspace.ErrNotFound) {
+		return nil, err
+	}
+	if err := ix.Put(tx, p); err != nil {
+		return nil, err
+	}
+	return geo.NewFences(name).Crossings(tx, before, &p)
+}
+
+// writeCrossings prints what a move did: a line a fence, or JSON.
+func writeCrossings(c *ucli.Context, format string, id string, cs []geo.Crossing) error {
+	if format == "json" {
+		type crossing struct {
+			Fence string `json:"fence"`
+			Kind  string `json:"kind"`
+		}
+		out := make([]crossing, len(cs))
+		for i, x := range cs {
+			out[i] = crossing{x.Fence, x.Kind.String()}
+		}
+		return writeJSON(c.App.Writer, struct {
+			ID        string     `json:"id"`
+			Crossings []crossing `json:"crossings"`
+		}{id, out})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FENCE\tCROSSING")
+	for _, x := range cs {
+		fmt.Fprintf(tw, "%s\t%s\n", x.Fence, x.Kind)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(c.App.Writer, count(len(cs), "fence"))
+	return err
+}
+
+// dropFences deletes the fence set name; an empty set is an error, as an
+// unknown index is.
+func dropFences(tx keyspace.Tx, name string) (int, error) {
+	fs := geo.NewFences(name)
+	ids, err := fs.IDs(tx)
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, fmt.Errorf("no fence set %q in this file", name)
+	}
+	return fs.Drop(tx)
+}

@@ -1,0 +1,314 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/geojson"
+	"github.com/paulmach/orb/planar"
+)
+
+// testFence is the oracle's copy of a fence the test imports.
+type testFence struct {
+	id     string
+	circle *[3]float64 // lat, lon, radius
+	box    *geo.Box
+	poly   orb.Polygon
+}
+
+func (f testFence) holds(lat, lon float64) bool {
+	switch {
+	case f.circle != nil:
+		return geo.Distance(f.circle[0], f.circle[1], lat, lon) <= f.circle[2]
+	case f.box != nil:
+		b := f.box
+		if lat < b.MinLat || lat > b.MaxLat {
+			return false
+		}
+		if b.MinLon <= b.MaxLon {
+			return lon >= b.MinLon && lon <= b.MaxLon
+		}
+		return lon >= b.MinLon || lon <= b.MaxLon
+	}
+	return planar.PolygonContains(f.poly, orb.Point{lon, lat})
+}
+
+func (f testFence) feature() *geojson.Feature {
+	var feat *geojson.Feature
+	switch {
+	case f.circle != nil:
+		feat = geojson.NewFeature(orb.Point{f.circle[1], f.circle[0]})
+		feat.Properties["radius"] = f.circle[2]
+	case f.box != nil:
+		feat = geojson.NewFeature(orb.Point{0, 0}) // the bbox is what counts
+		feat.BBox = geojson.BBox{f.box.MinLon, f.box.MinLat, f.box.MaxLon, f.box.MaxLat}
+		feat.Properties["fence"] = "box"
+	default:
+		feat = geojson.NewFeature(f.poly)
+	}
+	feat.Properties["name"] = f.id
+	return feat
+}
+
+// TestFences: fences of every kind imported from GeoJSON (circles, boxes,
+// one across ±180°, polygons), listed, exported and imported back; the
+// fences holding random points, by --lat/--lon and by a geo point
+// (--from), against the oracle's formulas; geo put --fences moving a
+// point through them, each crossing against what the oracle says held
+// it before and after; del and drop.
+func TestFences(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	r := rand.New(rand.NewPCG(3, 4))
+	var fences []testFence
+	centre := func() (float64, float64) { return 40 + r.Float64()*4, 170 + r.Float64()*20 - 10 }
+	for i := range 24 {
+		f := testFence{id: fmt.Sprintf("zone-%02d", i)}
+		lat, lon := centre()
+		if lon > 180 {
+			lon -= 360
+		}
+		switch i % 3 {
+		case 0:
+			f.circle = &[3]float64{lat, lon, 20_000 + r.Float64()*150_000}
+		case 1:
+			w, h := 0.2+r.Float64()*2, 0.2+r.Float64()*2
+			west, east := lon-w, lon+w
+			if west < -180 {
+				west += 360
+			}
+			if east > 180 {
+				east -= 360
+			}
+			f.box = &geo.Box{MinLat: lat - h, MinLon: west, MaxLat: lat + h, MaxLon: east}
+		default:
+			d := 0.3 + r.Float64()*1.5
+			lo := math.Max(-180, lon-d)
+			hi := math.Min(180, lon+d)
+			f.poly = orb.Polygon{{{lo, lat - d}, {hi, lat - d}, {(lo + hi) / 2, lat + d}, {lo, lat - d}}}
+		}
+		fences = append(fences, f)
+	}
+	if !slices.ContainsFunc(fences, func(f testFence) bool { return f.box != nil && f.box.MinLon > f.box.MaxLon }) {
+		t.Fatal("no box crosses ±180°: the seed tests less than it should")
+	}
+	fc := geojson.NewFeatureCollection()
+	for _, f := range fences {
+		fc.Append(f.feature())
+	}
+	src := filepath.Join(t.TempDir(), "zones.geojson")
+	b, _ := json.Marshal(fc)
+	if err := os.WriteFile(src, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "", "--db", db, "fence", "import", "--fences", "zones", "--id-property", "name", src); code != 0 || !strings.Contains(errOut, "imported 24 fences") {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+
+	// Exported and imported back under another name, the set reads the same.
+	export, _, code := run(t, "", "--db", db, "fence", "list", "--fences", "zones", "-o", "geojson")
+	if code != 0 {
+		t.Fatal(export)
+	}
+	if _, errOut, code := run(t, export, "--db", db, "fence", "import", "--fences", "copy", "-"); code != 0 {
+		t.Fatalf("import of the export: %s", errOut)
+	}
+	list := func(set string) string {
+		out, errOut, code := run(t, "", "--db", db, "fence", "list", "--fences", set)
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		return out
+	}
+	if a, b := list("zones"), list("copy"); a != b || !strings.Contains(a, "24 fences") {
+		t.Fatalf("the set and its copy differ:\n%s\n%s", a, b)
+	}
+
+	// stats counts each set's fences.
+	out, _, _ := run(t, "", "--db", db, "stats", "-o", "json")
+	var stats struct {
+		Subspaces []struct {
+			Kind, Name string
+			Items      int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &stats); err != nil {
+		t.Fatal(err)
+	}
+	sets := 0
+	for _, s := range stats.Subspaces {
+		if s.Kind == "fence set" && s.Items == 24 && (s.Name == "zones" || s.Name == "copy") {
+			sets++
+		}
+	}
+	if sets != 2 {
+		t.Fatalf("stats does not count the two sets' 24 fences: %s", out)
+	}
+
+	containing := func(args ...string) []string {
+		t.Helper()
+		out, errOut, code := run(t, "", append([]string{"--db", db, "fence", "containing", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("containing %v: %s", args, errOut)
+		}
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Fences
+	}
+	want := func(lat, lon float64) []string {
+		ids := []string{}
+		for _, f := range fences {
+			if f.holds(lat, lon) {
+				ids = append(ids, f.id)
+			}
+		}
+		return ids
+	}
+	held := 0
+	for i := range 40 {
+		lat, lon := centre()
+		if lon > 180 {
+			lon -= 360
+		}
+		set := "zones"
+		if i%2 == 1 {
+			set = "copy"
+		}
+		got, w := containing("--fences", set, "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon)), want(lat, lon)
+		if !slices.Equal(got, w) {
+			t.Fatalf("fences holding (%v, %v): %v, the oracle %v", lat, lon, got, w)
+		}
+		held += len(w)
+	}
+	if held < 20 {
+		t.Fatalf("only %d fences held the 40 points", held)
+	}
+
+	// A point moved through the fences: every crossing is what the
+	// oracle's before and after imply, and containing --from agrees.
+	var before []string
+	kinds := map[string]int{}
+	for step := range 15 {
+		lat, lon := centre()
+		if lon > 180 {
+			lon -= 360
+		}
+		out, errOut, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "--fences", "zones", "-o", "json", "truck")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var got struct {
+			ID        string
+			Crossings []struct{ Fence, Kind string }
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		after := want(lat, lon)
+		var w []struct{ Fence, Kind string }
+		for _, f := range fences {
+			was, is := slices.Contains(before, f.id), slices.Contains(after, f.id)
+			switch {
+			case was && is:
+				w = append(w, struct{ Fence, Kind string }{f.id, "inside"})
+			case was:
+				w = append(w, struct{ Fence, Kind string }{f.id, "exit"})
+			case is:
+				w = append(w, struct{ Fence, Kind string }{f.id, "enter"})
+			}
+		}
+		if got.ID != "truck" || !slices.Equal(got.Crossings, w) {
+			t.Fatalf("step %d, to (%v, %v): crossings %v, the oracle %v", step, lat, lon, got.Crossings, w)
+		}
+		for _, c := range w {
+			kinds[c.Kind]++
+		}
+		if from := containing("--fences", "zones", "--index", "fleet", "--from", "truck"); !slices.Equal(from, after) {
+			t.Fatalf("containing --from truck: %v, the oracle %v", from, after)
+		}
+		before = after
+	}
+	if kinds["enter"] == 0 || kinds["exit"] == 0 {
+		t.Fatalf("the moves never entered or never left a fence: %v", kinds)
+	}
+
+	// del takes fences out of every answer; drop empties the set.
+	victim := fences[0]
+	if _, errOut, code := run(t, "", "--db", db, "fence", "del", "--fences", "zones", victim.id); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got := containing("--fences", "zones", "--lat", fmt.Sprint(victim.circle[0]), "--lon", fmt.Sprint(victim.circle[1])); slices.Contains(got, victim.id) {
+		t.Fatalf("a deleted fence still holds its centre: %v", got)
+	}
+	if out, errOut, code := run(t, "", "--db", db, "fence", "drop", "--fences", "copy"); code != 0 || !strings.Contains(out, "24 fences") {
+		t.Fatalf("drop: %d %s %s", code, out, errOut)
+	}
+	if got := containing("--fences", "copy", "--lat", fmt.Sprint(victim.circle[0]), "--lon", fmt.Sprint(victim.circle[1])); len(got) != 0 {
+		t.Fatalf("a dropped set still answers: %v", got)
+	}
+}
+
+// TestFenceBadInput: a bad feature (named by its place in the file), a
+// fence with two regions or none, and a point out of range are errors
+// that change nothing in the file.
+func TestFenceBadInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	if _, errOut, code := run(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "5km", "spot"); code != 0 {
+		t.Fatal(errOut)
+	}
+	file, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.geojson")
+	os.WriteFile(bad, []byte(`{"type":"FeatureCollection","features":[
+		{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"radius":100}},
+		{"type":"Feature","id":"b","geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]},"properties":{}},
+		{"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[1,95]},"properties":{"radius":100}}]}`), 0o644)
+	noID := filepath.Join(dir, "noid.geojson")
+	os.WriteFile(noID, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"radius":1}}]}`), 0o644)
+	line := filepath.Join(dir, "line.geojson")
+	os.WriteFile(line, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"fence", "import", "--fences", "zones", bad}, 1, "feature 3 of 3"},
+		{[]string{"fence", "import", "--fences", "zones", noID}, 1, "no id"},
+		{[]string{"fence", "import", "--fences", "zones", line}, 1, "LineString"},
+		{[]string{"fence", "import", "--fences", "zones", filepath.Join(dir, "missing.geojson")}, 1, "missing.geojson"},
+		{[]string{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1", "two"}, 2, "one region"},
+		{[]string{"fence", "put", "--fences", "zones", "none"}, 2, "one region"},
+		{[]string{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "half"}, 2, "--radius"},
+		{[]string{"fence", "put", "--fences", "zones", "--lat", "91", "--lon", "2", "--radius", "1km", "spot"}, 1, "latitude"},
+		{[]string{"fence", "put", "--fences", "zones", "--min-lat", "5", "--min-lon", "0", "--max-lat", "4", "--max-lon", "1", "spot"}, 1, "invalid fence"},
+		{[]string{"fence", "del", "--fences", "zones", "spot", "nope"}, 1, "nope"},
+		{[]string{"fence", "containing", "--fences", "zones", "--lat", "1"}, 2, "--lon"},
+		{[]string{"fence", "containing", "--fences", "zones", "--lat", "-91", "--lon", "0"}, 1, "latitude"},
+		{[]string{"geo", "put", "--index", "fleet", "--lat", "95", "--lon", "0", "--fences", "zones", "car"}, 1, "latitude"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"--db", db}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d naming %q", c.args, code, errOut, c.code, c.want)
+		}
+		if after, err := os.ReadFile(db); err != nil || !slices.Equal(file, after) {
+			t.Fatalf("%v changed the file", c.args)
+		}
+	}
+	out, _, _ := run(t, "", "--db", db, "fence", "list", "--fences", "zones")
+	if !strings.Contains(out, "spot") || !strings.Contains(out, "1 fence") {
+		t.Fatalf("after bad input, the set reads:\n%s", out)
+	}
+}
