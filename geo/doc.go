@@ -153,6 +153,21 @@
 // 4.6 (27.6). Polygons, whose edges are straight in longitude/latitude,
 // fit the cap's square cells less well: 6.4 (3.7 on geohash cells).
 //
+// # Geofences
+//
+// Fences turns a query round: it stores regions (circles, boxes, GeoJSON
+// polygons) and Containing asks which of them hold a point, Crossings
+// which a moving point entered, left or stayed in (Tile38's geofences),
+// in the caller's transaction. Its keys, under ("f", name):
+//
+//	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
+//	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
+//
+// A fence is stored under its covering's cells, each refined to a level
+// of 4 bits, so a point's cells at the 17 levels 0, 4, …, 64 are all a
+// lookup reads, whatever the number of fences (fence.go has the
+// measurements).
+//
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
 // exact coordinates are kept in the value, so results are exact whatever

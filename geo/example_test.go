@@ -237,3 +237,40 @@ func ExampleIndex_DeleteExpired() {
 	// deleted 1
 	// next expiry 08:01:00
 }
+
+// A delivery van moves; in the same transaction as its new position, the
+// fences it entered and left. No notification can be lost between the two,
+// as it can between a geofence server's write and its webhook.
+func ExampleFences_Crossings() {
+	store := keyspace.NewMemory()
+	vans := geo.NewIndex("vans")
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "downtown", Circle: &geo.Circle{Lat: 37.7749, Lon: -122.4194, Radius: 3000}},
+			{ID: "city", Box: &geo.Box{MinLat: 37.70, MinLon: -122.52, MaxLat: 37.82, MaxLon: -122.35}},
+		})
+	})
+	move := func(lat, lon float64) {
+		store.Update(func(tx keyspace.Tx) error {
+			var before *geo.Point
+			if p, err := vans.Get(tx, "van-1"); err == nil {
+				before = &p
+			}
+			after := geo.Point{ID: "van-1", Lat: lat, Lon: lon}
+			if err := vans.Put(tx, after); err != nil {
+				return err
+			}
+			crossings, err := zones.Crossings(tx, before, &after)
+			fmt.Println(crossings)
+			return err
+		})
+	}
+	move(37.80, -122.27) // Oakland, outside both
+	move(37.7793, -122.4192)
+	move(37.7694, -122.4862)
+	// Output:
+	// []
+	// [{city enter} {downtown enter}]
+	// [{city inside} {downtown exit}]
+}

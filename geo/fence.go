@@ -44,10 +44,14 @@ import (
 // float64s, 3 and four), so a lookup reads nothing but its 17 ranges; on
 // a polygon's edge (0) it is tested against the fence's definition, read
 // and decoded once per lookup. Session 24 put circles and boxes in their
-// cells: with 1,000 fences a lookup took 20.6 µs before, when every edge
-// read and decoded the fence's JSON, about as long as testing every fence
-// one by one (42 µs; BenchmarkFences). Files written before read 0 on
-// every edge, which still works.
+// cells. Before, every edge read and decoded the fence's JSON, and a
+// lookup among 1,000 fences (circles of 1 to 20 km and boxes, around
+// clustered points; BenchmarkFences) took 20.6 µs in memory, half as
+// long as testing every fence one by one (42 µs); among 10,000, 168 µs
+// against 430. Now it takes 5–6 µs and 10 µs, on bbolt 5.5–7.5 µs and
+// 10–11 µs: 8 and 40 times faster than testing every fence. Files
+// written before hold 0 on every edge, which still works
+// (TestFenceCellValues).
 
 // fenceStep is the bits between the levels fence cells are kept at: a
 // point's lookup reads 64/fenceStep + 1 ranges, and a covering cell
