@@ -15,7 +15,7 @@ import (
 )
 
 // Geofences on the command line: keyspace fence put, import, get, list,
-// del and containing over a set of geo.Fences, and geo put --fences,
+// del, containing, repair and drop over a set of geo.Fences, and geo put --fences,
 // which moves a point and prints the fences it entered, left or stayed
 // in, in the same transaction (Tile38's geofence hooks, without the
 // server).
@@ -101,6 +101,8 @@ func fenceCommand() *ucli.Command {
 				},
 				Action: fenceContaining,
 			},
+			repairCommand("fence set", fencesFlag(), "make a fence set's cells what its fences' definitions imply: missing cells written, wrong ones rewritten, strays deleted",
+				"keyspace fence repair --fences zones", func(name string) repairer { return geo.NewFences(name).Repair }),
 			dropCommand("fence set", "fence", fencesFlag(), "keyspace fence drop --fences zones", dropFences),
 		},
 	}

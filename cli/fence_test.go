@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
@@ -250,6 +252,47 @@ func TestFences(t *testing.T) {
 	if got := containing("--fences", "zones", "--lat", fmt.Sprint(victim.circle[0]), "--lon", fmt.Sprint(victim.circle[1])); slices.Contains(got, victim.id) {
 		t.Fatalf("a deleted fence still holds its centre: %v", got)
 	}
+	// A cell lost from the file: verify finds it, fence repair puts it
+	// back, and the fence holds its centre again.
+	store, err := keyspace.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := fences[3] // a circle
+	lost := 0
+	store.Update(func(tx keyspace.Tx) error {
+		g, err := tx.Get(composite.NewSubspace("f", "zones", "d").Pack(composite.Tuple{holder.id}))
+		if err != nil {
+			return err
+		}
+		var def struct{ Cells [][4]uint64 }
+		json.Unmarshal(g, &def)
+		for _, c := range def.Cells {
+			if err := tx.Delete(composite.NewSubspace("f", "zones", "c").Pack(composite.Tuple{c[0], c[1], c[2], holder.id})); err != nil {
+				return err
+			}
+			lost++
+		}
+		return nil
+	})
+	store.Close()
+	atCentre := []string{"--fences", "zones", "--lat", fmt.Sprint(holder.circle[0]), "--lon", fmt.Sprint(holder.circle[1])}
+	if got := containing(atCentre...); slices.Contains(got, holder.id) {
+		t.Fatalf("a fence with no cells still holds its centre: %v", got)
+	}
+	if out, _, code := run(t, "", "--db", db, "verify"); code != 1 || !strings.Contains(out, fmt.Sprintf("fence set zones: %d problems", lost)) {
+		t.Fatalf("verify of %d lost cells: exit %d\n%s", lost, code, out)
+	}
+	if out, errOut, code := run(t, "", "--db", db, "fence", "repair", "--fences", "zones"); code != 0 || !strings.Contains(out, fmt.Sprintf("repaired %d problems", lost)) {
+		t.Fatalf("repair: %d %s %s", code, out, errOut)
+	}
+	if got := containing(atCentre...); !slices.Contains(got, holder.id) {
+		t.Fatalf("a repaired fence does not hold its centre: %v", got)
+	}
+	if out, _, code := run(t, "", "--db", db, "verify"); code != 0 {
+		t.Fatalf("verify after repair: %s", out)
+	}
+
 	if out, errOut, code := run(t, "", "--db", db, "fence", "drop", "--fences", "copy"); code != 0 || !strings.Contains(out, "24 fences") {
 		t.Fatalf("drop: %d %s %s", code, out, errOut)
 	}

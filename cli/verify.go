@@ -16,7 +16,7 @@ import (
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries and both lists of every relation; exit 1 on any problem",
+		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries, every fence set's cells and both lists of every relation; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
@@ -82,6 +82,7 @@ func verifyCommand() *ucli.Command {
 				}{
 					{"e", "log", func(name string) repairer { return enumkeys.NewLog(name).Verify }},
 					{"g", "geo index", func(name string) repairer { return geo.NewIndex(name).Verify }},
+					{"f", "fence set", func(name string) repairer { return geo.NewFences(name).Verify }},
 				} {
 					names, err := composite.Groups(tx, composite.NewSubspace(kind.layout), nil, 1)
 					if err != nil {
@@ -118,7 +119,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%s (keyspace index repair, table repair, geo repair, rel repair and log repair fix them)", count(bad, "problem"))
+				return fmt.Errorf("%s (keyspace index repair, table repair, geo repair, fence repair, rel repair and log repair fix them)", count(bad, "problem"))
 			}
 			return nil
 		},
@@ -126,7 +127,7 @@ func verifyCommand() *ucli.Command {
 }
 
 // A repairer verifies or repairs one structure in tx and returns the
-// problems it found or fixed (Verify and Repair of geo.Index,
+// problems it found or fixed (Verify and Repair of geo.Index, geo.Fences,
 // indextable.Relation, enumkeys.Log).
 type repairer func(tx keyspace.Tx) ([]string, error)
 

@@ -480,3 +480,128 @@ func TestFenceCellValues(t *testing.T) {
 		}
 	})
 }
+
+// TestFenceRepair: cells deleted, cells given wrong values, stray cells
+// and a definition that no longer decodes are each one problem to Verify
+// (an edge cell holding 0, as the first build wrote it, is none); Repair
+// fixes exactly those, after which Verify finds nothing and Containing
+// agrees with the oracle over the fences that survive.
+func TestFenceRepair(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(21, 22))
+		fs := NewFences("z")
+		model := map[string]Fence{}
+		var fences []Fence
+		var probes []Point
+		for i := range 30 {
+			lat, lon := r.Float64()*178-89, r.Float64()*360-180
+			f := randomFence(r, fmt.Sprintf("f%02d", i), lat, lon)
+			fences = append(fences, f)
+			model[f.ID] = f
+			for range 8 {
+				plat, plon := destination(lat, lon, r.ExpFloat64()*100_000, r.Float64()*2*math.Pi)
+				probes = append(probes, Point{Lat: plat, Lon: plon})
+			}
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		cells := composite.NewSubspace("f", "z", "c")
+		want := 0
+		if err := s.Update(func(tx keyspace.Tx) error {
+			var keys, values [][]byte
+			for k, v := range tx.Scan(cells.Range()) {
+				keys, values = append(keys, bytes.Clone(k)), append(values, bytes.Clone(v))
+			}
+			owner := func(k []byte) string { tu, _ := cells.Unpack(k); return tu[3].(string) }
+			// f00's definition no longer decodes: it and its cells go.
+			if err := tx.Put(composite.NewSubspace("f", "z", "d").Pack(composite.Tuple{"f00"}), []byte("{not json")); err != nil {
+				return err
+			}
+			delete(model, "f00")
+			want++
+			for i, k := range keys {
+				if owner(k) == "f00" {
+					want++ // a stray once its fence is gone
+					continue
+				}
+				switch r.IntN(12) {
+				case 0:
+					want++
+					if err := tx.Delete(k); err != nil {
+						return err
+					}
+				case 1:
+					bad := []byte{cellInside}
+					if values[i][0] == cellInside {
+						bad = []byte{cellBox, 1}
+					}
+					want++
+					if err := tx.Put(k, bad); err != nil {
+						return err
+					}
+				case 2:
+					// An edge cell holding 0 is as the first build wrote
+					// it: no problem. An inside cell holding 0 no build
+					// wrote.
+					if values[i][0] == cellInside {
+						want++
+					}
+					if err := tx.Put(k, []byte{cellEdge}); err != nil {
+						return err
+					}
+				}
+			}
+			for i := range 5 {
+				want++
+				if err := tx.Put(cells.Pack(composite.Tuple{uint64(geohashGrid), uint64(8), uint64(i), "ghost"}), []byte{cellInside}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var found, fixed []string
+		s.View(func(tx keyspace.Tx) (err error) {
+			found, err = fs.Verify(tx)
+			return err
+		})
+		if len(found) != want {
+			t.Fatalf("Verify found %d problems, %d were made: %v", len(found), want, found[:min(len(found), 5)])
+		}
+		if err := s.Update(func(tx keyspace.Tx) (err error) {
+			fixed, err = fs.Repair(tx)
+			return err
+		}); err != nil || !slices.Equal(found, fixed) {
+			t.Fatalf("Repair fixed %d problems (%v), Verify found %d", len(fixed), err, len(found))
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if again, err := fs.Verify(tx); err != nil || len(again) != 0 {
+				t.Fatalf("after Repair, Verify: %v %v", again, err)
+			}
+			held := 0
+			for _, p := range probes {
+				got, err := fs.Containing(tx, p.Lat, p.Lon)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var w []string
+				for id, f := range model {
+					if fenceHolds(f, p.Lat, p.Lon) {
+						w = append(w, id)
+					}
+				}
+				slices.Sort(w)
+				held += len(w)
+				if !slices.Equal(got, w) {
+					t.Fatalf("after Repair, fences holding (%v, %v): %v, brute force %v", p.Lat, p.Lon, got, w)
+				}
+			}
+			if ids, _ := fs.IDs(tx); len(ids) != 29 || held < 40 {
+				t.Fatalf("after Repair, %d fences, %d held probes", len(ids), held)
+			}
+			return nil
+		})
+	})
+}
