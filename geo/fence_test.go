@@ -107,21 +107,7 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 			}
 			s.View(func(tx keyspace.Tx) error {
 				for i, p := range probes {
-					got, err := fs.Containing(tx, p.Lat, p.Lon)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var want []string
-					for id, f := range model {
-						if fenceHolds(f, p.Lat, p.Lon) {
-							want = append(want, id)
-						}
-					}
-					slices.Sort(want)
-					held += len(want)
-					if !slices.Equal(got, want) {
-						t.Fatalf("step %d: fences holding (%v, %v): %v, brute force %v", step, p.Lat, p.Lon, got, want)
-					}
+					held += checkContaining(t, tx, fs, model, p, fmt.Sprint("step ", step))
 					if i%7 == 0 {
 						q := probes[r.IntN(len(probes))]
 						cs, err := fs.Crossings(tx, &p, &q)
@@ -158,6 +144,54 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 			t.Fatalf("only %d fence holds a probe point in the run", held)
 		}
 	})
+}
+
+// wantContaining is the oracle's answer: the ids of model's fences that
+// hold p, in order.
+func wantContaining(model map[string]Fence, p Point) []string {
+	var want []string
+	for id, f := range model {
+		if fenceHolds(f, p.Lat, p.Lon) {
+			want = append(want, id)
+		}
+	}
+	slices.Sort(want)
+	return want
+}
+
+// checkContaining fails t unless Containing at p gives the oracle's
+// answer, and returns how many fences hold p.
+func checkContaining(t *testing.T, tx keyspace.Tx, fs *Fences, model map[string]Fence, p Point, when string) int {
+	t.Helper()
+	got, err := fs.Containing(tx, p.Lat, p.Lon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wantContaining(model, p)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: fences holding (%v, %v): %v, brute force %v", when, p.Lat, p.Lon, got, want)
+	}
+	return len(want)
+}
+
+// fencesAround returns n random fences around random centres, in a
+// model by id, and perFence probe points within about spread metres of
+// each centre.
+func fencesAround(r *rand.Rand, n, perFence int, spread float64) ([]Fence, map[string]Fence, []Point) {
+	var fences []Fence
+	model := map[string]Fence{}
+	var probes []Point
+	for i := range n {
+		lat, lon := r.Float64()*178-89, r.Float64()*360-180
+		f := randomFence(r, fmt.Sprintf("f%02d", i), lat, lon)
+		fences = append(fences, f)
+		model[f.ID] = f
+		for range perFence {
+			plat, plon := destination(lat, lon, r.ExpFloat64()*spread, r.Float64()*2*math.Pi)
+			probes = append(probes, Point{Lat: plat, Lon: plon})
+		}
+	}
+	return fences, model, probes
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -363,19 +397,7 @@ func TestFenceCellValues(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(7, 8))
 		fs := NewFences("old")
-		model := map[string]Fence{}
-		var fences []Fence
-		var probes []Point
-		for i := range 40 {
-			c := Point{Lat: r.Float64()*170 - 85, Lon: r.Float64()*360 - 180}
-			f := randomFence(r, fmt.Sprint("f", i), c.Lat, c.Lon)
-			fences = append(fences, f)
-			model[f.ID] = f
-			for range 10 {
-				lat, lon := destination(c.Lat, c.Lon, r.ExpFloat64()*150_000, r.Float64()*2*math.Pi)
-				probes = append(probes, Point{Lat: lat, Lon: lon})
-			}
-		}
+		fences, model, probes := fencesAround(r, 40, 10, 150_000)
 		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
 			t.Fatal(err)
 		}
@@ -383,21 +405,7 @@ func TestFenceCellValues(t *testing.T) {
 			t.Helper()
 			s.View(func(tx keyspace.Tx) error {
 				for _, p := range probes {
-					got, err := fs.Containing(tx, p.Lat, p.Lon)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var want []string
-					for id, f := range model {
-						if fenceHolds(f, p.Lat, p.Lon) {
-							want = append(want, id)
-						}
-					}
-					slices.Sort(want)
-					held += len(want)
-					if !slices.Equal(got, want) {
-						t.Fatalf("%s: fences holding (%v, %v): %v, brute force %v", when, p.Lat, p.Lon, got, want)
-					}
+					held += checkContaining(t, tx, fs, model, p, when)
 				}
 				return nil
 			})
@@ -490,19 +498,7 @@ func TestFenceRepair(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(21, 22))
 		fs := NewFences("z")
-		model := map[string]Fence{}
-		var fences []Fence
-		var probes []Point
-		for i := range 30 {
-			lat, lon := r.Float64()*178-89, r.Float64()*360-180
-			f := randomFence(r, fmt.Sprintf("f%02d", i), lat, lon)
-			fences = append(fences, f)
-			model[f.ID] = f
-			for range 8 {
-				plat, plon := destination(lat, lon, r.ExpFloat64()*100_000, r.Float64()*2*math.Pi)
-				probes = append(probes, Point{Lat: plat, Lon: plon})
-			}
-		}
+		fences, model, probes := fencesAround(r, 30, 8, 100_000)
 		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
 			t.Fatal(err)
 		}
@@ -582,21 +578,7 @@ func TestFenceRepair(t *testing.T) {
 			}
 			held := 0
 			for _, p := range probes {
-				got, err := fs.Containing(tx, p.Lat, p.Lon)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var w []string
-				for id, f := range model {
-					if fenceHolds(f, p.Lat, p.Lon) {
-						w = append(w, id)
-					}
-				}
-				slices.Sort(w)
-				held += len(w)
-				if !slices.Equal(got, w) {
-					t.Fatalf("after Repair, fences holding (%v, %v): %v, brute force %v", p.Lat, p.Lon, got, w)
-				}
+				held += checkContaining(t, tx, fs, model, p, "after Repair")
 			}
 			if ids, _ := fs.IDs(tx); len(ids) != 29 || held < 40 {
 				t.Fatalf("after Repair, %d fences, %d held probes", len(ids), held)
