@@ -189,14 +189,19 @@ type Crossing struct {
 
 // Fences is a named set of fences.
 type Fences struct {
-	name  string
-	defs  composite.Subspace
-	cells composite.Subspace
+	name       string
+	defs       composite.Subspace
+	cells      composite.Subspace
+	cellPrefix [southCap + 1][]byte // ("f", name, "c", grid) of each grid, packed
 }
 
 // NewFences returns the set of fences called name.
 func NewFences(name string) *Fences {
-	return &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c")}
+	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c")}
+	for g := range fs.cellPrefix {
+		fs.cellPrefix[g] = fs.cells.Sub(uint64(g)).Bytes()
+	}
+	return fs
 }
 
 func (fs *Fences) wrap(err error) error { return errctx.Wrap("geo", "fences "+fs.name, err) }
@@ -480,13 +485,22 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 	}
 	g, h := locate(lat, lon)
 	v := containingVisitor{lat: lat, lon: lon}
-	var ranges [MaxBits/fenceStep + 1]keyspace.Range
+	// The point's cell at each level (a shift of 64 is 0): its key
+	// prefix, and the prefix and 0xff, past every element, as the end.
+	// The ranges ascend, as VisitRanges walks them fastest. They are
+	// built in one buffer, as a query's are (appendHashRange): building
+	// them through Subspace.Sub was a quarter of a lookup.
+	prefix := fs.cellPrefix[g]
+	buf := make([]byte, 0, len(v.prefixLen)*2*(len(prefix)+2*9+1))
+	var ranges [len(v.prefixLen)]keyspace.Range
 	for i := range ranges {
 		bits := uint64(i * fenceStep)
-		// The point's cell of bits bits (a shift of 64 is 0). The
-		// ranges ascend, as VisitRanges walks them fastest.
-		v.cells[i] = fs.cells.Sub(uint64(g), bits, h>>(MaxBits-bits))
-		ranges[i] = v.cells[i].Range()
+		start := len(buf)
+		buf = composite.AppendUint(composite.AppendUint(append(buf, prefix...), bits), h>>(MaxBits-bits))
+		n := len(buf)
+		buf = append(append(buf, buf[start:n]...), 0xff)
+		ranges[i] = keyspace.Range{Start: buf[start:n:n], End: buf[n:len(buf):len(buf)]}
+		v.prefixLen[i] = n - start
 	}
 	if err := keyspace.VisitRanges(tx, ranges[:], &v); err != nil {
 		return nil, fs.wrap(err)
@@ -517,26 +531,27 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 // against their stored definitions into polygons.
 type containingVisitor struct {
 	lat, lon      float64
-	cells         [MaxBits/fenceStep + 1]composite.Subspace // the ranges' cells
+	prefixLen     [MaxBits/fenceStep + 1]int // the length of each range's cell prefix; the id follows
 	ids, polygons []string
 	bad           []byte // a damaged key or value met
 }
 
 func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
-	t, err := v.cells[i].Unpack(k)
-	id, ok := "", false
-	if err == nil && len(t) == 1 {
-		id, ok = t[0].(string)
+	var id []byte
+	var rest []byte
+	err := errors.New("short")
+	if len(k) > v.prefixLen[i] {
+		id, rest, err = composite.AppendUnpackedString(nil, k[v.prefixLen[i]:])
 	}
 	holds, test, valid := cellHolds(val, v.lat, v.lon)
 	switch {
-	case !ok || !valid:
+	case err != nil || len(rest) != 0 || !valid:
 		v.bad = bytes.Clone(k)
 		return false
 	case !test:
-		v.polygons = append(v.polygons, id)
+		v.polygons = append(v.polygons, string(id))
 	case holds:
-		v.ids = append(v.ids, id)
+		v.ids = append(v.ids, string(id))
 	}
 	return true
 }

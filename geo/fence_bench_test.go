@@ -2,6 +2,7 @@ package geo_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -10,12 +11,14 @@ import (
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
 	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/tidwall/rtree"
 )
 
 // BenchmarkFences: which of 1,000 and 10,000 fences (circles of 1 to 20
 // km and boxes, centred on clustered points) hold a point near the data,
 // by Containing on both backends, against testing every fence (brute, the
-// baseline) in the same run.
+// baseline) and an R-tree of the fences' boxes (rtree, as Tile38 keeps
+// fences) in the same run.
 func BenchmarkFences(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
@@ -61,13 +64,33 @@ func BenchmarkFences(b *testing.B) {
 				b.ReportMetric(float64(held)/float64(b.N), "fences/op")
 			})
 		}
+		// An R-tree of the fences' boxes, each candidate then tested
+		// exactly, as Tile38 keeps its fences.
+		b.Run(fmt.Sprintf("fences=%d/rtree", n), func(b *testing.B) {
+			var tr rtree.RTreeG[int]
+			for i, f := range fences {
+				lo, hi := fenceBounds(f)
+				tr.Insert(lo, hi, i)
+			}
+			held := 0
+			for i := 0; b.Loop(); i++ {
+				p := probes[i%len(probes)]
+				pt := [2]float64{p.Lon, p.Lat}
+				tr.Search(pt, pt, func(_, _ [2]float64, j int) bool {
+					if holds(fences[j], p) {
+						held++
+					}
+					return true
+				})
+			}
+			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
 		b.Run(fmt.Sprintf("fences=%d/brute", n), func(b *testing.B) {
 			held := 0
 			for i := 0; b.Loop(); i++ {
 				p := probes[i%len(probes)]
 				for _, f := range fences {
-					if f.Circle != nil && geo.Distance(f.Circle.Lat, f.Circle.Lon, p.Lat, p.Lon) <= f.Circle.Radius ||
-						f.Box != nil && p.Lat >= f.Box.MinLat && p.Lat <= f.Box.MaxLat && p.Lon >= f.Box.MinLon && p.Lon <= f.Box.MaxLon {
+					if holds(f, p) {
 						held++
 					}
 				}
@@ -128,4 +151,28 @@ func BenchmarkFencesPutAll(b *testing.B) {
 			}
 		}
 	}
+}
+
+// holds is the benchmark's test of a circle or box fence (none crosses
+// ±180°).
+func holds(f geo.Fence, p workload.Point) bool {
+	if f.Circle != nil {
+		return geo.Distance(f.Circle.Lat, f.Circle.Lon, p.Lat, p.Lon) <= f.Circle.Radius
+	}
+	return p.Lat >= f.Box.MinLat && p.Lat <= f.Box.MaxLat && p.Lon >= f.Box.MinLon && p.Lon <= f.Box.MaxLon
+}
+
+// fenceBounds is a longitude/latitude box around a circle or box fence:
+// for a circle, its latitudes ± the radius and its longitudes ± the
+// radius over the cosine of the latitude farthest from the equator (wide
+// enough, since the exact test follows).
+func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
+	if f.Box != nil {
+		return [2]float64{f.Box.MinLon, f.Box.MinLat}, [2]float64{f.Box.MaxLon, f.Box.MaxLat}
+	}
+	c := f.Circle
+	dLat := c.Radius / geo.EarthRadius * 180 / math.Pi
+	cos := math.Cos(math.Min(89, math.Abs(c.Lat)+dLat) * math.Pi / 180)
+	dLon := math.Min(180, dLat/cos)
+	return [2]float64{c.Lon - dLon, c.Lat - dLat}, [2]float64{c.Lon + dLon, c.Lat + dLat}
 }
