@@ -162,11 +162,12 @@
 //
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
 //	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
+//	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
 //
 // A fence is stored under its covering's cells, each refined to a level
-// of 4 bits, so a point's cells at the 17 levels 0, 4, …, 64 are all a
-// lookup reads, whatever the number of fences (fence.go has the
-// measurements).
+// of 4 bits, so a point's cells at the 17 levels 0, 4, …, 64 (those the
+// set's mask says hold cells) are all a lookup reads, whatever the number
+// of fences (fence.go has the measurements).
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;

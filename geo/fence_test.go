@@ -432,6 +432,26 @@ func TestFenceCellValues(t *testing.T) {
 		}
 		check("every edge cell 0")
 
+		// With no level mask either, as the first build wrote sets, every
+		// level is read; a fence put then (at other levels than the
+		// rest) must not hide the fences already there.
+		if err := s.Update(func(tx keyspace.Tx) error { return tx.Delete(fs.levelsKey) }); err != nil {
+			t.Fatal(err)
+		}
+		check("no level mask")
+		big := Fence{ID: "big", Circle: &Circle{Lat: 10, Lon: 10, Radius: 3_000_000}}
+		model[big.ID] = big
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, big) }); err != nil {
+			t.Fatal(err)
+		}
+		check("a fence put into a set with no level mask")
+		s.View(func(tx keyspace.Tx) error {
+			if mask, known, err := fs.levels(tx); err != nil || !known || mask != allLevels {
+				t.Errorf("a set with fences and no mask was given %017b (%v, %v), not every level", mask, known, err)
+			}
+			return nil
+		})
+
 		// A damaged value is ErrCorrupt, whichever kind it claims.
 		var heldProbe Point
 		for _, p := range probes {
@@ -554,7 +574,9 @@ func TestFenceRepair(t *testing.T) {
 					return err
 				}
 			}
-			return nil
+			// A level mask that names no level hides every fence.
+			want++
+			return tx.Put(fs.levelsKey, []byte{0, 0, 0, 0})
 		}); err != nil {
 			t.Fatal(err)
 		}
