@@ -362,6 +362,9 @@ func fenceList(c *ucli.Context) error {
 	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
 		ids, err := fs.IDs(tx)
 		if err != nil {
 			return err
@@ -422,6 +425,9 @@ func fenceContaining(c *ucli.Context) error {
 			}
 			lat, lon = p.Lat, p.Lon
 		}
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
 		ids, err := fs.Containing(tx, lat, lon)
 		if err != nil {
 			return err
@@ -445,6 +451,10 @@ func fenceContaining(c *ucli.Context) error {
 // putWithCrossings puts p and returns the crossings of its move through
 // the fence set name, in tx: before is where the point was, if anywhere.
 func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) ([]geo.Crossing, error) {
+	fs := geo.NewFences(name)
+	if err := requireFences(fs, tx); err != nil {
+		return nil, err
+	}
 	var before *geo.Point
 	if old, err := ix.Get(tx, p.ID); err == nil {
 		before = &old
@@ -454,7 +464,7 @@ func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) (
 	if err := ix.Put(tx, p); err != nil {
 		return nil, err
 	}
-	return geo.NewFences(name).Crossings(tx, before, &p)
+	return fs.Crossings(tx, before, &p)
 }
 
 // writeCrossings prints what a move did: a line a fence, or JSON.
@@ -489,12 +499,18 @@ func writeCrossings(c *ucli.Context, format string, id string, cs []geo.Crossing
 // unknown index is.
 func dropFences(tx keyspace.Tx, name string) (int, error) {
 	fs := geo.NewFences(name)
-	ids, err := fs.IDs(tx)
-	if err != nil {
+	if err := requireFences(fs, tx); err != nil {
 		return 0, err
 	}
-	if len(ids) == 0 {
-		return 0, fmt.Errorf("no fence set %q in this file", name)
-	}
 	return fs.Drop(tx)
+}
+
+// requireFences is an error naming a set that holds no fences: a
+// misspelt name would otherwise hold no point and cross nothing, silently.
+func requireFences(fs *geo.Fences, tx keyspace.Tx) error {
+	empty, err := fs.Empty(tx)
+	if err == nil && empty {
+		err = fmt.Errorf("unknown fence set %q: it holds no fences (see keyspace stats)", fs.Name())
+	}
+	return err
 }

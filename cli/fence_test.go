@@ -296,8 +296,8 @@ func TestFences(t *testing.T) {
 	if out, errOut, code := run(t, "", "--db", db, "fence", "drop", "--fences", "copy"); code != 0 || !strings.Contains(out, "24 fences") {
 		t.Fatalf("drop: %d %s %s", code, out, errOut)
 	}
-	if got := containing("--fences", "copy", "--lat", fmt.Sprint(victim.circle[0]), "--lon", fmt.Sprint(victim.circle[1])); len(got) != 0 {
-		t.Fatalf("a dropped set still answers: %v", got)
+	if _, errOut, code := run(t, "", "--db", db, "fence", "containing", "--fences", "copy", "--lat", "1", "--lon", "2"); code != 1 || !strings.Contains(errOut, `unknown fence set "copy"`) {
+		t.Fatalf("a dropped set: exit %d, %s", code, errOut)
 	}
 }
 
@@ -341,6 +341,10 @@ func TestFenceBadInput(t *testing.T) {
 		{[]string{"fence", "containing", "--fences", "zones", "--lat", "1"}, 2, "--lon"},
 		{[]string{"fence", "containing", "--fences", "zones", "--lat", "-91", "--lon", "0"}, 1, "latitude"},
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "95", "--lon", "0", "--fences", "zones", "car"}, 1, "latitude"},
+		{[]string{"geo", "put", "--index", "fleet", "--lat", "5", "--lon", "0", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
+		{[]string{"fence", "containing", "--fences", "zonse", "--lat", "1", "--lon", "2"}, 1, `unknown fence set "zonse"`},
+		{[]string{"fence", "list", "--fences", "zonse"}, 1, `unknown fence set "zonse"`},
+		{[]string{"fence", "drop", "--fences", "zonse"}, 1, `unknown fence set "zonse"`},
 	} {
 		_, errOut, code := run(t, "", append([]string{"--db", db}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {

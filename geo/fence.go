@@ -261,6 +261,15 @@ func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) error {
 	return fs.wrap(tx.Put(fs.levelsKey, binary.BigEndian.AppendUint32(nil, uint32(mask|add))))
 }
 
+// Empty reports whether the set holds no fences.
+func (fs *Fences) Empty(tx keyspace.Tx) (bool, error) {
+	some, err := fs.any(tx)
+	return !some, err
+}
+
+// Name returns the set's name.
+func (fs *Fences) Name() string { return fs.name }
+
 // any reports whether the set holds a fence.
 func (fs *Fences) any(tx keyspace.Tx) (bool, error) {
 	defs := fs.defs.Range()
