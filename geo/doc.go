@@ -163,6 +163,7 @@
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
 //	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
+//	("f", name, "p", id)                   → a polygon's rings and their boxes, binary, for points on its edge
 //
 // A fence is stored under its covering's cells, each refined to a level
 // of 4 bits, so a point's cells at the 17 levels 0, 4, …, 64 (those the

@@ -32,6 +32,7 @@ import (
 //	("f", name, "d", id)                      → the fence: its region and cells, JSON
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
+//	("f", name, "p", id)                      → a polygon fence's rings, for points on its edges (fence_polygon.go)
 //
 // A fence is stored under the cells of its region's covering (the cover
 // queries use), each refined to a multiple of fenceStep bits: a cell of 13
@@ -199,13 +200,14 @@ type Fences struct {
 	name       string
 	defs       composite.Subspace
 	cells      composite.Subspace
+	polygons   composite.Subspace   // ("f", name, "p"): polygon fences' rings (fence_polygon.go)
 	cellPrefix [southCap + 1][]byte // ("f", name, "c", grid) of each grid, packed
 	levelsKey  []byte               // ("f", name, "l"): the levels in use (levelMask)
 }
 
 // NewFences returns the set of fences called name.
 func NewFences(name string) *Fences {
-	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c")}
+	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c"), polygons: composite.NewSubspace("f", name, "p")}
 	for g := range fs.cellPrefix {
 		fs.cellPrefix[g] = fs.cells.Sub(uint64(g)).Bytes()
 	}
@@ -480,11 +482,14 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if err != nil {
 		return nil, 0, fs.wrap(fmt.Errorf("fence %q: %w", f.ID, err))
 	}
-	pairs := make([]pair, 0, len(def.Cells)+1)
+	pairs := make([]pair, 0, len(def.Cells)+2)
 	var levels levelMask
 	for _, c := range def.Cells {
 		pairs = append(pairs, pair{fs.cellKey(c, f.ID), f.cellValue(c[3] == 1)})
 		levels |= levelOf(c[1])
+	}
+	if f.Polygon != nil {
+		pairs = append(pairs, pair{fs.polygons.Pack(composite.Tuple{f.ID}), appendPolygon(nil, toMultiPolygon(f.Polygon))})
 	}
 	return append(pairs, pair{fs.defs.Pack(composite.Tuple{f.ID}), v}), levels, nil
 }
@@ -531,6 +536,11 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 			return fs.wrap(err)
 		}
 	}
+	if def.Polygon != nil {
+		if err := tx.Delete(fs.polygons.Pack(composite.Tuple{id})); err != nil {
+			return fs.wrap(err)
+		}
+	}
 	if err := tx.Delete(fs.defs.Pack(composite.Tuple{id})); err != nil {
 		return fs.wrap(err)
 	}
@@ -539,7 +549,7 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 
 // Drop deletes every fence of the set and returns how many there were.
 func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, fs.defs, fs.cells)
+	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons)
 	if err == nil {
 		err = tx.Delete(fs.levelsKey)
 	}
@@ -605,13 +615,9 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 	}
 	slices.Sort(v.polygons)
 	for _, id := range slices.Compact(v.polygons) {
-		def, err := fs.get(tx, id)
+		reg, err := fs.polygon(tx, id)
 		if err != nil {
 			return nil, err
-		}
-		reg, err := def.fence(id).region()
-		if err != nil {
-			return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
 		}
 		if reg.contains(lat, lon) {
 			v.ids = append(v.ids, id)
@@ -619,6 +625,32 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 	}
 	slices.Sort(v.ids)
 	return slices.Compact(v.ids), nil
+}
+
+// polygon is the region of the polygon fence id, for testing points: from
+// its rings (fence_polygon.go), or for a fence stored before they were
+// kept, from its definition.
+func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
+	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
+	if err == nil {
+		reg, err := decodePolygon(v)
+		if err != nil {
+			return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+		}
+		return reg, nil
+	}
+	if !errors.Is(err, keyspace.ErrNotFound) {
+		return nil, fs.wrap(err)
+	}
+	def, err := fs.get(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := def.fence(id).region()
+	if err != nil {
+		return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
+	}
+	return reg, nil
 }
 
 // containingVisitor reads the cells holding a point for Containing: the
@@ -704,6 +736,7 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var problems []string
 	var writes fixes.Set
 	want := map[string][]byte{} // every cell key the definitions list → its value
+	rings := map[string][]byte{} // every polygon fence's rings key → its encoding
 	owner := map[string]string{}
 	var levels levelMask // of the cells the definitions list
 	for k, v := range tx.Scan(fs.defs.Range()) {
@@ -731,6 +764,10 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			want[key], owner[key] = f.cellValue(c[3] == 1), id
 			levels |= levelOf(c[1])
 		}
+		if f.Polygon != nil {
+			key := string(fs.polygons.Pack(composite.Tuple{id}))
+			rings[key], owner[key] = appendPolygon(nil, toMultiPolygon(f.Polygon)), id
+		}
 	}
 	if err := tx.Err(); err != nil {
 		return nil, fs.wrap(err)
@@ -753,6 +790,22 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	for k, v := range want {
 		problems = append(problems, fmt.Sprintf("fence %s: cell %s missing", errctx.Quote(owner[k]), errctx.Quote(k)))
 		writes.Put([]byte(k), v)
+	}
+	// A polygon's rings must be its definition's; a polygon with none
+	// (stored before they were kept) is tested from its definition.
+	for k, v := range tx.Scan(fs.polygons.Range()) {
+		w, listed := rings[string(k)]
+		switch {
+		case !listed:
+			problems = append(problems, fmt.Sprintf("stray fence polygon %s", errctx.Quote(string(k))))
+			writes.Delete(bytes.Clone(k))
+		case !bytes.Equal(v, w):
+			problems = append(problems, fmt.Sprintf("fence %s: its stored rings are not its definition's", errctx.Quote(owner[string(k)])))
+			writes.Put(bytes.Clone(k), w)
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
 	}
 	// The level mask must name every level in use; a set with none
 	// (written before masks) is read at every level.

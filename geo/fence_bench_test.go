@@ -11,6 +11,8 @@ import (
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
 	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 	"github.com/tidwall/rtree"
 )
 
@@ -175,4 +177,81 @@ func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
 	cos := math.Cos(math.Min(89, math.Abs(c.Lat)+dLat) * math.Pi / 180)
 	dLon := math.Min(180, dLat/cos)
 	return [2]float64{c.Lon - dLon, c.Lat - dLat}, [2]float64{c.Lon + dLon, c.Lat + dLat}
+}
+
+// BenchmarkFencePolygons: which of 100 polygons hold a point, as "which
+// state is this address in?" asks: a 10 × 10 grid of 1° squares whose
+// sides are jagged with 10 or 250 vertices each (40 or 1,000 a polygon,
+// as simplified and detailed borders have), by Containing on both
+// backends against an R-tree of the polygons' boxes with orb's planar
+// test (as Tile38 answers it), in the same run.
+func BenchmarkFencePolygons(b *testing.B) {
+	r := rand.New(rand.NewPCG(10, 11))
+	probes := make([]workload.Point, 1000)
+	for i := range probes {
+		probes[i] = workload.Point{Lat: 40 + r.Float64()*10, Lon: 10 + r.Float64()*10}
+	}
+	for _, perSide := range []int{10, 250} {
+		var fences []geo.Fence
+		for row := range 10 {
+			for col := range 10 {
+				lat, lon := 40+float64(row), 10+float64(col)
+				var ring orb.Ring
+				side := func(fromLat, fromLon, dLat, dLon float64) {
+					for i := range perSide {
+						f := float64(i) / float64(perSide)
+						j := r.Float64() * 0.02 * min(f, 1-f) // jagged inwards, less so near the corners
+						ring = append(ring, orb.Point{fromLon + f*dLon + j*math.Abs(dLat), fromLat + f*dLat + j*math.Abs(dLon)})
+					}
+				}
+				side(lat, lon, 0, 1)      // south, eastwards
+				side(lat, lon+1, 1, 0)    // east, northwards
+				side(lat+1, lon+1, 0, -1) // north, westwards
+				side(lat+1, lon, -1, 0)   // west, southwards
+				ring = append(ring, ring[0])
+				fences = append(fences, geo.Fence{ID: fmt.Sprint("r", row, "c", col), Polygon: orb.Polygon{ring}})
+			}
+		}
+		for _, be := range storetest.Backends() {
+			b.Run(fmt.Sprintf("vertices=%d/%s/containing", 4*perSide, be.Name), func(b *testing.B) {
+				s := be.Open(b)
+				fs := geo.NewFences("bench")
+				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+					b.Fatal(err)
+				}
+				held := 0
+				for i := 0; b.Loop(); i++ {
+					p := probes[i%len(probes)]
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Containing(tx, p.Lat, p.Lon)
+						if err != nil {
+							b.Fatal(err)
+						}
+						held += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+			})
+		}
+		b.Run(fmt.Sprintf("vertices=%d/rtree", 4*perSide), func(b *testing.B) {
+			var tr rtree.RTreeG[int]
+			for i, f := range fences {
+				bound := f.Polygon.Bound()
+				tr.Insert(bound.Min, bound.Max, i)
+			}
+			held := 0
+			for i := 0; b.Loop(); i++ {
+				p := probes[i%len(probes)]
+				pt := orb.Point{p.Lon, p.Lat}
+				tr.Search(pt, pt, func(_, _ [2]float64, j int) bool {
+					if planar.PolygonContains(fences[j].Polygon.(orb.Polygon), pt) {
+						held++
+					}
+					return true
+				})
+			}
+			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -534,8 +535,43 @@ func TestFenceRepair(t *testing.T) {
 			if err := tx.Put(composite.NewSubspace("f", "z", "d").Pack(composite.Tuple{"f00"}), []byte("{not json")); err != nil {
 				return err
 			}
+			if model["f00"].Polygon != nil {
+				want++ // its rings, stray once it is gone
+			}
 			delete(model, "f00")
 			want++
+			// Of the other polygons, one's rings are damaged (a problem)
+			// and one's lost (none: it is tested from its definition, as a
+			// fence stored before rings were kept).
+			polygons := composite.NewSubspace("f", "z", "p")
+			damaged := 0
+			for _, f := range fences[1:] {
+				if f.Polygon == nil {
+					continue
+				}
+				key := polygons.Pack(composite.Tuple{f.ID})
+				v, err := tx.Get(key)
+				if err != nil {
+					return err
+				}
+				if damaged == 0 {
+					v = bytes.Clone(v)
+					v[len(v)-1] ^= 0x40 // the last position's latitude moves
+					want++
+					err = tx.Put(key, v)
+				} else {
+					err = tx.Delete(key)
+				}
+				if err != nil {
+					return err
+				}
+				if damaged++; damaged == 2 {
+					break
+				}
+			}
+			if damaged < 2 {
+				t.Fatal("too few polygons to damage")
+			}
 			for i, k := range keys {
 				if owner(k) == "f00" {
 					want++ // a stray once its fence is gone
@@ -607,5 +643,47 @@ func TestFenceRepair(t *testing.T) {
 			}
 			return nil
 		})
+	})
+}
+
+// FuzzPolygonEncoding: any bytes decode to a polygon or an error, never a
+// panic or a huge allocation; a polygon's encoding decodes to its rings
+// and their boxes exactly.
+func FuzzPolygonEncoding(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 4 {
+		mp := orb.MultiPolygon{star(r, 10, 20, 1, i%2 == 0)}
+		f.Add(appendPolygon(nil, mp), uint64(i))
+	}
+	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 1}, uint64(9))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff}, uint64(10))
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
+		if pr, err := decodePolygon(b); err == nil {
+			if again := appendPolygon(nil, pr.mp); !bytes.Equal(again, b) {
+				// Bytes that decode are a polygon's encoding, but for
+				// boxes that are not its rings': re-encoding recomputes
+				// them.
+				for pi, poly := range pr.mp {
+					for ri, ring := range poly {
+						if ring.Bound() == pr.bounds[pi][ri] {
+							continue
+						}
+						return
+					}
+				}
+				t.Fatalf("%x decodes, but encodes again as %x", b, again)
+			}
+			pr.contains(0, 0) // must not panic
+		}
+		r := rand.New(rand.NewPCG(seed, 1))
+		mp := orb.MultiPolygon{star(r, r.Float64()*170-85, r.Float64()*350-175, r.Float64()*5, r.IntN(2) == 0)}
+		pr, err := decodePolygon(appendPolygon(nil, mp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := newPolygonRegion(mp)
+		if !slices.EqualFunc(pr.mp, want.mp, func(a, b orb.Polygon) bool { return a.Equal(b) }) || !reflect.DeepEqual(pr.bounds, want.bounds) {
+			t.Fatalf("%v decodes as %v", mp, pr.mp)
+		}
 	})
 }
