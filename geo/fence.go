@@ -735,7 +735,7 @@ func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx,
 func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var problems []string
 	var writes fixes.Set
-	want := map[string][]byte{} // every cell key the definitions list → its value
+	want := map[string][]byte{}  // every cell key the definitions list → its value
 	rings := map[string][]byte{} // every polygon fence's rings key → its encoding
 	owner := map[string]string{}
 	var levels levelMask // of the cells the definitions list
