@@ -514,3 +514,14 @@ func requireFences(fs *geo.Fences, tx keyspace.Tx) error {
 	}
 	return err
 }
+
+// fenceShape is f's outline for --svg.
+func fenceShape(f geo.Fence) shape {
+	switch {
+	case f.Circle != nil:
+		return circleShape(f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
+	case f.Box != nil:
+		return boxShape(*f.Box)
+	}
+	return polygonShape(f.Polygon)
+}

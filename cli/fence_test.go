@@ -196,6 +196,51 @@ func TestFences(t *testing.T) {
 		t.Fatalf("only %d fences held the 40 points", held)
 	}
 
+	// geo within a stored fence finds the points the oracle says it holds.
+	var csv strings.Builder
+	csv.WriteString("id,lat,lon\n")
+	var pts [][3]float64
+	for i := range 300 {
+		lat, lon := centre()
+		if lon > 180 {
+			lon -= 360
+		}
+		pts = append(pts, [3]float64{float64(i), lat, lon})
+		fmt.Fprintf(&csv, "p%d,%v,%v\n", i, lat, lon)
+	}
+	if _, errOut, code := run(t, csv.String(), "--db", db, "geo", "import", "--index", "probes", "-"); code != 0 {
+		t.Fatal(errOut)
+	}
+	inside := 0
+	for _, f := range fences[:9] {
+		out, errOut, code := run(t, "", "--db", db, "geo", "within", "--index", "probes", "--fences", "zones", "--fence", f.id, "-o", "json")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var got []string
+		for _, r := range decode(t, out).Results {
+			got = append(got, r.ID)
+		}
+		var want []string
+		for _, p := range pts {
+			if f.holds(p[1], p[2]) {
+				want = append(want, fmt.Sprint("p", p[0]))
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("geo within fence %s: %v, the oracle %v", f.id, got, want)
+		}
+		inside += len(want)
+	}
+	if inside < 30 {
+		t.Fatalf("only %d points inside the fences", inside)
+	}
+	if _, errOut, code := run(t, "", "--db", db, "geo", "within", "--index", "probes", "--fences", "zones", "--fence", "nope"); code != 1 || !strings.Contains(errOut, `no fence "nope"`) {
+		t.Fatalf("geo within an unknown fence: exit %d, %s", code, errOut)
+	}
+
 	// A point moved through the fences: every crossing is what the
 	// oracle's before and after imply, and containing --from agrees.
 	var before []string

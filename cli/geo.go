@@ -160,23 +160,17 @@ func geoCommand() *ucli.Command {
 				Action: geoBox,
 			},
 			{
-				Name:      "within",
-				Usage:     "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection)",
-				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson",
+				Name:  "within",
+				Usage: "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection), or inside a stored fence (Tile38's WITHIN … GET)",
+				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson\n" +
+					"keyspace geo within --index fleet --fences zones --fence downtown",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(),
-					&ucli.StringFlag{Name: "polygon", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
+					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
+					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
+					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box or polygon to search"},
 					limitFlag(), anyFlag(), pageFlag(),
 				}, explainFlags()...),
-				Action: func(c *ucli.Context) error {
-					poly, err := readPolygon(c, c.String("polygon"))
-					if err != nil {
-						return err
-					}
-					return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-						rs, st, err := ix.Within(tx, poly, o)
-						return rs, st, polygonShape(poly), err
-					})
-				},
+				Action: geoWithin,
 			},
 			{
 				Name:      "get",
@@ -848,4 +842,35 @@ func joinParts(parts []string) string {
 		escaped[i] = scopeEscaper.Replace(p)
 	}
 	return strings.Join(escaped, ":")
+}
+
+// geoWithin searches a polygon given on the command line, or a stored
+// fence's region (read in the query's own transaction).
+func geoWithin(c *ucli.Context) error {
+	byFence := c.IsSet("fences") || c.IsSet("fence")
+	switch {
+	case byFence == c.IsSet("polygon"):
+		return usagef("geo within wants --polygon, or --fences and --fence")
+	case byFence && (!c.IsSet("fences") || !c.IsSet("fence")):
+		return usagef("--fence wants --fences, and --fences wants --fence")
+	}
+	var poly orb.Geometry
+	if !byFence {
+		var err error
+		if poly, err = readPolygon(c, c.String("polygon")); err != nil {
+			return err
+		}
+	}
+	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+		if !byFence {
+			rs, st, err := ix.Within(tx, poly, o)
+			return rs, st, polygonShape(poly), err
+		}
+		f, err := geo.NewFences(c.String("fences")).Get(tx, c.String("fence"))
+		if err != nil {
+			return nil, geo.Stats{}, nil, err
+		}
+		rs, st, err := ix.InFence(tx, f, o)
+		return rs, st, fenceShape(f), err
+	})
 }

@@ -498,6 +498,9 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 func (fs *Fences) get(tx keyspace.Tx, id string) (storedFence, error) {
 	var def storedFence
 	v, err := tx.Get(fs.defs.Pack(composite.Tuple{id}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return def, fs.wrap(fmt.Errorf("no fence %s: %w", errctx.Quote(id), errctx.Bare("keyspace", err)))
+	}
 	if err != nil {
 		return def, fs.wrap(fmt.Errorf("fence %s: %w", errctx.Quote(id), err))
 	}
@@ -823,4 +826,20 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	}
 	problems, err := writes.Finish(tx, problems, fix)
 	return problems, fs.wrap(err)
+}
+
+// InFence returns the points of the index inside a fence's region, as
+// Tile38's WITHIN … GET asks with a stored object as the area: Radius for
+// a circle, Box for a box, Within for a polygon, in their orders (nearest
+// the centre first). The fence needs no id; a fence of Fences.Get is one.
+func (ix *Index) InFence(tx keyspace.Tx, f Fence, opts *QueryOptions) ([]Result, Stats, error) {
+	switch {
+	case f.Circle != nil && f.Box == nil && f.Polygon == nil:
+		return ix.Radius(tx, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius, opts)
+	case f.Box != nil && f.Circle == nil && f.Polygon == nil:
+		return ix.Box(tx, *f.Box, opts)
+	case f.Polygon != nil && f.Circle == nil && f.Box == nil:
+		return ix.Within(tx, f.Polygon, opts)
+	}
+	return nil, Stats{}, ix.wrap(fmt.Errorf("%w %q: give one of a circle, a box or a polygon", ErrBadFence, f.ID))
 }

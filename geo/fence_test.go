@@ -687,3 +687,61 @@ func FuzzPolygonEncoding(f *testing.F) {
 		}
 	})
 }
+
+// TestInFence: the points of an index inside each fence of a set, read
+// back with Fences.Get, are exactly those the oracle says the fence
+// holds, on both backends; a fence with no region is ErrBadFence.
+func TestInFence(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(31, 32))
+		fs := NewFences("zones")
+		ix := NewIndex("pts")
+		fences, _, probes := fencesAround(r, 30, 40, 150_000)
+		for i := range probes {
+			probes[i].ID = fmt.Sprint("p", i)
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if err := ix.PutAll(tx, probes); err != nil {
+				return err
+			}
+			return fs.PutAll(tx, fences)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		s.View(func(tx keyspace.Tx) error {
+			for _, want := range fences {
+				f, err := fs.Get(tx, want.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs, _, err := ix.InFence(tx, f, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, held []string
+				for _, r := range rs {
+					got = append(got, r.ID)
+				}
+				for _, p := range probes {
+					if fenceHolds(want, p.Lat, p.Lon) {
+						held = append(held, p.ID)
+					}
+				}
+				slices.Sort(got)
+				slices.Sort(held)
+				if !slices.Equal(got, held) {
+					t.Fatalf("points in %+v: %v, brute force %v", want, got, held)
+				}
+				found += len(got)
+			}
+			if _, _, err := ix.InFence(tx, Fence{ID: "none"}, nil); !errors.Is(err, ErrBadFence) {
+				t.Errorf("InFence of no region: %v", err)
+			}
+			return nil
+		})
+		if found < 100 {
+			t.Fatalf("only %d points in all the fences", found)
+		}
+	})
+}
