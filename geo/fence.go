@@ -2,18 +2,15 @@ package geo
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
-	"github.com/keyspacedb/keyspace/internal/fixes"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 )
@@ -34,121 +31,10 @@ import (
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
 //	("f", name, "p", id)                      → a polygon fence's rings, for points on its edges (fence_polygon.go)
 //
-// A fence is stored under the cells of its region's covering (the cover
-// queries use), each refined to a multiple of fenceStep bits: a cell of 13
-// bits becomes its eight children of 16, less those outside the region.
-// A point then lies in a fence's cell exactly when its hash at one of the
-// 17 levels 0, 4, …, 64 is that cell's, so Containing reads 17 short key
-// ranges, one per level, whatever the number of fences.
-//
-// A cell's value says what a point in it needs. A cell inside the region
-// needs no test (1). A point in a cell on a circle's or a box's edge is
-// tested against the circle or box the value carries (2 and three
-// float64s, 3 and four), so a lookup reads nothing but its 17 ranges; on
-// a polygon's edge (0) it is tested against the fence's definition, read
-// and decoded once per lookup. Session 24 put circles and boxes in their
-// cells. Before, every edge read and decoded the fence's JSON, and a
-// lookup among 1,000 fences (circles of 1 to 20 km and boxes, around
-// clustered points; BenchmarkFences) took 20.6 µs in memory, half as
-// long as testing every fence one by one (42 µs); among 10,000, 168 µs
-// against 430. With the values in the cells it took 5–6 µs and 10 µs;
-// with the ranges built in one buffer rather than through Subspace.Sub,
-// and only the levels in use read (levelMask), 2.1–2.4 µs and 5.3–7.3 µs
-// (bbolt 2.6–2.7 and 6.9–7.8): 18 and 60 times faster than testing every
-// fence. An R-tree of the fences' boxes in memory (tidwall/rtree, as
-// Tile38 keeps fences) takes 0.12 and 0.83 µs: it reads a few nodes where
-// a lookup here seeks a handful of key ranges, which is the price of
-// fences that live in the same file and transaction as everything else.
-// Files written before hold 0 on every edge, which still works
-// (TestFenceCellValues).
-
-// fenceStep is the bits between the levels fence cells are kept at: a
-// point's lookup reads 64/fenceStep + 1 ranges, and a covering cell
-// becomes at most 2^(fenceStep−1) cells.
-const fenceStep = 4
-
-// The covering budgets of fences before their cells are refined to
-// levels of fenceStep bits. A point in an edge cell of a circle or a box
-// costs a test from the cell's value, so their coverings can be coarse: 8
-// cells become 25 stored on average for circles of 2 to 30 km, where 24
-// became 77, and a lookup among 1,000 such fences took as long (session
-// 24, BenchmarkFences). A point on a polygon's edge costs a read and a
-// decode of the fence, so polygons keep the finer covering.
-const (
-	fenceCellsInline  = 8
-	fenceCellsPolygon = 24
-)
-
-// The first byte of a cell's value (cellValue).
-const (
-	cellEdge   = 0 // on the region's edge: test the stored fence
-	cellInside = 1 // inside the region: no test
-	cellCircle = 2 // on a circle's edge; lat, lon, radius follow
-	cellBox    = 3 // on a box's edge; min lat, min lon, max lat, max lon follow
-)
-
-// cellValue is the value of f's cell, inside the region or not.
-func (f Fence) cellValue(inside bool) []byte {
-	switch {
-	case inside:
-		return []byte{cellInside}
-	case f.Circle != nil:
-		return appendFloats([]byte{cellCircle}, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
-	case f.Box != nil:
-		return appendFloats([]byte{cellBox}, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
-	}
-	return []byte{cellEdge}
-}
-
-func appendFloats(b []byte, fs ...float64) []byte {
-	for _, f := range fs {
-		b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
-	}
-	return b
-}
-
-// readFloats decodes n float64s that appendFloats wrote into out; false
-// if v holds some other number of bytes.
-func readFloats(v []byte, out []float64) bool {
-	if len(v) != 8*len(out) {
-		return false
-	}
-	for i := range out {
-		out[i] = math.Float64frombits(binary.BigEndian.Uint64(v[8*i:]))
-	}
-	return true
-}
-
-// cellHolds says, from a cell's value, whether a point in the cell at
-// (lat, lon) lies in its fence; test is false when the value leaves the
-// question to the stored fence (cellEdge), and ok false when the value is
-// none of these. A circle and a box are tested by the same code as their
-// regions (circle.contains, boxRegion.contains), so the answer is the one
-// the fence itself gives.
-func cellHolds(v []byte, lat, lon float64) (holds, test, ok bool) {
-	if len(v) == 0 {
-		return false, false, false
-	}
-	var f [4]float64
-	switch v[0] {
-	case cellInside:
-		return true, true, len(v) == 1
-	case cellEdge:
-		return false, false, len(v) == 1
-	case cellCircle:
-		if !readFloats(v[1:], f[:3]) {
-			return false, false, false
-		}
-		return Distance(f[0], f[1], lat, lon) <= f[2], true, true
-	case cellBox:
-		if !readFloats(v[1:], f[:]) {
-			return false, false, false
-		}
-		var b boxRegion
-		return b.init(Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}).contains(lat, lon), true, true
-	}
-	return false, false, false
-}
+// The files: fence.go the fences and their writes, fence_cells.go the
+// cells they are stored under and what a cell holds, fence_lookup.go
+// Containing and Crossings, fence_polygon.go a polygon's rings as a
+// lookup reads them, fence_verify.go Verify and Repair.
 
 // ErrBadFence: a fence with no region, or more than one.
 var ErrBadFence = errors.New("geo: invalid fence")
@@ -166,33 +52,6 @@ type Fence struct {
 // Circle is the region within Radius metres of (Lat, Lon).
 type Circle struct {
 	Lat, Lon, Radius float64
-}
-
-// CrossingKind says how a point's move relates to a fence.
-type CrossingKind int
-
-const (
-	Enter  CrossingKind = iota + 1 // outside before (or new), inside after
-	Exit                           // inside before, outside after (or deleted)
-	Inside                         // inside before and after
-)
-
-func (k CrossingKind) String() string {
-	switch k {
-	case Enter:
-		return "enter"
-	case Exit:
-		return "exit"
-	case Inside:
-		return "inside"
-	}
-	return fmt.Sprintf("CrossingKind(%d)", int(k))
-}
-
-// A Crossing is a fence a moving point entered, left or stayed in.
-type Crossing struct {
-	Fence string
-	Kind  CrossingKind
 }
 
 // Fences is a named set of fences.
@@ -213,54 +72,6 @@ func NewFences(name string) *Fences {
 	}
 	fs.levelsKey = composite.NewSubspace("f", name).Pack(composite.Tuple{"l"})
 	return fs
-}
-
-// A levelMask says which levels of fenceStep bits hold cells: bit i the
-// level of i·fenceStep bits. A set keeps one under ("f", name, "l"), a
-// superset of the levels its cells use (Put adds levels, Delete takes none
-// away, Repair makes it exact), and Containing reads only those levels: a
-// set of fences of like size uses three or four of the 17. A set written
-// before session 24 has none, and every level is read.
-type levelMask uint32
-
-const allLevels = levelMask(1)<<(MaxBits/fenceStep+1) - 1
-
-func levelOf(bits uint64) levelMask { return 1 << (bits / fenceStep) }
-
-// levels reads the set's level mask; known is false when it has none.
-func (fs *Fences) levels(tx keyspace.Tx) (mask levelMask, known bool, err error) {
-	v, err := tx.Get(fs.levelsKey)
-	switch {
-	case errors.Is(err, keyspace.ErrNotFound):
-		return allLevels, false, nil
-	case err != nil:
-		return 0, false, fs.wrap(err)
-	case len(v) != 4:
-		return 0, false, fs.wrap(fmt.Errorf("%w: fence level mask %x", keyspace.ErrCorrupt, v))
-	}
-	return levelMask(binary.BigEndian.Uint32(v)), true, nil
-}
-
-// addLevels adds the levels of new cells to the set's mask, before
-// they are written. A set with fences but no mask (written before masks)
-// is given every level, which is true of it.
-func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) error {
-	mask, known, err := fs.levels(tx)
-	if err != nil {
-		return err
-	}
-	if !known {
-		mask = 0
-		if n, err := fs.any(tx); err != nil {
-			return err
-		} else if n {
-			mask = allLevels
-		}
-	}
-	if mask|add == mask && known {
-		return nil
-	}
-	return fs.wrap(tx.Put(fs.levelsKey, binary.BigEndian.AppendUint32(nil, uint32(mask|add))))
 }
 
 // Empty reports whether the set holds no fences.
@@ -339,42 +150,6 @@ func (f Fence) region() (region, error) {
 		return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
 	}
 	return reg, nil
-}
-
-// fenceCover is the cells a fence with region reg is stored under: its
-// covering, each cell refined to the next level of fenceStep bits and the
-// children outside the region dropped.
-func fenceCover(reg region, budget int) [][4]uint64 {
-	var out [][4]uint64
-	var refine func(c cell, inside bool)
-	refine = func(c cell, inside bool) {
-		if c.bits%fenceStep == 0 {
-			in := uint64(0)
-			if inside {
-				in = 1
-			}
-			out = append(out, [4]uint64{uint64(c.grid), uint64(c.bits), c.hash, in})
-			return
-		}
-		for _, child := range c.children() {
-			if inside {
-				refine(child, true)
-				continue
-			}
-			outside, in := classifyCell(reg, child)
-			if !outside {
-				refine(child, in)
-			}
-		}
-	}
-	for _, c := range cover(reg, budget) {
-		refine(c.cell, c.inside)
-	}
-	return out
-}
-
-func (fs *Fences) cellKey(c [4]uint64, id string) []byte {
-	return fs.cells.Pack(composite.Tuple{c[0], c[1], c[2], id})
 }
 
 // Put stores f, replacing the fence with its id if there is one. A bad
@@ -574,258 +349,6 @@ func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, fs.wrap(tx.Err())
-}
-
-// Containing returns the ids of the fences that hold (lat, lon), in order:
-// edges included, as queries include them.
-func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error) {
-	if err := validate(lat, lon); err != nil {
-		return nil, fs.wrap(err)
-	}
-	g, h := locate(lat, lon)
-	v := containingVisitor{lat: lat, lon: lon}
-	// The point's cell at each level (a shift of 64 is 0): its key
-	// prefix, and the prefix and 0xff, past every element, as the end.
-	// The ranges ascend, as VisitRanges walks them fastest. They are
-	// built in one buffer, as a query's are (appendHashRange): building
-	// them through Subspace.Sub was a quarter of a lookup.
-	mask, _, err := fs.levels(tx)
-	if err != nil {
-		return nil, err
-	}
-	prefix := fs.cellPrefix[g]
-	buf := make([]byte, 0, len(v.prefixLen)*2*(len(prefix)+2*9+1))
-	var all [len(v.prefixLen)]keyspace.Range
-	ranges := all[:0]
-	for level := range len(v.prefixLen) {
-		bits := uint64(level * fenceStep)
-		if mask&levelOf(bits) == 0 {
-			continue
-		}
-		i := len(ranges)
-		start := len(buf)
-		buf = composite.AppendUint(composite.AppendUint(append(buf, prefix...), bits), h>>(MaxBits-bits))
-		n := len(buf)
-		buf = append(append(buf, buf[start:n]...), 0xff)
-		ranges = append(ranges, keyspace.Range{Start: buf[start:n:n], End: buf[n:len(buf):len(buf)]})
-		v.prefixLen[i] = n - start
-	}
-	if err := keyspace.VisitRanges(tx, ranges, &v); err != nil {
-		return nil, fs.wrap(err)
-	}
-	if v.bad != nil {
-		return nil, fs.wrap(fmt.Errorf("%w: fence cell key %s", keyspace.ErrCorrupt, errctx.Quote(string(v.bad))))
-	}
-	slices.Sort(v.polygons)
-	for _, id := range slices.Compact(v.polygons) {
-		reg, err := fs.polygon(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		if reg.contains(lat, lon) {
-			v.ids = append(v.ids, id)
-		}
-	}
-	slices.Sort(v.ids)
-	return slices.Compact(v.ids), nil
-}
-
-// polygon is the region of the polygon fence id, for testing points: from
-// its rings (fence_polygon.go), or for a fence stored before they were
-// kept, from its definition.
-func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
-	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
-	if err == nil {
-		reg, err := decodePolygon(v)
-		if err != nil {
-			return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
-		}
-		return reg, nil
-	}
-	if !errors.Is(err, keyspace.ErrNotFound) {
-		return nil, fs.wrap(err)
-	}
-	def, err := fs.get(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := def.fence(id).region()
-	if err != nil {
-		return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
-	}
-	return reg, nil
-}
-
-// containingVisitor reads the cells holding a point for Containing: the
-// fences that hold it by their cells' values into ids, those to test
-// against their stored definitions into polygons.
-type containingVisitor struct {
-	lat, lon      float64
-	prefixLen     [MaxBits/fenceStep + 1]int // the length of each range's cell prefix; the id follows
-	ids, polygons []string
-	bad           []byte // a damaged key or value met
-}
-
-func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
-	var id []byte
-	var rest []byte
-	err := errors.New("short")
-	if len(k) > v.prefixLen[i] {
-		id, rest, err = composite.AppendUnpackedString(nil, k[v.prefixLen[i]:])
-	}
-	holds, test, valid := cellHolds(val, v.lat, v.lon)
-	switch {
-	case err != nil || len(rest) != 0 || !valid:
-		v.bad = bytes.Clone(k)
-		return false
-	case !test:
-		v.polygons = append(v.polygons, string(id))
-	case holds:
-		v.ids = append(v.ids, string(id))
-	}
-	return true
-}
-
-// Crossings compares the fences that hold a point before and after a
-// move: Enter for those that hold it only after, Exit only before, Inside
-// both, by fence id. A nil before is a point just added (every fence
-// holding it is entered), a nil after a point deleted.
-func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
-	var was, is []string
-	var err error
-	if before != nil {
-		if was, err = fs.Containing(tx, before.Lat, before.Lon); err != nil {
-			return nil, err
-		}
-	}
-	if after != nil {
-		if is, err = fs.Containing(tx, after.Lat, after.Lon); err != nil {
-			return nil, err
-		}
-	}
-	var out []Crossing
-	for _, id := range was {
-		kind := Exit
-		if _, found := slices.BinarySearch(is, id); found {
-			kind = Inside
-		}
-		out = append(out, Crossing{Fence: id, Kind: kind})
-	}
-	for _, id := range is {
-		if _, found := slices.BinarySearch(was, id); !found {
-			out = append(out, Crossing{Fence: id, Kind: Enter})
-		}
-	}
-	slices.SortFunc(out, func(a, b Crossing) int { return strings.Compare(a.Fence, b.Fence) })
-	return out, nil
-}
-
-// Verify checks the set's cells against its fences' definitions, which
-// are the truth: each fence is stored under exactly the cells its
-// definition lists, each holding the value its region gives it (an edge
-// cell may hold 0, as the first build wrote every edge), and no cell
-// names anything else. It returns a description of each problem.
-func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx, false) }
-
-// Repair makes the set's cells what its definitions imply, in the
-// caller's transaction, and returns the problems it fixed, as Verify
-// describes them: missing cells are written, wrong values rewritten,
-// stray cells deleted. A definition that does not decode is deleted with
-// its cells: nothing else holds its region.
-func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
-
-// check is Verify, and with fix Repair.
-func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
-	var problems []string
-	var writes fixes.Set
-	want := map[string][]byte{}  // every cell key the definitions list → its value
-	rings := map[string][]byte{} // every polygon fence's rings key → its encoding
-	owner := map[string]string{}
-	var levels levelMask // of the cells the definitions list
-	for k, v := range tx.Scan(fs.defs.Range()) {
-		t, err := fs.defs.Unpack(k)
-		id, ok := "", false
-		if err == nil && len(t) == 1 {
-			id, ok = t[0].(string)
-		}
-		var def storedFence
-		if ok {
-			err = json.Unmarshal(v, &def)
-		}
-		var f Fence
-		if ok && err == nil {
-			f = def.fence(id)
-			err = f.Validate()
-		}
-		if !ok || err != nil {
-			problems = append(problems, fmt.Sprintf("corrupt fence definition %s: %v", errctx.Quote(string(k)), err))
-			writes.Delete(bytes.Clone(k))
-			continue
-		}
-		for _, c := range def.Cells {
-			key := string(fs.cellKey(c, id))
-			want[key], owner[key] = f.cellValue(c[3] == 1), id
-			levels |= levelOf(c[1])
-		}
-		if f.Polygon != nil {
-			key := string(fs.polygons.Pack(composite.Tuple{id}))
-			rings[key], owner[key] = appendPolygon(nil, toMultiPolygon(f.Polygon)), id
-		}
-	}
-	if err := tx.Err(); err != nil {
-		return nil, fs.wrap(err)
-	}
-	for k, v := range tx.Scan(fs.cells.Range()) {
-		w, listed := want[string(k)]
-		switch {
-		case !listed:
-			problems = append(problems, fmt.Sprintf("stray fence cell %s", errctx.Quote(string(k))))
-			writes.Delete(bytes.Clone(k))
-		case !bytes.Equal(v, w) && !(len(v) == 1 && v[0] == cellEdge && w[0] != cellInside):
-			problems = append(problems, fmt.Sprintf("fence %s: cell %s holds %x, not %x", errctx.Quote(owner[string(k)]), errctx.Quote(string(k)), v, w))
-			writes.Put(bytes.Clone(k), w)
-		}
-		delete(want, string(k))
-	}
-	if err := tx.Err(); err != nil {
-		return nil, fs.wrap(err)
-	}
-	for k, v := range want {
-		problems = append(problems, fmt.Sprintf("fence %s: cell %s missing", errctx.Quote(owner[k]), errctx.Quote(k)))
-		writes.Put([]byte(k), v)
-	}
-	// A polygon's rings must be its definition's; a polygon with none
-	// (stored before they were kept) is tested from its definition.
-	for k, v := range tx.Scan(fs.polygons.Range()) {
-		w, listed := rings[string(k)]
-		switch {
-		case !listed:
-			problems = append(problems, fmt.Sprintf("stray fence polygon %s", errctx.Quote(string(k))))
-			writes.Delete(bytes.Clone(k))
-		case !bytes.Equal(v, w):
-			problems = append(problems, fmt.Sprintf("fence %s: its stored rings are not its definition's", errctx.Quote(owner[string(k)])))
-			writes.Put(bytes.Clone(k), w)
-		}
-	}
-	if err := tx.Err(); err != nil {
-		return nil, fs.wrap(err)
-	}
-	// The level mask must name every level in use; a set with none
-	// (written before masks) is read at every level.
-	exact := binary.BigEndian.AppendUint32(nil, uint32(levels))
-	switch mask, err := tx.Get(fs.levelsKey); {
-	case errors.Is(err, keyspace.ErrNotFound):
-	case err != nil:
-		return nil, fs.wrap(err)
-	case len(mask) != 4:
-		problems = append(problems, fmt.Sprintf("corrupt fence level mask %x", mask))
-		writes.Put(bytes.Clone(fs.levelsKey), exact)
-	case levelMask(binary.BigEndian.Uint32(mask))&levels != levels:
-		problems = append(problems, fmt.Sprintf("the level mask %017b misses levels %017b", binary.BigEndian.Uint32(mask), levels&^levelMask(binary.BigEndian.Uint32(mask))))
-		writes.Put(bytes.Clone(fs.levelsKey), exact)
-	}
-	problems, err := writes.Finish(tx, problems, fix)
-	return problems, fs.wrap(err)
 }
 
 // InFence returns the points of the index inside a fence's region, as

@@ -1,0 +1,187 @@
+package geo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+)
+
+// Lookups: which fences hold a point (Containing), and what a move
+// crossed (Crossings). See fence_cells.go for what a lookup reads.
+
+// CrossingKind says how a point's move relates to a fence.
+type CrossingKind int
+
+const (
+	Enter  CrossingKind = iota + 1 // outside before (or new), inside after
+	Exit                           // inside before, outside after (or deleted)
+	Inside                         // inside before and after
+)
+
+func (k CrossingKind) String() string {
+	switch k {
+	case Enter:
+		return "enter"
+	case Exit:
+		return "exit"
+	case Inside:
+		return "inside"
+	}
+	return fmt.Sprintf("CrossingKind(%d)", int(k))
+}
+
+// A Crossing is a fence a moving point entered, left or stayed in.
+type Crossing struct {
+	Fence string
+	Kind  CrossingKind
+}
+
+// Containing returns the ids of the fences that hold (lat, lon), in order:
+// edges included, as queries include them.
+func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error) {
+	if err := validate(lat, lon); err != nil {
+		return nil, fs.wrap(err)
+	}
+	g, h := locate(lat, lon)
+	v := containingVisitor{lat: lat, lon: lon}
+	// The point's cell at each level (a shift of 64 is 0): its key
+	// prefix, and the prefix and 0xff, past every element, as the end.
+	// The ranges ascend, as VisitRanges walks them fastest. They are
+	// built in one buffer, as a query's are (appendHashRange): building
+	// them through Subspace.Sub was a quarter of a lookup.
+	mask, _, err := fs.levels(tx)
+	if err != nil {
+		return nil, err
+	}
+	prefix := fs.cellPrefix[g]
+	buf := make([]byte, 0, len(v.prefixLen)*2*(len(prefix)+2*9+1))
+	var all [len(v.prefixLen)]keyspace.Range
+	ranges := all[:0]
+	for level := range len(v.prefixLen) {
+		bits := uint64(level * fenceStep)
+		if mask&levelOf(bits) == 0 {
+			continue
+		}
+		i := len(ranges)
+		start := len(buf)
+		buf = composite.AppendUint(composite.AppendUint(append(buf, prefix...), bits), h>>(MaxBits-bits))
+		n := len(buf)
+		buf = append(append(buf, buf[start:n]...), 0xff)
+		ranges = append(ranges, keyspace.Range{Start: buf[start:n:n], End: buf[n:len(buf):len(buf)]})
+		v.prefixLen[i] = n - start
+	}
+	if err := keyspace.VisitRanges(tx, ranges, &v); err != nil {
+		return nil, fs.wrap(err)
+	}
+	if v.bad != nil {
+		return nil, fs.wrap(fmt.Errorf("%w: fence cell key %s", keyspace.ErrCorrupt, errctx.Quote(string(v.bad))))
+	}
+	slices.Sort(v.polygons)
+	for _, id := range slices.Compact(v.polygons) {
+		reg, err := fs.polygon(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if reg.contains(lat, lon) {
+			v.ids = append(v.ids, id)
+		}
+	}
+	slices.Sort(v.ids)
+	return slices.Compact(v.ids), nil
+}
+
+// polygon is the region of the polygon fence id, for testing points: from
+// its rings (fence_polygon.go), or for a fence stored before they were
+// kept, from its definition.
+func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
+	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
+	if err == nil {
+		reg, err := decodePolygon(v)
+		if err != nil {
+			return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+		}
+		return reg, nil
+	}
+	if !errors.Is(err, keyspace.ErrNotFound) {
+		return nil, fs.wrap(err)
+	}
+	def, err := fs.get(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := def.fence(id).region()
+	if err != nil {
+		return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
+	}
+	return reg, nil
+}
+
+// containingVisitor reads the cells holding a point for Containing: the
+// fences that hold it by their cells' values into ids, those to test
+// against their stored definitions into polygons.
+type containingVisitor struct {
+	lat, lon      float64
+	prefixLen     [MaxBits/fenceStep + 1]int // the length of each range's cell prefix; the id follows
+	ids, polygons []string
+	bad           []byte // a damaged key or value met
+}
+
+func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
+	var id []byte
+	var rest []byte
+	err := errors.New("short")
+	if len(k) > v.prefixLen[i] {
+		id, rest, err = composite.AppendUnpackedString(nil, k[v.prefixLen[i]:])
+	}
+	holds, test, valid := cellHolds(val, v.lat, v.lon)
+	switch {
+	case err != nil || len(rest) != 0 || !valid:
+		v.bad = bytes.Clone(k)
+		return false
+	case !test:
+		v.polygons = append(v.polygons, string(id))
+	case holds:
+		v.ids = append(v.ids, string(id))
+	}
+	return true
+}
+
+// Crossings compares the fences that hold a point before and after a
+// move: Enter for those that hold it only after, Exit only before, Inside
+// both, by fence id. A nil before is a point just added (every fence
+// holding it is entered), a nil after a point deleted.
+func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
+	var was, is []string
+	var err error
+	if before != nil {
+		if was, err = fs.Containing(tx, before.Lat, before.Lon); err != nil {
+			return nil, err
+		}
+	}
+	if after != nil {
+		if is, err = fs.Containing(tx, after.Lat, after.Lon); err != nil {
+			return nil, err
+		}
+	}
+	var out []Crossing
+	for _, id := range was {
+		kind := Exit
+		if _, found := slices.BinarySearch(is, id); found {
+			kind = Inside
+		}
+		out = append(out, Crossing{Fence: id, Kind: kind})
+	}
+	for _, id := range is {
+		if _, found := slices.BinarySearch(was, id); !found {
+			out = append(out, Crossing{Fence: id, Kind: Enter})
+		}
+	}
+	slices.SortFunc(out, func(a, b Crossing) int { return strings.Compare(a.Fence, b.Fence) })
+	return out, nil
+}

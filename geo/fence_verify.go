@@ -1,0 +1,125 @@
+package geo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/fixes"
+)
+
+// Checking a fence set: its definitions are the truth; its cells, level
+// mask and polygon rings are derived from them.
+
+// Verify checks the set's cells against its fences' definitions, which
+// are the truth: each fence is stored under exactly the cells its
+// definition lists, each holding the value its region gives it (an edge
+// cell may hold 0, as the first build wrote every edge), and no cell
+// names anything else. It returns a description of each problem.
+func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx, false) }
+
+// Repair makes the set's cells what its definitions imply, in the
+// caller's transaction, and returns the problems it fixed, as Verify
+// describes them: missing cells are written, wrong values rewritten,
+// stray cells deleted. A definition that does not decode is deleted with
+// its cells: nothing else holds its region.
+func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
+
+// check is Verify, and with fix Repair.
+func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
+	var problems []string
+	var writes fixes.Set
+	want := map[string][]byte{}  // every cell key the definitions list → its value
+	rings := map[string][]byte{} // every polygon fence's rings key → its encoding
+	owner := map[string]string{}
+	var levels levelMask // of the cells the definitions list
+	for k, v := range tx.Scan(fs.defs.Range()) {
+		t, err := fs.defs.Unpack(k)
+		id, ok := "", false
+		if err == nil && len(t) == 1 {
+			id, ok = t[0].(string)
+		}
+		var def storedFence
+		if ok {
+			err = json.Unmarshal(v, &def)
+		}
+		var f Fence
+		if ok && err == nil {
+			f = def.fence(id)
+			err = f.Validate()
+		}
+		if !ok || err != nil {
+			problems = append(problems, fmt.Sprintf("corrupt fence definition %s: %v", errctx.Quote(string(k)), err))
+			writes.Delete(bytes.Clone(k))
+			continue
+		}
+		for _, c := range def.Cells {
+			key := string(fs.cellKey(c, id))
+			want[key], owner[key] = f.cellValue(c[3] == 1), id
+			levels |= levelOf(c[1])
+		}
+		if f.Polygon != nil {
+			key := string(fs.polygons.Pack(composite.Tuple{id}))
+			rings[key], owner[key] = appendPolygon(nil, toMultiPolygon(f.Polygon)), id
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
+	}
+	for k, v := range tx.Scan(fs.cells.Range()) {
+		w, listed := want[string(k)]
+		switch {
+		case !listed:
+			problems = append(problems, fmt.Sprintf("stray fence cell %s", errctx.Quote(string(k))))
+			writes.Delete(bytes.Clone(k))
+		case !bytes.Equal(v, w) && !(len(v) == 1 && v[0] == cellEdge && w[0] != cellInside):
+			problems = append(problems, fmt.Sprintf("fence %s: cell %s holds %x, not %x", errctx.Quote(owner[string(k)]), errctx.Quote(string(k)), v, w))
+			writes.Put(bytes.Clone(k), w)
+		}
+		delete(want, string(k))
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
+	}
+	for k, v := range want {
+		problems = append(problems, fmt.Sprintf("fence %s: cell %s missing", errctx.Quote(owner[k]), errctx.Quote(k)))
+		writes.Put([]byte(k), v)
+	}
+	// A polygon's rings must be its definition's; a polygon with none
+	// (stored before they were kept) is tested from its definition.
+	for k, v := range tx.Scan(fs.polygons.Range()) {
+		w, listed := rings[string(k)]
+		switch {
+		case !listed:
+			problems = append(problems, fmt.Sprintf("stray fence polygon %s", errctx.Quote(string(k))))
+			writes.Delete(bytes.Clone(k))
+		case !bytes.Equal(v, w):
+			problems = append(problems, fmt.Sprintf("fence %s: its stored rings are not its definition's", errctx.Quote(owner[string(k)])))
+			writes.Put(bytes.Clone(k), w)
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
+	}
+	// The level mask must name every level in use; a set with none
+	// (written before masks) is read at every level.
+	exact := binary.BigEndian.AppendUint32(nil, uint32(levels))
+	switch mask, err := tx.Get(fs.levelsKey); {
+	case errors.Is(err, keyspace.ErrNotFound):
+	case err != nil:
+		return nil, fs.wrap(err)
+	case len(mask) != 4:
+		problems = append(problems, fmt.Sprintf("corrupt fence level mask %x", mask))
+		writes.Put(bytes.Clone(fs.levelsKey), exact)
+	case levelMask(binary.BigEndian.Uint32(mask))&levels != levels:
+		problems = append(problems, fmt.Sprintf("the level mask %017b misses levels %017b", binary.BigEndian.Uint32(mask), levels&^levelMask(binary.BigEndian.Uint32(mask))))
+		writes.Put(bytes.Clone(fs.levelsKey), exact)
+	}
+	problems, err := writes.Finish(tx, problems, fix)
+	return problems, fs.wrap(err)
+}
