@@ -162,7 +162,11 @@ func (fs *Fences) Put(tx keyspace.Tx, f Fence) error {
 	if err := fs.Delete(tx, f.ID); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 		return err
 	}
-	if err := fs.addLevels(tx, levels); err != nil {
+	writeLevels, err := fs.addLevels(tx, levels)
+	if err != nil {
+		return err
+	}
+	if err := writeLevels(); err != nil {
 		return err
 	}
 	for _, p := range pairs {
@@ -219,7 +223,8 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 			}
 		}
 	}
-	if err := fs.addLevels(tx, levels); err != nil {
+	writeLevels, err := fs.addLevels(tx, levels)
+	if err != nil {
 		return err
 	}
 	slices.SortFunc(all, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
@@ -232,7 +237,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 	}); err != nil {
 		return fs.wrap(err)
 	}
-	return nil
+	return writeLevels()
 }
 
 // pairs checks f and returns the pairs that store it, a key for each of

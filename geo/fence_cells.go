@@ -153,26 +153,30 @@ func (fs *Fences) levels(tx keyspace.Tx) (mask levelMask, known bool, err error)
 	return levelMask(binary.BigEndian.Uint32(v)), true, nil
 }
 
-// addLevels adds the levels of new cells to the set's mask, before
-// they are written. A set with fences but no mask (written before masks)
-// is given every level, which is true of it.
-func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) error {
+// addLevels returns the write that adds the levels of new cells to the
+// set's mask, or nil when the mask names them already. It must be asked
+// before the cells are written: a set with fences but no mask (written
+// before masks) is given every level, which is true of it. PutAll writes
+// it after its sorted run, which then lands after every key of an empty
+// set, as bbolt fills its pages best.
+func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) (write func() error, err error) {
 	mask, known, err := fs.levels(tx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !known {
 		mask = 0
 		if n, err := fs.any(tx); err != nil {
-			return err
+			return nil, err
 		} else if n {
 			mask = allLevels
 		}
 	}
 	if mask|add == mask && known {
-		return nil
+		return func() error { return nil }, nil
 	}
-	return fs.wrap(tx.Put(fs.levelsKey, binary.BigEndian.AppendUint32(nil, uint32(mask|add))))
+	v := binary.BigEndian.AppendUint32(nil, uint32(mask|add))
+	return func() error { return fs.wrap(tx.Put(fs.levelsKey, v)) }, nil
 }
 
 // fenceCover is the cells a fence with region reg is stored under: its
