@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
@@ -90,14 +91,20 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "containing",
-				Usage: "the fences that hold a point (edges included): at --lat/--lon, or at a geo index's point --from ID",
+				Usage: "the fences that hold a point (edges included): at --lat/--lon, at a geo index's point --from ID, or at every point of a FILE (CSV, NDJSON or GeoJSON, as geo import reads them)",
 				UsageText: "keyspace fence containing --fences zones --lat 52.52 --lon 13.41\n" +
-					"keyspace fence containing --fences zones --index fleet --from car-7",
+					"keyspace fence containing --fences zones --index fleet --from car-7\n" +
+					"keyspace fence containing --fences states --output ndjson addresses.csv",
+				ArgsUsage: "[FILE|-]",
 				Flags: []ucli.Flag{fencesFlag(),
 					&ucli.Float64Flag{Name: "lat", Usage: "latitude, degrees", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "longitude, degrees", DefaultText: "none"},
 					&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME` of --from"},
 					&ucli.StringFlag{Name: "from", Usage: "at the point `ID` of --index"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "a FILE's format: csv, ndjson or geojson"},
+					&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "a FILE's id `COLUMN`"},
+					&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
+					&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},
 				},
 				Action: fenceContaining,
 			},
@@ -401,15 +408,21 @@ func fenceDel(c *ucli.Context) error {
 }
 
 func fenceContaining(c *ucli.Context) error {
+	byPoint := c.IsSet("from") || c.IsSet("index")
+	byCoords := c.IsSet("lat") || c.IsSet("lon")
+	if c.NArg() > 0 {
+		if byPoint || byCoords {
+			return usagef("fence containing takes a FILE, or --lat and --lon, or --index and --from: one of them")
+		}
+		return fenceContainingFile(c)
+	}
 	format, err := output(c, "table", "json")
 	if err != nil {
 		return err
 	}
-	byPoint := c.IsSet("from") || c.IsSet("index")
-	byCoords := c.IsSet("lat") || c.IsSet("lon")
 	switch {
 	case byPoint == byCoords:
-		return usagef("fence containing wants --lat and --lon, or --index and --from")
+		return usagef("fence containing wants --lat and --lon, or --index and --from, or a FILE")
 	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
 		return usagef("--from wants --index, and --index wants --from")
 	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
@@ -524,4 +537,73 @@ func fenceShape(f geo.Fence) shape {
 		return boxShape(*f.Box)
 	}
 	return polygonShape(f.Polygon)
+}
+
+// fenceContainingFile answers fence containing for every point of a
+// file, read whole first (a bad row is an error naming its line, before
+// anything is printed), in one read transaction: a line a point, with the
+// ids of the fences holding it.
+func fenceContainingFile(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	rows, name, err := importRows(c, c.String("format"))
+	if err != nil {
+		return err
+	}
+	spec, err := newColumnSpec(c, rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	points := make([]geo.Point, len(rows))
+	for i, r := range rows {
+		if points[i], err = spec.point(r); err != nil {
+			return fmt.Errorf("%s: %s: %w", name, r.where(), err)
+		}
+	}
+	type held struct {
+		ID     string   `json:"id"`
+		Fences []string `json:"fences"`
+	}
+	out := make([]held, len(points))
+	fs := geo.NewFences(c.String("fences"))
+	err = viewDB(c, func(tx keyspace.Tx) error {
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
+		for i, p := range points {
+			ids, err := fs.Containing(tx, p.Lat, p.Lon)
+			if err != nil {
+				return err
+			}
+			out[i] = held{p.ID, append([]string{}, ids...)}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		return writeJSON(c.App.Writer, struct {
+			Points []held `json:"points"`
+		}{out})
+	case "ndjson":
+		return writeNDJSON(c.App.Writer, out)
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFENCES")
+	inAny := 0
+	for _, h := range out {
+		fmt.Fprintf(tw, "%s\t%s\n", h.ID, strings.Join(h.Fences, ","))
+		if len(h.Fences) > 0 {
+			inAny++
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "%s, %d in a fence\n", count(len(out), "point"), inAny)
+	return err
 }

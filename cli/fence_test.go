@@ -237,6 +237,29 @@ func TestFences(t *testing.T) {
 	if inside < 30 {
 		t.Fatalf("only %d points inside the fences", inside)
 	}
+	// fence containing over the whole file of points, as NDJSON.
+	out, errOut, code := run(t, csv.String(), "--db", db, "fence", "containing", "--fences", "zones", "-o", "ndjson", "-")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(pts) {
+		t.Fatalf("fence containing FILE: %d lines for %d points", len(lines), len(pts))
+	}
+	for i, line := range lines {
+		var got struct {
+			ID     string
+			Fences []string
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatal(err)
+		}
+		p := pts[i]
+		if w := want(p[1], p[2]); got.ID != fmt.Sprint("p", p[0]) || !slices.Equal(got.Fences, w) {
+			t.Fatalf("fence containing FILE, line %d: %s; the oracle %v", i+2, line, w)
+		}
+	}
+
 	if _, errOut, code := run(t, "", "--db", db, "geo", "within", "--index", "probes", "--fences", "zones", "--fence", "nope"); code != 1 || !strings.Contains(errOut, `no fence "nope"`) {
 		t.Fatalf("geo within an unknown fence: exit %d, %s", code, errOut)
 	}
@@ -366,6 +389,10 @@ func TestFenceBadInput(t *testing.T) {
 		{"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[1,95]},"properties":{"radius":100}}]}`), 0o644)
 	noID := filepath.Join(dir, "noid.geojson")
 	os.WriteFile(noID, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"radius":1}}]}`), 0o644)
+	noLat := filepath.Join(dir, "nolat.csv")
+	os.WriteFile(noLat, []byte("id,lon\na,1\n"), 0o644)
+	badLat := filepath.Join(dir, "badlat.csv")
+	os.WriteFile(badLat, []byte("id,lat,lon\na,1,2\nb,97,2\n"), 0o644)
 	line := filepath.Join(dir, "line.geojson")
 	os.WriteFile(line, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`), 0o644)
 	for _, c := range []struct {
@@ -388,6 +415,9 @@ func TestFenceBadInput(t *testing.T) {
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "95", "--lon", "0", "--fences", "zones", "car"}, 1, "latitude"},
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "5", "--lon", "0", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "containing", "--fences", "zonse", "--lat", "1", "--lon", "2"}, 1, `unknown fence set "zonse"`},
+		{[]string{"fence", "containing", "--fences", "zones", noLat}, 1, "no lat column"},
+		{[]string{"fence", "containing", "--fences", "zones", badLat}, 1, "line 3: latitude 97"},
+		{[]string{"fence", "containing", "--fences", "zones", "--lat", "1", "--lon", "2", bad}, 2, "one of them"},
 		{[]string{"fence", "list", "--fences", "zonse"}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "drop", "--fences", "zonse"}, 1, `unknown fence set "zonse"`},
 	} {
