@@ -44,28 +44,7 @@ func BenchmarkFences(b *testing.B) {
 				fences[i].Box = &geo.Box{MinLat: max(-90, c.Lat-d), MaxLat: min(90, c.Lat+d), MinLon: max(-180, c.Lon-d), MaxLon: min(180, c.Lon+d)}
 			}
 		}
-		for _, be := range storetest.Backends() {
-			b.Run(fmt.Sprintf("fences=%d/%s/containing", n, be.Name), func(b *testing.B) {
-				s := be.Open(b)
-				fs := geo.NewFences("bench")
-				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-					b.Fatal(err)
-				}
-				held := 0
-				for i := 0; b.Loop(); i++ {
-					p := probes[i%len(probes)]
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Containing(tx, p.Lat, p.Lon)
-						if err != nil {
-							b.Fatal(err)
-						}
-						held += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(held)/float64(b.N), "fences/op")
-			})
-		}
+		benchContaining(b, fmt.Sprintf("fences=%d", n), fences, probes)
 		// An R-tree of the fences' boxes, each candidate then tested
 		// exactly, as Tile38 keeps its fences.
 		b.Run(fmt.Sprintf("fences=%d/rtree", n), func(b *testing.B) {
@@ -212,28 +191,7 @@ func BenchmarkFencePolygons(b *testing.B) {
 				fences = append(fences, geo.Fence{ID: fmt.Sprint("r", row, "c", col), Polygon: orb.Polygon{ring}})
 			}
 		}
-		for _, be := range storetest.Backends() {
-			b.Run(fmt.Sprintf("vertices=%d/%s/containing", 4*perSide, be.Name), func(b *testing.B) {
-				s := be.Open(b)
-				fs := geo.NewFences("bench")
-				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-					b.Fatal(err)
-				}
-				held := 0
-				for i := 0; b.Loop(); i++ {
-					p := probes[i%len(probes)]
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Containing(tx, p.Lat, p.Lon)
-						if err != nil {
-							b.Fatal(err)
-						}
-						held += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(held)/float64(b.N), "fences/op")
-			})
-		}
+		benchContaining(b, fmt.Sprintf("vertices=%d", 4*perSide), fences, probes)
 		b.Run(fmt.Sprintf("vertices=%d/rtree", 4*perSide), func(b *testing.B) {
 			var tr rtree.RTreeG[int]
 			for i, f := range fences {
@@ -249,6 +207,33 @@ func BenchmarkFencePolygons(b *testing.B) {
 						held++
 					}
 					return true
+				})
+			}
+			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
+	}
+}
+
+// benchContaining runs Containing at each probe in turn on both backends,
+// holding the fences, as name/BACKEND/containing.
+func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []workload.Point) {
+	for _, be := range storetest.Backends() {
+		b.Run(name+"/"+be.Name+"/containing", func(b *testing.B) {
+			s := be.Open(b)
+			fs := geo.NewFences("bench")
+			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+				b.Fatal(err)
+			}
+			held := 0
+			for i := 0; b.Loop(); i++ {
+				p := probes[i%len(probes)]
+				s.View(func(tx keyspace.Tx) error {
+					ids, err := fs.Containing(tx, p.Lat, p.Lon)
+					if err != nil {
+						b.Fatal(err)
+					}
+					held += len(ids)
+					return nil
 				})
 			}
 			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
