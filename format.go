@@ -22,7 +22,12 @@ import (
 //     before points could expire (their values lack the flags byte) read
 //     as corrupt, and are exported with the older build and imported again.
 //   - 1: the first recorded version, of every layout as documented.
-const FormatVersion = 1
+//   - 2 (session 24): geo fence sets' cells on a circle's or a box's edge
+//     carry the region (values 2 and 3, which a version-1 build reads as
+//     damaged), and a set keeps a mask of its levels ("l") and its
+//     polygons' rings ("p"). Version-1 files read unchanged: their edge
+//     cells hold 0 and their sets no mask, and lookups read every level.
+const FormatVersion = 2
 
 // checkFormat refuses a keyspace bucket of a newer format.
 func checkFormat(b *bolt.Bucket) error {
