@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
+					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 				},
 				Action: fencePut,
 			},
@@ -159,6 +161,9 @@ func fencePut(c *ucli.Context) error {
 	if kinds != 1 {
 		return usagef("fence put wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon) or --polygon")
 	}
+	if v := c.String("payload"); v != "" {
+		f.Payload = []byte(v)
+	}
 	return updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(c.String("fences")).Put(tx, f) })
 }
 
@@ -207,8 +212,7 @@ func fenceImport(c *ucli.Context) error {
 
 // featureFence is the fence a GeoJSON feature describes (see the top of
 // this file).
-func featureFence(feat *geojson.Feature, idProperty string) (geo.Fence, error) {
-	var f geo.Fence
+func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err error) {
 	var id any = feat.ID
 	if idProperty != "" {
 		id = feat.Properties[idProperty]
@@ -228,7 +232,20 @@ func featureFence(feat *geojson.Feature, idProperty string) (geo.Fence, error) {
 	if feat.Geometry == nil {
 		return f, fmt.Errorf("fence %q has no geometry", f.ID)
 	}
+	// The properties are the payload, less those that say the region.
+	props := map[string]any{}
+	for k, v := range feat.Properties {
+		props[k] = v
+	}
+	defer func() {
+		if s, ok := props["payload"].(string); ok && len(props) == 1 {
+			f.Payload = []byte(s) // a payload that is not a JSON object, as fenceFeature writes it
+		} else if len(props) > 0 {
+			f.Payload, _ = json.Marshal(props)
+		}
+	}()
 	if kind, _ := feat.Properties["fence"].(string); kind == "box" {
+		delete(props, "fence")
 		if len(feat.BBox) != 4 {
 			return f, fmt.Errorf("box %q wants a bbox of [west, south, east, north], has %v", f.ID, []float64(feat.BBox))
 		}
@@ -242,6 +259,7 @@ func featureFence(feat *geojson.Feature, idProperty string) (geo.Fence, error) {
 		if !ok {
 			return f, fmt.Errorf("point %q wants a radius property in metres to be a circle", f.ID)
 		}
+		delete(props, "radius")
 		f.Circle = &geo.Circle{Lat: g.Lat(), Lon: g.Lon(), Radius: r}
 	case orb.Polygon, orb.MultiPolygon:
 		f.Polygon = g
@@ -251,8 +269,27 @@ func featureFence(feat *geojson.Feature, idProperty string) (geo.Fence, error) {
 	return f, nil
 }
 
-// fenceFeature is f as GeoJSON (see the top of this file).
+// fenceFeature is f as GeoJSON (see the top of this file), its payload
+// the feature's properties when it is a JSON object, else a "payload"
+// property.
 func fenceFeature(f geo.Fence) *geojson.Feature {
+	feat := fenceGeometry(f)
+	if len(f.Payload) > 0 {
+		var props map[string]any
+		if json.Unmarshal(f.Payload, &props) != nil || props == nil {
+			props = map[string]any{"payload": payloadJSON(f.Payload)}
+		}
+		for k, v := range props {
+			if _, taken := feat.Properties[k]; !taken {
+				feat.Properties[k] = v
+			}
+		}
+	}
+	return feat
+}
+
+// fenceGeometry is f's region as a GeoJSON feature.
+func fenceGeometry(f geo.Fence) *geojson.Feature {
 	switch {
 	case f.Circle != nil:
 		feat := geojson.NewFeature(orb.Point{f.Circle.Lon, f.Circle.Lat})
@@ -356,9 +393,9 @@ func writeFences(c *ucli.Context, format string, fences []geo.Fence) error {
 		}{fc.Features})
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tREGION")
+	fmt.Fprintln(tw, "ID\tKIND\tREGION\tPAYLOAD")
 	for _, f := range fences {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.ID, fenceKind(f), fenceRegion(f))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.ID, fenceKind(f), fenceRegion(f), payloadCell(f.Payload))
 	}
 	return tw.Flush()
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -433,4 +434,41 @@ func TestFenceBadInput(t *testing.T) {
 	if !strings.Contains(out, "spot") || !strings.Contains(out, "1 fence") {
 		t.Fatalf("after bad input, the set reads:\n%s", out)
 	}
+
+	// Payloads, a JSON object and plain text, come back from get, and
+	// through an export and an import, as they were put.
+	for id, payload := range map[string]string{"obj": `{"tariff":2,"name":"Mitte"}`, "text": "plain\ttext"} {
+		if _, errOut, code := run(t, "", "--db", db, "fence", "put", "--fences", "paid", "--lat", "1", "--lon", "2", "--radius", "1km", "--payload", payload, id); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	export, _, _ := run(t, "", "--db", db, "fence", "list", "--fences", "paid", "-o", "geojson")
+	if _, errOut, code := run(t, export, "--db", db, "fence", "import", "--fences", "paid2", "-"); code != 0 {
+		t.Fatal(errOut)
+	}
+	store, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	store.View(func(tx keyspace.Tx) error {
+		for _, set := range []string{"paid", "paid2"} {
+			for id, want := range map[string]string{"obj": `{"tariff":2,"name":"Mitte"}`, "text": "plain\ttext"} {
+				f, err := geo.NewFences(set).Get(tx, id)
+				got := string(f.Payload)
+				if id == "obj" && err == nil { // an object comes back as an equal object
+					var a, b any
+					json.Unmarshal(f.Payload, &a)
+					json.Unmarshal([]byte(want), &b)
+					if reflect.DeepEqual(a, b) {
+						got = want
+					}
+				}
+				if err != nil || got != want {
+					t.Errorf("%s %s: payload %q, %v; want %q", set, id, f.Payload, err, want)
+				}
+			}
+		}
+		return nil
+	})
 }

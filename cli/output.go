@@ -38,6 +38,16 @@ type jsonStats struct {
 
 // payloadJSON returns a payload as JSON: itself when it is JSON (imports
 // store the other columns as an object), else a JSON string.
+// payloadCell is a payload in a table's cell: tabs made spaces, and cut
+// to 60 characters.
+func payloadCell(p []byte) string {
+	payload := strings.ReplaceAll(string(p), "\t", " ")
+	if runes := []rune(payload); len(runes) > 60 { // cut between characters, not inside one
+		payload = string(runes[:57]) + "..."
+	}
+	return payload
+}
+
 func payloadJSON(p []byte) json.RawMessage {
 	if len(p) == 0 {
 		return nil
@@ -181,10 +191,7 @@ func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
 	}
 	fmt.Fprintln(tw, strings.Join(append(cols, "PAYLOAD"), "\t"))
 	for _, r := range rs {
-		payload := strings.ReplaceAll(string(r.Payload), "\t", " ")
-		if runes := []rune(payload); len(runes) > 60 { // cut between characters, not inside one
-			payload = string(runes[:57]) + "..."
-		}
+		payload := payloadCell(r.Payload)
 		row := []string{r.ID}
 		if scoped {
 			row = append(row, cmp.Or(scopeArg(r.Scope), "(none)"))

@@ -47,6 +47,7 @@ type Fence struct {
 	Circle  *Circle
 	Box     *Box
 	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
+	Payload []byte       // stored with the fence and returned by Get: a zone's name, a tariff
 }
 
 // Circle is the region within Radius metres of (Lat, Lon).
@@ -102,7 +103,8 @@ type storedFence struct {
 	Circle  *Circle           `json:"circle,omitempty"`
 	Box     *Box              `json:"box,omitempty"`
 	Polygon *geojson.Geometry `json:"polygon,omitempty"`
-	Cells   [][4]uint64       `json:"cells"` // grid, bits, hash, inside (1) or not (0)
+	Payload []byte            `json:"payload,omitempty"` // base64 in the JSON
+	Cells   [][4]uint64       `json:"cells"`             // grid, bits, hash, inside (1) or not (0)
 }
 
 // Validate says what is wrong with f, if anything: no id, no region or
@@ -254,7 +256,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if f.Polygon != nil {
 		budget = fenceCellsPolygon
 	}
-	def := storedFence{Circle: f.Circle, Box: f.Box, Cells: fenceCover(reg, budget)}
+	def := storedFence{Circle: f.Circle, Box: f.Box, Payload: f.Payload, Cells: fenceCover(reg, budget)}
 	if f.Polygon != nil {
 		def.Polygon = geojson.NewGeometry(f.Polygon)
 	}
@@ -291,7 +293,7 @@ func (fs *Fences) get(tx keyspace.Tx, id string) (storedFence, error) {
 }
 
 func (def storedFence) fence(id string) Fence {
-	f := Fence{ID: id, Circle: def.Circle, Box: def.Box}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Payload: def.Payload}
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}

@@ -36,6 +36,9 @@ func fenceHolds(f Fence, lat, lon float64) bool {
 // poles and across ±180° as often as the centres are.
 func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	f := Fence{ID: id}
+	if r.IntN(2) == 0 {
+		f.Payload = fmt.Appendf(nil, `{"zone":%q,"n":%d}`, id, r.IntN(1000))
+	}
 	switch r.IntN(3) {
 	case 0:
 		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000}
@@ -121,6 +124,11 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 				ids, err := fs.IDs(tx)
 				if err != nil || !slices.Equal(ids, slices.Sorted(mapKeys(model))) {
 					t.Fatalf("IDs = %v, %v; want %v", ids, err, slices.Sorted(mapKeys(model)))
+				}
+				for id, want := range model {
+					if got, err := fs.Get(tx, id); err != nil || !bytes.Equal(got.Payload, want.Payload) || (got.Circle == nil) != (want.Circle == nil) || (got.Box == nil) != (want.Box == nil) {
+						t.Fatalf("Get(%s) = %+v, %v; want %+v", id, got, err, want)
+					}
 				}
 				// The cell keys are exactly the stored fences' cells.
 				want := 0
