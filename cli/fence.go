@@ -518,21 +518,27 @@ func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) (
 	return fs.Crossings(tx, before, &p)
 }
 
+// jsonCrossing is a crossing as JSON.
+type jsonCrossing struct {
+	Fence string `json:"fence"`
+	Kind  string `json:"kind"`
+}
+
+func jsonCrossings(cs []geo.Crossing) []jsonCrossing {
+	out := make([]jsonCrossing, len(cs))
+	for i, x := range cs {
+		out[i] = jsonCrossing{x.Fence, x.Kind.String()}
+	}
+	return out
+}
+
 // writeCrossings prints what a move did: a line a fence, or JSON.
 func writeCrossings(c *ucli.Context, format string, id string, cs []geo.Crossing) error {
 	if format == "json" {
-		type crossing struct {
-			Fence string `json:"fence"`
-			Kind  string `json:"kind"`
-		}
-		out := make([]crossing, len(cs))
-		for i, x := range cs {
-			out[i] = crossing{x.Fence, x.Kind.String()}
-		}
 		return writeJSON(c.App.Writer, struct {
-			ID        string     `json:"id"`
-			Crossings []crossing `json:"crossings"`
-		}{id, out})
+			ID        string         `json:"id"`
+			Crossings []jsonCrossing `json:"crossings"`
+		}{id, jsonCrossings(cs)})
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FENCE\tCROSSING")
@@ -643,5 +649,63 @@ func fenceContainingFile(c *ucli.Context) error {
 		return err
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "%s, %d in a fence\n", count(len(out), "point"), inAny)
+	return err
+}
+
+// geoDel deletes the points the arguments name, all or none; with
+// --fences it prints the fences each left, from the points as they were
+// before the delete, in the same transaction.
+func geoDel(c *ucli.Context) error {
+	if !c.IsSet("fences") {
+		return eachPoint(c, (*geo.Index).Delete)
+	}
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	type deleted struct {
+		ID        string         `json:"id"`
+		Crossings []jsonCrossing `json:"crossings"`
+	}
+	var out []deleted
+	fs := geo.NewFences(c.String("fences"))
+	err = eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
+		if len(out) == 0 {
+			if err := requireFences(fs, tx); err != nil {
+				return err
+			}
+		}
+		p, err := getPoint(ix, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := ix.Delete(tx, id); err != nil {
+			return err
+		}
+		cs, err := fs.Crossings(tx, &p, nil)
+		out = append(out, deleted{id, jsonCrossings(cs)})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(c.App.Writer, struct {
+			Deleted []deleted `json:"deleted"`
+		}{out})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFENCE\tCROSSING")
+	exits := 0
+	for _, d := range out {
+		for _, x := range d.Crossings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", d.ID, x.Fence, x.Kind)
+			exits++
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "%s deleted, %s\n", count(len(out), "point"), count(exits, "exit"))
 	return err
 }

@@ -312,6 +312,30 @@ func TestFences(t *testing.T) {
 	if kinds["enter"] == 0 || kinds["exit"] == 0 {
 		t.Fatalf("the moves never entered or never left a fence: %v", kinds)
 	}
+	// Deleted, the point leaves every fence that held it last.
+	if len(before) == 0 {
+		t.Fatal("the last move ended in no fence: the delete tests nothing")
+	}
+	out, errOut, code = run(t, "", "--db", db, "geo", "del", "--index", "fleet", "--fences", "zones", "-o", "json", "truck")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var del struct {
+		Deleted []struct {
+			ID        string
+			Crossings []struct{ Fence, Kind string }
+		}
+	}
+	json.Unmarshal([]byte(out), &del)
+	var exits []string
+	for _, c := range del.Deleted[0].Crossings {
+		if c.Kind == "exit" {
+			exits = append(exits, c.Fence)
+		}
+	}
+	if len(del.Deleted) != 1 || del.Deleted[0].ID != "truck" || !slices.Equal(exits, before) || len(exits) != len(del.Deleted[0].Crossings) {
+		t.Fatalf("geo del --fences: %s; the oracle: exits from %v", out, before)
+	}
 
 	// del takes fences out of every answer; drop empties the set.
 	victim := fences[0]
@@ -416,6 +440,7 @@ func TestFenceBadInput(t *testing.T) {
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "95", "--lon", "0", "--fences", "zones", "car"}, 1, "latitude"},
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "5", "--lon", "0", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "containing", "--fences", "zonse", "--lat", "1", "--lon", "2"}, 1, `unknown fence set "zonse"`},
+		{[]string{"geo", "del", "--index", "fleet", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "containing", "--fences", "zones", noLat}, 1, "no lat column"},
 		{[]string{"fence", "containing", "--fences", "zones", badLat}, 1, "line 3: latitude 97"},
 		{[]string{"fence", "containing", "--fences", "zones", "--lat", "1", "--lon", "2", bad}, 2, "one of them"},
