@@ -501,22 +501,13 @@ func fenceContaining(c *ucli.Context) error {
 }
 
 // putWithCrossings puts p and returns the crossings of its move through
-// the fence set name, in tx: before is where the point was, if anywhere.
+// the fence set name, in tx.
 func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) ([]geo.Crossing, error) {
 	fs := geo.NewFences(name)
 	if err := requireFences(fs, tx); err != nil {
 		return nil, err
 	}
-	var before *geo.Point
-	if old, err := ix.Get(tx, p.ID); err == nil {
-		before = &old
-	} else if !errors.Is(err, keyspace.ErrNotFound) {
-		return nil, err
-	}
-	if err := ix.Put(tx, p); err != nil {
-		return nil, err
-	}
-	return fs.Crossings(tx, before, &p)
+	return fs.PutPoint(tx, ix, p)
 }
 
 // jsonCrossing is a crossing as JSON.
@@ -676,14 +667,10 @@ func geoDel(c *ucli.Context) error {
 				return err
 			}
 		}
-		p, err := getPoint(ix, tx, id)
-		if err != nil {
-			return err
+		if _, err := getPoint(ix, tx, id); err != nil {
+			return err // an error that names the point and the index
 		}
-		if err := ix.Delete(tx, id); err != nil {
-			return err
-		}
-		cs, err := fs.Crossings(tx, &p, nil)
+		cs, err := fs.DeletePoint(tx, ix, id)
 		out = append(out, deleted{id, jsonCrossings(cs)})
 		return err
 	})

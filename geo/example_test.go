@@ -241,7 +241,7 @@ func ExampleIndex_DeleteExpired() {
 // A delivery van moves; in the same transaction as its new position, the
 // fences it entered and left. No notification can be lost between the two,
 // as it can between a geofence server's write and its webhook.
-func ExampleFences_Crossings() {
+func ExampleFences_PutPoint() {
 	store := keyspace.NewMemory()
 	vans := geo.NewIndex("vans")
 	zones := geo.NewFences("zones")
@@ -253,15 +253,9 @@ func ExampleFences_Crossings() {
 	})
 	move := func(lat, lon float64) {
 		store.Update(func(tx keyspace.Tx) error {
-			var before *geo.Point
-			if p, err := vans.Get(tx, "van-1"); err == nil {
-				before = &p
-			}
-			after := geo.Point{ID: "van-1", Lat: lat, Lon: lon}
-			if err := vans.Put(tx, after); err != nil {
-				return err
-			}
-			crossings, err := zones.Crossings(tx, before, &after)
+			// Put the van where it is now; the crossings compare it with
+			// where it was (Fences.Crossings, for two points of your own).
+			crossings, err := zones.PutPoint(tx, vans, geo.Point{ID: "van-1", Lat: lat, Lon: lon})
 			fmt.Println(crossings)
 			return err
 		})

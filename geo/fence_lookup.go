@@ -185,3 +185,35 @@ func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, e
 	slices.SortFunc(out, func(a, b Crossing) int { return strings.Compare(a.Fence, b.Fence) })
 	return out, nil
 }
+
+// PutPoint puts p in the index ix, as ix.Put does, and returns the
+// crossings of its move through the set's fences: from where ix held it
+// (nowhere for a new point, or one that had expired) to p. One call in
+// the caller's transaction, so the point and its crossings are written
+// together or not at all.
+func (fs *Fences) PutPoint(tx keyspace.Tx, ix *Index, p Point) ([]Crossing, error) {
+	var from *Point // nil for a new point
+	switch old, err := ix.Get(tx, p.ID); {
+	case err == nil:
+		from = &old
+	case !errors.Is(err, keyspace.ErrNotFound):
+		return nil, err
+	}
+	if err := ix.Put(tx, p); err != nil {
+		return nil, err
+	}
+	return fs.Crossings(tx, from, &p)
+}
+
+// DeletePoint deletes the point id from the index ix, as ix.Delete does,
+// and returns the fences it left (every crossing an Exit).
+func (fs *Fences) DeletePoint(tx keyspace.Tx, ix *Index, id string) ([]Crossing, error) {
+	before, err := ix.Get(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.Delete(tx, id); err != nil {
+		return nil, err
+	}
+	return fs.Crossings(tx, &before, nil)
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -751,5 +752,71 @@ func TestInFence(t *testing.T) {
 		if found < 100 {
 			t.Fatalf("only %d points in all the fences", found)
 		}
+	})
+}
+
+// TestPutPoint: points moved with PutPoint and deleted with DeletePoint
+// among random fences; each move's crossings are what the oracle says of
+// where the model had the point and where it goes (a point that had
+// expired is new again), and each delete's are the fences it left.
+func TestPutPoint(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(41, 42))
+		fs := NewFences("zones")
+		ix := NewIndex("fleet")
+		fences, model, probes := fencesAround(r, 20, 20, 150_000)
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		where := map[string]*Point{} // the oracle's points, live
+		now := time.Now()
+		kinds := map[CrossingKind]int{}
+		for step := range 300 {
+			id := fmt.Sprint("v", r.IntN(6))
+			err := s.Update(func(tx keyspace.Tx) error {
+				if where[id] != nil && r.IntN(5) == 0 {
+					cs, err := fs.DeletePoint(tx, ix, id)
+					if err != nil {
+						return err
+					}
+					checkCrossings(t, cs, model, where[id], nil)
+					delete(where, id)
+					return nil
+				}
+				p := probes[r.IntN(len(probes))]
+				p.ID = id
+				if r.IntN(8) == 0 { // expired already: gone by the next move
+					p.Expires = now.Add(-time.Hour)
+				}
+				cs, err := fs.PutPoint(tx, ix, p)
+				if err != nil {
+					return err
+				}
+				checkCrossings(t, cs, model, where[id], &p)
+				for _, c := range cs {
+					kinds[c.Kind]++
+				}
+				where[id] = &p
+				if !p.Expires.IsZero() {
+					delete(where, id)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+		}
+		if kinds[Enter] == 0 || kinds[Exit] == 0 || kinds[Inside] == 0 {
+			t.Fatalf("the moves made too few kinds of crossing: %v", kinds)
+		}
+		s.Update(func(tx keyspace.Tx) error {
+			if _, err := fs.DeletePoint(tx, ix, "nobody"); !errors.Is(err, keyspace.ErrNotFound) {
+				t.Errorf("DeletePoint of no point: %v", err)
+			}
+			if _, err := fs.PutPoint(tx, ix, Point{ID: "bad", Lat: 95}); !errors.Is(err, ErrInvalidPoint) {
+				t.Errorf("PutPoint of latitude 95: %v", err)
+			}
+			return nil
+		})
 	})
 }
