@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -222,7 +223,7 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 	case string:
 		f.ID = v
 	case float64:
-		f.ID = fmt.Sprint(v)
+		f.ID = strconv.FormatFloat(v, 'f', -1, 64) // 1142170, not 1.14217e+06
 	}
 	if f.ID == "" {
 		if idProperty != "" {

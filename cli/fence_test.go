@@ -460,6 +460,15 @@ func TestFenceBadInput(t *testing.T) {
 		t.Fatalf("after bad input, the set reads:\n%s", out)
 	}
 
+	// A numeric feature id is the number as written, not 1.14217e+06.
+	numeric := `{"type":"FeatureCollection","features":[{"type":"Feature","id":1142170,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"radius":5}}]}`
+	if _, errOut, code := run(t, numeric, "--db", db, "fence", "import", "--fences", "numbered", "-"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if out, errOut, code := run(t, "", "--db", db, "fence", "get", "--fences", "numbered", "1142170"); code != 0 || !strings.Contains(out, "1142170") {
+		t.Fatalf("fence get 1142170: %d %s %s", code, out, errOut)
+	}
+
 	// Payloads, a JSON object and plain text, come back from get, and
 	// through an export and an import, as they were put.
 	for id, payload := range map[string]string{"obj": `{"tariff":2,"name":"Mitte"}`, "text": "plain\ttext"} {
