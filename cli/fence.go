@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -219,12 +218,7 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 	if idProperty != "" {
 		id = feat.Properties[idProperty]
 	}
-	switch v := id.(type) {
-	case string:
-		f.ID = v
-	case float64:
-		f.ID = strconv.FormatFloat(v, 'f', -1, 64) // 1142170, not 1.14217e+06
-	}
+	f.ID = jsonField(id) // a number as written: 1142170, not 1.14217e+06
 	if f.ID == "" {
 		if idProperty != "" {
 			return f, fmt.Errorf("no %q property to take its id from", idProperty)
