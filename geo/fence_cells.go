@@ -154,7 +154,8 @@ func (fs *Fences) levels(tx keyspace.Tx) (mask levelMask, known bool, err error)
 }
 
 // addLevels returns the write that adds the levels of new cells to the
-// set's mask, or nil when the mask names them already. It must be asked
+// set's mask (one that writes nothing when the mask names them already).
+// It must be asked
 // before the cells are written: a set with fences but no mask (written
 // before masks) is given every level, which is true of it. PutAll writes
 // it after its sorted run, which then lands after every key of an empty
