@@ -265,6 +265,57 @@ func TestFences(t *testing.T) {
 		t.Fatalf("geo within an unknown fence: exit %d, %s", code, errOut)
 	}
 
+	// geo import --fences: two imports of the same vehicles, the second
+	// moving them; each line of NDJSON is the oracle's crossings of that
+	// vehicle's move, and vehicles that crossed nothing have no line.
+	var last map[string][2]float64
+	for round := range 2 {
+		var in strings.Builder
+		in.WriteString("id,lat,lon\n")
+		now := map[string][2]float64{}
+		for i := range 40 + 5*round {
+			lat, lon := centre()
+			if lon > 180 {
+				lon -= 360
+			}
+			id := fmt.Sprint("v", i)
+			now[id] = [2]float64{lat, lon}
+			fmt.Fprintf(&in, "%s,%v,%v\n", id, lat, lon)
+		}
+		out, errOut, code := run(t, in.String(), "--db", db, "geo", "import", "--index", "vans", "--fences", "zones", "-")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var lines []string
+		for i := range 40 + 5*round {
+			id := fmt.Sprint("v", i)
+			var was []string
+			if p, ok := last[id]; ok {
+				was = want(p[0], p[1])
+			}
+			is := want(now[id][0], now[id][1])
+			var cs []string
+			for _, f := range fences {
+				inWas, inIs := slices.Contains(was, f.id), slices.Contains(is, f.id)
+				switch {
+				case inWas && inIs:
+					cs = append(cs, fmt.Sprintf(`{"fence":%q,"kind":"inside"}`, f.id))
+				case inWas:
+					cs = append(cs, fmt.Sprintf(`{"fence":%q,"kind":"exit"}`, f.id))
+				case inIs:
+					cs = append(cs, fmt.Sprintf(`{"fence":%q,"kind":"enter"}`, f.id))
+				}
+			}
+			if len(cs) > 0 {
+				lines = append(lines, fmt.Sprintf(`{"id":%q,"crossings":[%s]}`, id, strings.Join(cs, ",")))
+			}
+		}
+		if got := strings.TrimSpace(out); got != strings.Join(lines, "\n") || len(lines) < 5 {
+			t.Fatalf("geo import --fences, round %d:\n%s\nthe oracle:\n%s", round, got, strings.Join(lines, "\n"))
+		}
+		last = now
+	}
+
 	// A point moved through the fences: every crossing is what the
 	// oracle's before and after imply, and containing --from agrees.
 	var before []string
@@ -418,6 +469,8 @@ func TestFenceBadInput(t *testing.T) {
 	os.WriteFile(noLat, []byte("id,lon\na,1\n"), 0o644)
 	badLat := filepath.Join(dir, "badlat.csv")
 	os.WriteFile(badLat, []byte("id,lat,lon\na,1,2\nb,97,2\n"), 0o644)
+	okCSV := filepath.Join(dir, "ok.csv")
+	os.WriteFile(okCSV, []byte("id,lat,lon\na,1,2\n"), 0o644)
 	line := filepath.Join(dir, "line.geojson")
 	os.WriteFile(line, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`), 0o644)
 	for _, c := range []struct {
@@ -441,6 +494,8 @@ func TestFenceBadInput(t *testing.T) {
 		{[]string{"geo", "put", "--index", "fleet", "--lat", "5", "--lon", "0", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "containing", "--fences", "zonse", "--lat", "1", "--lon", "2"}, 1, `unknown fence set "zonse"`},
 		{[]string{"geo", "del", "--index", "fleet", "--fences", "zonse", "car"}, 1, `unknown fence set "zonse"`},
+		{[]string{"geo", "import", "--index", "fleet", "--fences", "zonse", badLat}, 1, "line 3"},
+		{[]string{"geo", "import", "--index", "fleet", "--fences", "zonse", okCSV}, 1, `unknown fence set "zonse"`},
 		{[]string{"fence", "containing", "--fences", "zones", noLat}, 1, "no lat column"},
 		{[]string{"fence", "containing", "--fences", "zones", badLat}, 1, "line 3: latitude 97"},
 		{[]string{"fence", "containing", "--fences", "zones", "--lat", "1", "--lon", "2", bad}, 2, "one of them"},

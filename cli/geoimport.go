@@ -20,7 +20,8 @@ func geoImportCommand() *ucli.Command {
 		Name:  "import",
 		Usage: "import points from CSV (with a header), NDJSON or GeoJSON; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
-			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -",
+			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
+			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson",
 		ArgsUsage: "FILE|-",
 		Flags: []ucli.Flag{indexFlag(),
 			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "the id `COLUMN`"},
@@ -31,6 +32,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			ttlFlag(),
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
+			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
 		},
 		Action: geoImport,
 	}
@@ -85,11 +87,28 @@ func geoImport(c *ucli.Context) error {
 	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
 	bar := newBar(c, len(points), "importing")
+	var moves []importedMove
 	err = s.Update(func(tx keyspace.Tx) error {
+		// Where the points were, before the import moves them.
+		var before []*geo.Point
+		if c.IsSet("fences") {
+			b, err := pointsBefore(tx, ix, geo.NewFences(c.String("fences")), points)
+			if err != nil {
+				return err
+			}
+			before = b
+		}
 		// One PutAll writes one sorted run of keys (fast in bbolt) in one
 		// transaction (all or nothing). Ctrl-C before the commit rolls back.
 		if err := ix.PutAll(tx, points); err != nil {
 			return err
+		}
+		if c.IsSet("fences") {
+			m, err := crossingsOf(tx, geo.NewFences(c.String("fences")), before, points)
+			if err != nil {
+				return err
+			}
+			moves = m
 		}
 		bar.Set(len(points))
 		if err := c.Context.Err(); err != nil {
@@ -101,8 +120,53 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("fences") {
+		if err := writeNDJSON(c.App.Writer, moves); err != nil {
+			return err
+		}
+	}
 	reportImport(c, count(len(points), "point"), ix.Name(), bad)
 	return nil
+}
+
+// importedMove is a point whose import crossed fences, as NDJSON.
+type importedMove struct {
+	ID        string         `json:"id"`
+	Crossings []jsonCrossing `json:"crossings"`
+}
+
+// pointsBefore reads where each point of an import is before it: nil for
+// a new point (or one that has expired). The fence set must hold fences.
+func pointsBefore(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, points []geo.Point) ([]*geo.Point, error) {
+	if err := requireFences(fs, tx); err != nil {
+		return nil, err
+	}
+	before := make([]*geo.Point, len(points))
+	for i, p := range points {
+		switch old, err := ix.Get(tx, p.ID); {
+		case err == nil:
+			before[i] = &old
+		case !errors.Is(err, keyspace.ErrNotFound):
+			return nil, err
+		}
+	}
+	return before, nil
+}
+
+// crossingsOf is the crossings of each point's move from before, in the
+// order of the input, leaving out points that crossed nothing.
+func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []geo.Point) ([]importedMove, error) {
+	var moves []importedMove
+	for i := range points {
+		cs, err := fs.Crossings(tx, before[i], &points[i])
+		if err != nil {
+			return nil, err
+		}
+		if len(cs) > 0 {
+			moves = append(moves, importedMove{points[i].ID, jsonCrossings(cs)})
+		}
+	}
+	return moves, nil
 }
 
 // columnSpec says which columns hold what.
