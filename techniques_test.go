@@ -15,7 +15,8 @@ import (
 )
 
 // TestOneTransactionAcrossTechniques: a shop's record and its unique
-// index entry, its geo point and its audit log change in one Update, on
+// index entry, its geo point, its delivery zone (a fence) and its audit
+// log change in one Update, on
 // both backends. When the Update fails late (a unique violation after
 // everything else was written) or panics, none of it stays, in any
 // technique; when it succeeds, all of it is there. The oracle is the list
@@ -29,7 +30,8 @@ func TestOneTransactionAcrossTechniques(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		places, audit := geo.NewIndex("shops"), enumkeys.NewLog("audit")
+		places, audit, zones := geo.NewIndex("shops"), enumkeys.NewLog("audit"), geo.NewFences("delivery")
+		where := map[string][2]float64{"s1": {59.91, 10.75}, "s2": {59.911, 10.751}, "s3": {59.912, 10.752}, "s4": {59.909, 10.749}}
 		at := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 		// open writes a shop everywhere it lives, in tx.
 		open := func(tx keyspace.Tx, id, name string, lat, lon float64) error {
@@ -37,6 +39,10 @@ func TestOneTransactionAcrossTechniques(t *testing.T) {
 				return err
 			}
 			if err := places.Put(tx, geo.Point{ID: id, Lat: lat, Lon: lon}); err != nil {
+				return err
+			}
+			// Its delivery zone: a fence of 50 m around it.
+			if err := zones.Put(tx, geo.Fence{ID: id, Circle: &geo.Circle{Lat: lat, Lon: lon, Radius: 50}}); err != nil {
 				return err
 			}
 			_, err := audit.Append(tx, id, at, []byte("opened "+name))
@@ -54,6 +60,11 @@ func TestOneTransactionAcrossTechniques(t *testing.T) {
 					}
 					if _, err := places.Get(tx, id); (err == nil) != want {
 						t.Errorf("%s: geo index has %s: %v; want it: %v", when, id, err == nil, want)
+					}
+					at := where[id]
+					held, err := zones.Containing(tx, at[0], at[1])
+					if err != nil || slices.Contains(held, id) != want {
+						t.Errorf("%s: the delivery zone of %s holds it: %v (%v); want %v", when, id, slices.Contains(held, id), err, want)
 					}
 					items, err := audit.Latest(tx, id, 10)
 					if err != nil || (len(items) == 1) != want || len(items) > 1 {
@@ -78,6 +89,9 @@ func TestOneTransactionAcrossTechniques(t *testing.T) {
 				}
 				if problems, err := byName.Verify(tx); err != nil || len(problems) > 0 {
 					t.Errorf("%s: the unique index is out of step with the table: %v, %v", when, problems, err)
+				}
+				if problems, err := zones.Verify(tx); err != nil || len(problems) > 0 {
+					t.Errorf("%s: the fence set's cells are out of step with its fences: %v, %v", when, problems, err)
 				}
 				return nil
 			})
