@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -16,6 +17,7 @@ import (
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/indextable"
+	"github.com/paulmach/orb/geojson"
 )
 
 // FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
@@ -106,6 +108,95 @@ func FuzzImport(f *testing.F) {
 			}
 		default:
 			t.Fatalf("exit %d (%q) for input data", code, fmt.Sprint(stderr.String()))
+		}
+	})
+}
+
+// FuzzFenceImport feeds any bytes to `fence import` in process and holds
+// it to all or nothing: it exits 0 having imported exactly the fences it
+// says, one for each distinct id of the collection's features (read here
+// with orb's geojson, apart from the command), in a set whose cells
+// verify clean; or it exits 1 with one line on stderr and leaves no key
+// behind; it never panics.
+func FuzzFenceImport(f *testing.F) {
+	feature := func(id, geometry, props string) string {
+		return `{"type":"Feature","id":` + id + `,"geometry":` + geometry + `,"properties":` + props + `}`
+	}
+	collection := func(features ...string) []byte {
+		return []byte(`{"type":"FeatureCollection","features":[` + strings.Join(features, ",") + `]}`)
+	}
+	circle := `{"type":"Point","coordinates":[2,1]}`
+	square := `{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}`
+	f.Add(collection(feature(`"a"`, circle, `{"radius":500}`)))
+	f.Add(collection(feature(`"a"`, circle, `{"radius":500,"name":"x"}`), feature(`"b"`, square, `{}`), feature(`"a"`, square, `{}`)))
+	f.Add(collection(feature(`7`, square, `{"fence":"box"}`)))
+	f.Add(collection(feature(`"box"`, square, `{"fence":"box"}`)[:len(feature(`"box"`, square, `{"fence":"box"}`))-1] + `,"bbox":[179,-10,-179,10]}`))
+	f.Add(collection(feature(`"far"`, `{"type":"Point","coordinates":[2,95]}`, `{"radius":5}`)))
+	f.Add(collection(feature(`"line"`, `{"type":"LineString","coordinates":[[0,0],[1,1]]}`, `{}`)))
+	f.Add(collection(feature(`"bow"`, `{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}`, `{}`)))
+	f.Add(collection(feature(`null`, circle, `{"radius":1}`)))
+	f.Add(collection())
+	f.Add([]byte(`not json`))
+	imported := regexp.MustCompile(`^imported (\d+) fences? into fence set z\n$`)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		db := filepath.Join(t.TempDir(), "f.db")
+		var stdout, stderr bytes.Buffer
+		code := cli.Run([]string{"keyspace", "--db", db, "fence", "import", "--fences", "z", "-"}, bytes.NewReader(data), &stdout, &stderr)
+		keys, fences := 0, 0
+		var problems []string
+		if _, err := os.Stat(db); err == nil {
+			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatalf("the file an import left does not open: %v", err)
+			}
+			defer s.Close()
+			s.View(func(tx keyspace.Tx) error {
+				for range tx.Scan(keyspace.Range{}) {
+					keys++
+				}
+				ids, err := geo.NewFences("z").IDs(tx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fences = len(ids)
+				if problems, err = geo.NewFences("z").Verify(tx); err != nil {
+					t.Fatal(err)
+				}
+				return nil
+			})
+		} else if !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		switch code {
+		case 0:
+			m := imported.FindStringSubmatch(stderr.String())
+			if m == nil {
+				t.Fatalf("exit 0 without saying what it imported: %q", stderr.String())
+			}
+			fc, err := geojson.UnmarshalFeatureCollection(data)
+			if err != nil {
+				t.Fatalf("exit 0 for what orb does not read as a FeatureCollection: %v", err)
+			}
+			ids := map[string]bool{}
+			for _, feat := range fc.Features {
+				id := fmt.Sprint(feat.ID)
+				if n, ok := feat.ID.(float64); ok { // every digit: 1142170 and 1142171 are two ids
+					id = strconv.FormatFloat(n, 'g', -1, 64)
+				}
+				ids[id] = true
+			}
+			if n, _ := strconv.Atoi(m[1]); n != len(fc.Features) || fences != len(ids) || len(problems) > 0 {
+				t.Fatalf("said %s fences of %d features; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(fc.Features), fences, len(ids), len(problems), problems)
+			}
+		case 1:
+			if keys != 0 {
+				t.Fatalf("a failed import (%q) left %d keys", stderr.String(), keys)
+			}
+			if bytes.Count(stderr.Bytes(), []byte("\n")) != 1 {
+				t.Fatalf("a failed import said %q: want one line", stderr.String())
+			}
+		default:
+			t.Fatalf("exit %d (%q)", code, stderr.String())
 		}
 	})
 }
