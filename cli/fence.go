@@ -580,13 +580,9 @@ func fenceContainingFile(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, name, err := importRows(c, c.String("format"))
+	rows, spec, name, err := pointRows(c)
 	if err != nil {
 		return err
-	}
-	spec, err := newColumnSpec(c, rows)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
 	}
 	points := make([]geo.Point, len(rows))
 	for i, r := range rows {

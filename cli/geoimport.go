@@ -38,14 +38,24 @@ func geoImportCommand() *ucli.Command {
 	}
 }
 
-func geoImport(c *ucli.Context) error {
+// pointRows reads the rows of a file of points (geo import, fence
+// containing FILE) and finds their columns.
+func pointRows(c *ucli.Context) ([]row, columnSpec, string, error) {
 	rows, name, err := importRows(c, c.String("format"))
 	if err != nil {
-		return err
+		return nil, columnSpec{}, "", err
 	}
 	spec, err := newColumnSpec(c, rows)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return nil, columnSpec{}, "", fmt.Errorf("%s: %w", name, err)
+	}
+	return rows, spec, name, nil
+}
+
+func geoImport(c *ucli.Context) error {
+	rows, spec, name, err := pointRows(c)
+	if err != nil {
+		return err
 	}
 	expires, err := expiresFromTTL(c)
 	if err != nil {
