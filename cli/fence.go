@@ -31,6 +31,10 @@ import (
 // ±180°, RFC 7946 §5.2) and "fence": "box", which import reads back as the
 // box, not as a polygon; anything else is its Polygon or MultiPolygon.
 
+func fenceSVGFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "svg", Usage: "draw the fences (and the point, with the fences holding it filled) into `FILE`"}
+}
+
 func fencesFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "fences", Aliases: []string{"f"}, Required: true, Usage: "the fence set `NAME`"}
 }
@@ -81,9 +85,9 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:      "list",
-				Usage:     "every fence of a set, in id order",
-				UsageText: "keyspace fence list --fences zones",
-				Flags:     []ucli.Flag{fencesFlag()},
+				Usage:     "every fence of a set, in id order; --svg draws them",
+				UsageText: "keyspace fence list --fences zones\nkeyspace fence list --fences zones --svg zones.svg",
+				Flags:     []ucli.Flag{fencesFlag(), fenceSVGFlag()},
 				Action:    fenceList,
 			},
 			{
@@ -110,6 +114,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "a FILE's id `COLUMN`"},
 					&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
 					&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},
+					fenceSVGFlag(),
 				},
 				Action: fenceContaining,
 			},
@@ -419,6 +424,11 @@ func fenceList(c *ucli.Context) error {
 			}
 			fences = append(fences, f)
 		}
+		if path := c.String("svg"); path != "" {
+			if err := writeFencesSVG(path, fences, nil, nil); err != nil {
+				return err
+			}
+		}
 		if err := writeFences(c, format, fences); err != nil || format != "table" {
 			return err
 		}
@@ -479,6 +489,19 @@ func fenceContaining(c *ucli.Context) error {
 		ids, err := fs.Containing(tx, lat, lon)
 		if err != nil {
 			return err
+		}
+		if path := c.String("svg"); path != "" {
+			var held []geo.Fence // drawn: the fences that hold the point
+			for _, id := range ids {
+				f, err := fs.Get(tx, id)
+				if err != nil {
+					return err
+				}
+				held = append(held, f)
+			}
+			if err := writeFencesSVG(path, held, &[2]float64{lat, lon}, ids); err != nil {
+				return err
+			}
 		}
 		if format == "json" {
 			if ids == nil {

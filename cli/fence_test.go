@@ -2,7 +2,9 @@ package cli_test
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -195,6 +197,81 @@ func TestFences(t *testing.T) {
 	}
 	if held < 20 {
 		t.Fatalf("only %d fences held the 40 points", held)
+	}
+
+	// --svg draws every fence of the set, and at a point the fences that
+	// hold it, filled, titled with their ids.
+	svgTitles := func(path string) (fenceIDs, held map[string]bool, points int) {
+		t.Helper()
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		fenceIDs, held = map[string]bool{}, map[string]bool{}
+		dec := xml.NewDecoder(f)
+		class := ""
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s is not XML: %v", path, err)
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				if tok.Name.Local == "polygon" || tok.Name.Local == "circle" {
+					class = ""
+					for _, a := range tok.Attr {
+						if a.Name.Local == "class" {
+							class = a.Value
+						}
+					}
+					if class == "point" {
+						points++
+					}
+				}
+			case xml.CharData:
+				if class == "fence" || class == "fence held" {
+					fenceIDs[string(tok)] = true
+					if class == "fence held" {
+						held[string(tok)] = true
+					}
+					class = ""
+				}
+			}
+		}
+	}
+	svg := filepath.Join(t.TempDir(), "zones.svg")
+	if _, errOut, code := run(t, "", "--db", db, "fence", "list", "--fences", "zones", "--svg", svg); code != 0 {
+		t.Fatal(errOut)
+	}
+	if drawn, _, _ := svgTitles(svg); len(drawn) != len(fences) {
+		t.Fatalf("fence list --svg drew %d fences of %d", len(drawn), len(fences))
+	}
+	for i := 0; ; i++ {
+		lat, lon := centre()
+		if lon > 180 {
+			lon -= 360
+		}
+		w := want(lat, lon)
+		if len(w) == 0 {
+			continue
+		}
+		if _, errOut, code := run(t, "", "--db", db, "fence", "containing", "--fences", "zones", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "--svg", svg); code != 0 {
+			t.Fatal(errOut)
+		}
+		drawn, held, points := svgTitles(svg)
+		if len(drawn) != len(w) || len(held) != len(w) || points != 1 {
+			t.Fatalf("fence containing --svg at (%v, %v) drew %v, %v filled, %d points; the oracle %v", lat, lon, drawn, held, points, w)
+		}
+		for _, id := range w {
+			if !held[id] {
+				t.Fatalf("fence containing --svg at (%v, %v): %s not filled", lat, lon, id)
+			}
+		}
+		break
 	}
 
 	// geo within a stored fence finds the points the oracle says it holds.

@@ -5,6 +5,7 @@ import (
 	"html"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/keyspacedb/keyspace/geo"
@@ -35,45 +36,84 @@ func boxShape(b geo.Box) shape {
 	return shape{{{b.MinLon, b.MinLat}, {maxLon, b.MinLat}, {maxLon, b.MaxLat}, {b.MinLon, b.MaxLat}, {b.MinLon, b.MinLat}}}
 }
 
+// canvas is the picture's projection: equirectangular, 800 pixels wide,
+// with longitude shrunk by the cosine of the middle latitude so shapes
+// look as they do on the ground there, around a box grown by 15%.
+type canvas struct {
+	minLon, maxLon, minLat, maxLat float64
+	kx, scale, width, height       float64
+}
+
+// bounds is the box around what a picture shows, grown point by point.
+type bounds struct{ minLon, minLat, maxLon, maxLat float64 }
+
+func newBounds() bounds { return bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)} }
+
+func (b *bounds) grow(lon, lat float64) {
+	b.minLon, b.maxLon = math.Min(b.minLon, lon), math.Max(b.maxLon, lon)
+	b.minLat, b.maxLat = math.Min(b.minLat, lat), math.Max(b.maxLat, lat)
+}
+
+func (b *bounds) growShape(s shape) {
+	for _, ring := range s {
+		for _, p := range ring {
+			b.grow(p[0], p[1])
+		}
+	}
+}
+
+func (b bounds) empty() bool { return math.IsInf(b.minLon, 1) }
+
+// newCanvas frames b (the whole world when b is empty).
+func newCanvas(b bounds) canvas {
+	if b.empty() {
+		b = bounds{-180, -90, 180, 90}
+	}
+	padLon, padLat := math.Max((b.maxLon-b.minLon)*0.15, 1e-4), math.Max((b.maxLat-b.minLat)*0.15, 1e-4)
+	cv := canvas{minLon: b.minLon - padLon, maxLon: b.maxLon + padLon, minLat: b.minLat - padLat, maxLat: b.maxLat + padLat, width: 800}
+	cv.kx = math.Max(0.05, math.Cos((cv.minLat+cv.maxLat)/2*math.Pi/180))
+	cv.scale = cv.width / ((cv.maxLon - cv.minLon) * cv.kx)
+	cv.height = (cv.maxLat - cv.minLat) * cv.scale
+	return cv
+}
+
+func (cv canvas) x(lon float64) float64 { return (lon - cv.minLon) * cv.scale * cv.kx }
+func (cv canvas) y(lat float64) float64 { return (cv.maxLat - lat) * cv.scale }
+
+// begin writes the SVG's opening and its white ground.
+func (cv canvas) begin(b *strings.Builder) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`+"\n", cv.width, cv.height, cv.width, cv.height)
+	b.WriteString(`<rect width="100%" height="100%" fill="white"/>` + "\n")
+}
+
+// points is a ring as an SVG points attribute.
+func (cv canvas) points(ring [][2]float64) string {
+	var pts []string
+	for _, p := range ring {
+		pts = append(pts, fmt.Sprintf("%.2f,%.2f", cv.x(p[0]), cv.y(p[1])))
+	}
+	return strings.Join(pts, " ")
+}
+
 // writeSVG draws a query: covering cells (inside ones darker), the query's
 // outline, rejected candidates (red) and results (green, one <circle
 // class="result"> each, titled with the id), in longitude/latitude.
 func writeSVG(path string, ex *geo.Explain, outline shape, rs []geo.Result) error {
-	minLon, minLat, maxLon, maxLat := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	grow := func(lon, lat float64) {
-		minLon, maxLon = math.Min(minLon, lon), math.Max(maxLon, lon)
-		minLat, maxLat = math.Min(minLat, lat), math.Max(maxLat, lat)
-	}
-	for _, ring := range outline {
-		for _, p := range ring {
-			grow(p[0], p[1])
-		}
-	}
+	bd := newBounds()
+	bd.growShape(outline)
 	for _, r := range rs {
-		grow(r.Lon, r.Lat)
+		bd.grow(r.Lon, r.Lat)
 	}
-	if math.IsInf(minLon, 1) {
+	if bd.empty() {
 		for _, c := range ex.Cells {
-			grow(c.Box.MinLon, c.Box.MinLat)
-			grow(c.Box.MaxLon, c.Box.MaxLat)
+			bd.grow(c.Box.MinLon, c.Box.MinLat)
+			bd.grow(c.Box.MaxLon, c.Box.MaxLat)
 		}
 	}
-	if math.IsInf(minLon, 1) {
-		minLon, minLat, maxLon, maxLat = -180, -90, 180, 90
-	}
-	padLon, padLat := math.Max((maxLon-minLon)*0.15, 1e-4), math.Max((maxLat-minLat)*0.15, 1e-4)
-	minLon, maxLon, minLat, maxLat = minLon-padLon, maxLon+padLon, minLat-padLat, maxLat+padLat
-	// Equirectangular, with longitude shrunk by the cosine of the middle
-	// latitude so shapes look as they do on the ground there.
-	kx := math.Max(0.05, math.Cos((minLat+maxLat)/2*math.Pi/180))
-	const width = 800.0
-	scale := width / ((maxLon - minLon) * kx)
-	height := (maxLat - minLat) * scale
-	x := func(lon float64) float64 { return (lon - minLon) * scale * kx }
-	y := func(lat float64) float64 { return (maxLat - lat) * scale }
+	cv := newCanvas(bd)
+	x, y, scale, kx := cv.x, cv.y, cv.scale, cv.kx
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`+"\n", width, height, width, height)
-	b.WriteString(`<rect width="100%" height="100%" fill="white"/>` + "\n")
+	cv.begin(&b)
 	for _, c := range ex.Cells {
 		fill := "#dbeafe"
 		if c.Inside {
@@ -91,11 +131,7 @@ func writeSVG(path string, ex *geo.Explain, outline shape, rs []geo.Result) erro
 		}
 	}
 	for _, ring := range outline {
-		var pts []string
-		for _, p := range ring {
-			pts = append(pts, fmt.Sprintf("%.2f,%.2f", x(p[0]), y(p[1])))
-		}
-		fmt.Fprintf(&b, `<polygon class="query" points="%s" fill="none" stroke="black" stroke-width="1.5"/>`+"\n", strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<polygon class="query" points="%s" fill="none" stroke="black" stroke-width="1.5"/>`+"\n", cv.points(ring))
 	}
 	for _, p := range ex.Rejected {
 		fmt.Fprintf(&b, `<circle class="rejected" cx="%.2f" cy="%.2f" r="2" fill="#ef4444"/>`+"\n", x(p.Lon), y(p.Lat))
@@ -122,4 +158,49 @@ func writeExplain(c interface{ Write([]byte) (int, error) }, ex *geo.Explain) {
 	for _, r := range ex.Ranges {
 		fmt.Fprintf(c, "  range %s %016x…%016x\n", r.Grid, r.Lo, r.Hi)
 	}
+}
+
+// writeFencesSVG draws fences, each a <polygon class="fence"> titled with
+// its id, and with at a point: the fences that hold it filled
+// (class="fence held"), the point a black dot.
+func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []string) error {
+	bd := newBounds()
+	shapes := make([]shape, len(fences))
+	for i, f := range fences {
+		shapes[i] = fenceShape(f)
+		bd.growShape(shapes[i])
+	}
+	if at != nil {
+		bd.grow(at[1], at[0])
+	}
+	cv := newCanvas(bd)
+	var b strings.Builder
+	cv.begin(&b)
+	for i, f := range fences {
+		class, fill := "fence", "none"
+		if slices.Contains(held, f.ID) {
+			class, fill = "fence held", "#bbf7d0"
+		}
+		for _, ring := range shapes[i] {
+			fmt.Fprintf(&b, `<polygon class="%s" points="%s" fill="%s" fill-opacity="0.6" stroke="#3b82f6" stroke-width="1"><title>%s</title></polygon>`+"\n",
+				class, cv.points(ring), fill, html.EscapeString(f.ID))
+		}
+	}
+	// Labels over every outline: each in the middle of its outer ring's
+	// box, while there are few enough to read.
+	for i, f := range fences {
+		if len(fences) > 50 || len(shapes[i]) == 0 {
+			break
+		}
+		rb := newBounds()
+		rb.growShape(shapes[i][:1])
+		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f" font-family="sans-serif" font-size="11" text-anchor="middle" fill="#1e3a8a">%s</text>`+"\n",
+			cv.x((rb.minLon+rb.maxLon)/2), cv.y((rb.minLat+rb.maxLat)/2), html.EscapeString(f.ID))
+	}
+	if at != nil {
+		fmt.Fprintf(&b, `<circle class="point" cx="%.2f" cy="%.2f" r="4" fill="black"/>`+"\n", cv.x(at[1]), cv.y(at[0]))
+	}
+	fmt.Fprintf(&b, `<text x="8" y="16" font-family="sans-serif" font-size="12">%s</text>`+"\n", html.EscapeString(count(len(fences), "fence")))
+	b.WriteString("</svg>\n")
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
