@@ -48,17 +48,17 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 	if err := validate(lat, lon); err != nil {
 		return nil, fs.wrap(err)
 	}
-	g, h := locate(lat, lon)
-	v := containingVisitor{lat: lat, lon: lon}
-	// The point's cell at each level (a shift of 64 is 0): its key
-	// prefix, and the prefix and 0xff, past every element, as the end.
-	// The ranges ascend, as VisitRanges walks them fastest. They are
-	// built in one buffer, as a query's are (appendHashRange): building
-	// them through Subspace.Sub was a quarter of a lookup.
-	mask, _, err := fs.levels(tx)
+	mask, _, err := fs.levels(tx) // the levels that hold cells
 	if err != nil {
 		return nil, err
 	}
+	g, h := locate(lat, lon)
+	v := containingVisitor{lat: lat, lon: lon}
+	// The point's cell at each level in the mask (a shift of 64 is 0):
+	// its key prefix, and the prefix and 0xff, past every element, as the
+	// end. The ranges ascend, as VisitRanges walks them fastest. They are
+	// built in one buffer, as a query's are (appendHashRange): building
+	// them through Subspace.Sub was a quarter of a lookup.
 	prefix := fs.cellPrefix[g]
 	buf := make([]byte, 0, len(v.prefixLen)*2*(len(prefix)+2*9+1))
 	var all [len(v.prefixLen)]keyspace.Range
