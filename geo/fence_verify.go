@@ -20,14 +20,18 @@ import (
 // are the truth: each fence is stored under exactly the cells its
 // definition lists, each holding the value its region gives it (an edge
 // cell may hold 0, as the first build wrote every edge), and no cell
-// names anything else. It returns a description of each problem.
+// names anything else; a polygon's stored rings are its definition's
+// (one with none is tested from its definition); and the level mask, if
+// the set has one, names every level its cells use. It returns a
+// description of each problem.
 func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx, false) }
 
 // Repair makes the set's cells what its definitions imply, in the
 // caller's transaction, and returns the problems it fixed, as Verify
 // describes them: missing cells are written, wrong values rewritten,
-// stray cells deleted. A definition that does not decode is deleted with
-// its cells: nothing else holds its region.
+// stray cells and rings deleted, wrong rings and a mask that misses
+// levels rewritten. A definition that does not decode is deleted with its
+// cells: nothing else holds its region.
 func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
 
 // check is Verify, and with fix Repair.
