@@ -115,6 +115,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
 					&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},
 					fenceSVGFlag(),
+					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload (a zone's name, a tariff), read from the fence"},
 				},
 				Action: fenceContaining,
 			},
@@ -503,20 +504,59 @@ func fenceContaining(c *ucli.Context) error {
 				return err
 			}
 		}
-		if format == "json" {
+		if c.Bool("payloads") {
+			refs, err := withPayloads(fs, tx, ids)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return writeJSON(c.App.Writer, struct {
+					Fences []fenceRef `json:"fences"`
+				}{refs})
+			}
+			tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "FENCE\tPAYLOAD")
+			for _, r := range refs {
+				fmt.Fprintf(tw, "%s\t%s\n", r.ID, payloadCell(r.Payload))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		} else if format == "json" {
 			if ids == nil {
 				ids = []string{}
 			}
 			return writeJSON(c.App.Writer, struct {
 				Fences []string `json:"fences"`
 			}{ids})
-		}
-		for _, id := range ids {
-			fmt.Fprintln(c.App.Writer, id)
+		} else {
+			for _, id := range ids {
+				fmt.Fprintln(c.App.Writer, id)
+			}
 		}
 		_, err = fmt.Fprintln(c.App.Writer, count(len(ids), "fence"))
 		return err
 	})
+}
+
+// fenceRef is a fence that holds a point, with its payload, as fence
+// containing --payloads writes it.
+type fenceRef struct {
+	ID      string          `json:"id"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// withPayloads reads the payloads of the fences ids.
+func withPayloads(fs *geo.Fences, tx keyspace.Tx, ids []string) ([]fenceRef, error) {
+	refs := make([]fenceRef, len(ids))
+	for i, id := range ids {
+		f, err := fs.Get(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		refs[i] = fenceRef{id, payloadJSON(f.Payload)}
+	}
+	return refs, nil
 }
 
 // putWithCrossings puts p and returns the crossings of its move through
@@ -614,8 +654,9 @@ func fenceContainingFile(c *ucli.Context) error {
 		}
 	}
 	type held struct {
-		ID     string   `json:"id"`
-		Fences []string `json:"fences"`
+		ID     string `json:"id"`
+		Fences any    `json:"fences"` // the ids, or with --payloads fenceRefs
+		ids    []string
 	}
 	out := make([]held, len(points))
 	fs := geo.NewFences(c.String("fences"))
@@ -628,7 +669,15 @@ func fenceContainingFile(c *ucli.Context) error {
 			if err != nil {
 				return err
 			}
-			out[i] = held{p.ID, append([]string{}, ids...)}
+			ids = append([]string{}, ids...)
+			out[i] = held{ID: p.ID, Fences: ids, ids: ids}
+			if c.Bool("payloads") {
+				refs, err := withPayloads(fs, tx, ids)
+				if err != nil {
+					return err
+				}
+				out[i].Fences = refs
+			}
 		}
 		return nil
 	})
@@ -647,8 +696,8 @@ func fenceContainingFile(c *ucli.Context) error {
 	fmt.Fprintln(tw, "ID\tFENCES")
 	inAny := 0
 	for _, h := range out {
-		fmt.Fprintf(tw, "%s\t%s\n", h.ID, strings.Join(h.Fences, ","))
-		if len(h.Fences) > 0 {
+		fmt.Fprintf(tw, "%s\t%s\n", h.ID, strings.Join(h.ids, ","))
+		if len(h.ids) > 0 {
 			inAny++
 		}
 	}

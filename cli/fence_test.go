@@ -612,6 +612,28 @@ func TestFenceBadInput(t *testing.T) {
 	if _, errOut, code := run(t, export, "--db", db, "fence", "import", "--fences", "paid2", "-"); code != 0 {
 		t.Fatal(errOut)
 	}
+	// fence containing --payloads names each fence with its payload: a
+	// JSON object as itself, text as a JSON string.
+	out, errOut, code := run(t, "", "--db", db, "fence", "containing", "--fences", "paid", "--lat", "1", "--lon", "2", "--payloads", "-o", "json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var got struct {
+		Fences []struct {
+			ID      string
+			Payload json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Fences) != 2 {
+		t.Fatalf("containing --payloads: %v\n%s", err, out)
+	}
+	var obj map[string]any
+	var text string
+	if got.Fences[0].ID != "obj" || json.Unmarshal(got.Fences[0].Payload, &obj) != nil || obj["name"] != "Mitte" ||
+		got.Fences[1].ID != "text" || json.Unmarshal(got.Fences[1].Payload, &text) != nil || text != "plain\ttext" {
+		t.Fatalf("containing --payloads:\n%s", out)
+	}
+
 	store, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
