@@ -7,6 +7,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
 )
 
 func Example() {
@@ -267,4 +268,39 @@ func ExampleFences_PutPoint() {
 	// []
 	// [{city enter} {downtown enter}]
 	// [{city inside} {downtown exit}]
+}
+
+// Which zones hold an address, and which drivers are inside a zone: a
+// fence answers both ways.
+func ExampleFences_Containing() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	drivers := geo.NewIndex("drivers")
+	store.Update(func(tx keyspace.Tx) error {
+		if err := zones.PutAll(tx, []geo.Fence{
+			{ID: "mitte", Circle: &geo.Circle{Lat: 52.520, Lon: 13.405, Radius: 2000}, Payload: []byte(`{"tariff":1}`)},
+			{ID: "ring", Polygon: orb.Polygon{{{13.28, 52.46}, {13.52, 52.46}, {13.52, 52.57}, {13.28, 52.57}, {13.28, 52.46}}}},
+		}); err != nil {
+			return err
+		}
+		return drivers.PutAll(tx, []geo.Point{
+			{ID: "ann", Lat: 52.521, Lon: 13.410},
+			{ID: "bob", Lat: 52.500, Lon: 13.300},
+			{ID: "cem", Lat: 52.400, Lon: 13.050},
+		})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		ids, err := zones.Containing(tx, 52.5163, 13.3777) // the Brandenburg Gate
+		fmt.Println(ids, err)
+		ring, _ := zones.Get(tx, "ring")
+		inside, _, err := drivers.InFence(tx, ring, nil)
+		for _, r := range inside {
+			fmt.Println(r.ID)
+		}
+		return err
+	})
+	// Output:
+	// [mitte ring] <nil>
+	// ann
+	// bob
 }
