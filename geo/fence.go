@@ -77,15 +77,15 @@ func NewFences(name string) *Fences {
 
 // Empty reports whether the set holds no fences.
 func (fs *Fences) Empty(tx keyspace.Tx) (bool, error) {
-	some, err := fs.any(tx)
+	some, err := fs.holdsAny(tx)
 	return !some, err
 }
 
 // Name returns the set's name.
 func (fs *Fences) Name() string { return fs.name }
 
-// any reports whether the set holds a fence.
-func (fs *Fences) any(tx keyspace.Tx) (bool, error) {
+// holdsAny reports whether the set holds a fence.
+func (fs *Fences) holdsAny(tx keyspace.Tx) (bool, error) {
 	defs := fs.defs.Range()
 	defs.Limit = 1
 	found := false
@@ -211,7 +211,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 	for _, pairs := range each {
 		all = append(all, pairs...)
 	}
-	some, err := fs.any(tx)
+	some, err := fs.holdsAny(tx)
 	if err != nil {
 		return err
 	}

@@ -167,7 +167,7 @@ func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) (write func() error, 
 	}
 	if !known {
 		mask = 0
-		if n, err := fs.any(tx); err != nil {
+		if n, err := fs.holdsAny(tx); err != nil {
 			return nil, err
 		} else if n {
 			mask = allLevels
