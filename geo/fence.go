@@ -77,23 +77,16 @@ func NewFences(name string) *Fences {
 
 // Empty reports whether the set holds no fences.
 func (fs *Fences) Empty(tx keyspace.Tx) (bool, error) {
-	some, err := fs.holdsAny(tx)
-	return !some, err
+	defs := fs.defs.Range()
+	defs.Limit = 1
+	for range tx.Scan(defs) {
+		return false, fs.wrap(tx.Err())
+	}
+	return true, fs.wrap(tx.Err())
 }
 
 // Name returns the set's name.
 func (fs *Fences) Name() string { return fs.name }
-
-// holdsAny reports whether the set holds a fence.
-func (fs *Fences) holdsAny(tx keyspace.Tx) (bool, error) {
-	defs := fs.defs.Range()
-	defs.Limit = 1
-	found := false
-	for range tx.Scan(defs) {
-		found = true
-	}
-	return found, fs.wrap(tx.Err())
-}
 
 func (fs *Fences) wrap(err error) error { return errctx.Wrap("geo", "fences "+fs.name, err) }
 
@@ -211,11 +204,11 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 	for _, pairs := range each {
 		all = append(all, pairs...)
 	}
-	some, err := fs.holdsAny(tx)
+	empty, err := fs.Empty(tx)
 	if err != nil {
 		return err
 	}
-	if some {
+	if !empty {
 		for i, f := range fences {
 			if last[f.ID] != i {
 				continue
@@ -271,7 +264,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 		levels |= levelOf(c[1])
 	}
 	if f.Polygon != nil {
-		pairs = append(pairs, pair{fs.polygons.Pack(composite.Tuple{f.ID}), appendPolygon(nil, toMultiPolygon(f.Polygon))})
+		pairs = append(pairs, pair{fs.polygons.Pack(composite.Tuple{f.ID}), appendPolygon(nil, reg.(polygonRegion))})
 	}
 	return append(pairs, pair{fs.defs.Pack(composite.Tuple{f.ID}), v}), levels, nil
 }

@@ -167,9 +167,9 @@ func (fs *Fences) addLevels(tx keyspace.Tx, add levelMask) (write func() error, 
 	}
 	if !known {
 		mask = 0
-		if n, err := fs.holdsAny(tx); err != nil {
+		if empty, err := fs.Empty(tx); err != nil {
 			return nil, err
-		} else if n {
+		} else if !empty {
 			mask = allLevels
 		}
 	}

@@ -30,13 +30,14 @@ import (
 // a point deep inside a polygon, which a cell inside it answers here
 // with no test at all.
 
-// appendPolygon appends mp's encoding to b.
-func appendPolygon(b []byte, mp orb.MultiPolygon) []byte {
-	b = binary.BigEndian.AppendUint32(b, uint32(len(mp)))
-	for _, poly := range mp {
+// appendPolygon appends the encoding of pr's rings and their boxes, as
+// newPolygonRegion found them, to b.
+func appendPolygon(b []byte, pr polygonRegion) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(pr.mp)))
+	for pi, poly := range pr.mp {
 		b = binary.BigEndian.AppendUint32(b, uint32(len(poly)))
-		for _, ring := range poly {
-			bound := ring.Bound()
+		for ri, ring := range poly {
+			bound := pr.bounds[pi][ri]
 			b = appendFloats(b, bound.Min[0], bound.Min[1], bound.Max[0], bound.Max[1])
 			b = binary.BigEndian.AppendUint32(b, uint32(len(ring)))
 			for _, p := range ring {
@@ -111,15 +112,4 @@ func decodePolygon(b []byte) (polygonRegion, error) {
 		return pr, fmt.Errorf("%d bytes after the polygon", len(b))
 	}
 	return pr, nil
-}
-
-// toMultiPolygon is g as a multipolygon: a polygon is one of one.
-func toMultiPolygon(g orb.Geometry) orb.MultiPolygon {
-	switch g := g.(type) {
-	case orb.Polygon:
-		return orb.MultiPolygon{g}
-	case orb.MultiPolygon:
-		return g
-	}
-	return nil
 }
