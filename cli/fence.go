@@ -505,7 +505,7 @@ func fenceContaining(c *ucli.Context) error {
 			}
 		}
 		if c.Bool("payloads") {
-			refs, err := withPayloads(fs, tx, ids)
+			refs, err := withPayloads(fs, tx, ids, nil)
 			if err != nil {
 				return err
 			}
@@ -546,15 +546,24 @@ type fenceRef struct {
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
-// withPayloads reads the payloads of the fences ids.
-func withPayloads(fs *geo.Fences, tx keyspace.Tx, ids []string) ([]fenceRef, error) {
+// withPayloads reads the payloads of the fences ids, each once: read keeps
+// those read before, for a file whose points share their fences (nil
+// reads them all).
+func withPayloads(fs *geo.Fences, tx keyspace.Tx, ids []string, read map[string]json.RawMessage) ([]fenceRef, error) {
 	refs := make([]fenceRef, len(ids))
 	for i, id := range ids {
-		f, err := fs.Get(tx, id)
-		if err != nil {
-			return nil, err
+		payload, ok := read[id]
+		if !ok {
+			f, err := fs.Get(tx, id)
+			if err != nil {
+				return nil, err
+			}
+			payload = payloadJSON(f.Payload)
+			if read != nil {
+				read[id] = payload
+			}
 		}
-		refs[i] = fenceRef{id, payloadJSON(f.Payload)}
+		refs[i] = fenceRef{id, payload}
 	}
 	return refs, nil
 }
@@ -575,21 +584,25 @@ type jsonCrossing struct {
 	Kind  string `json:"kind"`
 }
 
-func jsonCrossings(cs []geo.Crossing) []jsonCrossing {
+// pointCrossings is one point's crossings as JSON: geo put's answer, and
+// a line of geo del's and geo import's.
+type pointCrossings struct {
+	ID        string         `json:"id"`
+	Crossings []jsonCrossing `json:"crossings"`
+}
+
+func newPointCrossings(id string, cs []geo.Crossing) pointCrossings {
 	out := make([]jsonCrossing, len(cs))
 	for i, x := range cs {
 		out[i] = jsonCrossing{x.Fence, x.Kind.String()}
 	}
-	return out
+	return pointCrossings{id, out}
 }
 
 // writeCrossings prints what a move did: a line a fence, or JSON.
 func writeCrossings(c *ucli.Context, format string, id string, cs []geo.Crossing) error {
 	if format == "json" {
-		return writeJSON(c.App.Writer, struct {
-			ID        string         `json:"id"`
-			Crossings []jsonCrossing `json:"crossings"`
-		}{id, jsonCrossings(cs)})
+		return writeJSON(c.App.Writer, newPointCrossings(id, cs))
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FENCE\tCROSSING")
@@ -664,6 +677,7 @@ func fenceContainingFile(c *ucli.Context) error {
 		if err := requireFences(fs, tx); err != nil {
 			return err
 		}
+		payloads := map[string]json.RawMessage{} // --payloads: each fence's, read once
 		for i, p := range points {
 			ids, err := fs.Containing(tx, p.Lat, p.Lon)
 			if err != nil {
@@ -672,7 +686,7 @@ func fenceContainingFile(c *ucli.Context) error {
 			ids = append([]string{}, ids...)
 			out[i] = held{ID: p.ID, Fences: ids, ids: ids}
 			if c.Bool("payloads") {
-				refs, err := withPayloads(fs, tx, ids)
+				refs, err := withPayloads(fs, tx, ids, payloads)
 				if err != nil {
 					return err
 				}
@@ -719,11 +733,7 @@ func geoDel(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	type deleted struct {
-		ID        string         `json:"id"`
-		Crossings []jsonCrossing `json:"crossings"`
-	}
-	var out []deleted
+	var out []pointCrossings
 	fs := geo.NewFences(c.String("fences"))
 	err = eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
 		if len(out) == 0 {
@@ -731,11 +741,11 @@ func geoDel(c *ucli.Context) error {
 				return err
 			}
 		}
-		if _, err := getPoint(ix, tx, id); err != nil {
-			return err // an error that names the point and the index
-		}
 		cs, err := fs.DeletePoint(tx, ix, id)
-		out = append(out, deleted{id, jsonCrossings(cs)})
+		if errors.Is(err, keyspace.ErrNotFound) {
+			_, err = getPoint(ix, tx, id) // the error that names the point and the index
+		}
+		out = append(out, newPointCrossings(id, cs))
 		return err
 	})
 	if err != nil {
@@ -743,7 +753,7 @@ func geoDel(c *ucli.Context) error {
 	}
 	if format == "json" {
 		return writeJSON(c.App.Writer, struct {
-			Deleted []deleted `json:"deleted"`
+			Deleted []pointCrossings `json:"deleted"`
 		}{out})
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)

@@ -97,7 +97,7 @@ func geoImport(c *ucli.Context) error {
 	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
 	bar := newBar(c, len(points), "importing")
-	var moves []importedMove
+	var moves []pointCrossings
 	err = s.Update(func(tx keyspace.Tx) error {
 		// Where the points were, before the import moves them.
 		var before []*geo.Point
@@ -139,12 +139,6 @@ func geoImport(c *ucli.Context) error {
 	return nil
 }
 
-// importedMove is a point whose import crossed fences, as NDJSON.
-type importedMove struct {
-	ID        string         `json:"id"`
-	Crossings []jsonCrossing `json:"crossings"`
-}
-
 // pointsBefore reads where each point of an import is before it: nil for
 // a new point (or one that has expired). The fence set must hold fences.
 func pointsBefore(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, points []geo.Point) ([]*geo.Point, error) {
@@ -165,15 +159,15 @@ func pointsBefore(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, points []geo.Po
 
 // crossingsOf is the crossings of each point's move from before, in the
 // order of the input, leaving out points that crossed nothing.
-func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []geo.Point) ([]importedMove, error) {
-	var moves []importedMove
+func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []geo.Point) ([]pointCrossings, error) {
+	var moves []pointCrossings
 	for i := range points {
 		cs, err := fs.Crossings(tx, before[i], &points[i])
 		if err != nil {
 			return nil, err
 		}
 		if len(cs) > 0 {
-			moves = append(moves, importedMove{points[i].ID, jsonCrossings(cs)})
+			moves = append(moves, newPointCrossings(points[i].ID, cs))
 		}
 	}
 	return moves, nil
