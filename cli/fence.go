@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -181,16 +180,14 @@ func fenceImport(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("fence import wants one FILE (- for standard input)")
 	}
-	path := c.Args().First()
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(c.App.Reader)
-	} else {
-		b, err = os.ReadFile(path)
-	}
+	in, path, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
 		return err
+	}
+	defer closeIn()
+	b, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	fc, err := geojson.UnmarshalFeatureCollection(b)
 	if err != nil {
