@@ -855,7 +855,11 @@ func TestInterruptedImportChangesNothing(t *testing.T) {
 	if err == nil {
 		t.Skip("the import finished before the interrupt arrived")
 	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "interrupted") {
+	// 1: the import stopped and rolled back; 130: it was inside PutAll,
+	// which does not stop, and interruptGrace passed first (seen once on a
+	// CI run that shared its two cores with another package's tests).
+	// Either way nothing may be written, which the stats below check.
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 && ee.ExitCode() != 130 || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("interrupted import: %v, %q", err, errb.String())
 	}
 	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
