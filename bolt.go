@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -217,6 +218,14 @@ func (s *BoltStore) Size() (int64, error) {
 // snapshot: one kept from an earlier View when it is still on it (see
 // readers), else a new one.
 func (s *BoltStore) View(fn func(tx Tx) error) error {
+	return s.ViewContext(context.Background(), fn)
+}
+
+// ViewContext is View under ctx (see Store).
+func (s *BoltStore) ViewContext(ctx context.Context, fn func(tx Tx) error) error {
+	if ctx.Err() != nil {
+		return stoppedError(ctx)
+	}
 	defer faultsPanic()()
 	p, ok, gen := s.reads.take()
 	if !ok {
@@ -227,6 +236,7 @@ func (s *BoltStore) View(fn func(tx Tx) error) error {
 		p = pooledRead{tx: btx, b: b, gen: gen, pages: pagesOf(btx)}
 	}
 	t := &boltTx{tx: p.tx, b: p.b, pages: p.pages}
+	t.under(ctx)
 	t.visit.c, t.visit.end = p.cur, p.end[:0]
 	finished := false
 	defer func() {
@@ -248,6 +258,14 @@ func (s *BoltStore) View(fn func(tx Tx) error) error {
 
 // Update runs fn in a read-write bbolt transaction.
 func (s *BoltStore) Update(fn func(tx Tx) error) error {
+	return s.UpdateContext(context.Background(), fn)
+}
+
+// UpdateContext is Update under ctx (see Store).
+func (s *BoltStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) error {
+	if ctx.Err() != nil {
+		return stoppedError(ctx)
+	}
 	if s.readOnly {
 		return fmt.Errorf("keyspace: update %s: %w (opened read-only)", s.path, ErrReadOnly)
 	}
@@ -262,6 +280,7 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 		return err
 	}
 	t := &boltTx{tx: btx, b: b, pages: pagesOf(btx), txState: txState{writable: true}}
+	t.under(ctx)
 	committed := false
 	defer func() {
 		t.closed = true
@@ -270,6 +289,9 @@ func (s *BoltStore) Update(fn func(tx Tx) error) error {
 		}
 	}()
 	if err := fn(t); err != nil {
+		return err
+	}
+	if err := t.stopped(); err != nil {
 		return err
 	}
 	if t.err != nil {
@@ -388,6 +410,9 @@ func (t *boltTx) Put(key, value []byte) error {
 
 // putOwned stores slices that nobody else will modify until commit.
 func (t *boltTx) putOwned(key, value []byte, _ bool) (err error) {
+	if err := t.stopped(); err != nil {
+		return err
+	}
 	t.writes++
 	defer t.recoverDamage(&err)
 	t.inBolt = true
@@ -472,7 +497,7 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 				return
 			}
 			t.inBolt = true
-			if n++; r.Limit > 0 && n >= r.Limit {
+			if n++; r.Limit > 0 && n >= r.Limit || n%stopEvery == 0 && t.stopped() != nil {
 				return
 			}
 			if t.writes != writes {

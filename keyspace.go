@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"bytes"
+	"context"
 	"iter"
 )
 
@@ -15,6 +16,16 @@ type Store interface {
 	// If fn returns an error or panics, or leaves tx.Err set, every write is
 	// rolled back; otherwise they are committed atomically.
 	Update(fn func(tx Tx) error) error
+	// ViewContext is View under ctx. Once ctx is done, the transaction's
+	// calls fail with an error wrapping ctx.Err() (a long scan notices
+	// within a thousand or so pairs), and so does ViewContext.
+	ViewContext(ctx context.Context, fn func(tx Tx) error) error
+	// UpdateContext is Update under ctx: once ctx is done, the
+	// transaction's calls fail with an error wrapping ctx.Err(), and
+	// nothing is committed however fn returns, as database/sql does with
+	// BeginTx. An import interrupted by Ctrl-C stops at its next write and
+	// rolls back. Waiting for the writer lock does not watch ctx.
+	UpdateContext(ctx context.Context, fn func(tx Tx) error) error
 	// Close releases the store. Transactions started afterwards fail with
 	// ErrClosed. Close waits for running transactions to finish.
 	Close() error

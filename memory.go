@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -77,11 +78,20 @@ func newMemory(max int) *MemoryStore {
 
 // View runs fn over the snapshot published by the last committed Update.
 func (s *MemoryStore) View(fn func(tx Tx) error) error {
+	return s.ViewContext(context.Background(), fn)
+}
+
+// ViewContext is View under ctx (see Store).
+func (s *MemoryStore) ViewContext(ctx context.Context, fn func(tx Tx) error) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
+	if ctx.Err() != nil {
+		return stoppedError(ctx)
+	}
 	snap := s.published.Load()
 	t := &memTx{leaves: snap.leaves, n: snap.n, seek: s.seeker(), snap: snap, dir: snap.directory.dir.Load()}
+	t.under(ctx)
 	defer s.done(t)
 	if err := fn(t); err != nil {
 		return err
@@ -114,16 +124,28 @@ func (s *MemoryStore) done(t *memTx) {
 // Update runs fn on a clone of the published tree and publishes it if fn
 // succeeds.
 func (s *MemoryStore) Update(fn func(tx Tx) error) error {
+	return s.UpdateContext(context.Background(), fn)
+}
+
+// UpdateContext is Update under ctx (see Store).
+func (s *MemoryStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) error {
 	s.writer.Lock()
 	defer s.writer.Unlock()
 	if s.closed.Load() {
 		return ErrClosed
 	}
+	if ctx.Err() != nil {
+		return stoppedError(ctx)
+	}
 	s.gen++
 	snap := s.published.Load()
 	t := &memTx{leaves: snap.leaves.Clone(), n: snap.n, gen: s.gen, leafMax: s.leafMax, txState: txState{writable: true}, seek: s.seeker()}
+	t.under(ctx)
 	defer s.done(t)
 	if err := fn(t); err != nil {
+		return err
+	}
+	if err := t.stopped(); err != nil {
 		return err
 	}
 	if t.err != nil {
@@ -283,6 +305,9 @@ func (t *memTx) split(l *leaf) {
 // reaching over its value (as geo's PutAll builds them in key order), is
 // kept as it is.
 func (t *memTx) putOwned(key, value []byte, forGood bool) error {
+	if err := t.stopped(); err != nil {
+		return err
+	}
 	n := len(key) + len(value)
 	if forGood && cap(key) >= n && (len(value) == 0 || &key[:n][len(key)] == &value[0]) {
 		return t.insert(item{kv: key[:len(key):n]})

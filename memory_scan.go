@@ -77,7 +77,9 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 			// The snapshot is immutable: yield straight from the walk.
 			n := 0
 			t.walk(r, r.Start, r.End, func(it item) bool {
-				n++
+				if n++; n%stopEvery == 0 && t.stopped() != nil {
+					return false
+				}
 				return yield(it.key(), it.value()) && (r.Limit <= 0 || n < r.Limit)
 			})
 			return
@@ -88,6 +90,9 @@ func (t *memTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 		lo, hi := r.Start, r.End
 		buf := make([]item, 0, scanChunk)
 		for n := 0; ; {
+			if t.stopped() != nil {
+				return
+			}
 			buf = buf[:0]
 			t.walk(r, lo, hi, func(it item) bool {
 				buf = append(buf, it)

@@ -1,6 +1,7 @@
 package keyspace_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -18,7 +19,8 @@ import (
 // index entry, its geo point, its delivery zone (a fence) and its audit
 // log change in one Update, on
 // both backends. When the Update fails late (a unique violation after
-// everything else was written) or panics, none of it stays, in any
+// everything else was written), panics or has its context cancelled, none
+// of it stays, in any
 // technique; when it succeeds, all of it is there. The oracle is the list
 // of shops committed, checked through each technique's own reads.
 func TestOneTransactionAcrossTechniques(t *testing.T) {
@@ -131,6 +133,40 @@ func TestOneTransactionAcrossTechniques(t *testing.T) {
 			})
 		}()
 		check("after a panic")
+
+		// Ctrl-C mid-transaction (its context cancelled): each technique's
+		// next write, one by one or in bulk, fails with an error wrapping
+		// context.Canceled, and nothing the transaction wrote stays, though
+		// fn drops those errors and returns nil.
+		ctx, cancel := context.WithCancel(context.Background())
+		err = s.UpdateContext(ctx, func(tx keyspace.Tx) error {
+			if err := open(tx, "s4", "Florist", 59.909, 10.749); err != nil {
+				return err
+			}
+			cancel()
+			p := geo.Point{ID: "s3", Lat: 59.912, Lon: 10.752}
+			fence := geo.Fence{ID: "s3", Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 50}}
+			_, tablePut := shops.Put(tx, composite.Tuple{"s3"}, shop{"Grocer"})
+			_, logAppend := audit.Append(tx, "s3", at, []byte("opened Grocer"))
+			for what, err := range map[string]error{
+				"table Put":    tablePut,
+				"table PutAll": shops.PutAll(tx, []indextable.Row[shop]{{Key: composite.Tuple{"s3"}, Value: shop{"Grocer"}}}),
+				"geo Put":      places.Put(tx, p),
+				"geo PutAll":   places.PutAll(tx, []geo.Point{p}),
+				"fence Put":    zones.Put(tx, fence),
+				"fence PutAll": zones.PutAll(tx, []geo.Fence{fence}),
+				"log Append":   logAppend,
+			} {
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("%s after the context was cancelled: %v, want an error wrapping context.Canceled", what, err)
+				}
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("UpdateContext after a cancel: %v, want an error wrapping context.Canceled", err)
+		}
+		check("after a cancelled context")
 
 		if err := s.Update(func(tx keyspace.Tx) error { return open(tx, "s2", "Café", 59.911, 10.751) }); err != nil {
 			t.Fatal(err)

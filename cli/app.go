@@ -381,15 +381,16 @@ func viewDB(c *ucli.Context, fn func(tx keyspace.Tx) error) error {
 		return err
 	}
 	defer s.Close()
-	return s.View(fn)
+	return s.ViewContext(c.Context, fn)
 }
 
-// updateDB runs fn in a write transaction on the database.
+// updateDB runs fn in a write transaction on the database, which Ctrl-C
+// stops and rolls back.
 func updateDB(c *ucli.Context, fn func(tx keyspace.Tx) error) error {
 	s, err := openWrite(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	return s.Update(fn)
+	return stoppedUpdate(s.UpdateContext(c.Context, fn), "nothing written")
 }

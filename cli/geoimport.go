@@ -98,7 +98,7 @@ func geoImport(c *ucli.Context) error {
 	ix := geo.NewIndex(c.String("index"))
 	bar := newBar(c, len(points), "importing")
 	var moves []pointCrossings
-	err = s.Update(func(tx keyspace.Tx) error {
+	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		// Where the points were, before the import moves them.
 		var before []*geo.Point
 		if c.IsSet("fences") {
@@ -109,7 +109,8 @@ func geoImport(c *ucli.Context) error {
 			before = b
 		}
 		// One PutAll writes one sorted run of keys (fast in bbolt) in one
-		// transaction (all or nothing). Ctrl-C before the commit rolls back.
+		// transaction (all or nothing). Ctrl-C before the commit stops it
+		// at its next write and rolls it back.
 		if err := ix.PutAll(tx, points); err != nil {
 			return err
 		}
@@ -121,11 +122,9 @@ func geoImport(c *ucli.Context) error {
 			moves = m
 		}
 		bar.Set(len(points))
-		if err := c.Context.Err(); err != nil {
-			return fmt.Errorf("interrupted: %w (nothing imported)", err)
-		}
 		return nil
 	})
+	err = stoppedUpdate(err, "nothing imported")
 	bar.Finish()
 	if err != nil {
 		return err

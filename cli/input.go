@@ -209,6 +209,16 @@ func interrupted(ctx context.Context, n int) error {
 	return nil
 }
 
+// stoppedUpdate turns the error of an Update stopped by Ctrl-C (its
+// context cancelled; UpdateContext rolled it back) into the command's
+// message, which says that nothing was done.
+func stoppedUpdate(err error, nothing string) error {
+	if errors.Is(err, context.Canceled) && !strings.HasPrefix(err.Error(), "interrupted") {
+		return fmt.Errorf("interrupted: %w (%s)", context.Canceled, nothing)
+	}
+	return err
+}
+
 func jsonField(v any) string {
 	switch v := v.(type) {
 	case string:

@@ -97,13 +97,7 @@ func fold(c *ucli.Context, readings []indextable.Reading) error {
 		if err != nil {
 			return err
 		}
-		if err := s.AddAll(tx, readings); err != nil {
-			return err
-		}
-		if err := c.Context.Err(); err != nil {
-			return fmt.Errorf("interrupted: %w (nothing imported)", err)
-		}
-		return nil
+		return s.AddAll(tx, readings)
 	})
 }
 

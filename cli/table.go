@@ -133,7 +133,7 @@ func tableImport(c *ucli.Context) error {
 	bar := newBar(c, len(rows), "importing")
 	var bad []badRow
 	imported := 0
-	err = s.Update(func(tx keyspace.Tx) error {
+	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		// A table imported before keeps its key: rows keyed by other
 		// columns, or an integer column filled with text, would sit
 		// beside the old rows under a schema that no longer reads them.
@@ -177,8 +177,9 @@ func tableImport(c *ucli.Context) error {
 			return err
 		}
 		bar.Set(len(rows))
-		return c.Context.Err()
+		return nil
 	})
+	err = stoppedUpdate(err, "nothing imported")
 	bar.Finish()
 	if err != nil {
 		return err

@@ -10,7 +10,8 @@
 //
 // The suite holds table tests for every operation and bound, a randomized
 // model test against a sorted reference map (seeded and reproducible),
-// snapshot isolation, rollback on error and on panic, writes inside a scan
+// snapshot isolation, rollback on error and on panic, transactions
+// whose context is done, writes inside a scan
 // loop, bulk loads, and concurrent readers beside a writer (run it with
 // -race).
 package storetest
@@ -42,6 +43,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"ConcurrentReaders", testConcurrentReaders},
 		{"WritesDuringScan", testWritesDuringScan},
 		{"BulkLoad", testBulkLoad},
+		{"Context", testContext},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })
