@@ -92,6 +92,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		// A transaction stopped by Ctrl-C, where the command had no
+		// message of its own for it (stoppedUpdate).
+		err = fmt.Errorf("interrupted: %w", context.Canceled)
+	}
 	var damaged damagedError
 	if errors.Is(err, keyspace.ErrCorrupt) && !errors.As(err, &damaged) {
 		err = damagedError{err: err} // found after Open, by a query

@@ -830,41 +830,56 @@ func TestCompletion(t *testing.T) {
 }
 
 // TestInterruptedImportChangesNothing sends Ctrl-C (SIGINT) to a large
-// import: it exits 1 and the database is as it was.
+// import at several points of its run (reading the file, sorting, writing
+// inside PutAll): each time it exits 1, saying it was interrupted and
+// imported nothing, and the database is as it was.
 func TestInterruptedImportChangesNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "k.db")
 	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	seed, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var big strings.Builder
 	big.WriteString("id,lat,lon,note\n")
-	for i := 0; i < 400_000; i++ {
+	for i := 0; i < 200_000; i++ {
 		fmt.Fprintf(&big, "p%d,%v,%v,some payload text\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
 	}
 	file := filepath.Join(dir, "big.csv")
 	os.WriteFile(file, []byte(big.String()), 0o644)
-	cmd := exec.Command(binary, "--db", db, "--quiet", "geo", "import", "--index", "p", file)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	// How long the whole import takes here and now, into a copy.
+	whole := filepath.Join(dir, "whole.db")
+	os.WriteFile(whole, seed, 0o644)
+	began := time.Now()
+	if _, stderr, code := run(t, "", "--db", whole, "--quiet", "geo", "import", "--index", "p", file); code != 0 {
+		t.Fatalf("the import, not interrupted: exit %d: %s", code, stderr)
 	}
-	time.Sleep(300 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	if err == nil {
-		t.Skip("the import finished before the interrupt arrived")
-	}
-	// Exit 1: the import stopped by itself within interruptGrace, whether
-	// it was reading the file or inside PutAll (whose writes fail once the
-	// transaction's context is cancelled), and rolled back. Exit 130 would
-	// mean it did not stop, as PutAll did before UpdateContext. Nothing
-	// may be written, which the stats below check.
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "interrupted") || !strings.Contains(errb.String(), "nothing imported") {
-		t.Errorf("interrupted import: %v, %q", err, errb.String())
-	}
-	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
-		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
+	took := time.Since(began)
+	for _, at := range []float64{0.2, 0.5, 0.8} {
+		os.WriteFile(db, seed, 0o644)
+		cmd := exec.Command(binary, "--db", db, "--quiet", "geo", "import", "--index", "p", file)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(at * float64(took)))
+		cmd.Process.Signal(os.Interrupt)
+		err := cmd.Wait()
+		if err == nil {
+			t.Logf("interrupted at %.0f%% of %v: the import finished first", at*100, took)
+			continue
+		}
+		// Exit 130 would mean it did not stop within interruptGrace by
+		// itself, as PutAll did before UpdateContext.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "interrupted") || !strings.Contains(errb.String(), "nothing imported") {
+			t.Errorf("interrupted at %.0f%% of %v: %v, %q", at*100, took, err, errb.String())
+		}
+		if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+			t.Errorf("interrupted at %.0f%% of %v, the import changed the database:\n%s\n%s", at*100, took, before, after)
+		}
 	}
 }
 

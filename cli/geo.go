@@ -379,7 +379,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	}
 	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
-	return s.View(func(tx keyspace.Tx) error {
+	return s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}

@@ -187,7 +187,7 @@ func indexCommand() *ucli.Command {
 					defer s.Close()
 					var ix *indextable.Index[record]
 					var total int
-					err = s.View(func(tx keyspace.Tx) error {
+					err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 						t, x, err := withIndex(tx, c)
 						ix = x
 						if err == nil {
@@ -210,7 +210,7 @@ func indexCommand() *ucli.Command {
 						return err
 					}
 					entries := 0
-					if err := s.View(func(tx keyspace.Tx) error {
+					if err := s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 						for range tx.Scan(ix.All()) {
 							entries++
 						}

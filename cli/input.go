@@ -213,7 +213,7 @@ func interrupted(ctx context.Context, n int) error {
 // context cancelled; UpdateContext rolled it back) into the command's
 // message, which says that nothing was done.
 func stoppedUpdate(err error, nothing string) error {
-	if errors.Is(err, context.Canceled) && !strings.HasPrefix(err.Error(), "interrupted") {
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 		return fmt.Errorf("interrupted: %w (%s)", context.Canceled, nothing)
 	}
 	return err

@@ -65,7 +65,7 @@ func logCommand() *ucli.Command {
 						at = *t
 					}
 					var it enumkeys.Item
-					err = s.Update(func(tx keyspace.Tx) error {
+					err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 						it, err = enumkeys.NewLog(c.String("log")).Append(tx, c.String("parent"), at, []byte(c.Args().First()))
 						return err
 					})

@@ -74,7 +74,7 @@ func statsCommand() *ucli.Command {
 			if out.Format, err = s.Format(); err != nil {
 				return err
 			}
-			err = s.View(func(tx keyspace.Tx) error {
+			err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 				groups, err := composite.GroupCounts(tx, composite.NewSubspace(), nil, 3)
 				if err != nil {
 					return err

@@ -32,7 +32,7 @@ func verifyCommand() *ucli.Command {
 					fmt.Fprintln(c.App.Writer, "  ", p)
 				}
 			}
-			err = s.View(func(tx keyspace.Tx) error {
+			err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 				// Every key and value first: a damaged page anywhere in
 				// the keyspace is an error (keyspace.ErrCorrupt), even one
 				// that no structure below would read.
