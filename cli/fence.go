@@ -18,8 +18,9 @@ import (
 // Geofences on the command line: keyspace fence put, import, get, list,
 // del, containing (at a point, or at every point of a file), repair and
 // drop over a set of geo.Fences; geo put --fences, which moves a point
-// and prints the fences it entered, left or stayed in, in the same
-// transaction (Tile38's geofence hooks, without the server), geo del
+// and prints the fences it entered, left, stayed in or passed through,
+// in the same transaction (Tile38's geofence hooks, without the
+// server), geo del
 // --fences the fences deleted points left, and geo import --fences the
 // crossings of a batch of moves (geoimport.go); and geo within --fences
 // --fence, the points inside a stored fence.

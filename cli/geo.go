@@ -243,7 +243,7 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "put",
-				Usage: "add or move one point; with --fences, print the fences the move entered, left or stayed in (written in the same transaction)",
+				Usage: "add or move one point; with --fences, print the fences the move entered, left, stayed in or passed through (written in the same transaction)",
 				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' --ttl 30s car-7` + "\n" +
 					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --fences zones car-7",
 				ArgsUsage: "ID",
@@ -252,7 +252,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lat", Required: true, Usage: "latitude, degrees"},
 					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
 					ttlFlag(),
-					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit and inside)"},
+					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit, inside and cross)"},
 				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {

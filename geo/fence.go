@@ -19,8 +19,8 @@ import (
 // against, the other way round from a query. A query asks which points lie
 // in a region; Fences.Containing asks which regions hold a point ("which
 // delivery zone is this address in?"), and Fences.Crossings which fences a
-// moving point entered, left or stayed in, as Tile38's geofences report
-// enter, exit and inside. Both run in the caller's transaction, so a point
+// moving point entered, left, stayed in or passed through, as Tile38's
+// geofences report enter, exit, inside and cross. Both run in the caller's transaction, so a point
 // moved with Index.Put and the crossings it makes are one atomic step,
 // which a geofence server's notifications are not.
 //

@@ -33,17 +33,7 @@ func BenchmarkFences(b *testing.B) {
 		probes[i] = workload.Point{Lat: min(90, max(-90, p.Lat+r.NormFloat64()*0.05)), Lon: min(180, max(-180, p.Lon+r.NormFloat64()*0.05))}
 	}
 	for _, n := range []int{1000, 10_000} {
-		fences := make([]geo.Fence, n)
-		for i := range fences {
-			c := pts[r.IntN(len(pts))]
-			fences[i] = geo.Fence{ID: fmt.Sprint("f", i)}
-			if i%2 == 0 {
-				fences[i].Circle = &geo.Circle{Lat: c.Lat, Lon: c.Lon, Radius: 1000 + r.Float64()*19_000}
-			} else {
-				d := 0.01 + r.Float64()*0.2
-				fences[i].Box = &geo.Box{MinLat: max(-90, c.Lat-d), MaxLat: min(90, c.Lat+d), MinLon: max(-180, c.Lon-d), MaxLon: min(180, c.Lon+d)}
-			}
-		}
+		fences := circlesAndBoxes(r, pts, n)
 		benchContaining(b, fmt.Sprintf("fences=%d", n), fences, probes)
 		// An R-tree of the fences' boxes, each candidate then tested
 		// exactly, as Tile38 keeps its fences.
@@ -78,6 +68,85 @@ func BenchmarkFences(b *testing.B) {
 			}
 			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
 		})
+	}
+}
+
+// circlesAndBoxes returns n fences centred on points of pts: circles of 1
+// to 20 km and boxes of 0.02° to 0.42° a side, alternately.
+func circlesAndBoxes(r *rand.Rand, pts []workload.Point, n int) []geo.Fence {
+	fences := make([]geo.Fence, n)
+	for i := range fences {
+		c := pts[r.IntN(len(pts))]
+		fences[i] = geo.Fence{ID: fmt.Sprint("f", i)}
+		if i%2 == 0 {
+			fences[i].Circle = &geo.Circle{Lat: c.Lat, Lon: c.Lon, Radius: 1000 + r.Float64()*19_000}
+		} else {
+			d := 0.01 + r.Float64()*0.2
+			fences[i].Box = &geo.Box{MinLat: max(-90, c.Lat-d), MaxLat: min(90, c.Lat+d), MinLon: max(-180, c.Lon-d), MaxLon: min(180, c.Lon+d)}
+		}
+	}
+	return fences
+}
+
+// BenchmarkFenceCrossings: the crossings of moves of 100 m, 1 km and 10
+// km near clustered points, among 1,000 circles and boxes, on both
+// backends: Crossings, which also looks for the fences the path between
+// passes through (Cross), against two Containing lookups (what the
+// crossings cost without Cross, the baseline) in the same run.
+func BenchmarkFenceCrossings(b *testing.B) {
+	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(8, 9))
+	fences := circlesAndBoxes(r, pts, 1000)
+	for _, be := range storetest.Backends() {
+		s := be.Open(b)
+		fs := geo.NewFences("bench")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			b.Fatal(err)
+		}
+		for _, metres := range []float64{100, 1000, 10_000} {
+			moves := make([][2]geo.Point, 1000)
+			for i := range moves {
+				p := pts[r.IntN(len(pts))]
+				// About metres apart: a degree of latitude is 111 km.
+				dLat, dLon := metres/111_000*math.Cos(r.Float64()*2*math.Pi), metres/111_000*math.Sin(r.Float64()*2*math.Pi)
+				moves[i] = [2]geo.Point{{Lat: p.Lat, Lon: p.Lon}, {Lat: min(90, max(-90, p.Lat+dLat)), Lon: min(180, max(-180, p.Lon+dLon))}}
+			}
+			b.Run(fmt.Sprintf("move=%gm/%s/crossings", metres, be.Name), func(b *testing.B) {
+				crosses := 0
+				for i := 0; b.Loop(); i++ {
+					m := moves[i%len(moves)]
+					s.View(func(tx keyspace.Tx) error {
+						cs, err := fs.Crossings(tx, &m[0], &m[1])
+						if err != nil {
+							b.Fatal(err)
+						}
+						for _, c := range cs {
+							if c.Kind == geo.Cross {
+								crosses++
+							}
+						}
+						return nil
+					})
+				}
+				b.ReportMetric(float64(crosses)/float64(b.N), "crosses/op")
+			})
+			b.Run(fmt.Sprintf("move=%gm/%s/containing-twice", metres, be.Name), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					m := moves[i%len(moves)]
+					s.View(func(tx keyspace.Tx) error {
+						for _, p := range m {
+							if _, err := fs.Containing(tx, p.Lat, p.Lon); err != nil {
+								b.Fatal(err)
+							}
+						}
+						return nil
+					})
+				}
+			})
+		}
 	}
 }
 

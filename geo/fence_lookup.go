@@ -22,6 +22,7 @@ const (
 	Enter  CrossingKind = iota + 1 // outside before (or new), inside after
 	Exit                           // inside before, outside after (or deleted)
 	Inside                         // inside before and after
+	Cross                          // outside before and after, but the path between passed through it (fence_cross.go)
 )
 
 func (k CrossingKind) String() string {
@@ -32,11 +33,14 @@ func (k CrossingKind) String() string {
 		return "exit"
 	case Inside:
 		return "inside"
+	case Cross:
+		return "cross"
 	}
 	return fmt.Sprintf("CrossingKind(%d)", int(k))
 }
 
-// A Crossing is a fence a moving point entered, left or stayed in.
+// A Crossing is a fence a moving point entered, left, stayed in or passed
+// through.
 type Crossing struct {
 	Fence string
 	Kind  CrossingKind
@@ -154,8 +158,12 @@ func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
 
 // Crossings compares the fences that hold a point before and after a
 // move: Enter for those that hold it only after, Exit only before, Inside
-// both, by fence id. A nil before is a point just added (every fence
-// holding it is entered), a nil after a point deleted.
+// both, by fence id. A fence that holds neither end but that the move's
+// path passes through is a Cross: the path is the straight line in
+// longitude and latitude between the two places, the shorter way round
+// (path.go), as Tile38 draws it. A nil before is a point just added
+// (every fence holding it is entered), a nil after a point deleted;
+// neither has a path.
 func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
 	var was, is []string
 	var err error
@@ -180,6 +188,20 @@ func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, e
 	for _, id := range is {
 		if _, found := slices.BinarySearch(was, id); !found {
 			out = append(out, Crossing{Fence: id, Kind: Enter})
+		}
+	}
+	if before != nil && after != nil && (before.Lat != after.Lat || before.Lon != after.Lon) {
+		held := func(id string) bool {
+			_, w := slices.BinarySearch(was, id)
+			_, i := slices.BinarySearch(is, id)
+			return w || i
+		}
+		crossed, err := fs.passedThrough(tx, newPath(*before, *after), held)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range crossed {
+			out = append(out, Crossing{Fence: id, Kind: Cross})
 		}
 	}
 	slices.SortFunc(out, func(a, b Crossing) int { return strings.Compare(a.Fence, b.Fence) })

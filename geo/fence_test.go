@@ -113,7 +113,7 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 			s.View(func(tx keyspace.Tx) error {
 				for i, p := range probes {
 					held += checkContaining(t, tx, fs, model, p, fmt.Sprint("step ", step))
-					if i%7 == 0 {
+					if i%14 == 0 {
 						q := probes[r.IntN(len(probes))]
 						cs, err := fs.Crossings(tx, &p, &q)
 						if err != nil {
@@ -215,10 +215,14 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // checkCrossings compares crossings from before to after with the
-// oracle's fences holding each.
+// oracle's fences holding each, and, for the fences holding neither,
+// with pathOracle's verdict on the path between: a fence it is sure the
+// path passes through must be a Cross, one it is sure the path misses
+// must not be, and one the path grazes may be either.
 func checkCrossings(t *testing.T, cs []Crossing, model map[string]Fence, before, after *Point) {
 	t.Helper()
 	var want []Crossing
+	graze := map[string]bool{}
 	for _, id := range slices.Sorted(mapKeys(model)) {
 		f := model[id]
 		was := before != nil && fenceHolds(f, before.Lat, before.Lon)
@@ -230,10 +234,212 @@ func checkCrossings(t *testing.T, cs []Crossing, model map[string]Fence, before,
 			want = append(want, Crossing{id, Exit})
 		case is:
 			want = append(want, Crossing{id, Enter})
+		case before != nil && after != nil:
+			switch pathOracle(f, *before, *after) {
+			case through:
+				want = append(want, Crossing{id, Cross})
+			case grazes:
+				graze[id] = true
+			}
 		}
 	}
-	if !slices.Equal(cs, want) {
-		t.Fatalf("crossings from %v to %v: %v, want %v", before, after, cs, want)
+	got := slices.DeleteFunc(slices.Clone(cs), func(c Crossing) bool { return c.Kind == Cross && graze[c.Fence] })
+	if !slices.Equal(got, want) {
+		for _, w := range want {
+			if w.Kind == Cross && !slices.Contains(cs, w) {
+				f := model[w.Fence]
+				t.Logf("DEBUG %s circle %+v box %+v poly %v", w.Fence, f.Circle, f.Box, f.Polygon)
+			}
+		}
+		t.Fatalf("crossings from %v to %v: %v, want %v (either way for %v)", before, after, cs, want, slices.Sorted(mapKeys(graze)))
+	}
+}
+
+// The verdicts of pathOracle.
+const (
+	misses = iota
+	grazes
+	through
+)
+
+// pathOracle says whether the path from a to b (the straight line in
+// longitude and latitude, the shorter way round) passes through f, by
+// sampling it at 600 points, written apart from path.go: through when
+// a sample lies in f (fenceHolds), misses when every sample lies farther
+// from f than a sample step (so that no point between two samples can
+// reach it), grazes otherwise.
+func pathOracle(f Fence, a, b Point) int {
+	const n = 600
+	// The shorter way round, eastward when both are 180°: in (-180, 180].
+	dLon := b.Lon - a.Lon
+	if dLon > 180 {
+		dLon -= 360
+	} else if dLon <= -180 {
+		dLon += 360
+	}
+	dLat := b.Lat - a.Lat
+	at := func(i int) (lat, lon float64) {
+		return a.Lat + dLat*float64(i)/n, math.Mod(a.Lon+dLon*float64(i)/n+540, 360) - 180
+	}
+	// A step's length on the ground is at most its length in degrees of
+	// latitude, as a degree of longitude is never longer than one of
+	// latitude.
+	step := math.Hypot(dLat, dLon) / n
+	if f.Circle != nil {
+		step *= math.Pi / 180 * EarthRadius
+	}
+	// A polygon's samples far from its bounding box need neither test.
+	far := func(lat, lon float64) bool { return false }
+	if f.Polygon != nil {
+		b := f.Polygon.Bound()
+		far = func(lat, lon float64) bool {
+			return lat < b.Min[1]-2*step || lat > b.Max[1]+2*step || lon < b.Min[0]-2*step || lon > b.Max[0]+2*step
+		}
+	}
+	for i := range n + 1 {
+		if lat, lon := at(i); !far(lat, lon) && fenceHolds(f, lat, lon) {
+			return through
+		}
+	}
+	for i := range n + 1 {
+		if lat, lon := at(i); !far(lat, lon) && gap(f, lat, lon) <= 1.5*step {
+			return grazes
+		}
+	}
+	return misses
+}
+
+// gap is how far (lat, lon), outside f, lies from it: in metres from a
+// circle, in degrees (in the plane of longitude and latitude) from a box
+// or a polygon's edges.
+func gap(f Fence, lat, lon float64) float64 {
+	p := orb.Point{lon, lat}
+	switch {
+	case f.Circle != nil:
+		return Distance(f.Circle.Lat, f.Circle.Lon, lat, lon) - f.Circle.Radius
+	case f.Box != nil:
+		b := f.Box
+		dLat := max(0, b.MinLat-lat, lat-b.MaxLat)
+		lons := [][2]float64{{b.MinLon, b.MaxLon}}
+		if b.MinLon > b.MaxLon {
+			lons = [][2]float64{{b.MinLon, 180}, {-180, b.MaxLon}}
+		}
+		best := math.Inf(1)
+		for _, iv := range lons {
+			for _, s := range []float64{-360, 0, 360} {
+				best = min(best, math.Hypot(dLat, max(0, iv[0]+s-lon, lon-iv[1]-s)))
+			}
+		}
+		return best
+	}
+	best := math.Inf(1)
+	for _, poly := range toMulti(f.Polygon) {
+		for _, ring := range poly {
+			for i := 1; i < len(ring); i++ {
+				for _, s := range []float64{-360, 0, 360} {
+					q := orb.Point{p[0] + s, p[1]}
+					best = min(best, planar.DistanceFromSegment(ring[i-1], ring[i], q))
+				}
+			}
+		}
+	}
+	return best
+}
+
+// TestFenceCross: moves between points near fences of every shape, at
+// the poles and across ±180° as often as anywhere, on both backends.
+// Crossings must report as Cross exactly the fences holding neither end
+// that the sampled oracle says the path passes through (pathOracle), and
+// enough of them must occur for the test to mean something. Then the
+// cases the path's definition decides, each against what it implies.
+func TestFenceCross(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(7, 8))
+		fences, model, probes := fencesAround(r, 30, 10, 150_000)
+		fs := NewFences("zones")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		crosses := 0
+		s.View(func(tx keyspace.Tx) error {
+			for i := range probes {
+				// The next probe of the same fence's cluster, and for
+				// every fourth one of any cluster: short moves and long.
+				moves := []int{i/10*10 + (i+1)%10}
+				if i%4 == 0 {
+					moves = append(moves, r.IntN(len(probes)))
+				}
+				for _, j := range moves {
+					cs, err := fs.Crossings(tx, &probes[i], &probes[j])
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkCrossings(t, cs, model, &probes[i], &probes[j])
+					for _, c := range cs {
+						if c.Kind == Cross {
+							crosses++
+						}
+					}
+				}
+			}
+			return nil
+		})
+		if crosses < 50 {
+			t.Fatalf("only %d crosses among the moves", crosses)
+		}
+	})
+
+	square := orb.Polygon{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}
+	cases := []struct {
+		name          string
+		fence         Fence
+		before, after Point
+		cross         bool
+	}{
+		{"through a small circle", Fence{Circle: &Circle{Lat: 0, Lon: 0, Radius: 100}}, Point{Lat: 0, Lon: -0.1}, Point{Lat: 0, Lon: 0.1}, true},
+		{"past a small circle, 1 km off", Fence{Circle: &Circle{Lat: 0, Lon: 0, Radius: 100}}, Point{Lat: 0.01, Lon: -0.1}, Point{Lat: 0.01, Lon: 0.1}, false},
+		{"across ±180° through a box across it", Fence{Box: &Box{MinLat: -1, MaxLat: 1, MinLon: 179.9, MaxLon: -179.9}}, Point{Lat: 0, Lon: 179}, Point{Lat: 0, Lon: -179}, true},
+		{"across ±180° through a circle on it", Fence{Circle: &Circle{Lat: 10, Lon: 180, Radius: 5000}}, Point{Lat: 10, Lon: -179.5}, Point{Lat: 10, Lon: 179.5}, true},
+		{"half the world apart: eastward", Fence{Box: &Box{MinLat: -1, MaxLat: 1, MinLon: 89, MaxLon: 91}}, Point{Lat: 0, Lon: 0}, Point{Lat: 0, Lon: -180}, true},
+		{"half the world apart: not westward", Fence{Box: &Box{MinLat: -1, MaxLat: 1, MinLon: -91, MaxLon: -89}}, Point{Lat: 0, Lon: 0}, Point{Lat: 0, Lon: -180}, false},
+		{"the long way round is not taken", Fence{Box: &Box{MinLat: -1, MaxLat: 1, MinLon: -10, MaxLon: 10}}, Point{Lat: 0, Lon: 179}, Point{Lat: 0, Lon: -179}, false},
+		{"through a box", Fence{Box: &Box{MinLat: 0, MaxLat: 1, MinLon: 0, MaxLon: 1}}, Point{Lat: -1, Lon: 0.5}, Point{Lat: 2, Lon: 0.5}, true},
+		{"along a box's edge", Fence{Box: &Box{MinLat: 0, MaxLat: 1, MinLon: 0, MaxLon: 1}}, Point{Lat: 0, Lon: -1}, Point{Lat: 0, Lon: 2}, true},
+		{"past a box's corner", Fence{Box: &Box{MinLat: 0, MaxLat: 1, MinLon: 0, MaxLon: 1}}, Point{Lat: 1.5, Lon: -0.5}, Point{Lat: 2.5, Lon: 0.5}, false},
+		{"along a polygon's edge", Fence{Polygon: square}, Point{Lat: 0, Lon: -1}, Point{Lat: 0, Lon: 2}, true},
+		{"through a polygon's corner", Fence{Polygon: square}, Point{Lat: -1, Lon: 2}, Point{Lat: 2, Lon: -1}, true},
+		{"past a polygon's corner", Fence{Polygon: square}, Point{Lat: -0.5, Lon: 2.6}, Point{Lat: 2.6, Lon: -0.5}, false},
+		{"into a polygon's hole and out", Fence{Polygon: orb.Polygon{square[0], {{0.2, 0.2}, {0.8, 0.2}, {0.8, 0.8}, {0.2, 0.8}, {0.2, 0.2}}}}, Point{Lat: 0.5, Lon: 0.4}, Point{Lat: 0.5, Lon: 0.6}, false},
+		{"from a polygon's hole out through it", Fence{Polygon: orb.Polygon{square[0], {{0.2, 0.2}, {0.8, 0.2}, {0.8, 0.8}, {0.2, 0.8}, {0.2, 0.2}}}}, Point{Lat: 0.5, Lon: 0.5}, Point{Lat: 0.5, Lon: 1.5}, true},
+		// Along a parallel, not over the pole as a great circle would go:
+		// 89.5° N stays 55.6 km from the pole all the way.
+		{"round a pole, not over it", Fence{Circle: &Circle{Lat: 90, Lon: 0, Radius: 50_000}}, Point{Lat: 89.5, Lon: 0}, Point{Lat: 89.5, Lon: 179}, false},
+		{"through a circle near a pole", Fence{Circle: &Circle{Lat: 89, Lon: 0, Radius: 20_000}}, Point{Lat: 89, Lon: -20}, Point{Lat: 89, Lon: 20}, true},
+		{"a move that stays put", Fence{Circle: &Circle{Lat: 0, Lon: 0, Radius: 100}}, Point{Lat: 1, Lon: 1}, Point{Lat: 1, Lon: 1}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := keyspace.NewMemory()
+			fs := NewFences("z")
+			tc.fence.ID = "f"
+			var cs []Crossing
+			err := s.Update(func(tx keyspace.Tx) (err error) {
+				if err := fs.Put(tx, tc.fence); err != nil {
+					return err
+				}
+				cs, err = fs.Crossings(tx, &tc.before, &tc.after)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(cs, Crossing{"f", Cross}); got != tc.cross || len(cs) > 1 {
+				t.Errorf("crossings %v, want a cross: %v", cs, tc.cross)
+			}
+			if oracle := pathOracle(tc.fence, tc.before, tc.after); oracle != grazes && (oracle == through) != tc.cross {
+				t.Errorf("the oracle says %d (0 misses, 2 through), the case %v", oracle, tc.cross)
+			}
+		})
 	}
 }
 
@@ -380,8 +586,12 @@ func FuzzFencesAgainstBruteForce(f *testing.F) {
 		}
 		probes = append(probes, [2]float64{lat, lon}, [2]float64{90, lon}, [2]float64{-90, lon}, [2]float64{lat, 180}, [2]float64{lat, -180},
 			[2]float64{b.MinLat, b.MinLon}, [2]float64{b.MaxLat, b.MaxLon})
+		model := map[string]Fence{}
+		for _, f := range fences {
+			model[f.ID] = f
+		}
 		s.View(func(tx keyspace.Tx) error {
-			for _, p := range probes {
+			for i, p := range probes {
 				got, err := fs.Containing(tx, p[0], p[1])
 				if err != nil {
 					t.Fatal(err)
@@ -391,6 +601,15 @@ func FuzzFencesAgainstBruteForce(f *testing.F) {
 					if slices.Contains(got, f.ID) != want {
 						t.Fatalf("fence %s %+v at (%v, %v): Containing says %v, the oracle %v", f.ID, f, p[0], p[1], !want, want)
 					}
+				}
+				// The move from the previous probe, its crosses included.
+				if i > 0 {
+					before, after := Point{Lat: probes[i-1][0], Lon: probes[i-1][1]}, Point{Lat: p[0], Lon: p[1]}
+					cs, err := fs.Crossings(tx, &before, &after)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkCrossings(t, cs, model, &before, &after)
 				}
 			}
 			return nil

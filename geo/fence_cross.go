@@ -1,0 +1,210 @@
+package geo
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+)
+
+// Cross detection: the fences a move passes through with neither of its
+// ends inside (Crossings' Cross), along the move's path (path.go).
+//
+// A fence the path meets has a cell the path meets, as its cells cover
+// it. So the path is covered with at most pathCells cells, and every
+// fence with a cell that meets one of them is a candidate: at each level
+// in the set's mask, the fence cell holding a covering cell (one key
+// prefix, as Containing reads) or lying inside it (a range of hashes).
+// Each candidate is then tested exactly against its stored definition:
+// the path's closest approach to a circle's centre, the path clipped to a
+// box, the path against a polygon's edges.
+
+// pathCells is the covering budget of a move's path: a short move is
+// covered by a few small cells, a long one by coarser cells that read
+// more candidates.
+const pathCells = 4
+
+// passedThrough returns, sorted, the ids of the fences the path p meets,
+// of those held is false for (the fences holding neither end). A circle
+// or box met on one of its edge cells is tested against the region the
+// cell's value carries; any other candidate against its stored
+// definition.
+func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool) ([]string, error) {
+	v, err := fs.meeting(tx, p)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range v.candidates() {
+		if held(c.id) {
+			continue
+		}
+		var meets bool
+		switch {
+		case c.circle != nil:
+			meets = p.meetsCircle(newCircle(c.circle[0], c.circle[1], c.circle[2]))
+		case c.box != nil:
+			meets = p.meetsBox(new(boxRegion).init(*c.box))
+		default:
+			if meets, err = fs.pathMeets(tx, p, c.id); err != nil {
+				return nil, err
+			}
+		}
+		if meets {
+			out = append(out, c.id)
+		}
+	}
+	return out, nil
+}
+
+// meeting reads the cells of the fences that have a cell meeting a cell
+// of the path's covering: every fence the path meets, and some near it.
+// The covering's cells share their coarser levels' cells, so the key
+// ranges are sorted and merged before they are read, in one VisitRanges.
+func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
+	mask, _, err := fs.levels(tx)
+	if err != nil {
+		return nil, err
+	}
+	// Keys sort by grid, then level, then hash, and the covering's cells
+	// by grid, then hash: taken in that order, the ranges ascend, and a
+	// range that overlaps the one before (the cells' common coarser
+	// cell, most often) merges into it.
+	cells := cover(p, pathCells)
+	var ranges []keyspace.Range
+	var buf []byte
+	for g := range fs.cellPrefix {
+		prefix := fs.cellPrefix[g]
+		for level := uint(0); level <= MaxBits; level += fenceStep {
+			if mask&levelOf(uint64(level)) == 0 {
+				continue
+			}
+			for _, c := range cells {
+				if c.grid != grid(g) {
+					continue
+				}
+				// The hashes at this level of the cells that hold c (one)
+				// or lie inside it (a shift of 64 is 0 in Go, so the
+				// cell of 0 bits spans every hash).
+				var lo, hi uint64
+				if level <= c.bits {
+					lo = c.hash >> (c.bits - level)
+					hi = lo
+				} else {
+					lo = c.hash << (level - c.bits)
+					hi = lo | (1<<(level-c.bits) - 1)
+				}
+				start := len(buf)
+				buf = composite.AppendUint(composite.AppendUint(append(buf, prefix...), uint64(level)), lo)
+				mid := len(buf)
+				buf = append(composite.AppendUint(composite.AppendUint(append(buf, prefix...), uint64(level)), hi), 0xff)
+				r := keyspace.Range{Start: buf[start:mid:mid], End: buf[mid:len(buf):len(buf)]}
+				if n := len(ranges); n > 0 && bytes.Compare(r.Start, ranges[n-1].End) <= 0 {
+					if bytes.Compare(r.End, ranges[n-1].End) > 0 {
+						ranges[n-1].End = r.End
+					}
+					buf = buf[:start]
+					continue
+				}
+				ranges = append(ranges, r)
+			}
+		}
+	}
+	v := &meetingVisitor{fs: fs}
+	if err := keyspace.VisitRanges(tx, ranges, v); err != nil {
+		return nil, fs.wrap(err)
+	}
+	if v.bad != nil {
+		return nil, fs.wrap(fmt.Errorf("%w: fence cell key %s", keyspace.ErrCorrupt, errctx.Quote(string(v.bad))))
+	}
+	return v, nil
+}
+
+// meetingVisitor gathers the fences of the cell keys meeting reads, with
+// the circle or box an edge cell carries.
+type meetingVisitor struct {
+	fs    *Fences
+	found []candidate
+	bad   []byte // a damaged key or value met
+}
+
+// A candidate is a fence a path may pass through, with its circle or
+// box when one of its cells carried it.
+type candidate struct {
+	id     string
+	circle *[3]float64 // lat, lon, radius
+	box    *Box
+}
+
+func (v *meetingVisitor) VisitIn(_ int, k, val []byte) bool {
+	t, err := v.fs.cells.Unpack(k)
+	id, ok := "", false
+	if err == nil && len(t) == 4 {
+		id, ok = t[3].(string)
+	}
+	c := candidate{id: id}
+	switch {
+	case !ok || len(val) == 0:
+		ok = false
+	case val[0] == cellCircle:
+		c.circle = new([3]float64)
+		ok = readFloats(val[1:], c.circle[:])
+	case val[0] == cellBox:
+		var f [4]float64
+		ok = readFloats(val[1:], f[:])
+		c.box = &Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}
+	}
+	if !ok {
+		v.bad = bytes.Clone(k)
+		return false
+	}
+	v.found = append(v.found, c)
+	return true
+}
+
+// candidates returns the fences found, one for each id in order, with
+// its region when any of its cells carried it.
+func (v *meetingVisitor) candidates() []candidate {
+	carried := func(c candidate) int {
+		if c.circle != nil || c.box != nil {
+			return 0
+		}
+		return 1
+	}
+	slices.SortFunc(v.found, func(a, b candidate) int {
+		if c := strings.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(carried(a), carried(b))
+	})
+	return slices.CompactFunc(v.found, func(a, b candidate) bool { return a.id == b.id })
+}
+
+// pathMeets tests the path against the stored fence id.
+func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
+	def, err := fs.get(tx, id)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case def.Circle != nil:
+		c := def.Circle
+		return p.meetsCircle(newCircle(c.Lat, c.Lon, c.Radius)), nil
+	case def.Box != nil:
+		return p.meetsBox(new(boxRegion).init(*def.Box)), nil
+	}
+	reg, err := fs.polygon(tx, id)
+	if err != nil {
+		return false, err
+	}
+	pr, ok := reg.(polygonRegion)
+	if !ok {
+		return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(id)))
+	}
+	return p.meetsPolygon(&pr), nil
+}
