@@ -60,6 +60,47 @@ func FuzzCovering(f *testing.F) {
 	})
 }
 
+// FuzzPathCovering: a move's path, covered as Crossings covers it
+// (pathCells cells), has every point in a cell of its covering: the point
+// at t, the ends, and where it crosses ±180°. A point the covering missed
+// would hide the fences there from cross detection.
+func FuzzPathCovering(f *testing.F) {
+	f.Add(37.7, -122.4, 37.71, -122.39, 0.5)
+	f.Add(0.0, 179.9, 0.1, -179.9, 0.5)     // across ±180
+	f.Add(89.9, 0.0, 89.9, 179.0, 0.25)     // round the north pole, in the cap
+	f.Add(-80.0, -100.0, 70.0, 80.0, 0.999) // half the world, through both grids
+	f.Add(10.0, 0.0, 10.0, -180.0, 0.5)     // 180° apart: eastward
+	f.Add(78.75, 10.0, 78.7, 10.0, 0.5)     // the cap's edge
+	f.Fuzz(func(t *testing.T, lat0, lon0, lat1, lon1, at float64) {
+		if validate(lat0, lon0) != nil || validate(lat1, lon1) != nil || !(at >= 0 && at <= 1) {
+			return
+		}
+		p := newPath(Point{Lat: lat0, Lon: lon0}, Point{Lat: lat1, Lon: lon1})
+		cells := cover(p, pathCells)
+		check := func(t0 float64) {
+			lat, lon := p.at(t0)
+			lat, lon = min(90, max(-90, lat)), wrap(lon)
+			g, h := locate(lat, lon)
+			for _, c := range cells {
+				if lo, hi := c.span(); c.grid == g && h >= lo && h <= hi {
+					return
+				}
+			}
+			t.Fatalf("the path from (%v, %v) to (%v, %v): its point at t = %v, (%v, %v), is in no cell of its covering %v", lat0, lon0, lat1, lon1, t0, lat, lon, cells)
+		}
+		check(0)
+		check(1)
+		check(at)
+		for _, edge := range []float64{-180, 180} {
+			if d := p.lon1 - p.lon0; d != 0 {
+				if t0 := (edge - p.lon0) / d; t0 >= 0 && t0 <= 1 {
+					check(t0)
+				}
+			}
+		}
+	})
+}
+
 // FuzzCellsHoldTheirPoints: for any point, in the geohash grid or a polar
 // cap's, every cell holding its hash, from the whole grid down to 64 bits,
 // has rectangles that hold it. A covering's cells are these cells, so a
