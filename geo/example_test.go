@@ -270,6 +270,25 @@ func ExampleFences_PutPoint() {
 	// [{city inside} {downtown exit}]
 }
 
+// A move between two samples can pass through a fence that holds
+// neither: Crossings reports it as a Cross (Tile38's "cross"), along the
+// straight line in longitude and latitude between them.
+func ExampleFences_Crossings() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.Put(tx, geo.Fence{ID: "bridge", Box: &geo.Box{MinLat: 37.80, MinLon: -122.40, MaxLat: 37.82, MaxLon: -122.33}})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		sf, oakland := geo.Point{Lat: 37.79, Lon: -122.41}, geo.Point{Lat: 37.83, Lon: -122.30}
+		crossings, err := zones.Crossings(tx, &sf, &oakland)
+		fmt.Println(crossings, err)
+		return nil
+	})
+	// Output:
+	// [{bridge cross}] <nil>
+}
+
 // Which zones hold an address, and which drivers are inside a zone: a
 // fence answers both ways.
 func ExampleFences_Containing() {
