@@ -61,7 +61,7 @@ func FuzzCovering(f *testing.F) {
 }
 
 // FuzzPathCovering: a move's path, covered as Crossings covers it
-// (pathCells cells), has every point in a cell of its covering: the point
+// (pathCells), has every point in a cell of its covering: the point
 // at t, the ends, and where it crosses ±180°. A point the covering missed
 // would hide the fences there from cross detection.
 func FuzzPathCovering(f *testing.F) {
@@ -76,7 +76,7 @@ func FuzzPathCovering(f *testing.F) {
 			return
 		}
 		p := newPath(Point{Lat: lat0, Lon: lon0}, Point{Lat: lat1, Lon: lon1})
-		cells := cover(p, pathCells)
+		cells := cover(p, pathCells(p))
 		check := func(t0 float64) {
 			lat, lon := p.at(t0)
 			lat, lon = min(90, max(-90, lat)), wrap(lon)
