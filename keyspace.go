@@ -47,7 +47,9 @@ type Tx interface {
 	// Scan iterates over the pairs in r in key order (reverse order when
 	// r.Reverse). Check Err after the loop.
 	Scan(r Range) iter.Seq2[[]byte, []byte]
-	// Err returns the first error met by a Scan of this transaction.
+	// Err returns the first error met by a Scan of this transaction, or
+	// the error of its context once that is done (UpdateContext,
+	// ViewContext).
 	Err() error
 	// Writable reports whether this is an Update transaction.
 	Writable() bool

@@ -19,11 +19,10 @@ import (
 // del, containing (at a point, or at every point of a file), repair and
 // drop over a set of geo.Fences; geo put --fences, which moves a point
 // and prints the fences it entered, left, stayed in or passed through,
-// in the same transaction (Tile38's geofence hooks, without the
-// server), geo del
-// --fences the fences deleted points left, and geo import --fences the
-// crossings of a batch of moves (geoimport.go); and geo within --fences
-// --fence, the points inside a stored fence.
+// in the same transaction (Tile38's geofence hooks, without the server),
+// geo del --fences the fences deleted points left, and geo import
+// --fences the crossings of a batch of moves (geoimport.go); and geo
+// within --fences --fence, the points inside a stored fence.
 //
 // As GeoJSON a fence is a Feature with its id: a circle is a Point with a
 // "radius" property in metres; a box is a Polygon of its outline with the

@@ -52,7 +52,7 @@ func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) boo
 		var meets bool
 		switch {
 		case c.circle != nil:
-			meets = p.meetsCircle(newCircle(c.circle[0], c.circle[1], c.circle[2]))
+			meets = p.meetsCircle(c.circle[0], c.circle[1], c.circle[2])
 		case c.box != nil:
 			meets = p.meetsBox(new(boxRegion).init(*c.box))
 		default:
@@ -69,8 +69,9 @@ func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) boo
 
 // meeting reads the cells of the fences that have a cell meeting a cell
 // of the path's covering: every fence the path meets, and some near it.
-// The covering's cells share their coarser levels' cells, so the key
-// ranges are sorted and merged before they are read, in one VisitRanges.
+// The covering's cells share their coarser levels' cells: the key ranges
+// are built in key order, overlapping ones merged, and read in one
+// VisitRanges.
 func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
 	mask, _, err := fs.levels(tx)
 	if err != nil {
@@ -190,26 +191,21 @@ func (v *meetingVisitor) candidates() []candidate {
 	return slices.CompactFunc(v.found, func(a, b candidate) bool { return a.id == b.id })
 }
 
-// pathMeets tests the path against the stored fence id.
+// pathMeets tests the path against the fence id's region: a polygon's
+// from its rings, with no JSON to parse, any other from its definition
+// (Fences.polygon reads both ways).
 func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
-	def, err := fs.get(tx, id)
-	if err != nil {
-		return false, err
-	}
-	switch {
-	case def.Circle != nil:
-		c := def.Circle
-		return p.meetsCircle(newCircle(c.Lat, c.Lon, c.Radius)), nil
-	case def.Box != nil:
-		return p.meetsBox(new(boxRegion).init(*def.Box)), nil
-	}
 	reg, err := fs.polygon(tx, id)
 	if err != nil {
 		return false, err
 	}
-	pr, ok := reg.(polygonRegion)
-	if !ok {
-		return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(id)))
+	switch reg := reg.(type) {
+	case polygonRegion:
+		return p.meetsPolygon(&reg), nil
+	case *circle:
+		return p.meetsCircle(reg.lat, reg.lon, reg.radius), nil
+	case *boxRegion:
+		return p.meetsBox(reg), nil
 	}
-	return p.meetsPolygon(&pr), nil
+	return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(id)))
 }

@@ -102,7 +102,8 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 
 // polygon is the region of the polygon fence id, for testing points: from
 // its rings (fence_polygon.go), or for a fence stored before they were
-// kept, from its definition.
+// kept, from its definition. For a circle or a box, which keep no rings,
+// it is the region of its definition (pathMeets asks so).
 func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
 	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
 	if err == nil {

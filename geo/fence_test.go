@@ -288,6 +288,12 @@ func pathOracle(f Fence, a, b Point) int {
 	if f.Circle != nil {
 		step *= math.Pi / 180 * EarthRadius
 	}
+	// A circle farther from the path's start than the path's length (at
+	// most its length in degrees of latitude) and its radius and a step
+	// is missed: every point of the path is nearer the start than that.
+	if c := f.Circle; c != nil && Distance(c.Lat, c.Lon, a.Lat, a.Lon) > c.Radius+float64(n+2)*step {
+		return misses
+	}
 	// A polygon's samples far from its bounding box need neither test.
 	far := func(lat, lon float64) bool { return false }
 	if f.Polygon != nil {
@@ -633,8 +639,17 @@ func TestFenceCellValues(t *testing.T) {
 		check := func(when string) (held int) {
 			t.Helper()
 			s.View(func(tx keyspace.Tx) error {
-				for _, p := range probes {
+				for i, p := range probes {
 					held += checkContaining(t, tx, fs, model, p, when)
+					// A move to the next probe of the same cluster: its
+					// crosses read the cells' values too.
+					if i%5 == 0 {
+						cs, err := fs.Crossings(tx, &p, &probes[i+1])
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkCrossings(t, cs, model, &p, &probes[i+1])
+					}
 				}
 				return nil
 			})

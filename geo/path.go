@@ -129,7 +129,7 @@ func (p path) meetsPolygon(pr *polygonRegion) bool {
 	return false
 }
 
-// closest returns the point of the path nearest the centre of c, on the
+// closest returns the point of the path nearest (cLat, cLon) on the
 // sphere, and its distance in metres. The haversine of the distance from
 // the centre to the point at t,
 //
@@ -141,8 +141,8 @@ func (p path) meetsPolygon(pr *polygonRegion) bool {
 // golden-section search over the samples either side of it, to about
 // 1e-10 of the path: on a path of up to a few hundred kilometres h has
 // one minimum, and the refined point is within a millimetre of it.
-func (p path) closest(c *circle) (lat, lon, metres float64) {
-	o := newOrigin(c.lat, c.lon)
+func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
+	o := newOrigin(cLat, cLon)
 	h := func(t float64) float64 {
 		lat, lon := p.at(t)
 		return o.hav(rad(lat), rad(lon))
@@ -179,7 +179,7 @@ func (p path) closest(c *circle) (lat, lon, metres float64) {
 	}
 	lat, lon = p.at(best)
 	lon = wrap(lon)
-	return lat, lon, Distance(c.lat, c.lon, lat, lon)
+	return lat, lon, Distance(cLat, cLon, lat, lon)
 }
 
 // pathSamples is how many pieces closest samples a path in, and
@@ -196,16 +196,16 @@ func (p path) length() float64 {
 	return math.Hypot(p.lat1-p.lat0, p.lon1-p.lon0) * math.Pi / 180 * EarthRadius
 }
 
-// meetsCircle reports whether the path comes within c's radius of its
-// centre, as c.contains measures it. A circle farther from the path's
-// start than the path is long, plus its radius, is missed without a
-// search.
-func (p path) meetsCircle(c *circle) bool {
-	if Distance(c.lat, c.lon, p.lat0, p.lon0) > c.radius+p.length()+1e-3 {
+// meetsCircle reports whether the path comes within radius metres of
+// (lat, lon), as a circle's contains measures it. A circle farther from
+// the path's start than the path is long, plus its radius, is missed
+// without a search.
+func (p path) meetsCircle(lat, lon, radius float64) bool {
+	if Distance(lat, lon, p.lat0, p.lon0) > radius+p.length()+1e-3 {
 		return false
 	}
-	_, _, d := p.closest(c)
-	return d <= c.radius
+	_, _, d := p.closest(lat, lon)
+	return d <= radius
 }
 
 // The path as a region, for the covering of the cells it passes through:
