@@ -243,9 +243,10 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "put",
-				Usage: "add or move one point; with --fences, print the fences the move entered, left, stayed in or passed through (written in the same transaction)",
+				Usage: "add or move one point; with --fences, print the fences the move entered, left, stayed in or passed through, with --roam, the points it came near or left (written in the same transaction)",
 				UsageText: `keyspace geo put --index fleet --lat 37.77 --lon -122.42 --payload '{"driver":"ann"}' --ttl 30s car-7` + "\n" +
-					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --fences zones car-7",
+					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --fences zones car-7\n" +
+					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --roam 200m car-7",
 				ArgsUsage: "ID",
 				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the point and returned by queries"},
@@ -253,6 +254,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
 					ttlFlag(),
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit, inside and cross)"},
+					&ucli.StringFlag{Name: "roam", Usage: "print the other points of the index (and scope) the move came within `DISTANCE` of, left, or stayed near (Tile38's roaming geofences: enter, exit, inside)"},
 				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
@@ -271,21 +273,10 @@ func geoCommand() *ucli.Command {
 						p.Payload = []byte(v)
 					}
 					ix := geo.NewIndex(c.String("index"))
-					if !c.IsSet("fences") {
+					if !c.IsSet("fences") && !c.IsSet("roam") {
 						return updateDB(c, func(tx keyspace.Tx) error { return ix.Put(tx, p) })
 					}
-					format, err := output(c, "table", "json")
-					if err != nil {
-						return err
-					}
-					var cs []geo.Crossing
-					if err := updateDB(c, func(tx keyspace.Tx) (err error) {
-						cs, err = putWithCrossings(tx, ix, p, c.String("fences"))
-						return err
-					}); err != nil {
-						return err
-					}
-					return writeCrossings(c, format, p.ID, cs)
+					return putAndReport(c, ix, p) // roam.go
 				},
 			},
 			{

@@ -160,7 +160,9 @@
 // which a moving point entered, left, stayed in or passed through
 // (Tile38's geofences: enter, exit, inside, cross), in the caller's
 // transaction. A move's path is the straight line in longitude and
-// latitude between its two places, the shorter way round (path.go). Its keys, under ("f", name):
+// latitude between its two places, the shorter way round (path.go).
+// Index.PutRoaming is a roaming fence (roam.go): a move, and the other
+// points it came near, left, or stayed near. Its keys, under ("f", name):
 //
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
 //	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's

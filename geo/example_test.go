@@ -2,6 +2,7 @@ package geo_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -287,6 +288,39 @@ func ExampleFences_Crossings() {
 	})
 	// Output:
 	// [{bridge cross}] <nil>
+}
+
+// A roaming fence moves with its point: PutRoaming writes a courier's
+// move and says which other couriers it came within 250 m of, left, or
+// stayed near, as Tile38's roaming geofences do. (The distances agree
+// with a haversine computed apart: 130, 238 and 602 m.)
+func ExampleIndex_PutRoaming() {
+	store := keyspace.NewMemory()
+	couriers := geo.NewIndex("couriers")
+	store.Update(func(tx keyspace.Tx) error {
+		return couriers.PutAll(tx, []geo.Point{
+			{ID: "ann", Lat: 52.5200, Lon: 13.4050},
+			{ID: "bob", Lat: 52.5230, Lon: 13.4100},
+		})
+	})
+	move := func(lat, lon float64) {
+		store.Update(func(tx keyspace.Tx) error {
+			meetings, err := couriers.PutRoaming(tx, geo.Point{ID: "cem", Lat: lat, Lon: lon}, 250)
+			var said []string
+			for _, m := range meetings {
+				said = append(said, fmt.Sprintf("%s %s %.0f m.", m.ID, m.Kind, m.Distance))
+			}
+			fmt.Println(strings.Join(said, " "))
+			return err
+		})
+	}
+	move(52.5190, 13.4040) // beside ann
+	move(52.5215, 13.4075) // between the two
+	move(52.5240, 13.4110) // beside bob
+	// Output:
+	// ann enter 130 m.
+	// ann inside 238 m. bob enter 238 m.
+	// ann exit 602 m. bob inside 130 m.
 }
 
 // Which zones hold an address, and which drivers are inside a zone: a

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	ucli "github.com/urfave/cli/v2"
+)
+
+// geo put with --fences or --roam: the move written with what it did, in
+// one transaction. --fences prints the fences the move entered, left,
+// stayed in or passed through (Fences.Crossings); --roam DISTANCE the
+// other points of the index it came within DISTANCE of, left, or stayed
+// near (Index.PutRoaming, Tile38's roaming geofences).
+
+// putAndReport puts p in ix and prints what the move did.
+func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	roam := c.IsSet("roam")
+	var radius float64
+	if roam {
+		if radius, err = parseDistance(c.String("roam")); err != nil {
+			return usagef("--roam: %v", err)
+		}
+	}
+	var cs []geo.Crossing
+	var ms []geo.Meeting
+	if err := updateDB(c, func(tx keyspace.Tx) error {
+		if !roam {
+			var err error
+			cs, err = putWithCrossings(tx, ix, p, c.String("fences"))
+			return err
+		}
+		var fs *geo.Fences
+		var from *geo.Point // where the point was, for the crossings
+		if c.IsSet("fences") {
+			fs = geo.NewFences(c.String("fences"))
+			if err := requireFences(fs, tx); err != nil {
+				return err
+			}
+			switch old, err := ix.Get(tx, p.ID); {
+			case err == nil:
+				from = &old
+			case !errors.Is(err, keyspace.ErrNotFound):
+				return err
+			}
+		}
+		var err error
+		if ms, err = ix.PutRoaming(tx, p, radius); err != nil || fs == nil {
+			return err
+		}
+		cs, err = fs.Crossings(tx, from, &p)
+		return err
+	}); err != nil {
+		return err
+	}
+	if !roam {
+		return writeCrossings(c, format, p.ID, cs)
+	}
+	return writeMeetings(c, format, p.ID, c.IsSet("fences"), cs, ms)
+}
+
+// jsonMeeting is a meeting as JSON.
+type jsonMeeting struct {
+	ID       string  `json:"id"`
+	Kind     string  `json:"kind"`
+	Distance float64 `json:"distance"` // metres
+}
+
+// writeMeetings prints a move's meetings, after its crossings when
+// --fences asked for them too: tables, or one JSON object.
+func writeMeetings(c *ucli.Context, format, id string, fences bool, cs []geo.Crossing, ms []geo.Meeting) error {
+	meetings := make([]jsonMeeting, len(ms))
+	for i, m := range ms {
+		meetings[i] = jsonMeeting{m.ID, m.Kind.String(), m.Distance}
+	}
+	if format == "json" {
+		answer := struct {
+			ID        string         `json:"id"`
+			Crossings []jsonCrossing `json:"crossings,omitempty"`
+			Meetings  []jsonMeeting  `json:"meetings"`
+		}{ID: id, Meetings: meetings}
+		if fences {
+			answer.Crossings = newPointCrossings(id, cs).Crossings
+		}
+		return writeJSON(c.App.Writer, answer)
+	}
+	if fences {
+		if err := writeCrossings(c, format, id, cs); err != nil {
+			return err
+		}
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NEAR\tKIND\tDISTANCE")
+	for _, m := range ms {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.ID, m.Kind, formatDistance(m.Distance))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(c.App.Writer, count(len(ms), "point"))
+	return err
+}

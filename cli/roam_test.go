@@ -1,0 +1,100 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
+)
+
+// TestGeoPutRoam: vehicles put with --roam, each move's meetings against
+// a brute-force pass over where the oracle has every vehicle; --roam with
+// --fences prints both; a bad distance is a usage error that writes
+// nothing.
+func TestGeoPutRoam(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	r := rand.New(rand.NewPCG(9, 10))
+	where := map[string][2]float64{}
+	kinds := map[string]int{}
+	for step := range 60 {
+		id := fmt.Sprint("car-", r.IntN(12))
+		// Around one block of Berlin, within a few hundred metres.
+		lat, lon := 52.52+r.Float64()*0.01, 13.40+r.Float64()*0.015
+		out, errOut, code := run(t, "", "--db", db, "-o", "json", "geo", "put", "--index", "fleet", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "--roam", "300m", id)
+		if code != 0 {
+			t.Fatalf("step %d: exit %d: %s", step, code, errOut)
+		}
+		var got struct {
+			ID       string
+			Meetings []struct {
+				ID, Kind string
+				Distance float64
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("step %d: %v\n%s", step, err, out)
+		}
+		var want []string
+		old, had := where[id]
+		for _, other := range slices.Sorted(func(yield func(string) bool) {
+			for k := range where {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			if other == id {
+				continue
+			}
+			q := where[other]
+			d := geo.Distance(lat, lon, q[0], q[1])
+			now, before := d <= 300, had && geo.Distance(old[0], old[1], q[0], q[1]) <= 300
+			kind := map[[2]bool]string{{true, true}: "inside", {true, false}: "enter", {false, true}: "exit"}[[2]bool{now, before}]
+			if kind != "" {
+				want = append(want, fmt.Sprintf("%s %s %.3f", other, kind, d))
+			}
+		}
+		var have []string
+		for _, m := range got.Meetings {
+			have = append(have, fmt.Sprintf("%s %s %.3f", m.ID, m.Kind, m.Distance))
+			kinds[m.Kind]++
+		}
+		if got.ID != id || !slices.Equal(have, want) {
+			t.Fatalf("step %d, %s to (%v, %v): %v; brute force %v", step, id, lat, lon, have, want)
+		}
+		where[id] = [2]float64{lat, lon}
+	}
+	if kinds["enter"] == 0 || kinds["exit"] == 0 || kinds["inside"] == 0 {
+		t.Fatalf("the moves made too few kinds of meeting: %v", kinds)
+	}
+
+	// With --fences too: the crossings, then the meetings.
+	if _, errOut, code := run(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "52.525", "--lon", "13.4075", "--radius", "100km", "city"); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "52.521", "--lon", "13.401", "--roam", "1km", "--fences", "zones", "newcomer")
+	lines := strings.Split(out, "\n")
+	if code != 0 || len(lines) < 4 || strings.Join(strings.Fields(lines[1]), " ") != "city enter" || strings.Fields(lines[3])[0] != "NEAR" || !strings.Contains(out, fmt.Sprintf("\n%d points\n", len(where))) {
+		t.Fatalf("--roam with --fences: exit %d: %s%s", code, out, errOut)
+	}
+
+	// A bad distance writes nothing.
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"-5m", "far", "NaN"} {
+		if _, errOut, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "1", "--lon", "1", "--roam", bad, "car-1"); code != 2 || !strings.Contains(errOut, "--roam") {
+			t.Errorf("--roam %s: exit %d, %s", bad, code, errOut)
+		}
+	}
+	if after, _ := os.ReadFile(db); string(after) != string(before) {
+		t.Error("a refused geo put --roam changed the file")
+	}
+}

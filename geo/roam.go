@@ -1,0 +1,82 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/keyspacedb/keyspace"
+)
+
+// Roaming: the other points a moving point comes near and leaves, as
+// Tile38's roaming geofences (NEARBY fleet FENCE ROAM fleet * 500)
+// report them. A roaming fence is a circle of a fixed radius that moves
+// with its point; PutRoaming compares the points inside it before and
+// after a move, with two radius queries, in the transaction that writes
+// the move.
+
+// A Meeting is another point of the index that a moving point came within
+// the roaming radius of (Enter), left (Exit) or stayed near (Inside).
+type Meeting struct {
+	ID       string
+	Kind     CrossingKind
+	Distance float64 // metres between the two, after the move
+}
+
+// PutRoaming puts p in the index, as Put does, and returns the other
+// points of its scope whose distance from it crossed radius metres with
+// the move, or stayed within it: Enter for those within radius of p but
+// not of where it was, Exit for those within radius of where it was but
+// not of p, Inside for those within both, by id. A point new to the index
+// (or one that had expired) has no place before, and meets as Enter
+// every point near it. The other points are where the transaction sees
+// them, and those expired by the clock's time are left out, as queries
+// leave them.
+func (ix *Index) PutRoaming(tx keyspace.Tx, p Point, radius float64) ([]Meeting, error) {
+	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
+		return nil, ix.wrap(fmt.Errorf("%w: roaming radius %v must be a non-negative number of metres", ErrBadQuery, radius))
+	}
+	var was []Result
+	switch old, err := ix.Get(tx, p.ID); {
+	case err == nil:
+		if was, _, err = ix.Radius(tx, old.Lat, old.Lon, radius, &QueryOptions{Scope: old.Scope}); err != nil {
+			return nil, err
+		}
+	case !errors.Is(err, keyspace.ErrNotFound):
+		return nil, err
+	}
+	if err := ix.Put(tx, p); err != nil {
+		return nil, err
+	}
+	is, _, err := ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope})
+	if err != nil {
+		return nil, err
+	}
+	near := make(map[string]bool, len(is))
+	var out []Meeting
+	for _, r := range is {
+		if r.ID != p.ID {
+			near[r.ID] = true
+			out = append(out, Meeting{ID: r.ID, Kind: Enter, Distance: r.Distance})
+		}
+	}
+	before := make(map[string]bool, len(was))
+	for _, r := range was {
+		if r.ID == p.ID {
+			continue
+		}
+		before[r.ID] = true
+		if !near[r.ID] {
+			out = append(out, Meeting{ID: r.ID, Kind: Exit, Distance: Distance(p.Lat, p.Lon, r.Lat, r.Lon)})
+		}
+	}
+	for i := range out {
+		if out[i].Kind == Enter && before[out[i].ID] {
+			out[i].Kind = Inside
+		}
+	}
+	slices.SortFunc(out, func(a, b Meeting) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
