@@ -3,6 +3,7 @@ module github.com/keyspacedb/keyspace
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/btree v1.1.3
 	github.com/mattn/go-shellwords v1.0.16
 	github.com/mmcloughlin/geohash v0.10.0

@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -50,7 +51,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exit code 130; nothing is half written, as an Update that does not
 // commit leaves the file as it was.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithCancel(context.Background())
+	handling := new(interruptHandling)
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), interruptKey{}, handling))
 	defer cancel()
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt)
@@ -58,10 +60,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
-		select {
-		case <-interrupts:
-		case <-finished:
-			return
+		for {
+			select {
+			case <-interrupts:
+			case <-finished:
+				return
+			}
+			if !handling.passed.Load() {
+				break
+			}
 		}
 		cancel()
 		select {
@@ -109,6 +116,24 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 1
+}
+
+// interruptHandling is how a Run treats Ctrl-C. The interactive shell
+// passes it on (passed): each of its lines is a Run of its own, which
+// stops that line's command, and the shell goes on to its next prompt.
+// Without that, the shell's own Run would cancel and, interruptGrace
+// later, end the process under the prompt.
+type interruptHandling struct{ passed atomic.Bool }
+
+// interruptKey is the context key of a Run's interruptHandling.
+type interruptKey struct{}
+
+// passInterrupts makes the Run whose context c carries hand Ctrl-C on to
+// the Runs it makes (the interactive shell's lines).
+func passInterrupts(c *ucli.Context) {
+	if h, ok := c.Context.Value(interruptKey{}).(*interruptHandling); ok {
+		h.passed.Store(true)
+	}
 }
 
 // interruptGrace is how long Run waits, after Ctrl-C, for the command to

@@ -86,6 +86,10 @@ func shellScript(c *ucli.Context, prefix []string, r io.Reader) error {
 // failing command says why and the prompt comes back; Ctrl-C at the
 // prompt drops the line.
 func shellPrompt(c *ucli.Context, prefix []string) error {
+	// Ctrl-C at the prompt clears the line (liner reads it in raw mode);
+	// during a command, that command's Run stops it, and this one
+	// carries on.
+	passInterrupts(c)
 	term := liner.NewLiner()
 	defer term.Close()
 	term.SetCtrlCAborts(true)

@@ -1,9 +1,16 @@
 package cli_test
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 )
 
 // TestShellScript: a script run by keyspace shell prints what the same
@@ -68,5 +75,81 @@ func TestShellScript(t *testing.T) {
 	}
 	if _, stderr, code := run(t, "", "--db", scripted, "geo", "get", "-i", "fleet", "car-7"); code != 0 {
 		t.Fatalf("a line after a failing one ran: %s", stderr)
+	}
+}
+
+// TestShellPromptSurvivesCtrlC: at the interactive prompt (a terminal,
+// here a pty), Ctrl-C during a command stops that command, which rolls
+// back, and the shell goes on: past interruptGrace, the next line runs
+// and exit leaves with code 0. (The shell's own Run used to cancel too
+// and end the process 2 s later.)
+func TestShellPromptSurvivesCtrlC(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	var big strings.Builder
+	big.WriteString("id,lat,lon\n")
+	for i := range 400_000 {
+		fmt.Fprintf(&big, "p%d,%v,%v\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
+	}
+	file := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	cmd := exec.Command(binary, "--db", db, "shell")
+	cmd.Env = append(os.Environ(), "HOME="+dir) // the history file
+	term, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer term.Close()
+	var mu sync.Mutex
+	var out strings.Builder
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := term.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// waitFor waits until the output after from holds s, and returns
+	// where it ends.
+	waitFor := func(s string, from int) int {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			mu.Lock()
+			text := out.String()
+			mu.Unlock()
+			if i := strings.Index(text[from:], s); i >= 0 {
+				return from + i + len(s)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("no %q in the shell's output:\n%s", s, out.String()[from:])
+		return 0
+	}
+	at := waitFor("k.db> ", 0)
+	fmt.Fprintf(term, "geo import --index p %s\r", file)
+	at = waitFor("reading", at)
+	term.Write([]byte{3}) // Ctrl-C
+	at = waitFor("interrupted", at)
+	time.Sleep(2500 * time.Millisecond) // past interruptGrace
+	fmt.Fprint(term, "stats\r")
+	waitFor("KIND", at)
+	fmt.Fprint(term, "exit\r")
+	if err := cmd.Wait(); err != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("the shell ended with %v:\n%s", err, out.String())
+	}
+	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
 	}
 }
