@@ -112,9 +112,10 @@ func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
 				r := keyspace.Range{Start: buf[start:mid:mid], End: buf[mid:len(buf):len(buf)]}
 				if n := len(ranges); n > 0 && bytes.Compare(r.Start, ranges[n-1].End) <= 0 {
 					if bytes.Compare(r.End, ranges[n-1].End) > 0 {
-						ranges[n-1].End = r.End
+						ranges[n-1].End = r.End // which stays in buf
+					} else {
+						buf = buf[:start] // r is inside the range before: its bytes can go
 					}
-					buf = buf[:start]
 					continue
 				}
 				ranges = append(ranges, r)
