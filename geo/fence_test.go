@@ -248,7 +248,7 @@ func checkCrossings(t *testing.T, cs []Crossing, model map[string]Fence, before,
 		for _, w := range want {
 			if w.Kind == Cross && !slices.Contains(cs, w) {
 				f := model[w.Fence]
-				t.Logf("DEBUG %s circle %+v box %+v poly %v", w.Fence, f.Circle, f.Box, f.Polygon)
+				t.Logf("a cross missed: fence %s: circle %+v, box %+v, polygon %v", w.Fence, f.Circle, f.Box, f.Polygon)
 			}
 		}
 		t.Fatalf("crossings from %v to %v: %v, want %v (either way for %v)", before, after, cs, want, slices.Sorted(mapKeys(graze)))
@@ -266,8 +266,8 @@ const (
 // longitude and latitude, the shorter way round) passes through f, by
 // sampling it at 600 points, written apart from path.go: through when
 // a sample lies in f (fenceHolds), misses when every sample lies farther
-// from f than a sample step (so that no point between two samples can
-// reach it), grazes otherwise.
+// from f than a step and a half (so that no point between two samples
+// can reach it), grazes otherwise.
 func pathOracle(f Fence, a, b Point) int {
 	const n = 600
 	// The shorter way round, eastward when both are 180°: in (-180, 180].
