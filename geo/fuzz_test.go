@@ -101,6 +101,66 @@ func FuzzPathCovering(f *testing.F) {
 	})
 }
 
+// FuzzPathMeetsFence: the exact tests of cross detection against the
+// sampled oracle (pathOracle), with no store between: a path whose ends
+// both lie outside a circle, box or polygon near its middle meets it
+// when a sample of the path lies in it, and misses it when every sample
+// lies more than a step and a half away.
+func FuzzPathMeetsFence(f *testing.F) {
+	f.Add(uint64(1), 0.0, -0.1, 0.0, 0.1, uint8(0), 100.0)
+	f.Add(uint64(2), 10.0, 179.5, 10.0, -179.5, uint8(0), 5000.0) // across ±180
+	f.Add(uint64(3), 0.0, 179.0, 0.0, -179.0, uint8(1), 0.1)
+	f.Add(uint64(4), -1.0, 0.5, 2.0, 0.5, uint8(2), 0.5)
+	f.Add(uint64(5), 89.5, 0.0, 89.5, 179.0, uint8(0), 50000.0) // round a pole
+	f.Add(uint64(6), 0.0, 0.0, 0.0, -180.0, uint8(1), 1.0)      // 180° apart
+	f.Fuzz(func(t *testing.T, seed uint64, lat0, lon0, lat1, lon1 float64, kind uint8, size float64) {
+		if validate(lat0, lon0) != nil || validate(lat1, lon1) != nil || !(size > 0 && size < 1e6) {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 3))
+		a, b := Point{Lat: lat0, Lon: lon0}, Point{Lat: lat1, Lon: lon1}
+		p := newPath(a, b)
+		// The fence sits near a point of the path.
+		clat, clon := p.at(r.Float64())
+		clon = wrap(clon)
+		clat, clon = destination(clat, clon, r.ExpFloat64()*size*1.5, r.Float64()*2*math.Pi)
+		fence := Fence{ID: "f"}
+		deg := math.Min(size/111_000, 20)
+		switch kind % 3 {
+		case 0:
+			fence.Circle = &Circle{Lat: clat, Lon: clon, Radius: size}
+		case 1:
+			bx := Box{MinLat: math.Max(clat-deg, -90), MaxLat: math.Min(clat+deg, 90), MinLon: wrap(clon - deg), MaxLon: wrap(clon + deg)}
+			fence.Box = &bx
+		default:
+			fence.Polygon = star(r, clat, clon, math.Max(deg, 1e-4), r.IntN(2) == 0)
+		}
+		reg, err := fence.region()
+		if err != nil || fenceHolds(fence, a.Lat, a.Lon) || fenceHolds(fence, b.Lat, b.Lon) {
+			return // a bad fence, or an end inside: not a cross's question
+		}
+		var meets bool
+		switch reg := reg.(type) {
+		case *circle:
+			meets = p.meetsCircle(reg.lat, reg.lon, reg.radius)
+		case *boxRegion:
+			meets = p.meetsBox(reg)
+		case polygonRegion:
+			meets = p.meetsPolygon(&reg)
+		}
+		switch pathOracle(fence, a, b) {
+		case through:
+			if !meets {
+				t.Fatalf("the path from %v to %v passes through %+v (%v), but the test says it misses", a, b, fence, fence.Polygon)
+			}
+		case misses:
+			if meets {
+				t.Fatalf("the path from %v to %v misses %+v (%v) by more than a sample step, but the test says it meets", a, b, fence, fence.Polygon)
+			}
+		}
+	})
+}
+
 // FuzzCellsHoldTheirPoints: for any point, in the geohash grid or a polar
 // cap's, every cell holding its hash, from the whole grid down to 64 bits,
 // has rectangles that hold it. A covering's cells are these cells, so a
