@@ -65,7 +65,7 @@
 // million points stops within a tenth of a second of it and rolls back.
 // Checking costs a nil test when the context can never be done
 // (context.Background, which View and Update use), and a non-blocking
-// receive otherwise.
+// receive otherwise. [BulkLoadContext] runs each of its batches so.
 //
 // # Scans
 //

@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"iter"
 	"slices"
@@ -44,6 +45,14 @@ type bulkWriter interface {
 // already committed stay when a later one fails; use BatchSize 0 for an
 // all-or-nothing load.
 func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, error) {
+	return BulkLoadContext(context.Background(), s, src, opts)
+}
+
+// BulkLoadContext is BulkLoad with each batch's transaction under ctx
+// (Store.UpdateContext): once ctx is done, the batch being written rolls
+// back and no other begins. It returns how many pairs the batches
+// committed before hold, and an error wrapping ctx.Err().
+func BulkLoadContext(ctx context.Context, s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, error) {
 	var o BulkOptions
 	if opts != nil {
 		o = *opts
@@ -55,7 +64,7 @@ func BulkLoad(s Store, src iter.Seq2[[]byte, []byte], opts *BulkOptions) (int, e
 			return nil
 		}
 		batch = sortUnique(batch)
-		err := s.Update(func(tx Tx) error {
+		err := s.UpdateContext(ctx, func(tx Tx) error {
 			bw, ok := tx.(bulkWriter)
 			if ok {
 				bw.beginBulk(batch[0].key)

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -287,6 +288,27 @@ func testBulkLoad(t *testing.T, newStore NewStore) {
 			checkContents(t, s, m)
 		})
 	}
+	t.Run("a cancelled load keeps the batches committed before", func(t *testing.T) {
+		s := open(t, newStore)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		m := Model{}
+		n, err := keyspace.BulkLoadContext(ctx, s, func(yield func([]byte, []byte) bool) {
+			for i := range 100 {
+				k, v := fmt.Appendf(nil, "k%03d", i), fmt.Appendf(nil, "%d", i)
+				if i < 10 {
+					m[string(k)] = string(v)
+				}
+				if !yield(k, v) {
+					return
+				}
+			}
+		}, &keyspace.BulkOptions{BatchSize: 10, Progress: func(int) { cancel() }})
+		if !errors.Is(err, context.Canceled) || n != 10 {
+			t.Fatalf("BulkLoadContext cancelled after its first batch: %d, %v; want 10 and context.Canceled", n, err)
+		}
+		checkContents(t, s, m)
+	})
 	t.Run("bad key rolls back the batch", func(t *testing.T) {
 		s := open(t, newStore)
 		_, err := keyspace.BulkLoad(s, func(yield func([]byte, []byte) bool) {
