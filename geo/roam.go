@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 )
@@ -31,9 +32,10 @@ type Meeting struct {
 // not of where it was, Exit for those within radius of where it was but
 // not of p, Inside for those within both, by id. A point new to the index
 // (or one that had expired) has no place before, and meets as Enter
-// every point near it. The other points are where the transaction sees
-// them, and those expired by the clock's time are left out, as queries
-// leave them.
+// every point near it; a p that has expired already has no place after,
+// and every point it was near sees it go (Exit). The other points are
+// where the transaction sees them, and those expired by the clock's time
+// are left out, as queries leave them.
 func (ix *Index) PutRoaming(tx keyspace.Tx, p Point, radius float64) ([]Meeting, error) {
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
 		return nil, ix.wrap(fmt.Errorf("%w: roaming radius %v must be a non-negative number of metres", ErrBadQuery, radius))
@@ -50,9 +52,12 @@ func (ix *Index) PutRoaming(tx keyspace.Tx, p Point, radius float64) ([]Meeting,
 	if err := ix.Put(tx, p); err != nil {
 		return nil, err
 	}
-	is, _, err := ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope})
-	if err != nil {
-		return nil, err
+	var is []Result
+	if p.Expires.IsZero() || p.Expires.After(time.Now()) { // an expired point is near nothing
+		var err error
+		if is, _, err = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope}); err != nil {
+			return nil, err
+		}
 	}
 	near := make(map[string]bool, len(is))
 	var out []Meeting

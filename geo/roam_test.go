@@ -43,7 +43,7 @@ func TestPutRoaming(t *testing.T) {
 				p.Scope = composite.Tuple{"elsewhere"}
 			}
 			if r.IntN(12) == 0 {
-				p.Expires = now.Add(-time.Hour) // expired already: meets nobody after
+				p.Expires = now.Add(-time.Hour) // expired already: near nobody now, nor after
 			}
 			radius := []float64{0, 500, 2000, 10_000}[r.IntN(4)]
 			var got []Meeting
@@ -61,7 +61,7 @@ func TestPutRoaming(t *testing.T) {
 					continue
 				}
 				dNow := Distance(p.Lat, p.Lon, q.Lat, q.Lon)
-				nearNow := slices.Equal(q.Scope, p.Scope) && dNow <= radius
+				nearNow := p.Expires.IsZero() && slices.Equal(q.Scope, p.Scope) && dNow <= radius
 				nearBefore := had && slices.Equal(q.Scope, old.Scope) && Distance(old.Lat, old.Lon, q.Lat, q.Lon) <= radius
 				switch {
 				case nearNow && nearBefore:
