@@ -21,7 +21,8 @@ func geoImportCommand() *ucli.Command {
 		Usage: "import points from CSV (with a header), NDJSON or GeoJSON; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
-			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson",
+			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
+			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson",
 		ArgsUsage: "FILE|-",
 		Flags: []ucli.Flag{indexFlag(),
 			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "the id `COLUMN`"},
@@ -33,6 +34,7 @@ func geoImportCommand() *ucli.Command {
 			ttlFlag(),
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
+			&ucli.StringFlag{Name: "roam", Usage: "print, as NDJSON, the other points each point's move came within `DISTANCE` of, left or stayed near, all moves of the batch made (Tile38's roaming geofences)"},
 		},
 		Action: geoImport,
 	}
@@ -90,6 +92,13 @@ func geoImport(c *ucli.Context) error {
 		}
 		points = append(points, p)
 	}
+	fences, roam := c.IsSet("fences"), c.IsSet("roam")
+	var radius float64
+	if roam {
+		if radius, err = parseDistance(c.String("roam")); err != nil {
+			return usagef("--roam: %v", err)
+		}
+	}
 	s, err := openWrite(c)
 	if err != nil {
 		return err
@@ -97,11 +106,12 @@ func geoImport(c *ucli.Context) error {
 	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
 	bar := newBar(c, len(points), "importing")
-	var moves []pointCrossings
+	var crossings [][]geo.Crossing
+	var meetings [][]geo.Meeting
 	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		// Where the points were, before the import moves them.
 		var before []*geo.Point
-		if c.IsSet("fences") {
+		if fences {
 			b, err := pointsBefore(tx, ix, geo.NewFences(c.String("fences")), points)
 			if err != nil {
 				return err
@@ -109,17 +119,22 @@ func geoImport(c *ucli.Context) error {
 			before = b
 		}
 		// One PutAll writes one sorted run of keys (fast in bbolt) in one
-		// transaction (all or nothing). Ctrl-C before the commit stops it
-		// at its next write and rolls it back.
-		if err := ix.PutAll(tx, points); err != nil {
+		// transaction (all or nothing); PutAllRoaming too, around radius
+		// queries. Ctrl-C before the commit stops it at its next write and
+		// rolls it back.
+		var err error
+		if roam {
+			meetings, err = ix.PutAllRoaming(tx, points, radius)
+		} else {
+			err = ix.PutAll(tx, points)
+		}
+		if err != nil {
 			return err
 		}
-		if c.IsSet("fences") {
-			m, err := crossingsOf(tx, geo.NewFences(c.String("fences")), before, points)
-			if err != nil {
+		if fences {
+			if crossings, err = crossingsOf(tx, geo.NewFences(c.String("fences")), before, points); err != nil {
 				return err
 			}
-			moves = m
 		}
 		bar.Set(len(points))
 		return nil
@@ -129,8 +144,8 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.IsSet("fences") {
-		if err := writeNDJSON(c.App.Writer, moves); err != nil {
+	if fences || roam {
+		if err := writeNDJSON(c.App.Writer, movesOf(points, crossings, meetings)); err != nil {
 			return err
 		}
 	}
@@ -157,19 +172,44 @@ func pointsBefore(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, points []geo.Po
 }
 
 // crossingsOf is the crossings of each point's move from before, in the
-// order of the input, leaving out points that crossed nothing.
-func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []geo.Point) ([]pointCrossings, error) {
-	var moves []pointCrossings
+// order of the input.
+func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []geo.Point) ([][]geo.Crossing, error) {
+	out := make([][]geo.Crossing, len(points))
 	for i := range points {
 		cs, err := fs.Crossings(tx, before[i], &points[i])
 		if err != nil {
 			return nil, err
 		}
-		if len(cs) > 0 {
-			moves = append(moves, newPointCrossings(points[i].ID, cs))
+		out[i] = cs
+	}
+	return out, nil
+}
+
+// pointMoves is a line of geo import's NDJSON: what one point's move did.
+type pointMoves struct {
+	ID        string         `json:"id"`
+	Crossings []jsonCrossing `json:"crossings,omitempty"`
+	Meetings  []jsonMeeting  `json:"meetings,omitempty"`
+}
+
+// movesOf is a line for each point whose move crossed a fence or met a
+// point, in the order of the input; crossings or meetings may be nil
+// (not asked for).
+func movesOf(points []geo.Point, crossings [][]geo.Crossing, meetings [][]geo.Meeting) []pointMoves {
+	var out []pointMoves
+	for i, p := range points {
+		m := pointMoves{ID: p.ID}
+		if crossings != nil && len(crossings[i]) > 0 {
+			m.Crossings = newPointCrossings(p.ID, crossings[i]).Crossings
+		}
+		if meetings != nil && len(meetings[i]) > 0 {
+			m.Meetings = jsonMeetings(meetings[i])
+		}
+		if m.Crossings != nil || m.Meetings != nil {
+			out = append(out, m)
 		}
 	}
-	return moves, nil
+	return out
 }
 
 // columnSpec says which columns hold what.

@@ -11,7 +11,7 @@ import (
 )
 
 // geo put with --fences or --roam: the move written with what it did, in
-// one transaction. --fences prints the fences the move entered, left,
+// one transaction (geo import --fences and --roam: geoimport.go). --fences prints the fences the move entered, left,
 // stayed in or passed through (Fences.Crossings); --roam DISTANCE the
 // other points of the index it came within DISTANCE of, left, or stayed
 // near (Index.PutRoaming, Tile38's roaming geofences).
@@ -73,13 +73,19 @@ type jsonMeeting struct {
 	Distance float64 `json:"distance"` // metres
 }
 
+// jsonMeetings is ms as JSON, never null.
+func jsonMeetings(ms []geo.Meeting) []jsonMeeting {
+	out := make([]jsonMeeting, len(ms))
+	for i, m := range ms {
+		out[i] = jsonMeeting{m.ID, m.Kind.String(), m.Distance}
+	}
+	return out
+}
+
 // writeMeetings prints a move's meetings, after its crossings when
 // --fences asked for them too: tables, or one JSON object.
 func writeMeetings(c *ucli.Context, format, id string, fences bool, cs []geo.Crossing, ms []geo.Meeting) error {
-	meetings := make([]jsonMeeting, len(ms))
-	for i, m := range ms {
-		meetings[i] = jsonMeeting{m.ID, m.Kind.String(), m.Distance}
-	}
+	meetings := jsonMeetings(ms)
 	if format == "json" {
 		answer := struct {
 			ID        string         `json:"id"`

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,10 +14,19 @@ import (
 	"github.com/keyspacedb/keyspace/geo"
 )
 
+// count is "1 point", "2 points": the command line's counts.
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // TestGeoPutRoam: vehicles put with --roam, each move's meetings against
-// a brute-force pass over where the oracle has every vehicle; --roam with
-// --fences prints both; a bad distance is a usage error that writes
-// nothing.
+// a brute-force pass over where the oracle has every vehicle; batches of
+// moves imported with --roam, each line against the same oracle over the
+// batch's before and after; --roam with --fences prints both; a bad
+// distance is a usage error that writes nothing.
 func TestGeoPutRoam(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	r := rand.New(rand.NewPCG(9, 10))
@@ -74,13 +84,84 @@ func TestGeoPutRoam(t *testing.T) {
 		t.Fatalf("the moves made too few kinds of meeting: %v", kinds)
 	}
 
+	// geo import --roam: batches of moves; each line is a vehicle's
+	// meetings, the others where they were before the batch and where
+	// they are after it, by brute force; a vehicle that met nobody has no
+	// line.
+	for round := range 3 {
+		var in strings.Builder
+		in.WriteString("id,lat,lon\n")
+		after := maps.Clone(where)
+		var order []string
+		for _, i := range r.Perm(12)[:6] {
+			id := fmt.Sprint("car-", i)
+			lat, lon := 52.52+r.Float64()*0.01, 13.40+r.Float64()*0.015
+			fmt.Fprintf(&in, "%s,%v,%v\n", id, lat, lon)
+			after[id] = [2]float64{lat, lon}
+			order = append(order, id)
+		}
+		out, errOut, code := run(t, in.String(), "--db", db, "geo", "import", "--index", "fleet", "--roam", "300m", "-")
+		if code != 0 {
+			t.Fatalf("geo import --roam, round %d: exit %d: %s", round, code, errOut)
+		}
+		var want []string
+		for _, id := range order {
+			old, had := where[id]
+			now := after[id]
+			var ms []string
+			for _, other := range slices.Sorted(maps.Keys(after)) {
+				if other == id {
+					continue
+				}
+				q, qWas := after[other], where[other]
+				_, wasThen := where[other]
+				d := geo.Distance(now[0], now[1], q[0], q[1])
+				nearNow, nearBefore := d <= 300, had && wasThen && geo.Distance(old[0], old[1], qWas[0], qWas[1]) <= 300
+				if kind := map[[2]bool]string{{true, true}: "inside", {true, false}: "enter", {false, true}: "exit"}[[2]bool{nearNow, nearBefore}]; kind != "" {
+					ms = append(ms, fmt.Sprintf("%s %s %.3f", other, kind, d))
+				}
+			}
+			if len(ms) > 0 {
+				want = append(want, id+": "+strings.Join(ms, ", "))
+			}
+		}
+		var got []string
+		for line := range strings.Lines(strings.TrimSpace(out)) {
+			var m struct {
+				ID       string
+				Meetings []struct {
+					ID, Kind string
+					Distance float64
+				}
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("geo import --roam, round %d: %q: %v", round, line, err)
+			}
+			var ms []string
+			for _, x := range m.Meetings {
+				ms = append(ms, fmt.Sprintf("%s %s %.3f", x.ID, x.Kind, x.Distance))
+			}
+			got = append(got, m.ID+": "+strings.Join(ms, ", "))
+		}
+		if !slices.Equal(got, want) || len(want) == 0 {
+			t.Fatalf("geo import --roam, round %d:\n%s\nbrute force:\n%s", round, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		where = after
+	}
+
 	// With --fences too: the crossings, then the meetings.
 	if _, errOut, code := run(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "52.525", "--lon", "13.4075", "--radius", "100km", "city"); code != 0 {
 		t.Fatal(errOut)
 	}
 	out, errOut, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "52.521", "--lon", "13.401", "--roam", "1km", "--fences", "zones", "newcomer")
+	within := 0
+	for _, q := range where {
+		if geo.Distance(52.521, 13.401, q[0], q[1]) <= 1000 {
+			within++
+		}
+	}
 	lines := strings.Split(out, "\n")
-	if code != 0 || len(lines) < 4 || strings.Join(strings.Fields(lines[1]), " ") != "city enter" || strings.Fields(lines[3])[0] != "NEAR" || !strings.Contains(out, fmt.Sprintf("\n%d points\n", len(where))) {
+	if code != 0 || len(lines) < 4 || strings.Join(strings.Fields(lines[1]), " ") != "city enter" || strings.Fields(lines[3])[0] != "NEAR" || !strings.Contains(out, fmt.Sprintf("\n%s\n", count(within, "point"))) {
 		t.Fatalf("--roam with --fences: exit %d: %s%s", code, out, errOut)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Roaming: the other points a moving point comes near and leaves, as
@@ -37,28 +38,76 @@ type Meeting struct {
 // where the transaction sees them, and those expired by the clock's time
 // are left out, as queries leave them.
 func (ix *Index) PutRoaming(tx keyspace.Tx, p Point, radius float64) ([]Meeting, error) {
+	ms, err := ix.roam(tx, []Point{p}, radius, func() error { return ix.Put(tx, p) })
+	if err != nil {
+		return nil, err
+	}
+	return ms[0], nil
+}
+
+// PutAllRoaming puts many points, as PutAll does, and returns the
+// meetings of each one's move, in the order of points, as PutRoaming
+// would: before the batch, the points near where it was, each where it
+// was; after it, the points near where it is, each where it is now
+// (moved by the batch or not). So two points of one batch that moved
+// towards each other meet both ways. Every id must appear once: a
+// repeated id is an error that writes nothing.
+func (ix *Index) PutAllRoaming(tx keyspace.Tx, points []Point, radius float64) ([][]Meeting, error) {
+	seen := make(map[string]bool, len(points))
+	for _, p := range points {
+		if seen[p.ID] {
+			return nil, ix.wrap(fmt.Errorf("%w: point %s appears twice in one PutAllRoaming", ErrBadQuery, errctx.Quote(p.ID)))
+		}
+		seen[p.ID] = true
+	}
+	return ix.roam(tx, points, radius, func() error { return ix.PutAll(tx, points) })
+}
+
+// roam finds the points near each of points where the index holds it,
+// writes the moves with put, finds the points near each where it is, and
+// compares the two.
+func (ix *Index) roam(tx keyspace.Tx, points []Point, radius float64, put func() error) ([][]Meeting, error) {
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
 		return nil, ix.wrap(fmt.Errorf("%w: roaming radius %v must be a non-negative number of metres", ErrBadQuery, radius))
 	}
-	var was []Result
-	switch old, err := ix.Get(tx, p.ID); {
-	case err == nil:
-		if was, _, err = ix.Radius(tx, old.Lat, old.Lon, radius, &QueryOptions{Scope: old.Scope}); err != nil {
-			return nil, err
-		}
-	case !errors.Is(err, keyspace.ErrNotFound):
-		return nil, err
-	}
-	if err := ix.Put(tx, p); err != nil {
-		return nil, err
-	}
-	var is []Result
-	if p.Expires.IsZero() || p.Expires.After(time.Now()) { // an expired point is near nothing
-		var err error
-		if is, _, err = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope}); err != nil {
+	was := make([][]Result, len(points))
+	for i, p := range points {
+		switch old, err := ix.Get(tx, p.ID); {
+		case err == nil:
+			if was[i], _, err = ix.Radius(tx, old.Lat, old.Lon, radius, &QueryOptions{Scope: old.Scope}); err != nil {
+				return nil, err
+			}
+		case !errors.Is(err, keyspace.ErrNotFound):
 			return nil, err
 		}
 	}
+	if err := put(); err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	out := make([][]Meeting, len(points))
+	for i, p := range points {
+		var is []Result
+		if p.Expires.IsZero() || p.Expires.After(now) { // an expired point is near nothing
+			var err error
+			if is, _, err = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope}); err != nil {
+				return nil, err
+			}
+		}
+		ms, err := ix.meetings(tx, p, was[i], is)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ms
+	}
+	return out, nil
+}
+
+// meetings compares the points near p before its move (was) and after it
+// (is), leaving p out: by id, with each one's distance from p after the
+// move. A point that was near and is not is read again, as it may have
+// moved too (PutAllRoaming), or expired.
+func (ix *Index) meetings(tx keyspace.Tx, p Point, was, is []Result) ([]Meeting, error) {
 	near := make(map[string]bool, len(is))
 	var out []Meeting
 	for _, r := range is {
@@ -73,9 +122,17 @@ func (ix *Index) PutRoaming(tx keyspace.Tx, p Point, radius float64) ([]Meeting,
 			continue
 		}
 		before[r.ID] = true
-		if !near[r.ID] {
-			out = append(out, Meeting{ID: r.ID, Kind: Exit, Distance: Distance(p.Lat, p.Lon, r.Lat, r.Lon)})
+		if near[r.ID] {
+			continue
 		}
+		at := r.Point
+		switch q, err := ix.Get(tx, r.ID); {
+		case err == nil:
+			at = q
+		case !errors.Is(err, keyspace.ErrNotFound):
+			return nil, err
+		}
+		out = append(out, Meeting{ID: r.ID, Kind: Exit, Distance: Distance(p.Lat, p.Lon, at.Lat, at.Lon)})
 	}
 	for i := range out {
 		if out[i].Kind == Enter && before[out[i].ID] {
