@@ -723,6 +723,9 @@ func fenceContainingFile(c *ucli.Context) error {
 // --fences it prints the fences each left, from the points as they were
 // before the delete, in the same transaction.
 func geoDel(c *ucli.Context) error {
+	if c.IsSet("roam") {
+		return geoDelRoaming(c) // roam.go
+	}
 	if !c.IsSet("fences") {
 		return eachPoint(c, (*geo.Index).Delete)
 	}

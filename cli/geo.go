@@ -281,12 +281,14 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "del",
-				Usage: "delete points by id; with --fences, print the fences each point left (written in the same transaction)",
+				Usage: "delete points by id; with --fences, print the fences each point left, with --roam, the points it was near (written in the same transaction)",
 				UsageText: "keyspace geo del --index fleet car-7 car-9\n" +
-					"keyspace geo del --index fleet --fences zones car-7",
+					"keyspace geo del --index fleet --fences zones car-7\n" +
+					"keyspace geo del --index fleet --roam 200m car-7",
 				ArgsUsage: "ID...",
 				Flags: []ucli.Flag{indexFlag(),
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose exits to print"},
+					&ucli.StringFlag{Name: "roam", Usage: "print the other points each deleted point was within `DISTANCE` of, which see it go (exit)"},
 				},
 				Action: geoDel,
 			},

@@ -11,7 +11,8 @@ import (
 )
 
 // geo put with --fences or --roam: the move written with what it did, in
-// one transaction (geo import --fences and --roam: geoimport.go). --fences prints the fences the move entered, left,
+// one transaction (geo import --fences and --roam: geoimport.go); geo del
+// --roam: the points each deleted point was near. --fences prints the fences the move entered, left,
 // stayed in or passed through (Fences.Crossings); --roam DISTANCE the
 // other points of the index it came within DISTANCE of, left, or stayed
 // near (Index.PutRoaming, Tile38's roaming geofences).
@@ -111,5 +112,85 @@ func writeMeetings(c *ucli.Context, format, id string, fences bool, cs []geo.Cro
 		return err
 	}
 	_, err := fmt.Fprintln(c.App.Writer, count(len(ms), "point"))
+	return err
+}
+
+// geoDelRoaming deletes points and prints, for each, the points it was
+// within --roam of, and with --fences the fences it left: all ids or
+// none, in one transaction.
+func geoDelRoaming(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	radius, err := parseDistance(c.String("roam"))
+	if err != nil {
+		return usagef("--roam: %v", err)
+	}
+	fences := c.IsSet("fences")
+	var fs *geo.Fences
+	if fences {
+		fs = geo.NewFences(c.String("fences"))
+	}
+	var out []pointMoves
+	err = eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
+		if fences && len(out) == 0 {
+			if err := requireFences(fs, tx); err != nil {
+				return err
+			}
+		}
+		var cs []geo.Crossing
+		if fences {
+			p, err := getPoint(ix, tx, id)
+			if err != nil {
+				return err
+			}
+			if cs, err = fs.Crossings(tx, &p, nil); err != nil {
+				return err
+			}
+		}
+		ms, err := ix.DeleteRoaming(tx, id, radius)
+		if errors.Is(err, keyspace.ErrNotFound) {
+			_, err = getPoint(ix, tx, id) // the error that names the point and the index
+		}
+		if err != nil {
+			return err
+		}
+		m := pointMoves{ID: id, Meetings: jsonMeetings(ms)}
+		if fences {
+			m.Crossings = newPointCrossings(id, cs).Crossings
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(c.App.Writer, struct {
+			Deleted []pointMoves `json:"deleted"`
+		}{out})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	if fences {
+		fmt.Fprintln(tw, "ID\tFENCE\tCROSSING")
+		for _, d := range out {
+			for _, x := range d.Crossings {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", d.ID, x.Fence, x.Kind)
+			}
+		}
+	}
+	fmt.Fprintln(tw, "ID\tNEAR\tKIND\tDISTANCE")
+	exits := 0
+	for _, d := range out {
+		for _, m := range d.Meetings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, m.ID, m.Kind, formatDistance(m.Distance))
+			exits++
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "%s deleted, %s\n", count(len(out), "point"), count(exits, "exit"))
 	return err
 }

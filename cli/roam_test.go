@@ -25,8 +25,9 @@ func count(n int, what string) string {
 // TestGeoPutRoam: vehicles put with --roam, each move's meetings against
 // a brute-force pass over where the oracle has every vehicle; batches of
 // moves imported with --roam, each line against the same oracle over the
-// batch's before and after; --roam with --fences prints both; a bad
-// distance is a usage error that writes nothing.
+// batch's before and after; deletes with --roam, each one's exits; --roam
+// with --fences prints both; a bad distance is a usage error that writes
+// nothing.
 func TestGeoPutRoam(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	r := rand.New(rand.NewPCG(9, 10))
@@ -149,11 +150,73 @@ func TestGeoPutRoam(t *testing.T) {
 		where = after
 	}
 
+	// geo del --roam: each deleted vehicle's exits from those it was
+	// near; an unknown id among them deletes none.
+	// The two with the most neighbours within 300 m.
+	ids := slices.Sorted(maps.Keys(where))
+	neighbours := func(id string) (n int) {
+		for _, other := range ids {
+			if other != id && geo.Distance(where[id][0], where[id][1], where[other][0], where[other][1]) <= 300 {
+				n++
+			}
+		}
+		return n
+	}
+	slices.SortStableFunc(ids, func(a, b string) int { return neighbours(b) - neighbours(a) })
+	gone := ids[:2]
+	if _, errOut, code := run(t, "", "--db", db, "geo", "del", "--index", "fleet", "--roam", "300m", gone[0], "nobody"); code != 1 || !strings.Contains(errOut, "nobody") {
+		t.Fatalf("geo del --roam with an unknown id: exit %d, %s", code, errOut)
+	}
+	out, errOut, code := run(t, "", "--db", db, "-o", "json", "geo", "del", "--index", "fleet", "--roam", "300m", gone[0], gone[1])
+	if code != 0 {
+		t.Fatalf("geo del --roam: exit %d, %s", code, errOut)
+	}
+	var del struct {
+		Deleted []struct {
+			ID       string
+			Meetings []struct {
+				ID, Kind string
+				Distance float64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &del); err != nil || len(del.Deleted) != 2 {
+		t.Fatalf("geo del --roam: %v\n%s", err, out)
+	}
+	exits := 0
+	for i, d := range del.Deleted {
+		exits += len(d.Meetings)
+		// The first is gone when the second's neighbours are found.
+		var want, got []string
+		p := where[d.ID]
+		for _, other := range slices.Sorted(maps.Keys(where)) {
+			if other == d.ID || i == 1 && other == gone[0] {
+				continue
+			}
+			q := where[other]
+			if dist := geo.Distance(p[0], p[1], q[0], q[1]); dist <= 300 {
+				want = append(want, fmt.Sprintf("%s exit %.3f", other, dist))
+			}
+		}
+		for _, m := range d.Meetings {
+			got = append(got, fmt.Sprintf("%s %s %.3f", m.ID, m.Kind, m.Distance))
+		}
+		if d.ID != gone[i] || !slices.Equal(got, want) {
+			t.Fatalf("geo del --roam, %s: %v; brute force %v", d.ID, got, want)
+		}
+	}
+	if exits == 0 {
+		t.Fatal("geo del --roam: the deleted vehicles were near nobody: the check tests nothing")
+	}
+	for _, id := range gone {
+		delete(where, id)
+	}
+
 	// With --fences too: the crossings, then the meetings.
 	if _, errOut, code := run(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "52.525", "--lon", "13.4075", "--radius", "100km", "city"); code != 0 {
 		t.Fatal(errOut)
 	}
-	out, errOut, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "52.521", "--lon", "13.401", "--roam", "1km", "--fences", "zones", "newcomer")
+	out, errOut, code = run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "52.521", "--lon", "13.401", "--roam", "1km", "--fences", "zones", "newcomer")
 	within := 0
 	for _, q := range where {
 		if geo.Distance(52.521, 13.401, q[0], q[1]) <= 1000 {

@@ -24,7 +24,7 @@ import (
 type Meeting struct {
 	ID       string
 	Kind     CrossingKind
-	Distance float64 // metres between the two, after the move
+	Distance float64 // metres between the two, after the move (from where it was, for a point deleted)
 }
 
 // PutRoaming puts p in the index, as Put does, and returns the other
@@ -63,12 +63,44 @@ func (ix *Index) PutAllRoaming(tx keyspace.Tx, points []Point, radius float64) (
 	return ix.roam(tx, points, radius, func() error { return ix.PutAll(tx, points) })
 }
 
+// DeleteRoaming deletes the point id, as Delete does, and returns the
+// other points of its scope that were within radius metres of it: each
+// sees it go (Exit), at its distance from where it was. A point the index
+// does not hold (or one that has expired) is an error wrapping
+// keyspace.ErrNotFound, as Get's.
+func (ix *Index) DeleteRoaming(tx keyspace.Tx, id string, radius float64) ([]Meeting, error) {
+	if err := ix.checkRoaming(radius); err != nil {
+		return nil, err
+	}
+	p, err := ix.Get(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	was, _, err := ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope})
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.Delete(tx, id); err != nil {
+		return nil, err
+	}
+	return ix.meetings(tx, p, was, nil)
+}
+
+// checkRoaming is an error for a roaming radius that is not a
+// non-negative, finite number of metres.
+func (ix *Index) checkRoaming(radius float64) error {
+	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
+		return ix.wrap(fmt.Errorf("%w: roaming radius %v must be a non-negative number of metres", ErrBadQuery, radius))
+	}
+	return nil
+}
+
 // roam finds the points near each of points where the index holds it,
 // writes the moves with put, finds the points near each where it is, and
 // compares the two.
 func (ix *Index) roam(tx keyspace.Tx, points []Point, radius float64, put func() error) ([][]Meeting, error) {
-	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
-		return nil, ix.wrap(fmt.Errorf("%w: roaming radius %v must be a non-negative number of metres", ErrBadQuery, radius))
+	if err := ix.checkRoaming(radius); err != nil {
+		return nil, err
 	}
 	was := make([][]Result, len(points))
 	for i, p := range points {

@@ -76,7 +76,8 @@ func sameMeetings(got, want []Meeting) bool {
 
 // TestPutRoaming: vehicles under two scopes move among clusters at the
 // poles, across ±180° and elsewhere, some new, some expired already, one
-// at a time (PutRoaming) and in batches (PutAllRoaming); at every move
+// at a time (PutRoaming), in batches (PutAllRoaming) and deleted
+// (DeleteRoaming); at every move
 // the meetings must be exactly those a brute-force pass over the oracle's
 // live points implies (wantMeetings), with their distances. Bad radii,
 // bad points and repeated ids change nothing.
@@ -108,6 +109,30 @@ func TestPutRoaming(t *testing.T) {
 			return p
 		}
 		for step := range 500 {
+			// One step in seven deletes a vehicle: those it was near see
+			// it go.
+			if id := fmt.Sprint("v", r.IntN(40)); step%7 == 6 && live[id].ID != "" {
+				radius := []float64{0, 500, 2000, 10_000}[r.IntN(4)]
+				var got []Meeting
+				if err := s.Update(func(tx keyspace.Tx) (err error) {
+					got, err = ix.DeleteRoaming(tx, id, radius)
+					return err
+				}); err != nil {
+					t.Fatalf("step %d: %v", step, err)
+				}
+				gone := live[id]
+				gone.Expires = now.Add(-time.Hour) // near nothing after
+				after := maps.Clone(live)
+				delete(after, id)
+				if want := wantMeetings(live, after, gone, radius); !sameMeetings(got, want) {
+					t.Fatalf("step %d: %s deleted, radius %v: meetings %v, brute force %v", step, id, radius, got, want)
+				}
+				for _, m := range got {
+					kinds[m.Kind]++
+				}
+				live = after
+				continue
+			}
 			// Four steps in five move one vehicle, the fifth a batch of
 			// up to eight.
 			var batch []Point
@@ -177,6 +202,12 @@ func TestPutRoaming(t *testing.T) {
 			_, err := ix.PutAllRoaming(tx, []Point{{ID: "v1", Lat: 1, Lon: 1}, {ID: "v1", Lat: 2, Lon: 2}}, 100)
 			return err
 		})
+		if err := s.Update(func(tx keyspace.Tx) error {
+			_, err := ix.DeleteRoaming(tx, "nobody", 100)
+			return err
+		}); !errors.Is(err, keyspace.ErrNotFound) {
+			t.Errorf("DeleteRoaming of no point = %v, want ErrNotFound", err)
+		}
 		if !errors.Is(err, ErrBadQuery) || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("PutAllRoaming with an id twice = %v, want ErrBadQuery naming it", err)
 		}
