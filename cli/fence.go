@@ -720,54 +720,10 @@ func fenceContainingFile(c *ucli.Context) error {
 }
 
 // geoDel deletes the points the arguments name, all or none; with
-// --fences it prints the fences each left, from the points as they were
-// before the delete, in the same transaction.
+// --fences or --roam it prints what each delete did (roam.go).
 func geoDel(c *ucli.Context) error {
-	if c.IsSet("roam") {
-		return geoDelRoaming(c) // roam.go
-	}
-	if !c.IsSet("fences") {
+	if !c.IsSet("fences") && !c.IsSet("roam") {
 		return eachPoint(c, (*geo.Index).Delete)
 	}
-	format, err := output(c, "table", "json")
-	if err != nil {
-		return err
-	}
-	var out []pointCrossings
-	fs := geo.NewFences(c.String("fences"))
-	err = eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
-		if len(out) == 0 {
-			if err := requireFences(fs, tx); err != nil {
-				return err
-			}
-		}
-		cs, err := fs.DeletePoint(tx, ix, id)
-		if errors.Is(err, keyspace.ErrNotFound) {
-			_, err = getPoint(ix, tx, id) // the error that names the point and the index
-		}
-		out = append(out, newPointCrossings(id, cs))
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if format == "json" {
-		return writeJSON(c.App.Writer, struct {
-			Deleted []pointCrossings `json:"deleted"`
-		}{out})
-	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tFENCE\tCROSSING")
-	exits := 0
-	for _, d := range out {
-		for _, x := range d.Crossings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", d.ID, x.Fence, x.Kind)
-			exits++
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(c.App.Writer, "%s deleted, %s\n", count(len(out), "point"), count(exits, "exit"))
-	return err
+	return geoDelAndReport(c)
 }

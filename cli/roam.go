@@ -115,52 +115,61 @@ func writeMeetings(c *ucli.Context, format, id string, fences bool, cs []geo.Cro
 	return err
 }
 
-// geoDelRoaming deletes points and prints, for each, the points it was
-// within --roam of, and with --fences the fences it left: all ids or
-// none, in one transaction.
-func geoDelRoaming(c *ucli.Context) error {
+// deletedPoint is what geo del --fences or --roam says of one point: the
+// lists asked for, present even when empty, the others left out.
+type deletedPoint struct {
+	ID        string          `json:"id"`
+	Crossings *[]jsonCrossing `json:"crossings,omitempty"`
+	Meetings  *[]jsonMeeting  `json:"meetings,omitempty"`
+}
+
+// geoDelAndReport deletes points and prints, for each, the fences it left
+// (--fences, from the point as it was) and the points it was within
+// --roam of: all ids or none, in one transaction.
+func geoDelAndReport(c *ucli.Context) error {
 	format, err := output(c, "table", "json")
 	if err != nil {
 		return err
 	}
-	radius, err := parseDistance(c.String("roam"))
-	if err != nil {
-		return usagef("--roam: %v", err)
+	fences, roam := c.IsSet("fences"), c.IsSet("roam")
+	var radius float64
+	if roam {
+		if radius, err = parseDistance(c.String("roam")); err != nil {
+			return usagef("--roam: %v", err)
+		}
 	}
-	fences := c.IsSet("fences")
-	var fs *geo.Fences
-	if fences {
-		fs = geo.NewFences(c.String("fences"))
-	}
-	var out []pointMoves
+	fs := geo.NewFences(c.String("fences"))
+	var out []deletedPoint
 	err = eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
 		if fences && len(out) == 0 {
 			if err := requireFences(fs, tx); err != nil {
 				return err
 			}
 		}
-		var cs []geo.Crossing
-		if fences {
-			p, err := getPoint(ix, tx, id)
-			if err != nil {
-				return err
-			}
-			if cs, err = fs.Crossings(tx, &p, nil); err != nil {
-				return err
-			}
-		}
-		ms, err := ix.DeleteRoaming(tx, id, radius)
-		if errors.Is(err, keyspace.ErrNotFound) {
-			_, err = getPoint(ix, tx, id) // the error that names the point and the index
-		}
+		p, err := getPoint(ix, tx, id) // an unknown id is an error that names it
 		if err != nil {
 			return err
 		}
-		m := pointMoves{ID: id, Meetings: jsonMeetings(ms)}
+		d := deletedPoint{ID: id}
 		if fences {
-			m.Crossings = newPointCrossings(id, cs).Crossings
+			cs, err := fs.Crossings(tx, &p, nil)
+			if err != nil {
+				return err
+			}
+			crossings := newPointCrossings(id, cs).Crossings
+			d.Crossings = &crossings
 		}
-		out = append(out, m)
+		if !roam {
+			out = append(out, d)
+			return ix.Delete(tx, id)
+		}
+		ms, err := ix.DeleteRoaming(tx, id, radius)
+		if err != nil {
+			return err
+		}
+		meetings := jsonMeetings(ms)
+		d.Meetings = &meetings
+		out = append(out, d)
 		return nil
 	})
 	if err != nil {
@@ -168,24 +177,27 @@ func geoDelRoaming(c *ucli.Context) error {
 	}
 	if format == "json" {
 		return writeJSON(c.App.Writer, struct {
-			Deleted []pointMoves `json:"deleted"`
+			Deleted []deletedPoint `json:"deleted"`
 		}{out})
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	exits := 0
 	if fences {
 		fmt.Fprintln(tw, "ID\tFENCE\tCROSSING")
 		for _, d := range out {
-			for _, x := range d.Crossings {
+			for _, x := range *d.Crossings {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", d.ID, x.Fence, x.Kind)
+				exits++
 			}
 		}
 	}
-	fmt.Fprintln(tw, "ID\tNEAR\tKIND\tDISTANCE")
-	exits := 0
-	for _, d := range out {
-		for _, m := range d.Meetings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, m.ID, m.Kind, formatDistance(m.Distance))
-			exits++
+	if roam {
+		fmt.Fprintln(tw, "ID\tNEAR\tKIND\tDISTANCE")
+		for _, d := range out {
+			for _, m := range *d.Meetings {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, m.ID, m.Kind, formatDistance(m.Distance))
+				exits++
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -83,7 +83,7 @@ func (ix *Index) DeleteRoaming(tx keyspace.Tx, id string, radius float64) ([]Mee
 	if err := ix.Delete(tx, id); err != nil {
 		return nil, err
 	}
-	return ix.meetings(tx, p, was, nil)
+	return meetings(p, was, nil, nil), nil
 }
 
 // checkRoaming is an error for a roaming radius that is not a
@@ -116,30 +116,39 @@ func (ix *Index) roam(tx keyspace.Tx, points []Point, radius float64, put func()
 	if err := put(); err != nil {
 		return nil, err
 	}
+	// Where the moved points are now: a point that was near one of them
+	// and is not may be one of them. The rest of the index stayed put.
 	now := time.Now()
+	live := func(p Point) bool { return p.Expires.IsZero() || p.Expires.After(now) }
+	var moved map[string]Point
+	if len(points) > 1 {
+		moved = make(map[string]Point, len(points))
+		for _, p := range points {
+			if live(p) {
+				moved[p.ID] = p
+			}
+		}
+	}
 	out := make([][]Meeting, len(points))
 	for i, p := range points {
 		var is []Result
-		if p.Expires.IsZero() || p.Expires.After(now) { // an expired point is near nothing
+		if live(p) { // an expired point is near nothing
 			var err error
 			if is, _, err = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Scope: p.Scope}); err != nil {
 				return nil, err
 			}
 		}
-		ms, err := ix.meetings(tx, p, was[i], is)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = ms
+		out[i] = meetings(p, was[i], is, moved)
 	}
 	return out, nil
 }
 
 // meetings compares the points near p before its move (was) and after it
 // (is), leaving p out: by id, with each one's distance from p after the
-// move. A point that was near and is not is read again, as it may have
-// moved too (PutAllRoaming), or expired.
-func (ix *Index) meetings(tx keyspace.Tx, p Point, was, is []Result) ([]Meeting, error) {
+// move. A point that was near and is not is measured from where moved
+// has it (a point of the same batch, PutAllRoaming), else from where it
+// was, as the move left it there (or it has expired).
+func meetings(p Point, was, is []Result, moved map[string]Point) []Meeting {
 	near := make(map[string]bool, len(is))
 	var out []Meeting
 	for _, r := range is {
@@ -157,12 +166,9 @@ func (ix *Index) meetings(tx keyspace.Tx, p Point, was, is []Result) ([]Meeting,
 		if near[r.ID] {
 			continue
 		}
-		at := r.Point
-		switch q, err := ix.Get(tx, r.ID); {
-		case err == nil:
-			at = q
-		case !errors.Is(err, keyspace.ErrNotFound):
-			return nil, err
+		at, ok := moved[r.ID]
+		if !ok {
+			at = r.Point
 		}
 		out = append(out, Meeting{ID: r.ID, Kind: Exit, Distance: Distance(p.Lat, p.Lon, at.Lat, at.Lon)})
 	}
@@ -172,5 +178,5 @@ func (ix *Index) meetings(tx keyspace.Tx, p Point, was, is []Result) ([]Meeting,
 		}
 	}
 	slices.SortFunc(out, func(a, b Meeting) int { return strings.Compare(a.ID, b.ID) })
-	return out, nil
+	return out
 }
