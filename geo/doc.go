@@ -166,13 +166,19 @@
 //
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
 //	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
+//	                                          (with 0x80 set and the expiry after it for a fence that expires)
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
 //	("f", name, "p", id)                   → a polygon's rings and their boxes, binary, for points on its edge
+//	("f", name, "e", expires, id)          → nothing: the fences that expire, soonest first
 //
 // A fence is stored under its covering's cells, each refined to a level
 // of 4 bits, so a point's cells at the 17 levels 0, 4, …, 64 (those the
 // set's mask says hold cells) are all a lookup reads, whatever the number
 // of fences (fence.go has the measurements).
+//
+// A fence put with Expires (a Tile38 hook set with EX) is gone for
+// every lookup, Get and IDs from that instant, judged from the cells a
+// lookup reads anyway; DeleteExpired frees its keys (fence_expiry.go).
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;

@@ -240,6 +240,35 @@ func ExampleIndex_DeleteExpired() {
 	// next expiry 08:01:00
 }
 
+// A fence can expire, as a Tile38 hook set with EX does: a road closure
+// for the hour ahead, and one that ended a minute ago. Lookups leave the
+// ended one out at once; DeleteExpired frees its keys when the program
+// gets round to it.
+func ExampleFences_DeleteExpired() {
+	store := keyspace.NewMemory()
+	closures := geo.NewFences("closures")
+	now := time.Now()
+	store.Update(func(tx keyspace.Tx) error {
+		return closures.PutAll(tx, []geo.Fence{
+			{ID: "market-st", Box: &geo.Box{MinLat: 37.78, MinLon: -122.42, MaxLat: 37.80, MaxLon: -122.39}, Expires: now.Add(time.Hour)},
+			{ID: "parade", Circle: &geo.Circle{Lat: 37.79, Lon: -122.40, Radius: 800}, Expires: now.Add(-time.Minute)},
+		})
+	})
+	store.Update(func(tx keyspace.Tx) error {
+		ids, _ := closures.Containing(tx, 37.79, -122.40)
+		fmt.Println("closed here:", ids)
+		n, err := closures.DeleteExpired(tx, now, 0)
+		fmt.Println("deleted", n, err)
+		next, _, _ := closures.NextExpiry(tx)
+		fmt.Println("next expiry in", next.Sub(now).Round(time.Minute))
+		return err
+	})
+	// Output:
+	// closed here: [market-st]
+	// deleted 1 <nil>
+	// next expiry in 1h0m0s
+}
+
 // A delivery van moves; in the same transaction as its new position, the
 // fences it entered and left. No notification can be lost between the two,
 // as it can between a geofence server's write and its webhook.

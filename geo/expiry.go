@@ -63,7 +63,13 @@ func (ix *Index) expiryKey(expires int64, id string) []byte {
 
 // parseExpiryKey reads an expiry entry's key.
 func (ix *Index) parseExpiryKey(k []byte) (expires int64, id string, err error) {
-	t, err := ix.expiry.Unpack(k)
+	return parseExpiryEntry(ix.expiry, k)
+}
+
+// parseExpiryEntry reads the key of an expiry entry under sub, a point's
+// or a fence's: (sub…, expires, id).
+func parseExpiryEntry(sub composite.Subspace, k []byte) (expires int64, id string, err error) {
+	t, err := sub.Unpack(k)
 	if err == nil && len(t) != 2 {
 		err = fmt.Errorf("%d elements", len(t))
 	}

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 )
@@ -30,11 +32,14 @@ import (
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
 //	("f", name, "p", id)                      → a polygon fence's rings, for points on its edges (fence_polygon.go)
+//	("f", name, "e", expires, id)             → nothing: a fence that expires, by when (fence_expiry.go)
 //
 // The files: fence.go the fences and their writes, fence_cells.go the
 // cells they are stored under and what a cell holds, fence_lookup.go
 // Containing and Crossings, fence_polygon.go a polygon's rings as a
-// lookup reads them, fence_verify.go Verify and Repair.
+// lookup reads them, fence_cross.go and path.go the fences a move passes
+// through, fence_expiry.go fences that expire, fence_verify.go Verify and
+// Repair.
 
 // ErrBadFence: a fence with no region, or more than one.
 var ErrBadFence = errors.New("geo: invalid fence")
@@ -48,6 +53,10 @@ type Fence struct {
 	Box     *Box
 	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
 	Payload []byte       // stored with the fence and returned by Get: a zone's name, a tariff
+	// Expires, if not zero, is when the fence expires, as a Tile38 hook
+	// set with EX does: from then on no lookup, Get or IDs finds it
+	// (fence_expiry.go).
+	Expires time.Time
 }
 
 // Circle is the region within Radius metres of (Lat, Lon).
@@ -61,13 +70,14 @@ type Fences struct {
 	defs       composite.Subspace
 	cells      composite.Subspace
 	polygons   composite.Subspace   // ("f", name, "p"): polygon fences' rings (fence_polygon.go)
+	expiry     composite.Subspace   // ("f", name, "e"): the fences that expire, by when
 	cellPrefix [southCap + 1][]byte // ("f", name, "c", grid) of each grid, packed
 	levelsKey  []byte               // ("f", name, "l"): the levels in use (levelMask)
 }
 
 // NewFences returns the set of fences called name.
 func NewFences(name string) *Fences {
-	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c"), polygons: composite.NewSubspace("f", name, "p")}
+	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c"), polygons: composite.NewSubspace("f", name, "p"), expiry: composite.NewSubspace("f", name, "e")}
 	for g := range fs.cellPrefix {
 		fs.cellPrefix[g] = fs.cells.Sub(uint64(g)).Bytes()
 	}
@@ -98,19 +108,33 @@ type storedFence struct {
 	Polygon *geojson.Geometry `json:"polygon,omitempty"`
 	Payload []byte            `json:"payload,omitempty"` // base64 in the JSON
 	Cells   [][4]uint64       `json:"cells"`             // grid, bits, hash, inside (1) or not (0)
+	Expires int64             `json:"expires,omitempty"` // nanoseconds since 1970; none when 0
 }
 
 // Validate says what is wrong with f, if anything: no id, no region or
 // more than one, a point out of range, a negative radius, a box whose
-// south lies north of its north, a polygon that is not a polygon. Put
-// and PutAll check the same; an import can check its fences first to
-// name the bad one by its place in the input.
+// south lies north of its north, a polygon that is not a polygon, an
+// expiry not after 1970 (ErrBadExpiry). Put and PutAll check the same; an
+// import can check its fences first to name the bad one by its place in
+// the input.
 func (f Fence) Validate() error {
 	if f.ID == "" {
 		return fmt.Errorf("%w: a fence needs an id", ErrBadFence)
 	}
+	if _, err := f.expires(); err != nil {
+		return err
+	}
 	_, err := f.region()
 	return err
+}
+
+// expires is f's expiry in nanoseconds since 1970, 0 for none.
+func (f Fence) expires() (int64, error) {
+	n, err := expiryOf(f.Expires)
+	if err != nil {
+		return 0, fmt.Errorf("fence %q: %w", f.ID, err)
+	}
+	return n, nil
 }
 
 // region validates f and returns its region.
@@ -241,6 +265,10 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if f.ID == "" {
 		return nil, 0, fs.wrap(f.Validate())
 	}
+	expires, err := f.expires()
+	if err != nil {
+		return nil, 0, fs.wrap(err)
+	}
 	reg, err := f.region()
 	if err != nil {
 		return nil, 0, fs.wrap(err)
@@ -249,7 +277,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if f.Polygon != nil {
 		budget = fenceCellsPolygon
 	}
-	def := storedFence{Circle: f.Circle, Box: f.Box, Payload: f.Payload, Cells: fenceCover(reg, budget)}
+	def := storedFence{Circle: f.Circle, Box: f.Box, Payload: f.Payload, Cells: fenceCover(reg, budget), Expires: expires}
 	if f.Polygon != nil {
 		def.Polygon = geojson.NewGeometry(f.Polygon)
 	}
@@ -257,7 +285,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if err != nil {
 		return nil, 0, fs.wrap(fmt.Errorf("fence %q: %w", f.ID, err))
 	}
-	pairs := make([]pair, 0, len(def.Cells)+2)
+	pairs := make([]pair, 0, len(def.Cells)+3)
 	var levels levelMask
 	for _, c := range def.Cells {
 		pairs = append(pairs, pair{fs.cellKey(c, f.ID), f.cellValue(c[3] == 1)})
@@ -265,6 +293,9 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	}
 	if f.Polygon != nil {
 		pairs = append(pairs, pair{fs.polygons.Pack(composite.Tuple{f.ID}), appendPolygon(nil, reg.(polygonRegion))})
+	}
+	if expires != 0 {
+		pairs = append(pairs, pair{fs.expiryKey(expires, f.ID), nil})
 	}
 	return append(pairs, pair{fs.defs.Pack(composite.Tuple{f.ID}), v}), levels, nil
 }
@@ -286,24 +317,29 @@ func (fs *Fences) get(tx keyspace.Tx, id string) (storedFence, error) {
 }
 
 func (def storedFence) fence(id string) Fence {
-	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Payload: def.Payload}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Payload: def.Payload, Expires: expiry.Time(def.Expires)}
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}
 	return f
 }
 
-// Get returns the fence id, or an error wrapping keyspace.ErrNotFound.
+// Get returns the fence id, or an error wrapping keyspace.ErrNotFound
+// when there is none or it has expired.
 func (fs *Fences) Get(tx keyspace.Tx, id string) (Fence, error) {
 	def, err := fs.get(tx, id)
 	if err != nil {
 		return Fence{}, err
 	}
+	if def.Expires != 0 && def.Expires <= time.Now().UnixNano() {
+		return Fence{}, fs.wrap(fmt.Errorf("fence %s: %w (expired)", errctx.Quote(id), keyspace.ErrNotFound))
+	}
 	return def.fence(id), nil
 }
 
-// Delete removes the fence id and its cells, or returns an error wrapping
-// keyspace.ErrNotFound.
+// Delete removes the fence id, its cells and its expiry entry, or returns
+// an error wrapping keyspace.ErrNotFound. A fence that has expired and
+// not been deleted yet is deleted like any other.
 func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 	def, err := fs.get(tx, id)
 	if err != nil {
@@ -319,6 +355,11 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 			return fs.wrap(err)
 		}
 	}
+	if def.Expires != 0 {
+		if err := tx.Delete(fs.expiryKey(def.Expires, id)); err != nil {
+			return fs.wrap(err)
+		}
+	}
 	if err := tx.Delete(fs.defs.Pack(composite.Tuple{id})); err != nil {
 		return fs.wrap(err)
 	}
@@ -327,7 +368,7 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 
 // Drop deletes every fence of the set and returns how many there were.
 func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons)
+	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons, fs.expiry)
 	if err == nil {
 		err = tx.Delete(fs.levelsKey)
 	}
@@ -337,8 +378,12 @@ func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
 	return counts[0], nil
 }
 
-// IDs lists the fences' ids in order.
+// IDs lists the ids of the fences that have not expired, in order.
 func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
+	expired, err := fs.expiredIDs(tx, time.Now())
+	if err != nil {
+		return nil, err
+	}
 	var ids []string
 	for k := range tx.Scan(fs.defs.Range()) {
 		t, err := fs.defs.Unpack(k)
@@ -346,7 +391,9 @@ func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
 			return nil, fs.wrap(fmt.Errorf("%w: fence key %s", keyspace.ErrCorrupt, errctx.Quote(string(k))))
 		}
 		id, _ := t[0].(string)
-		ids = append(ids, id)
+		if _, gone := expired[id]; !gone {
+			ids = append(ids, id)
+		}
 	}
 	return ids, fs.wrap(tx.Err())
 }

@@ -56,25 +56,65 @@ const (
 	fenceCellsPolygon = 24
 )
 
-// The first byte of a cell's value (cellValue).
+// The first byte of a cell's value (cellValue): its kind, with
+// cellExpires set when the fence expires.
 const (
 	cellEdge   = 0 // on the region's edge: test the stored fence
 	cellInside = 1 // inside the region: no test
 	cellCircle = 2 // on a circle's edge; lat, lon, radius follow
 	cellBox    = 3 // on a box's edge; min lat, min lon, max lat, max lon follow
+	// cellExpires flags a fence that expires: its expiry, nanoseconds
+	// since 1970 as a big-endian uint64, follows the first byte, before
+	// what the kind carries, so a lookup leaves an expired fence out from
+	// the cell it reads anyway (fence_expiry.go).
+	cellExpires = 0x80
 )
 
-// cellValue is the value of f's cell, inside the region or not.
+// cellValue is the value of f's cell, inside the region or not. f has
+// been validated: its expiry is in range.
 func (f Fence) cellValue(inside bool) []byte {
+	head := []byte{cellEdge}
 	switch {
 	case inside:
-		return []byte{cellInside}
+		head[0] = cellInside
 	case f.Circle != nil:
-		return appendFloats([]byte{cellCircle}, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
+		head[0] = cellCircle
 	case f.Box != nil:
-		return appendFloats([]byte{cellBox}, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
+		head[0] = cellBox
 	}
-	return []byte{cellEdge}
+	if !f.Expires.IsZero() {
+		head[0] |= cellExpires
+		head = binary.BigEndian.AppendUint64(head, uint64(f.Expires.UnixNano()))
+	}
+	switch {
+	case inside:
+		return head
+	case f.Circle != nil:
+		return appendFloats(head, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
+	case f.Box != nil:
+		return appendFloats(head, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
+	}
+	return head
+}
+
+// cellParts splits a cell's value into its kind, its fence's expiry (0
+// for none) and what the kind carries; ok is false when the value is
+// empty or its expiry cut short or not after 1970.
+func cellParts(v []byte) (kind byte, expires int64, body []byte, ok bool) {
+	if len(v) == 0 {
+		return 0, 0, nil, false
+	}
+	kind, body = v[0], v[1:]
+	if kind&cellExpires != 0 {
+		if len(body) < 8 {
+			return 0, 0, nil, false
+		}
+		expires, body, kind = int64(binary.BigEndian.Uint64(body)), body[8:], kind&^cellExpires
+		if expires <= 0 {
+			return 0, 0, nil, false
+		}
+	}
+	return kind, expires, body, true
 }
 
 func appendFloats(b []byte, fs ...float64) []byte {
@@ -96,29 +136,26 @@ func readFloats(v []byte, out []float64) bool {
 	return true
 }
 
-// cellHolds says, from a cell's value, whether a point in the cell at
-// (lat, lon) lies in its fence; test is false when the value leaves the
-// question to the stored fence (cellEdge), and ok false when the value is
-// none of these. A circle and a box are tested by the same code as their
-// regions (circle.contains, boxRegion.contains), so the answer is the one
-// the fence itself gives.
-func cellHolds(v []byte, lat, lon float64) (holds, test, ok bool) {
-	if len(v) == 0 {
-		return false, false, false
-	}
+// cellHolds says, from a cell's kind and what it carries (cellParts),
+// whether a point in the cell at (lat, lon) lies in its fence; test is
+// false when the value leaves the question to the stored fence
+// (cellEdge), and ok false when the value is none of these. A circle and
+// a box are tested by the same code as their regions (circle.contains,
+// boxRegion.contains), so the answer is the one the fence itself gives.
+func cellHolds(kind byte, body []byte, lat, lon float64) (holds, test, ok bool) {
 	var f [4]float64
-	switch v[0] {
+	switch kind {
 	case cellInside:
-		return true, true, len(v) == 1
+		return true, true, len(body) == 0
 	case cellEdge:
-		return false, false, len(v) == 1
+		return false, false, len(body) == 0
 	case cellCircle:
-		if !readFloats(v[1:], f[:3]) {
+		if !readFloats(body, f[:3]) {
 			return false, false, false
 		}
 		return Distance(f[0], f[1], lat, lon) <= f[2], true, true
 	case cellBox:
-		if !readFloats(v[1:], f[:]) {
+		if !readFloats(body, f[:]) {
 			return false, false, false
 		}
 		var b boxRegion

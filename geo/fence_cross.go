@@ -38,9 +38,9 @@ func pathCells(p path) int {
 // of those held is false for (the fences holding neither end). A circle
 // or box met on one of its edge cells is tested against the region the
 // cell's value carries; any other candidate against its stored
-// definition.
-func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool) ([]string, error) {
-	v, err := fs.meeting(tx, p)
+// definition. Fences expired by clk are left out.
+func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool, clk *clock) ([]string, error) {
+	v, err := fs.meeting(tx, p, clk)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +71,8 @@ func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) boo
 // of the path's covering: every fence the path meets, and some near it.
 // The covering's cells share their coarser levels' cells: the key ranges
 // are built in key order, overlapping ones merged, and read in one
-// VisitRanges.
-func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
+// VisitRanges. The cells of fences expired by clk are skipped.
+func (fs *Fences) meeting(tx keyspace.Tx, p path, clk *clock) (*meetingVisitor, error) {
 	mask, _, err := fs.levels(tx)
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
 			}
 		}
 	}
-	v := &meetingVisitor{fs: fs}
+	v := &meetingVisitor{fs: fs, clock: clk}
 	if err := keyspace.VisitRanges(tx, ranges, v); err != nil {
 		return nil, fs.wrap(err)
 	}
@@ -136,6 +136,7 @@ func (fs *Fences) meeting(tx keyspace.Tx, p path) (*meetingVisitor, error) {
 // the circle or box an edge cell carries.
 type meetingVisitor struct {
 	fs    *Fences
+	clock *clock
 	found []candidate
 	bad   []byte // a damaged key or value met
 }
@@ -155,20 +156,24 @@ func (v *meetingVisitor) VisitIn(_ int, k, val []byte) bool {
 		id, ok = t[3].(string)
 	}
 	c := candidate{id: id}
+	kind, expires, body, valid := cellParts(val)
 	switch {
-	case !ok || len(val) == 0:
+	case !ok || !valid:
 		ok = false
-	case val[0] == cellCircle:
+	case kind == cellCircle:
 		c.circle = new([3]float64)
-		ok = readFloats(val[1:], c.circle[:])
-	case val[0] == cellBox:
+		ok = readFloats(body, c.circle[:])
+	case kind == cellBox:
 		var f [4]float64
-		ok = readFloats(val[1:], f[:])
+		ok = readFloats(body, f[:])
 		c.box = &Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}
 	}
 	if !ok {
 		v.bad = bytes.Clone(k)
 		return false
+	}
+	if v.clock.expired(expires) {
+		return true
 	}
 	v.found = append(v.found, c)
 	return true

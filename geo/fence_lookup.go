@@ -47,8 +47,14 @@ type Crossing struct {
 }
 
 // Containing returns the ids of the fences that hold (lat, lon), in order:
-// edges included, as queries include them.
+// edges included, as queries include them. Fences that have expired hold
+// nothing.
 func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error) {
+	return fs.containing(tx, lat, lon, new(clock))
+}
+
+// containing is Containing, judging expiry by clk.
+func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *clock) ([]string, error) {
 	if err := validate(lat, lon); err != nil {
 		return nil, fs.wrap(err)
 	}
@@ -57,7 +63,7 @@ func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error)
 		return nil, err
 	}
 	g, h := locate(lat, lon)
-	v := containingVisitor{lat: lat, lon: lon}
+	v := containingVisitor{lat: lat, lon: lon, clock: clk}
 	// The point's cell at each level in the mask (a shift of 64 is 0):
 	// its key prefix, and the prefix and 0xff, past every element, as the
 	// end. The ranges ascend, as VisitRanges walks them fastest. They are
@@ -132,6 +138,7 @@ func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
 // against their stored definitions into polygons.
 type containingVisitor struct {
 	lat, lon      float64
+	clock         *clock
 	prefixLen     [MaxBits/fenceStep + 1]int // the length of each range's cell prefix; the id follows
 	ids, polygons []string
 	bad           []byte // a damaged key or value met
@@ -144,11 +151,16 @@ func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
 	if len(k) > v.prefixLen[i] {
 		id, rest, err = composite.AppendUnpackedString(nil, k[v.prefixLen[i]:])
 	}
-	holds, test, valid := cellHolds(val, v.lat, v.lon)
+	kind, expires, body, valid := cellParts(val)
+	var holds, test bool
+	if valid {
+		holds, test, valid = cellHolds(kind, body, v.lat, v.lon)
+	}
 	switch {
 	case err != nil || len(rest) != 0 || !valid:
 		v.bad = bytes.Clone(k)
 		return false
+	case v.clock.expired(expires):
 	case !test:
 		v.polygons = append(v.polygons, string(id))
 	case holds:
@@ -164,17 +176,19 @@ func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
 // longitude and latitude between the two places, the shorter way round
 // (path.go), as Tile38 draws it. A nil before is a point just added
 // (every fence holding it is entered), a nil after a point deleted;
-// neither has a path.
+// neither has a path. Fences that have expired take no part: one reading
+// of the clock judges them for the whole move.
 func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
 	var was, is []string
 	var err error
+	clk := new(clock)
 	if before != nil {
-		if was, err = fs.Containing(tx, before.Lat, before.Lon); err != nil {
+		if was, err = fs.containing(tx, before.Lat, before.Lon, clk); err != nil {
 			return nil, err
 		}
 	}
 	if after != nil {
-		if is, err = fs.Containing(tx, after.Lat, after.Lon); err != nil {
+		if is, err = fs.containing(tx, after.Lat, after.Lon, clk); err != nil {
 			return nil, err
 		}
 	}
@@ -197,7 +211,7 @@ func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, e
 			_, i := slices.BinarySearch(is, id)
 			return w || i
 		}
-		crossed, err := fs.passedThrough(tx, newPath(*before, *after), held)
+		crossed, err := fs.passedThrough(tx, newPath(*before, *after), held, clk)
 		if err != nil {
 			return nil, err
 		}

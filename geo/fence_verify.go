@@ -14,23 +14,24 @@ import (
 )
 
 // Checking a fence set: its definitions are the truth; its cells, level
-// mask and polygon rings are derived from them.
+// mask, polygon rings and expiry entries are derived from them.
 
 // Verify checks the set's cells against its fences' definitions, which
 // are the truth: each fence is stored under exactly the cells its
 // definition lists, each holding the value its region gives it (an edge
 // cell may hold 0, as the first build wrote every edge), and no cell
 // names anything else; a polygon's stored rings are its definition's
-// (one with none is tested from its definition); and the level mask, if
-// the set has one, names every level its cells use. It returns a
+// (one with none is tested from its definition); each fence that expires
+// has its expiry entry and no other entry names anything; and the level
+// mask, if the set has one, names every level its cells use. It returns a
 // description of each problem.
 func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx, false) }
 
 // Repair makes the set's cells what its definitions imply, in the
 // caller's transaction, and returns the problems it fixed, as Verify
 // describes them: missing cells are written, wrong values rewritten,
-// stray cells and rings deleted, wrong rings and a mask that misses
-// levels rewritten. A definition that does not decode is deleted with its
+// stray cells, rings and expiry entries deleted, wrong rings and a mask
+// that misses levels rewritten, missing expiry entries written. A definition that does not decode is deleted with its
 // cells: nothing else holds its region.
 func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
 
@@ -38,8 +39,9 @@ func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx,
 func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var problems []string
 	var writes fixes.Set
-	want := map[string][]byte{}  // every cell key the definitions list → its value
-	rings := map[string][]byte{} // every polygon fence's rings key → its encoding
+	want := map[string][]byte{}     // every cell key the definitions list → its value
+	rings := map[string][]byte{}    // every polygon fence's rings key → its encoding
+	expiring := map[string]string{} // every expiry entry the definitions imply → its fence
 	owner := map[string]string{}
 	var levels levelMask // of the cells the definitions list
 	for k, v := range tx.Scan(fs.defs.Range()) {
@@ -59,6 +61,9 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			if reg, err = f.region(); err == nil && id == "" {
 				err = f.Validate() // an empty id, which region does not check
 			}
+			if err == nil {
+				_, err = f.expires()
+			}
 		}
 		if !ok || err != nil {
 			problems = append(problems, fmt.Sprintf("corrupt fence definition %s: %v", errctx.Quote(string(k)), err))
@@ -69,6 +74,9 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			key := string(fs.cellKey(c, id))
 			want[key], owner[key] = f.cellValue(c[3] == 1), id
 			levels |= levelOf(c[1])
+		}
+		if def.Expires != 0 {
+			expiring[string(fs.expiryKey(def.Expires, id))] = id
 		}
 		if f.Polygon != nil {
 			key := string(fs.polygons.Pack(composite.Tuple{id}))
@@ -84,7 +92,7 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		case !listed:
 			problems = append(problems, fmt.Sprintf("stray fence cell %s", errctx.Quote(string(k))))
 			writes.Delete(bytes.Clone(k))
-		case !bytes.Equal(v, w) && !(len(v) == 1 && v[0] == cellEdge && w[0] != cellInside):
+		case !bytes.Equal(v, w) && !(len(v) == 1 && v[0] == cellEdge && w[0] != cellInside && w[0]&cellExpires == 0):
 			problems = append(problems, fmt.Sprintf("fence %s: cell %s holds %x, not %x", errctx.Quote(owner[string(k)]), errctx.Quote(string(k)), v, w))
 			writes.Put(bytes.Clone(k), w)
 		}
@@ -112,6 +120,22 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	}
 	if err := tx.Err(); err != nil {
 		return nil, fs.wrap(err)
+	}
+	// Each fence that expires must have its expiry entry, and nothing
+	// else one.
+	for k := range tx.Scan(fs.expiry.Range()) {
+		if _, listed := expiring[string(k)]; !listed {
+			problems = append(problems, fmt.Sprintf("stray fence expiry entry %s", errctx.Quote(string(k))))
+			writes.Delete(bytes.Clone(k))
+		}
+		delete(expiring, string(k))
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
+	}
+	for k, id := range expiring {
+		problems = append(problems, fmt.Sprintf("fence %s: expiry entry %s missing", errctx.Quote(id), errctx.Quote(k)))
+		writes.Put([]byte(k), nil)
 	}
 	// The level mask must name every level in use; a set with none
 	// (written before masks) is read at every level.

@@ -1,0 +1,165 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/expiry"
+)
+
+// Fences that expire.
+//
+// A fence put with Expires set is gone for every reader from that
+// instant, as a Tile38 hook set with EX is: Containing, Crossings (and so
+// PutPoint and DeletePoint), Get and IDs leave it out. Until
+// DeleteExpired deletes it, it still takes its keys, and Verify checks it
+// like any other fence. This is the rule points follow (expiry.go), for
+// the same reason: an embedded engine has no server loop to delete things
+// on time, so expiry is a reader's rule and deletion a chore a program
+// runs now and then (`keyspace fence sweep`).
+//
+// Three places hold a fence's expiry, each for the reader that needs it:
+//
+//   - every cell's value (cellExpires), so a lookup leaves an expired
+//     fence out from the bytes it reads anyway, with no other read, and a
+//     lookup that meets no expiring fence never reads the clock;
+//   - the definition (storedFence.Expires), for Get and Delete;
+//   - the expiry entry, ("f", name, "e", expires, id), which sorts the
+//     expiring fences by when they expire, so DeleteExpired reads only
+//     the ones due, NextExpiry only the first, and IDs only the expired.
+//
+// A fence that expires between a point's two lookups in one Crossings is
+// judged at one instant: the lookups of a call share one reading of the
+// clock (clock).
+
+// A clock is the instant a lookup judges expiry at, read from the system
+// clock the first time an expiring fence is met, and then kept.
+type clock struct{ now int64 }
+
+// expired reports whether a fence expiring at expires (0: never) has
+// expired.
+func (c *clock) expired(expires int64) bool {
+	if expires == 0 {
+		return false
+	}
+	if c.now == 0 {
+		c.now = max(time.Now().UnixNano(), 1)
+	}
+	return expires <= c.now
+}
+
+// expiryKey is the expiry entry of the fence id expiring at expires.
+func (fs *Fences) expiryKey(expires int64, id string) []byte {
+	return composite.AppendString(composite.AppendUint(fs.expiry.Bytes(), uint64(expires)), id)
+}
+
+// parseExpiryKey reads an expiry entry's key.
+func (fs *Fences) parseExpiryKey(k []byte) (expires int64, id string, err error) {
+	return parseExpiryEntry(fs.expiry, k)
+}
+
+// due returns the expiry entries of the fences expired at now, soonest
+// first, at most limit of them (0 for all).
+func (fs *Fences) due(tx keyspace.Tx, now time.Time, limit int) ([]dueFence, error) {
+	r := expiry.DueBy(fs.expiry, now)
+	r.Limit = limit
+	var all []dueFence
+	for k := range tx.Scan(r) {
+		expires, id, err := fs.parseExpiryKey(k)
+		if err != nil {
+			return nil, fs.wrap(err)
+		}
+		all = append(all, dueFence{expires, id})
+	}
+	return all, fs.wrap(tx.Err())
+}
+
+// dueFence is an expiry entry: the fence id, expiring at expires.
+type dueFence struct {
+	expires int64
+	id      string
+}
+
+// expiredIDs returns the ids of the fences expired at now, as a set (nil
+// when none has).
+func (fs *Fences) expiredIDs(tx keyspace.Tx, now time.Time) (map[string]struct{}, error) {
+	due, err := fs.due(tx, now, 0)
+	if err != nil || len(due) == 0 {
+		return nil, err
+	}
+	ids := make(map[string]struct{}, len(due))
+	for _, d := range due {
+		ids[d.id] = struct{}{}
+	}
+	return ids, nil
+}
+
+// DeleteExpired deletes the fences that have expired at now (whose
+// Expires is not after it), at most limit of them (0 for all), soonest
+// expired first, and returns how many it deleted. It reads only the
+// expiry entries of those fences, so it costs nothing when none are due.
+func (fs *Fences) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, error) {
+	if limit < 0 {
+		return 0, fs.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, limit))
+	}
+	due, err := fs.due(tx, now, limit)
+	if err != nil {
+		return 0, err
+	}
+	deleted := 0
+	for _, d := range due {
+		def, err := fs.get(tx, d.id)
+		switch {
+		case err == nil && def.Expires == d.expires:
+			if err := fs.Delete(tx, d.id); err != nil {
+				return 0, err
+			}
+			deleted++
+		case err == nil || errors.Is(err, keyspace.ErrNotFound):
+			// An entry of no fence, or of an expiry the fence no longer
+			// has (a set out of step, which Verify reports): the fence
+			// is not due, and the entry means nothing.
+			if err := tx.Delete(fs.expiryKey(d.expires, d.id)); err != nil {
+				return 0, fs.wrap(err)
+			}
+		default:
+			return 0, err
+		}
+	}
+	return deleted, nil
+}
+
+// NextExpiry returns when the fence that expires soonest expires, and
+// false if no fence has an expiry. It may be in the past: a fence that has
+// expired and not yet been deleted.
+func (fs *Fences) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
+	r := fs.expiry.Range()
+	r.Limit = 1
+	for k := range tx.Scan(r) {
+		expires, _, err := fs.parseExpiryKey(k)
+		if err != nil {
+			return time.Time{}, false, fs.wrap(err)
+		}
+		return time.Unix(0, expires), true, nil
+	}
+	return time.Time{}, false, fs.wrap(tx.Err())
+}
+
+// SetExpiry makes the fence id expire at at, or never when at is zero,
+// keeping its region and payload (Tile38's EXPIRE and PERSIST). A fence
+// that does not exist or has expired is an error wrapping
+// keyspace.ErrNotFound.
+func (fs *Fences) SetExpiry(tx keyspace.Tx, id string, at time.Time) error {
+	f, err := fs.Get(tx, id)
+	if err != nil {
+		return err
+	}
+	f.Expires = at
+	if _, err := f.expires(); err != nil {
+		return fs.wrap(err)
+	}
+	return fs.Put(tx, f)
+}
