@@ -228,6 +228,43 @@ func tableExpiry() expiryCommands {
 		}}
 }
 
+// fenceExpiry is fence expire and fence persist.
+func fenceExpiry() expiryCommands {
+	return expiryCommands{"fence", "fences", "ID", "their region and payload", "--fences closures market-st", fencesFlag(), fenceTTLFlag(),
+		func(c *ucli.Context, expires time.Time) error {
+			if c.NArg() == 0 {
+				return usagef("fence %s wants at least one ID", c.Command.Name)
+			}
+			fs := geo.NewFences(c.String("fences"))
+			return updateDB(c, func(tx keyspace.Tx) error {
+				for _, id := range c.Args().Slice() {
+					if err := fs.SetExpiry(tx, id, expires); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}}
+}
+
+func fenceSweepCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "sweep",
+		Usage: "delete the fences whose --ttl has run out, of one set or of every fence set (lookups leave them out already; this frees their keys)",
+		UsageText: "keyspace fence sweep --fences closures\n" +
+			"keyspace fence sweep            # every fence set, as a cron job would",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "fences", Aliases: []string{"f"}, Usage: "the fence set `NAME`", DefaultText: "every fence set"},
+			&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "delete at most `N` fences of each set, soonest expired first", DefaultText: "all"},
+		},
+		Action: func(c *ucli.Context) error {
+			return sweep(c, "fences", "fence set", "fence sets", "fence",
+				func(_ keyspace.Tx, name string) (expirer, error) { return geo.NewFences(name), nil },
+				func(tx keyspace.Tx) ([]string, error) { return namesUnder(tx, composite.NewSubspace("f")) })
+		},
+	}
+}
+
 func tableSweepCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "sweep",

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -28,10 +31,17 @@ import (
 // "radius" property in metres; a box is a Polygon of its outline with the
 // standard "bbox" member [west, south, east, north] (west > east crosses
 // ±180°, RFC 7946 §5.2) and "fence": "box", which import reads back as the
-// box, not as a polygon; anything else is its Polygon or MultiPolygon.
+// box, not as a polygon; anything else is its Polygon or MultiPolygon. A
+// fence that expires has an "expires" property, RFC 3339 to the
+// nanosecond, which import reads back as its expiry.
 
 func fenceSVGFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "svg", Usage: "draw the fences (and the point, with the fences holding it filled) into `FILE`"}
+}
+
+// fenceTTLFlag is --ttl for fences: Tile38's EX on a hook.
+func fenceTTLFlag() ucli.Flag {
+	return &ucli.DurationFlag{Name: "ttl", Usage: "the fences expire `DURATION` from now (30s, 15m, 2h): lookups, crossings, get and list leave them out from then on, and fence sweep deletes them", DefaultText: "never"}
 }
 
 func fencesFlag() ucli.Flag {
@@ -60,6 +70,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
+					fenceTTLFlag(),
 				},
 				Action: fencePut,
 			},
@@ -67,10 +78,12 @@ func fenceCommand() *ucli.Command {
 				Name:  "import",
 				Usage: "add or replace the fences of a GeoJSON FeatureCollection, all or none: polygons, circles (a Point with a radius property in metres) and boxes as fence get writes them",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
-					"keyspace fence import --fences states --id-property name states.geojson",
+					"keyspace fence import --fences states --id-property name states.geojson\n" +
+					"keyspace fence import --fences closures --ttl 2h closures.geojson",
 				ArgsUsage: "FILE",
 				Flags: []ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
+					fenceTTLFlag(),
 				},
 				Action: fenceImport,
 			},
@@ -118,6 +131,9 @@ func fenceCommand() *ucli.Command {
 				},
 				Action: fenceContaining,
 			},
+			fenceSweepCommand(),
+			fenceExpiry().expire(),
+			fenceExpiry().persist(),
 			repairCommand("fence set", fencesFlag(), "make a fence set's cells what its fences' definitions imply: missing cells written, wrong ones rewritten, strays deleted",
 				"keyspace fence repair --fences zones", func(name string) repairer { return geo.NewFences(name).Repair }),
 			dropCommand("fence set", "fence", fencesFlag(), "keyspace fence drop --fences zones", dropFences),
@@ -171,6 +187,10 @@ func fencePut(c *ucli.Context) error {
 	if v := c.String("payload"); v != "" {
 		f.Payload = []byte(v)
 	}
+	var err error
+	if f.Expires, err = expiresFromTTL(c); err != nil {
+		return err
+	}
 	return updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(c.String("fences")).Put(tx, f) })
 }
 
@@ -179,6 +199,10 @@ func fencePut(c *ucli.Context) error {
 func fenceImport(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("fence import wants one FILE (- for standard input)")
+	}
+	expires, err := expiresFromTTL(c)
+	if err != nil {
+		return err
 	}
 	in, path, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
@@ -196,6 +220,9 @@ func fenceImport(c *ucli.Context) error {
 	fences := make([]geo.Fence, len(fc.Features))
 	for i, feat := range fc.Features {
 		f, err := featureFence(feat, c.String("id-property"))
+		if !expires.IsZero() {
+			f.Expires = expires // --ttl, over any expires property
+		}
 		if err == nil {
 			err = f.Validate()
 		}
@@ -244,6 +271,16 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 			f.Payload, _ = json.Marshal(props)
 		}
 	}()
+	if e, ok := feat.Properties["expires"]; ok {
+		s, _ := e.(string)
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			b, _ := json.Marshal(e)
+			return f, fmt.Errorf("fence %q: expires property %s: want an RFC 3339 time, as fence get writes it", f.ID, b)
+		}
+		delete(props, "expires")
+		f.Expires = t
+	}
 	if kind, _ := feat.Properties["fence"].(string); kind == "box" {
 		delete(props, "fence")
 		if len(feat.BBox) != 4 {
@@ -274,6 +311,9 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 // property.
 func fenceFeature(f geo.Fence) *geojson.Feature {
 	feat := fenceGeometry(f)
+	if !f.Expires.IsZero() {
+		feat.Properties["expires"] = exactExpires(f.Expires)
+	}
 	if len(f.Payload) > 0 {
 		var props map[string]any
 		if json.Unmarshal(f.Payload, &props) != nil || props == nil {
@@ -392,10 +432,20 @@ func writeFences(c *ucli.Context, format string, fences []geo.Fence) error {
 			Fences []*geojson.Feature `json:"fences"`
 		}{fc.Features})
 	}
+	// An EXPIRES column when some fence expires.
+	expiring := slices.ContainsFunc(fences, func(f geo.Fence) bool { return !f.Expires.IsZero() })
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tREGION\tPAYLOAD")
+	if expiring {
+		fmt.Fprintln(tw, "ID\tKIND\tREGION\tEXPIRES\tPAYLOAD")
+	} else {
+		fmt.Fprintln(tw, "ID\tKIND\tREGION\tPAYLOAD")
+	}
 	for _, f := range fences {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.ID, fenceKind(f), fenceRegion(f), payloadCell(f.Payload))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t", f.ID, fenceKind(f), fenceRegion(f))
+		if expiring {
+			fmt.Fprintf(tw, "%s\t", cmp.Or(formatExpires(f.Expires), "never"))
+		}
+		fmt.Fprintf(tw, "%s\n", payloadCell(f.Payload))
 	}
 	return tw.Flush()
 }
@@ -552,9 +602,9 @@ func withPayloads(fs *geo.Fences, tx keyspace.Tx, ids []string, read map[string]
 		payload, ok := read[id]
 		if !ok {
 			f, err := fs.Get(tx, id)
-			if err != nil {
+			if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 				return nil, err
-			}
+			} // else it expired since the lookup found it: no payload
 			payload = payloadJSON(f.Payload)
 			if read != nil {
 				read[id] = payload
