@@ -51,7 +51,7 @@ func fencesFlag() ucli.Flag {
 func fenceCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "fence",
-		Usage: "geofences: regions a point is tested against (which zones hold this point?), and the fences a move enters and leaves",
+		Usage: "geofences: regions a point is tested against (which zones hold this point?), and the fences a move enters and leaves (--ttl to expire them); expire, persist, sweep",
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",

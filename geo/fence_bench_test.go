@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -20,7 +22,7 @@ import (
 // km and boxes, centred on clustered points) hold a point near the data,
 // by Containing on both backends, against testing every fence (brute, the
 // baseline) and an R-tree of the fences' boxes (rtree, as Tile38 keeps
-// fences) in the same run.
+// fences) in the same run; and the same fences, expiring.
 func BenchmarkFences(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
@@ -35,6 +37,13 @@ func BenchmarkFences(b *testing.B) {
 	for _, n := range []int{1000, 10_000} {
 		fences := circlesAndBoxes(r, pts, n)
 		benchContaining(b, fmt.Sprintf("fences=%d", n), fences, probes)
+		// The same fences, each expiring in a day: the lookup reads the
+		// clock once, and each cell's expiry.
+		expiring := slices.Clone(fences)
+		for i := range expiring {
+			expiring[i].Expires = time.Now().Add(24 * time.Hour)
+		}
+		benchContaining(b, fmt.Sprintf("fences=%d/expiring", n), expiring, probes)
 		// An R-tree of the fences' boxes, each candidate then tested
 		// exactly, as Tile38 keeps its fences.
 		b.Run(fmt.Sprintf("fences=%d/rtree", n), func(b *testing.B) {

@@ -34,6 +34,15 @@ import (
 // A fence that expires between a point's two lookups in one Crossings is
 // judged at one instant: the lookups of a call share one reading of the
 // clock (clock).
+//
+// Measured (BenchmarkFences, -count 3, in one run): a lookup among 1,000
+// circles and boxes that all expire in a day took 1.76–1.88 µs in memory
+// and 2.35–2.48 µs on bbolt, against 1.74–2.04 and 2.58–2.61 µs for the
+// same fences with no expiry; among 10,000, 4.78–5.31 and 5.70–6.09 µs
+// against 4.74–4.90 and 5.42–5.65. An A/B run of the build before fences
+// could expire against this one, on fences that do not expire, found no
+// cost either (1,000 fences in memory: 1.99–2.37 µs before, 1.74–2.19
+// after). A cell of an expiring fence is 9 bytes longer.
 
 // A clock is the instant a lookup judges expiry at, read from the system
 // clock the first time an expiring fence is met, and then kept.
