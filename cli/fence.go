@@ -60,18 +60,10 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
 					"keyspace fence put --fences zones --polygon zone.geojson depot",
 				ArgsUsage: "ID",
-				Flags: []ucli.Flag{fencesFlag(),
-					&ucli.Float64Flag{Name: "lat", Usage: "a circle's centre latitude, degrees", DefaultText: "none"},
-					&ucli.Float64Flag{Name: "lon", Usage: "a circle's centre longitude, degrees", DefaultText: "none"},
-					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's `DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
-					&ucli.Float64Flag{Name: "min-lat", Usage: "a box's southern edge, degrees", DefaultText: "none"},
-					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
-					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
-					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
-					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
+				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 					fenceTTLFlag(),
-				},
+				),
 				Action: fencePut,
 			},
 			{
@@ -131,6 +123,16 @@ func fenceCommand() *ucli.Command {
 				},
 				Action: fenceContaining,
 			},
+			{
+				Name:  "intersecting",
+				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon) or a GeoJSON polygon (--polygon)",
+				UsageText: "keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 1km\n" +
+					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads",
+				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+				),
+				Action: fenceIntersecting,
+			},
 			fenceSweepCommand(),
 			fenceExpiry().expire(),
 			fenceExpiry().persist(),
@@ -141,21 +143,53 @@ func fenceCommand() *ucli.Command {
 	}
 }
 
+// regionFlags are the flags that describe a region: a circle, a box or
+// a polygon (flagRegion reads them).
+func regionFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.Float64Flag{Name: "lat", Usage: "a circle's centre latitude, degrees", DefaultText: "none"},
+		&ucli.Float64Flag{Name: "lon", Usage: "a circle's centre longitude, degrees", DefaultText: "none"},
+		&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's `DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
+		&ucli.Float64Flag{Name: "min-lat", Usage: "a box's southern edge, degrees", DefaultText: "none"},
+		&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
+		&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
+		&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
+		&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
+	}
+}
+
 // fencePut builds the one fence its flags describe.
 func fencePut(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("fence put wants one ID")
 	}
-	f := geo.Fence{ID: c.Args().First()}
+	f, err := flagRegion(c, "fence put")
+	if err != nil {
+		return err
+	}
+	f.ID = c.Args().First()
+	if v := c.String("payload"); v != "" {
+		f.Payload = []byte(v)
+	}
+	if f.Expires, err = expiresFromTTL(c); err != nil {
+		return err
+	}
+	return updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(c.String("fences")).Put(tx, f) })
+}
+
+// flagRegion is the one region regionFlags describe, as a fence with no
+// id; cmd names the command in a usage error.
+func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
+	var f geo.Fence
 	kinds := 0
 	if c.IsSet("lat") || c.IsSet("lon") || c.IsSet("radius") {
 		kinds++
 		if !c.IsSet("lat") || !c.IsSet("lon") || !c.IsSet("radius") {
-			return usagef("a circle wants --lat, --lon and --radius")
+			return f, usagef("a circle wants --lat, --lon and --radius")
 		}
 		r, err := parseDistance(c.String("radius"))
 		if err != nil {
-			return usageError{fmt.Errorf("--radius: %w", err)}
+			return f, usageError{fmt.Errorf("--radius: %w", err)}
 		}
 		f.Circle = &geo.Circle{Lat: c.Float64("lat"), Lon: c.Float64("lon"), Radius: r}
 	}
@@ -169,7 +203,7 @@ func fencePut(c *ucli.Context) error {
 	if set > 0 {
 		kinds++
 		if set != len(edges) {
-			return usagef("a box wants --min-lat, --min-lon, --max-lat and --max-lon")
+			return f, usagef("a box wants --min-lat, --min-lon, --max-lat and --max-lon")
 		}
 		f.Box = &geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
 	}
@@ -177,21 +211,14 @@ func fencePut(c *ucli.Context) error {
 		kinds++
 		g, err := readPolygon(c, c.String("polygon"))
 		if err != nil {
-			return err
+			return f, err
 		}
 		f.Polygon = g
 	}
 	if kinds != 1 {
-		return usagef("fence put wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon) or --polygon")
+		return f, usagef("%s wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon) or --polygon", cmd)
 	}
-	if v := c.String("payload"); v != "" {
-		f.Payload = []byte(v)
-	}
-	var err error
-	if f.Expires, err = expiresFromTTL(c); err != nil {
-		return err
-	}
-	return updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(c.String("fences")).Put(tx, f) })
+	return f, nil
 }
 
 // fenceImport reads a FeatureCollection and puts its fences with one
@@ -551,39 +578,72 @@ func fenceContaining(c *ucli.Context) error {
 				return err
 			}
 		}
-		if c.Bool("payloads") {
-			refs, err := withPayloads(fs, tx, ids, nil)
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return writeJSON(c.App.Writer, struct {
-					Fences []fenceRef `json:"fences"`
-				}{refs})
-			}
-			tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "FENCE\tPAYLOAD")
-			for _, r := range refs {
-				fmt.Fprintf(tw, "%s\t%s\n", r.ID, payloadCell(r.Payload))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-		} else if format == "json" {
-			if ids == nil {
-				ids = []string{}
-			}
-			return writeJSON(c.App.Writer, struct {
-				Fences []string `json:"fences"`
-			}{ids})
-		} else {
-			for _, id := range ids {
-				fmt.Fprintln(c.App.Writer, id)
-			}
-		}
-		_, err = fmt.Fprintln(c.App.Writer, count(len(ids), "fence"))
-		return err
+		return writeFenceIDs(c, format, fs, tx, ids)
 	})
+}
+
+// fenceIntersecting is fence intersecting: the fences that share a point
+// with the area its flags describe.
+func fenceIntersecting(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("fence intersecting takes no arguments, got %q", c.Args().First())
+	}
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	area, err := flagRegion(c, "fence intersecting")
+	if err != nil {
+		return err
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
+		ids, err := fs.Intersecting(tx, area)
+		if err != nil {
+			return err
+		}
+		return writeFenceIDs(c, format, fs, tx, ids)
+	})
+}
+
+// writeFenceIDs prints the fences ids found, a line each and their count
+// or as JSON; with --payloads, each with its payload.
+func writeFenceIDs(c *ucli.Context, format string, fs *geo.Fences, tx keyspace.Tx, ids []string) error {
+	if c.Bool("payloads") {
+		refs, err := withPayloads(fs, tx, ids, nil)
+		if err != nil {
+			return err
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, struct {
+				Fences []fenceRef `json:"fences"`
+			}{refs})
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "FENCE\tPAYLOAD")
+		for _, r := range refs {
+			fmt.Fprintf(tw, "%s\t%s\n", r.ID, payloadCell(r.Payload))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	} else if format == "json" {
+		if ids == nil {
+			ids = []string{}
+		}
+		return writeJSON(c.App.Writer, struct {
+			Fences []string `json:"fences"`
+		}{ids})
+	} else {
+		for _, id := range ids {
+			fmt.Fprintln(c.App.Writer, id)
+		}
+	}
+	_, err := fmt.Fprintln(c.App.Writer, count(len(ids), "fence"))
+	return err
 }
 
 // fenceRef is a fence that holds a point, with its payload, as fence

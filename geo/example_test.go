@@ -240,6 +240,28 @@ func ExampleIndex_DeleteExpired() {
 	// next expiry 08:01:00
 }
 
+// Intersecting asks which fences share a point with an area, as Tile38's
+// INTERSECTS does of a collection of geofences: here, which delivery
+// zones a 1 km circle around a depot reaches into.
+func ExampleFences_Intersecting() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "mission", Box: &geo.Box{MinLat: 37.748, MinLon: -122.425, MaxLat: 37.770, MaxLon: -122.405}},
+			{ID: "soma", Polygon: orb.Polygon{{{-122.41, 37.77}, {-122.39, 37.77}, {-122.39, 37.79}, {-122.41, 37.77}}}},
+			{ID: "sunset", Circle: &geo.Circle{Lat: 37.753, Lon: -122.494, Radius: 2000}},
+		})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		ids, err := zones.Intersecting(tx, geo.Fence{Circle: &geo.Circle{Lat: 37.775, Lon: -122.415, Radius: 1000}})
+		fmt.Println(ids, err)
+		return nil
+	})
+	// Output:
+	// [mission soma] <nil>
+}
+
 // A fence can expire, as a Tile38 hook set with EX does: a road closure
 // for the hour ahead, and one that ended a minute ago. Lookups leave the
 // ended one out at once; DeleteExpired frees its keys when the program

@@ -40,7 +40,7 @@ func pathCells(p path) int {
 // cell's value carries; any other candidate against its stored
 // definition. Fences expired by clk are left out.
 func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool, clk *clock) ([]string, error) {
-	v, err := fs.meeting(tx, p, clk)
+	v, err := fs.meeting(tx, p, pathCells(p), clk)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +68,12 @@ func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) boo
 }
 
 // meeting reads the cells of the fences that have a cell meeting a cell
-// of the path's covering: every fence the path meets, and some near it.
-// The covering's cells share their coarser levels' cells: the key ranges
-// are built in key order, overlapping ones merged, and read in one
-// VisitRanges. The cells of fences expired by clk are skipped.
-func (fs *Fences) meeting(tx keyspace.Tx, p path, clk *clock) (*meetingVisitor, error) {
+// of reg's covering of at most budget cells (a path's, or an area's for
+// Intersecting): every fence reg meets, and some near it. The covering's
+// cells share their coarser levels' cells: the key ranges are built in
+// key order, overlapping ones merged, and read in one VisitRanges. The
+// cells of fences expired by clk are skipped.
+func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *clock) (*meetingVisitor, error) {
 	mask, _, err := fs.levels(tx)
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func (fs *Fences) meeting(tx keyspace.Tx, p path, clk *clock) (*meetingVisitor, 
 	// by grid, then hash: taken in that order, the ranges ascend, and a
 	// range that overlaps the one before (the cells' common coarser
 	// cell, most often) merges into it.
-	cells := cover(p, pathCells(p))
+	cells := cover(reg, budget)
 	var ranges []keyspace.Range
 	var buf []byte
 	for g := range fs.cellPrefix {

@@ -1,0 +1,124 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
+)
+
+// TestFenceIntersecting: fence intersecting against a computation of its
+// own. Sixty circles of 200 m to 5 km are put round central Paris; areas
+// are circles, boxes and a polygon. A circle meets a circle when their
+// centres are at most the sum of their radii apart; a box or a polygon
+// meets a circle when it holds the centre or a point of its outline,
+// sampled every few metres, lies within the radius. Pairs within 5 m of
+// touching may go either way. Then the flags' errors.
+func TestFenceIntersecting(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) { return run(t, "", append([]string{"--db", db}, args...)...) }
+	r := rand.New(rand.NewPCG(91, 92))
+	type circle struct{ lat, lon, radius float64 }
+	fences := map[string]circle{}
+	for i := range 60 {
+		c := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, 200 + r.Float64()*4800}
+		id := fmt.Sprintf("z%02d", i)
+		fences[id] = c
+		if _, stderr, code := ks("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	// ask runs fence intersecting with the area's flags, and compares
+	// with gap: how far (metres) each fence's circle lies from the area,
+	// negative when they overlap.
+	met := 0
+	ask := func(flags []string, gap func(c circle) float64) {
+		t.Helper()
+		out, stderr, code := ks(append([]string{"-o", "json", "fence", "intersecting", "--fences", "zones"}, flags...)...)
+		if code != 0 {
+			t.Fatalf("fence intersecting %v: exit %d: %s", flags, code, stderr)
+		}
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range slices.Sorted(maps.Keys(fences)) {
+			g := gap(fences[id])
+			if math.Abs(g) < 5 {
+				continue
+			}
+			if slices.Contains(got.Fences, id) != (g < 0) {
+				t.Fatalf("fence intersecting %v: fence %s %+v (%.1f m from the area) reported: %v", flags, id, fences[id], g, !(g < 0))
+			}
+			if g < 0 {
+				met++
+			}
+		}
+	}
+	// outlineGap is the gap for an area whose outline is the ring (lat,
+	// lon pairs) and that holds a point when inside says so.
+	outlineGap := func(ring [][2]float64, inside func(lat, lon float64) bool) func(c circle) float64 {
+		return func(c circle) float64 {
+			if inside(c.lat, c.lon) {
+				return -c.radius
+			}
+			best := math.Inf(1)
+			for i := 1; i < len(ring); i++ {
+				for k := range 2001 {
+					f := float64(k) / 2000
+					lat, lon := ring[i-1][0]+f*(ring[i][0]-ring[i-1][0]), ring[i-1][1]+f*(ring[i][1]-ring[i-1][1])
+					best = min(best, geo.Distance(c.lat, c.lon, lat, lon))
+				}
+			}
+			return best - c.radius
+		}
+	}
+	for range 15 {
+		a := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, r.Float64() * 3000}
+		ask([]string{"--lat", fmt.Sprint(a.lat), "--lon", fmt.Sprint(a.lon), "--radius", fmt.Sprintf("%gm", a.radius)}, func(c circle) float64 {
+			return geo.Distance(a.lat, a.lon, c.lat, c.lon) - a.radius - c.radius
+		})
+		s, w := 48.85+r.NormFloat64()*0.05, 2.35+r.NormFloat64()*0.07
+		n, e := s+r.Float64()*0.03, w+r.Float64()*0.05
+		ask([]string{"--min-lat", fmt.Sprint(s), "--min-lon", fmt.Sprint(w), "--max-lat", fmt.Sprint(n), "--max-lon", fmt.Sprint(e)},
+			outlineGap([][2]float64{{s, w}, {s, e}, {n, e}, {n, w}, {s, w}}, func(lat, lon float64) bool { return lat >= s && lat <= n && lon >= w && lon <= e }))
+	}
+	// A triangle, as a GeoJSON polygon.
+	tri := [][2]float64{{48.82, 2.30}, {48.82, 2.40}, {48.88, 2.35}, {48.82, 2.30}}
+	ask([]string{"--polygon", `{"type":"Polygon","coordinates":[[[2.30,48.82],[2.40,48.82],[2.35,48.88],[2.30,48.82]]]}`},
+		outlineGap(tri, func(lat, lon float64) bool { // left of every edge, anticlockwise
+			for i := 1; i < len(tri); i++ {
+				a, b := tri[i-1], tri[i]
+				if (b[1]-a[1])*(lat-a[0])-(b[0]-a[0])*(lon-a[1]) < 0 {
+					return false
+				}
+			}
+			return true
+		}))
+	if met < 50 {
+		t.Fatalf("only %d fences met an area: the test would not see much", met)
+	}
+	for _, bad := range []struct {
+		says string
+		args []string
+	}{
+		{"wants one region", []string{"fence", "intersecting", "--fences", "zones"}},
+		{"a circle wants --lat, --lon and --radius", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1"}},
+		{"wants one region", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1"}},
+		{"takes no arguments", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "extra"}},
+	} {
+		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
+			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
+		}
+	}
+	if _, stderr, code := ks("fence", "intersecting", "--fences", "zones", "--lat", "91", "--lon", "2", "--radius", "1km"); code != 1 || !strings.Contains(stderr, "latitude") {
+		t.Errorf("latitude 91: exit %d, %q", code, stderr)
+	}
+}

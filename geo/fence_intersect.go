@@ -1,0 +1,202 @@
+package geo
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+)
+
+// Intersecting: the fences that share a point with an area, Tile38's
+// INTERSECTS asked of a collection of geofences ("which delivery zones
+// overlap this district?").
+//
+// The candidates are found as cross detection finds a path's (meeting):
+// the area is covered with intersectCells cells, and every fence with a
+// cell that holds one of them or lies inside one is read. Each candidate
+// is then tested exactly. Two regions A and B share a point exactly when
+//
+//   - both are circles, and their centres are at most the sum of their
+//     radii apart (on the sphere a circle is a cap, and two caps meet
+//     when the arc between their centres is at most the sum of their
+//     angular radii);
+//   - B is a circle and A is not: A holds B's centre, or an edge of A
+//     comes within B's radius of it (path.meetsCircle);
+//   - neither is a circle: an edge of A meets B, or A holds a vertex of
+//     each of B's polygons, or B a vertex of one of A's. If no edge of A
+//     meets B, the boundaries do not cross, so each polygon of one lies
+//     inside the other (and the other holds all its vertices) or apart
+//     from it.
+//
+// Edges are straight lines in longitude and latitude (path.go), a box's
+// along its meridians and parallels, a polygon's as its rings draw them.
+// An edge longer than 90° of longitude is cut into pieces of at most 90°:
+// path.shifts counts on pieces of at most 180°, and path.closest, which
+// samples a path at 65 points before it refines the nearest, finds a
+// circle's nearest point surely only on a path along which the distance
+// has one minimum, which a long edge round a pole need not have. A box
+// across ±180° is two rectangles, and the edges of both, the seam at
+// ±180° among them, are tested: a piece of the seam lies inside the box,
+// so if it meets B the box does too.
+
+// intersectCells is the covering budget of an Intersecting area.
+const intersectCells = 16
+
+// Intersecting returns the ids of the fences that share at least one
+// point with area, in order: a circle, a box or a polygon, as a Fence
+// describes one (its id and expiry are not needed). Edges count, as they
+// do for Containing; fences that have expired are left out. A bad area is
+// an error wrapping ErrBadFence or ErrInvalidPoint that reads nothing.
+func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
+	if area.ID == "" {
+		area.ID = "area" // for the region's errors
+	}
+	reg, err := area.region()
+	if err != nil {
+		return nil, fs.wrap(err)
+	}
+	a := shapeOf(reg)
+	v, err := fs.meeting(tx, reg, intersectCells, new(clock))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range v.candidates() {
+		var f shape
+		switch {
+		case c.circle != nil:
+			f = shapeOf(newCircle(c.circle[0], c.circle[1], c.circle[2]))
+		case c.box != nil:
+			f = shapeOf(new(boxRegion).init(*c.box))
+		default:
+			reg, err := fs.polygon(tx, c.id) // a polygon's rings, or any fence's definition
+			if err != nil {
+				return nil, err
+			}
+			if f = shapeOf(reg); f.reg == nil {
+				return nil, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
+			}
+		}
+		if a.intersects(f) {
+			out = append(out, c.id)
+		}
+	}
+	return out, nil
+}
+
+// A shape is a region as two are tested for a shared point: its region,
+// and which kind it is (exactly one of circle, box and poly is set).
+type shape struct {
+	reg    region
+	circle *circle
+	box    *boxRegion
+	poly   *polygonRegion
+}
+
+// shapeOf returns reg as a shape; one of no kind a shape knows has a nil
+// reg.
+func shapeOf(reg region) shape {
+	switch r := reg.(type) {
+	case *circle:
+		return shape{reg: r, circle: r}
+	case *boxRegion:
+		return shape{reg: r, box: r}
+	case polygonRegion:
+		return shape{reg: r, poly: &r}
+	case *polygonRegion:
+		return shape{reg: r, poly: r}
+	}
+	return shape{}
+}
+
+// intersects reports whether s and t share a point (see the top of this
+// file).
+func (s shape) intersects(t shape) bool {
+	switch {
+	case s.circle != nil && t.circle != nil:
+		return Distance(s.circle.lat, s.circle.lon, t.circle.lat, t.circle.lon) <= s.circle.radius+t.circle.radius
+	case s.circle != nil:
+		s, t = t, s
+	}
+	if c := t.circle; c != nil {
+		if s.reg.contains(c.lat, c.lon) {
+			return true
+		}
+		for _, e := range s.edges() {
+			if e.meetsCircle(c.lat, c.lon, c.radius) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range s.edges() {
+		if t.meets(e) {
+			return true
+		}
+	}
+	return s.holdsVertexOf(t) || t.holdsVertexOf(s)
+}
+
+// holdsVertexOf reports whether s holds a vertex of t, a box or a
+// polygon: a box's south-west corner, or the first vertex of any of the
+// polygons of a multipolygon, each of which may lie inside s alone.
+func (s shape) holdsVertexOf(t shape) bool {
+	if t.box != nil {
+		return s.reg.contains(t.box.minLat, t.box.lons()[0][0])
+	}
+	for _, poly := range t.poly.mp {
+		if p := poly[0][0]; s.reg.contains(p.Lat(), p.Lon()) {
+			return true
+		}
+	}
+	return false
+}
+
+// meets reports whether the edge e meets s, a box (its inside or its
+// boundary) or a polygon (its boundary: an edge inside it is found by
+// intersects' test of a vertex).
+func (s shape) meets(e path) bool {
+	if s.box != nil {
+		return e.meetsBox(s.box)
+	}
+	return e.meetsPolygon(s.poly)
+}
+
+// edges returns the edges of s, a box or a polygon, as paths of at most
+// 90° of longitude each.
+func (s shape) edges() []path {
+	var out []path
+	if b := s.box; b != nil {
+		for _, iv := range b.lons() {
+			out = appendEdge(out, b.minLat, iv[0], b.minLat, iv[1])
+			out = appendEdge(out, b.maxLat, iv[0], b.maxLat, iv[1])
+			out = appendEdge(out, b.minLat, iv[0], b.maxLat, iv[0])
+			out = appendEdge(out, b.minLat, iv[1], b.maxLat, iv[1])
+		}
+		return out
+	}
+	for _, poly := range s.poly.mp {
+		for _, ring := range poly {
+			for i := 1; i < len(ring); i++ {
+				out = appendEdge(out, ring[i-1].Lat(), ring[i-1].Lon(), ring[i].Lat(), ring[i].Lon())
+			}
+		}
+	}
+	return out
+}
+
+// appendEdge appends the straight line in longitude and latitude from
+// (lat0, lon0) to (lat1, lon1), both in range, not across ±180°, in
+// pieces of at most 90° of longitude.
+func appendEdge(out []path, lat0, lon0, lat1, lon1 float64) []path {
+	n := max(1, int(math.Ceil(math.Abs(lon1-lon0)/90)))
+	for i := range n {
+		t0, t1 := float64(i)/float64(n), float64(i+1)/float64(n)
+		out = append(out, path{
+			lat0: lat0 + t0*(lat1-lat0), lon0: lon0 + t0*(lon1-lon0),
+			lat1: lat0 + t1*(lat1-lat0), lon1: lon0 + t1*(lon1-lon0),
+		})
+	}
+	return out
+}
