@@ -23,7 +23,9 @@ import (
 // touching may go either way. Then the flags' errors.
 func TestFenceIntersecting(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "zones.db")
-	ks := func(args ...string) (string, string, int) { return run(t, "", append([]string{"--db", db}, args...)...) }
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
 	r := rand.New(rand.NewPCG(91, 92))
 	type circle struct{ lat, lon, radius float64 }
 	fences := map[string]circle{}
