@@ -176,6 +176,11 @@
 // set's mask says hold cells) are all a lookup reads, whatever the number
 // of fences (fence.go has the measurements).
 //
+// Intersecting asks the other question of a set: which fences share a
+// point with an area (Tile38's INTERSECTS), found from the area's
+// covering as a move's path finds the fences it crosses, each then
+// tested exactly (fence_intersect.go).
+//
 // A fence put with Expires (a Tile38 hook set with EX) is gone for
 // every lookup, Get and IDs from that instant, judged from the cells a
 // lookup reads anyway; DeleteExpired frees its keys (fence_expiry.go).

@@ -38,7 +38,8 @@ import (
 // cells they are stored under and what a cell holds, fence_lookup.go
 // Containing and Crossings, fence_polygon.go a polygon's rings as a
 // lookup reads them, fence_cross.go and path.go the fences a move passes
-// through, fence_expiry.go fences that expire, fence_verify.go Verify and
+// through, fence_intersect.go the fences that share a point with an
+// area, fence_expiry.go fences that expire, fence_verify.go Verify and
 // Repair.
 
 // ErrBadFence: a fence with no region, or more than one.
