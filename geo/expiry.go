@@ -142,19 +142,8 @@ func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, e
 // has expired and not yet been deleted. A program that deletes expired
 // points can sleep until then.
 func (ix *Index) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
-	r := ix.expiry.Range()
-	r.Limit = 1
-	for k := range tx.Scan(r) {
-		expires, _, err := ix.parseExpiryKey(k)
-		if err != nil {
-			return time.Time{}, false, ix.wrap(err)
-		}
-		return time.Unix(0, expires), true, nil
-	}
-	if err := tx.Err(); err != nil {
-		return time.Time{}, false, ix.wrap(err)
-	}
-	return time.Time{}, false, nil
+	at, ok, err := expiry.Next(tx, ix.expiry)
+	return at, ok, ix.wrap(err)
 }
 
 // SetExpiry changes when the point id expires, keeping its place and

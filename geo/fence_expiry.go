@@ -145,16 +145,8 @@ func (fs *Fences) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, 
 // false if no fence has an expiry. It may be in the past: a fence that has
 // expired and not yet been deleted.
 func (fs *Fences) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
-	r := fs.expiry.Range()
-	r.Limit = 1
-	for k := range tx.Scan(r) {
-		expires, _, err := fs.parseExpiryKey(k)
-		if err != nil {
-			return time.Time{}, false, fs.wrap(err)
-		}
-		return time.Unix(0, expires), true, nil
-	}
-	return time.Time{}, false, fs.wrap(tx.Err())
+	at, ok, err := expiry.Next(tx, fs.expiry)
+	return at, ok, fs.wrap(err)
 }
 
 // SetExpiry makes the fence id expire at at, or never when at is zero,

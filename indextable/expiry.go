@@ -213,19 +213,8 @@ func (t *Table[R]) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int,
 // false if no record has an expiry. It may be in the past: a record that
 // has expired and not yet been deleted.
 func (t *Table[R]) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
-	r := t.expiry.Range()
-	r.Limit = 1
-	for k := range tx.Scan(r) {
-		expires, _, err := t.parseExpiryKey(k)
-		if err != nil {
-			return time.Time{}, false, t.wrap(err)
-		}
-		return time.Unix(0, expires), true, nil
-	}
-	if err := tx.Err(); err != nil {
-		return time.Time{}, false, t.wrap(err)
-	}
-	return time.Time{}, false, nil
+	at, ok, err := expiry.Next(tx, t.expiry)
+	return at, ok, t.wrap(err)
 }
 
 // Verify checks the table's own entries, the expiry entries, against its

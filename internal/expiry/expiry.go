@@ -11,6 +11,7 @@ package expiry
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -107,3 +108,24 @@ func (c *Clock) Nanos() int64 {
 // Expired reports whether an item with expiry nanos has expired by the
 // clock, reading the clock only for an item that has an expiry.
 func (c *Clock) Expired(nanos int64) bool { return nanos != 0 && nanos <= c.Nanos() }
+
+// Next returns when the item whose expiry entry under sub sorts first
+// expires (the soonest), and false when no item has one. A damaged entry
+// is an error wrapping keyspace.ErrCorrupt.
+func Next(tx keyspace.Tx, sub composite.Subspace) (time.Time, bool, error) {
+	r := sub.Range()
+	r.Limit = 1
+	for k := range tx.Scan(r) {
+		t, err := sub.Unpack(k)
+		var nanos int64
+		ok := false
+		if err == nil && len(t) > 1 {
+			nanos, ok = Element(t[0])
+		}
+		if !ok {
+			return time.Time{}, false, fmt.Errorf("%w: expiry entry %q", keyspace.ErrCorrupt, k)
+		}
+		return time.Unix(0, nanos), true, nil
+	}
+	return time.Time{}, false, tx.Err()
+}

@@ -78,3 +78,35 @@ func TestDueBy(t *testing.T) {
 		}
 	}
 }
+
+// TestNext: the soonest of the entries under a subspace, none when there
+// are none (entries under a neighbouring subspace do not count), and a
+// damaged entry is ErrCorrupt.
+func TestNext(t *testing.T) {
+	s := keyspace.NewMemory()
+	sub, other := composite.NewSubspace("g", "a", "e"), composite.NewSubspace("g", "b", "e")
+	next := func() (time.Time, bool, error) {
+		var at time.Time
+		var ok bool
+		err := s.View(func(tx keyspace.Tx) (err error) { at, ok, err = Next(tx, sub); return err })
+		return at, ok, err
+	}
+	put := func(k []byte) {
+		if err := s.Update(func(tx keyspace.Tx) error { return tx.Put(k, nil) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(Key(other, 5, composite.AppendString(nil, "x")))
+	if at, ok, err := next(); ok || err != nil {
+		t.Fatalf("Next with no entries = %v, %v, %v", at, ok, err)
+	}
+	put(Key(sub, 300, composite.AppendString(nil, "late")))
+	put(Key(sub, 200, composite.AppendString(nil, "soon")))
+	if at, ok, err := next(); !ok || err != nil || at.UnixNano() != 200 {
+		t.Fatalf("Next = %v, %v, %v; want 200 ns after 1970", at, ok, err)
+	}
+	put(append(sub.Bytes(), 0x01)) // sorts first, and is no expiry entry
+	if _, _, err := next(); !errors.Is(err, keyspace.ErrCorrupt) {
+		t.Fatalf("Next of a damaged entry: %v", err)
+	}
+}
