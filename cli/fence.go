@@ -127,8 +127,10 @@ func fenceCommand() *ucli.Command {
 				Name:  "intersecting",
 				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 1km\n" +
-					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads",
+					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
+					"keyspace fence intersecting --fences zones --fence downtown",
 				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 				),
 				Action: fenceIntersecting,
@@ -592,19 +594,30 @@ func fenceIntersecting(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	area, err := flagRegion(c, "fence intersecting")
-	if err != nil {
-		return err
+	var area geo.Fence
+	self := c.String("fence") // the area's own id, when it is a stored fence
+	if self == "" {
+		if area, err = flagRegion(c, "fence intersecting"); err != nil {
+			return err
+		}
+	} else if slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
+		return usagef("fence intersecting takes --fence or a region, not both")
 	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		if err := requireFences(fs, tx); err != nil {
 			return err
 		}
+		if self != "" {
+			if area, err = fs.Get(tx, self); err != nil {
+				return err
+			}
+		}
 		ids, err := fs.Intersecting(tx, area)
 		if err != nil {
 			return err
 		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { return id == self })
 		return writeFenceIDs(c, format, fs, tx, ids)
 	})
 }

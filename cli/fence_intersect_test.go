@@ -104,6 +104,16 @@ func TestFenceIntersecting(t *testing.T) {
 			}
 			return true
 		}))
+	// A stored fence as the area: what its circle meets, less itself.
+	for _, id := range []string{"z00", "z07", "z31"} {
+		c := fences[id]
+		ask([]string{"--fence", id}, func(o circle) float64 {
+			if o == c {
+				return 1e9 // itself: left out
+			}
+			return geo.Distance(c.lat, c.lon, o.lat, o.lon) - c.radius - o.radius
+		})
+	}
 	if met < 50 {
 		t.Fatalf("only %d fences met an area: the test would not see much", met)
 	}
@@ -115,6 +125,7 @@ func TestFenceIntersecting(t *testing.T) {
 		{"a circle wants --lat, --lon and --radius", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1"}},
 		{"wants one region", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1"}},
 		{"takes no arguments", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "extra"}},
+		{"--fence or a region, not both", []string{"fence", "intersecting", "--fences", "zones", "--fence", "z00", "--min-lat", "1"}},
 	} {
 		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
 			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
