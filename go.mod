@@ -11,6 +11,7 @@ require (
 	github.com/peterh/liner v1.2.3
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/tidwall/match v1.2.0
 	github.com/tidwall/rtree v1.10.0
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1

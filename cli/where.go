@@ -5,10 +5,32 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/tidwall/match"
 	ucli "github.com/urfave/cli/v2"
 )
+
+// matchFlag is --match, Tile38's and Redis's MATCH on ids.
+func matchFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "match", Usage: "keep only points whose id matches the glob `PATTERN`: * any run of characters, ? any one, \\ before * or ? for itself, as Tile38's and Redis's MATCH (truck-*)"}
+}
+
+// idMatcher is --match's test of an id (nil when --match is not given),
+// and the literal start every matching id has (a prefix, which a scan
+// in id order is past once its ids are past it).
+func idMatcher(c *ucli.Context) (matches func(id string) bool, prefix string) {
+	pattern := c.String("match")
+	if pattern == "" {
+		return nil, ""
+	}
+	prefix = pattern
+	if i := strings.IndexAny(pattern, "*?\\"); i >= 0 {
+		prefix = pattern[:i]
+	}
+	return func(id string) bool { return match.Match(id, pattern) }, prefix
+}
 
 func whereFlag() ucli.Flag {
 	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only points whose payload field `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
@@ -41,6 +63,20 @@ func parseWhere(c *ucli.Context) ([]condition, error) {
 		out = append(out, cond)
 	}
 	return out, nil
+}
+
+// pointFilter is the geo.QueryOptions.Filter of --where's conditions and
+// --match's pattern (nil for neither): an id must match, then the
+// conditions hold (whereFilter).
+func pointFilter(conds []condition, matches func(id string) bool) func(geo.Point) bool {
+	where := whereFilter(conds)
+	switch {
+	case matches == nil:
+		return where
+	case where == nil:
+		return func(p geo.Point) bool { return matches(p.ID) }
+	}
+	return func(p geo.Point) bool { return matches(p.ID) && where(p) }
 }
 
 // whereFilter is the geo.QueryOptions.Filter of the conditions (nil for
