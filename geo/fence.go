@@ -32,6 +32,7 @@ import (
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
 //	("f", name, "p", id)                      → a polygon fence's rings, for points on its edges (fence_polygon.go)
+//	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it (regionValue)
 //	("f", name, "e", expires, id)             → nothing: a fence that expires, by when (fence_expiry.go)
 //
 // The files: fence.go the fences and their writes, fence_cells.go the
@@ -71,6 +72,7 @@ type Fences struct {
 	defs       composite.Subspace
 	cells      composite.Subspace
 	polygons   composite.Subspace   // ("f", name, "p"): polygon fences' rings (fence_polygon.go)
+	regions    composite.Subspace   // ("f", name, "r"): circles' and boxes' regions (regionValue)
 	expiry     composite.Subspace   // ("f", name, "e"): the fences that expire, by when
 	cellPrefix [southCap + 1][]byte // ("f", name, "c", grid) of each grid, packed
 	levelsKey  []byte               // ("f", name, "l"): the levels in use (levelMask)
@@ -78,7 +80,7 @@ type Fences struct {
 
 // NewFences returns the set of fences called name.
 func NewFences(name string) *Fences {
-	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c"), polygons: composite.NewSubspace("f", name, "p"), expiry: composite.NewSubspace("f", name, "e")}
+	fs := &Fences{name: name, defs: composite.NewSubspace("f", name, "d"), cells: composite.NewSubspace("f", name, "c"), polygons: composite.NewSubspace("f", name, "p"), regions: composite.NewSubspace("f", name, "r"), expiry: composite.NewSubspace("f", name, "e")}
 	for g := range fs.cellPrefix {
 		fs.cellPrefix[g] = fs.cells.Sub(uint64(g)).Bytes()
 	}
@@ -286,7 +288,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if err != nil {
 		return nil, 0, fs.wrap(fmt.Errorf("fence %q: %w", f.ID, err))
 	}
-	pairs := make([]pair, 0, len(def.Cells)+3)
+	pairs := make([]pair, 0, len(def.Cells)+4)
 	var levels levelMask
 	for _, c := range def.Cells {
 		pairs = append(pairs, pair{fs.cellKey(c, f.ID), f.cellValue(c[3] == 1)})
@@ -294,6 +296,8 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	}
 	if f.Polygon != nil {
 		pairs = append(pairs, pair{fs.polygons.Pack(composite.Tuple{f.ID}), appendPolygon(nil, reg.(polygonRegion))})
+	} else {
+		pairs = append(pairs, pair{fs.regions.Pack(composite.Tuple{f.ID}), f.regionValue()})
 	}
 	if expires != 0 {
 		pairs = append(pairs, pair{fs.expiryKey(expires, f.ID), nil})
@@ -355,6 +359,8 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 		if err := tx.Delete(fs.polygons.Pack(composite.Tuple{id})); err != nil {
 			return fs.wrap(err)
 		}
+	} else if err := tx.Delete(fs.regions.Pack(composite.Tuple{id})); err != nil {
+		return fs.wrap(err)
 	}
 	if def.Expires != 0 {
 		if err := tx.Delete(fs.expiryKey(def.Expires, id)); err != nil {
@@ -369,7 +375,7 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 
 // Drop deletes every fence of the set and returns how many there were.
 func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
-	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons, fs.expiry)
+	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons, fs.regions, fs.expiry)
 	if err == nil {
 		err = tx.Delete(fs.levelsKey)
 	}

@@ -236,6 +236,65 @@ func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
 	return [2]float64{c.Lon - dLon, c.Lat - dLat}, [2]float64{c.Lon + dLon, c.Lat + dLat}
 }
 
+// BenchmarkFencesIntersecting: which of 1,000 circles and boxes share a
+// point with a circle of 1, 10 or 100 km around a clustered point, by
+// Intersecting on both backends; and, in the same run, an R-tree's search
+// of the fences' bounding boxes alone (rtree-boxes-only), which reads no
+// fence and tests nothing exactly: a floor under what Tile38's INTERSECTS
+// does, not the same answer.
+func BenchmarkFencesIntersecting(b *testing.B) {
+	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(12, 13))
+	fences := circlesAndBoxes(r, pts, 1000)
+	var tr rtree.RTreeG[int]
+	for i, f := range fences {
+		lo, hi := fenceBounds(f)
+		tr.Insert(lo, hi, i)
+	}
+	for _, metres := range []float64{1000, 10_000, 100_000} {
+		areas := make([]geo.Fence, 1000)
+		for i := range areas {
+			p := pts[r.IntN(len(pts))]
+			areas[i] = geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: metres}}
+		}
+		for _, be := range storetest.Backends() {
+			b.Run(fmt.Sprintf("radius=%gm/%s/intersecting", metres, be.Name), func(b *testing.B) {
+				s := be.Open(b)
+				fs := geo.NewFences("bench")
+				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+					b.Fatal(err)
+				}
+				met := 0
+				for i := 0; b.Loop(); i++ {
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Intersecting(tx, areas[i%len(areas)])
+						if err != nil {
+							b.Fatal(err)
+						}
+						met += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(met)/float64(b.N), "fences/op")
+			})
+		}
+		b.Run(fmt.Sprintf("radius=%gm/rtree-boxes-only", metres), func(b *testing.B) {
+			found := 0
+			for i := 0; b.Loop(); i++ {
+				lo, hi := fenceBounds(areas[i%len(areas)])
+				tr.Search(lo, hi, func(_, _ [2]float64, _ int) bool {
+					found++
+					return true
+				})
+			}
+			b.ReportMetric(float64(found)/float64(b.N), "boxes/op")
+		})
+	}
+}
+
 // BenchmarkFencePolygons: which of 100 polygons hold a point, as "which
 // state is this address in?" asks: a 10 × 10 grid of 1° squares whose
 // sides are jagged with 10 or 250 vertices each (40 or 1,000 a polygon,

@@ -97,6 +97,33 @@ func (f Fence) cellValue(inside bool) []byte {
 	return head
 }
 
+// regionValue is the value of a circle's or a box's region key ("f",
+// name, "r", id): what its edge cells carry, less any expiry. A lookup
+// that meets the fence only on cells inside it (which carry nothing) and
+// must test its region reads it there, not from the JSON definition,
+// whose cells are most of its bytes: an Intersecting query for a 1 km
+// circle among 1,000 circles and boxes spent a third of its time decoding
+// definitions.
+func (f Fence) regionValue() []byte {
+	if f.Circle != nil {
+		return appendFloats([]byte{cellCircle}, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
+	}
+	return appendFloats([]byte{cellBox}, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
+}
+
+// decodeRegion reads a regionValue.
+func decodeRegion(v []byte) (region, bool) {
+	var f [4]float64
+	switch {
+	case len(v) == 0:
+	case v[0] == cellCircle && readFloats(v[1:], f[:3]):
+		return newCircle(f[0], f[1], f[2]), true
+	case v[0] == cellBox && readFloats(v[1:], f[:]):
+		return new(boxRegion).init(Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}), true
+	}
+	return nil, false
+}
+
 // cellParts splits a cell's value into its kind, its fence's expiry (0
 // for none) and what the kind carries; ok is false when the value is
 // empty or its expiry cut short or not after 1970.

@@ -2,7 +2,6 @@ package geo
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,7 +122,7 @@ func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *clock) (*
 			}
 		}
 	}
-	v := &meetingVisitor{fs: fs, clock: clk}
+	v := &meetingVisitor{fs: fs, clock: clk, prefix: fs.cells.Bytes()}
 	if err := keyspace.VisitRanges(tx, ranges, v); err != nil {
 		return nil, fs.wrap(err)
 	}
@@ -134,12 +133,18 @@ func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *clock) (*
 }
 
 // meetingVisitor gathers the fences of the cell keys meeting reads, with
-// the circle or box an edge cell carries.
+// the circle or box an edge cell carries: each fence once, however many
+// of its cells are read (a 100 km area reads dozens of each fence's), so
+// a cell of a fence already found, with its region if any cell carries
+// it, costs a map lookup and no allocation.
 type meetingVisitor struct {
-	fs    *Fences
-	clock *clock
-	found []candidate
-	bad   []byte // a damaged key or value met
+	fs     *Fences
+	clock  *clock
+	found  []candidate
+	index  map[string]int // found's index by id
+	prefix []byte         // the cells' subspace, which every key begins with
+	id     []byte         // the id being read
+	bad    []byte         // a damaged key or value met
 }
 
 // A candidate is a fence a path may pass through, with its circle or
@@ -151,51 +156,61 @@ type candidate struct {
 }
 
 func (v *meetingVisitor) VisitIn(_ int, k, val []byte) bool {
-	t, err := v.fs.cells.Unpack(k)
-	id, ok := "", false
-	if err == nil && len(t) == 4 {
-		id, ok = t[3].(string)
+	// The key is the cells' subspace, then grid, bits, hash and id.
+	rest, err := k[min(len(k), len(v.prefix)):], error(nil)
+	for range 3 {
+		if err == nil {
+			_, rest, err = composite.NextElement(rest)
+		}
 	}
-	c := candidate{id: id}
+	if err == nil {
+		v.id, rest, err = composite.AppendUnpackedString(v.id[:0], rest)
+	}
 	kind, expires, body, valid := cellParts(val)
-	switch {
-	case !ok || !valid:
-		ok = false
-	case kind == cellCircle:
-		c.circle = new([3]float64)
-		ok = readFloats(body, c.circle[:])
-	case kind == cellBox:
-		var f [4]float64
-		ok = readFloats(body, f[:])
-		c.box = &Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}
-	}
-	if !ok {
+	if err != nil || len(rest) > 0 || !valid || !bytes.HasPrefix(k, v.prefix) {
 		v.bad = bytes.Clone(k)
 		return false
 	}
 	if v.clock.expired(expires) {
 		return true
 	}
-	v.found = append(v.found, c)
+	i, seen := v.index[string(v.id)]
+	if seen && (v.found[i].circle != nil || v.found[i].box != nil) {
+		return true // its region is carried already
+	}
+	var c candidate
+	ok := true
+	switch kind {
+	case cellCircle:
+		c.circle = new([3]float64)
+		ok = readFloats(body, c.circle[:])
+	case cellBox:
+		var f [4]float64
+		ok = readFloats(body, f[:])
+		c.box = &Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}
+	}
+	switch {
+	case !ok:
+		v.bad = bytes.Clone(k)
+		return false
+	case seen:
+		v.found[i].circle, v.found[i].box = c.circle, c.box
+	default:
+		c.id = string(v.id)
+		if v.index == nil {
+			v.index = map[string]int{}
+		}
+		v.index[c.id] = len(v.found)
+		v.found = append(v.found, c)
+	}
 	return true
 }
 
 // candidates returns the fences found, one for each id in order, with
 // its region when any of its cells carried it.
 func (v *meetingVisitor) candidates() []candidate {
-	carried := func(c candidate) int {
-		if c.circle != nil || c.box != nil {
-			return 0
-		}
-		return 1
-	}
-	slices.SortFunc(v.found, func(a, b candidate) int {
-		if c := strings.Compare(a.id, b.id); c != 0 {
-			return c
-		}
-		return cmp.Compare(carried(a), carried(b))
-	})
-	return slices.CompactFunc(v.found, func(a, b candidate) bool { return a.id == b.id })
+	slices.SortFunc(v.found, func(a, b candidate) int { return strings.Compare(a.id, b.id) })
+	return v.found
 }
 
 // pathMeets tests the path against the fence id's region: a polygon's

@@ -21,8 +21,11 @@ import (
 //     radii apart (on the sphere a circle is a cap, and two caps meet
 //     when the arc between their centres is at most the sum of their
 //     angular radii);
-//   - B is a circle and A is not: A holds B's centre, or an edge of A
-//     comes within B's radius of it (path.meetsCircle);
+//   - B is a circle and A a box: the box's nearest point to B's centre
+//     (rect.minAngle, exact on the sphere) is within B's radius;
+//   - B is a circle and A a polygon: A holds B's centre, or an edge of A
+//     comes within B's radius of it (path.meetsCircle, after a test of
+//     the edge's box that passes over most edges);
 //   - neither is a circle: an edge of A meets B, or A holds a vertex of
 //     each of B's polygons, or B a vertex of one of A's. If no edge of A
 //     meets B, the boundaries do not cross, so each polygon of one lies
@@ -41,7 +44,7 @@ import (
 // so if it meets B the box does too.
 
 // intersectCells is the covering budget of an Intersecting area.
-const intersectCells = 16
+const intersectCells = 4
 
 // Intersecting returns the ids of the fences that share at least one
 // point with area, in order: a circle, a box or a polygon, as a Fence
@@ -120,10 +123,29 @@ func (s shape) intersects(t shape) bool {
 		s, t = t, s
 	}
 	if c := t.circle; c != nil {
+		if b := s.box; b != nil {
+			// The box's nearest point to the centre, exactly
+			// (rect.minAngle), within the radius.
+			for _, iv := range b.lons() {
+				r := rect{MinLat: b.minLat, MaxLat: b.maxLat, MinLon: iv[0], MaxLon: iv[1]}
+				if r.minAngle(c.lat, c.lon)*EarthRadius <= c.radius {
+					return true
+				}
+			}
+			return false
+		}
 		if s.reg.contains(c.lat, c.lon) {
 			return true
 		}
+		centre := newRef(c.lat, c.lon)
 		for _, e := range s.edges() {
+			// An edge lies in its box: one whose box is farther than the
+			// radius (rect.minAngle, exact for the box) is missed without
+			// the search for its nearest point.
+			box := rect{MinLat: min(e.lat0, e.lat1), MaxLat: max(e.lat0, e.lat1), MinLon: min(e.lon0, e.lon1), MaxLon: max(e.lon0, e.lon1)}
+			if centre.minAngle(box)*EarthRadius > c.radius {
+				continue
+			}
 			if e.meetsCircle(c.lat, c.lon, c.radius) {
 				return true
 			}

@@ -2,6 +2,7 @@ package geo
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/paulmach/orb/geojson"
 )
 
 // Lookups: which fences hold a point (Containing), and what a move
@@ -106,10 +108,10 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *clock) ([]st
 	return slices.Compact(v.ids), nil
 }
 
-// polygon is the region of the polygon fence id, for testing points: from
-// its rings (fence_polygon.go), or for a fence stored before they were
-// kept, from its definition. For a circle or a box, which keep no rings,
-// it is the region of its definition (pathMeets asks so).
+// polygon is the region of the fence id, for testing points and paths:
+// a polygon's from its rings (fence_polygon.go), a circle's or a box's
+// from its region key (regionValue), or, for a fence stored before they
+// were kept, from its definition.
 func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
 	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
 	if err == nil {
@@ -122,11 +124,40 @@ func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
 	if !errors.Is(err, keyspace.ErrNotFound) {
 		return nil, fs.wrap(err)
 	}
-	def, err := fs.get(tx, id)
-	if err != nil {
-		return nil, err
+	v, err = tx.Get(fs.regions.Pack(composite.Tuple{id}))
+	if err == nil {
+		reg, ok := decodeRegion(v)
+		if !ok {
+			return nil, fs.wrap(fmt.Errorf("%w: fence %s: region %x", keyspace.ErrCorrupt, errctx.Quote(id), v))
+		}
+		return reg, nil
 	}
-	reg, err := def.fence(id).region()
+	if !errors.Is(err, keyspace.ErrNotFound) {
+		return nil, fs.wrap(err)
+	}
+	v, err = tx.Get(fs.defs.Pack(composite.Tuple{id}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return nil, fs.wrap(fmt.Errorf("no fence %s: %w", errctx.Quote(id), errctx.Bare("keyspace", err)))
+	}
+	if err != nil {
+		return nil, fs.wrap(err)
+	}
+	// Only the region: a definition's cells are most of its JSON, and
+	// decoding them was most of an Intersecting query among circles and
+	// boxes (20 µs for a 1 km circle among 1,000).
+	var def struct {
+		Circle  *Circle           `json:"circle"`
+		Box     *Box              `json:"box"`
+		Polygon *geojson.Geometry `json:"polygon"`
+	}
+	if err := json.Unmarshal(v, &def); err != nil {
+		return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+	}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box}
+	if def.Polygon != nil {
+		f.Polygon = def.Polygon.Geometry()
+	}
+	reg, err := f.region()
 	if err != nil {
 		return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
 	}

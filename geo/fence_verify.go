@@ -41,6 +41,7 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var writes fixes.Set
 	want := map[string][]byte{}     // every cell key the definitions list → its value
 	rings := map[string][]byte{}    // every polygon fence's rings key → its encoding
+	regions := map[string][]byte{}  // every circle's and box's region key → its value
 	expiring := map[string]string{} // every expiry entry the definitions imply → its fence
 	owner := map[string]string{}
 	var levels levelMask // of the cells the definitions list
@@ -81,6 +82,9 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		if f.Polygon != nil {
 			key := string(fs.polygons.Pack(composite.Tuple{id}))
 			rings[key], owner[key] = appendPolygon(nil, reg.(polygonRegion)), id
+		} else {
+			key := string(fs.regions.Pack(composite.Tuple{id}))
+			regions[key], owner[key] = f.regionValue(), id
 		}
 	}
 	if err := tx.Err(); err != nil {
@@ -115,6 +119,22 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 			writes.Delete(bytes.Clone(k))
 		case !bytes.Equal(v, w):
 			problems = append(problems, fmt.Sprintf("fence %s: its stored rings are not its definition's", errctx.Quote(owner[string(k)])))
+			writes.Put(bytes.Clone(k), w)
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, fs.wrap(err)
+	}
+	// A circle's or box's region key must be its definition's; one with
+	// none (stored before they were kept) is read from its definition.
+	for k, v := range tx.Scan(fs.regions.Range()) {
+		w, listed := regions[string(k)]
+		switch {
+		case !listed:
+			problems = append(problems, fmt.Sprintf("stray fence region %s", errctx.Quote(string(k))))
+			writes.Delete(bytes.Clone(k))
+		case !bytes.Equal(v, w):
+			problems = append(problems, fmt.Sprintf("fence %s: its stored region %x is not its definition's %x", errctx.Quote(owner[string(k)]), v, w))
 			writes.Put(bytes.Clone(k), w)
 		}
 	}
