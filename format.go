@@ -27,7 +27,13 @@ import (
 //     damaged), and a set keeps a mask of its levels ("l") and its
 //     polygons' rings ("p"). Version-1 files read unchanged: their edge
 //     cells hold 0 and their sets no mask, and lookups read every level.
-const FormatVersion = 2
+//   - 3 (session 26): the cells of a fence that expires carry its expiry
+//     (a first byte with 0x80 set, which a version-2 build reads as
+//     damaged), and a set keeps its expiring fences by when ("e") and its
+//     circles' and boxes' regions ("r"). Version-2 files read unchanged:
+//     their fences never expire, and a circle or box with no region key
+//     is read from its definition.
+const FormatVersion = 3
 
 // checkFormat refuses a keyspace bucket of a newer format.
 func checkFormat(b *bolt.Bucket) error {
