@@ -169,6 +169,7 @@
 //	                                          (with 0x80 set and the expiry after it for a fence that expires)
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
 //	("f", name, "p", id)                   → a polygon's rings and their boxes, binary, for points on its edge
+//	("f", name, "r", id)                   → a circle's or a box's region, binary (2 | lat | lon | radius, 3 | box)
 //	("f", name, "e", expires, id)          → nothing: the fences that expire, soonest first
 //
 // A fence is stored under its covering's cells, each refined to a level
