@@ -70,31 +70,25 @@ const (
 	cellExpires = 0x80
 )
 
-// cellValue is the value of f's cell, inside the region or not. f has
-// been validated: its expiry is in range.
+// cellValue is the value of f's cell, inside the region or not: its
+// kind, the expiry if f expires, and on a circle's or a box's edge its
+// region (regionValue). f has been validated: its expiry is in range.
 func (f Fence) cellValue(inside bool) []byte {
-	head := []byte{cellEdge}
+	var v, carried []byte
 	switch {
 	case inside:
-		head[0] = cellInside
-	case f.Circle != nil:
-		head[0] = cellCircle
-	case f.Box != nil:
-		head[0] = cellBox
+		v = []byte{cellInside}
+	case f.Polygon != nil:
+		v = []byte{cellEdge}
+	default:
+		r := f.regionValue()
+		v, carried = r[:1:1], r[1:]
 	}
 	if !f.Expires.IsZero() {
-		head[0] |= cellExpires
-		head = binary.BigEndian.AppendUint64(head, uint64(f.Expires.UnixNano()))
+		v[0] |= cellExpires
+		v = binary.BigEndian.AppendUint64(v, uint64(f.Expires.UnixNano()))
 	}
-	switch {
-	case inside:
-		return head
-	case f.Circle != nil:
-		return appendFloats(head, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
-	case f.Box != nil:
-		return appendFloats(head, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
-	}
-	return head
+	return append(v, carried...)
 }
 
 // regionValue is the value of a circle's or a box's region key ("f",
