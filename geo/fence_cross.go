@@ -213,11 +213,11 @@ func (v *meetingVisitor) candidates() []candidate {
 	return v.found
 }
 
-// pathMeets tests the path against the fence id's region: a polygon's
-// from its rings, with no JSON to parse, any other from its definition
-// (Fences.polygon reads both ways).
+// pathMeets tests the path against the fence id's region, as
+// Fences.regionOf reads it: a polygon's rings, a circle's or a box's
+// region key, or for a fence stored before those, its definition.
 func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
-	reg, err := fs.polygon(tx, id)
+	reg, err := fs.regionOf(tx, id)
 	if err != nil {
 		return false, err
 	}

@@ -73,7 +73,7 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 		case c.box != nil:
 			f = shapeOf(new(boxRegion).init(*c.box))
 		default:
-			reg, err := fs.polygon(tx, c.id) // a polygon's rings, or any fence's definition
+			reg, err := fs.regionOf(tx, c.id)
 			if err != nil {
 				return nil, err
 			}

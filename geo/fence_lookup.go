@@ -96,7 +96,7 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *clock) ([]st
 	}
 	slices.Sort(v.polygons)
 	for _, id := range slices.Compact(v.polygons) {
-		reg, err := fs.polygon(tx, id)
+		reg, err := fs.regionOf(tx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -108,11 +108,11 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *clock) ([]st
 	return slices.Compact(v.ids), nil
 }
 
-// polygon is the region of the fence id, for testing points and paths:
+// regionOf is the region of the fence id, for testing points and paths:
 // a polygon's from its rings (fence_polygon.go), a circle's or a box's
 // from its region key (regionValue), or, for a fence stored before they
 // were kept, from its definition.
-func (fs *Fences) polygon(tx keyspace.Tx, id string) (region, error) {
+func (fs *Fences) regionOf(tx keyspace.Tx, id string) (region, error) {
 	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
 	if err == nil {
 		reg, err := decodePolygon(v)

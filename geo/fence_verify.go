@@ -14,25 +14,27 @@ import (
 )
 
 // Checking a fence set: its definitions are the truth; its cells, level
-// mask, polygon rings and expiry entries are derived from them.
+// mask, polygon rings, circle and box regions and expiry entries are
+// derived from them.
 
 // Verify checks the set's cells against its fences' definitions, which
 // are the truth: each fence is stored under exactly the cells its
 // definition lists, each holding the value its region gives it (an edge
 // cell may hold 0, as the first build wrote every edge), and no cell
-// names anything else; a polygon's stored rings are its definition's
-// (one with none is tested from its definition); each fence that expires
-// has its expiry entry and no other entry names anything; and the level
-// mask, if the set has one, names every level its cells use. It returns a
-// description of each problem.
+// names anything else; a polygon's stored rings and a circle's or box's
+// stored region are its definition's (one with none is read from its
+// definition); each fence that expires has its expiry entry and no other
+// entry names anything; and the level mask, if the set has one, names
+// every level its cells use. It returns a description of each problem.
 func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx, false) }
 
 // Repair makes the set's cells what its definitions imply, in the
 // caller's transaction, and returns the problems it fixed, as Verify
-// describes them: missing cells are written, wrong values rewritten,
-// stray cells, rings and expiry entries deleted, wrong rings and a mask
-// that misses levels rewritten, missing expiry entries written. A definition that does not decode is deleted with its
-// cells: nothing else holds its region.
+// describes them: missing cells and expiry entries are written, wrong
+// values, rings, regions and a mask that misses levels rewritten, stray
+// cells, rings, regions and expiry entries deleted. A definition that
+// does not decode is deleted with its cells: nothing else holds its
+// region.
 func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
 
 // check is Verify, and with fix Repair.
