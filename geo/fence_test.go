@@ -783,64 +783,45 @@ func TestFenceRepair(t *testing.T) {
 			want++
 			// Of the other polygons, one's rings are damaged (a problem)
 			// and one's lost (none: it is tested from its definition, as a
-			// fence stored before rings were kept).
-			polygons := composite.NewSubspace("f", "z", "p")
-			damaged := 0
-			for _, f := range fences[1:] {
-				if f.Polygon == nil {
-					continue
+			// fence stored before rings were kept); likewise one circle's or
+			// box's region key, and another's.
+			damageTwo := func(sub composite.Subspace, polygons bool, flip func(v []byte)) error {
+				damaged := 0
+				for _, f := range fences[1:] {
+					if (f.Polygon != nil) != polygons {
+						continue
+					}
+					key := sub.Pack(composite.Tuple{f.ID})
+					v, err := tx.Get(key)
+					if err != nil {
+						return err
+					}
+					if damaged == 0 {
+						v = bytes.Clone(v)
+						flip(v)
+						want++
+						err = tx.Put(key, v)
+					} else {
+						err = tx.Delete(key)
+					}
+					if err != nil {
+						return err
+					}
+					if damaged++; damaged == 2 {
+						return nil
+					}
 				}
-				key := polygons.Pack(composite.Tuple{f.ID})
-				v, err := tx.Get(key)
-				if err != nil {
-					return err
-				}
-				if damaged == 0 {
-					v = bytes.Clone(v)
-					v[len(v)-1] ^= 0x40 // the last position's latitude moves
-					want++
-					err = tx.Put(key, v)
-				} else {
-					err = tx.Delete(key)
-				}
-				if err != nil {
-					return err
-				}
-				if damaged++; damaged == 2 {
-					break
-				}
+				return fmt.Errorf("too few fences to damage under %x", sub.Bytes())
 			}
-			if damaged < 2 {
-				t.Fatal("too few polygons to damage")
+			if err := damageTwo(composite.NewSubspace("f", "z", "p"), true, func(v []byte) {
+				v[len(v)-1] ^= 0x40 // the last position's latitude moves
+			}); err != nil {
+				return err
 			}
-			// Of the circles and boxes, one's region key is damaged (a
-			// problem), one's lost (none: it is read from its definition,
-			// as a fence stored before region keys were kept).
-			regions := composite.NewSubspace("f", "z", "r")
-			damaged = 0
-			for _, f := range fences[1:] {
-				if f.Polygon != nil {
-					continue
-				}
-				key := regions.Pack(composite.Tuple{f.ID})
-				v, err := tx.Get(key)
-				if err != nil {
-					return err
-				}
-				if damaged == 0 {
-					v = bytes.Clone(v)
-					v[3] ^= 0x10 // its first float moves
-					want++
-					err = tx.Put(key, v)
-				} else {
-					err = tx.Delete(key)
-				}
-				if err != nil {
-					return err
-				}
-				if damaged++; damaged == 2 {
-					break
-				}
+			if err := damageTwo(composite.NewSubspace("f", "z", "r"), false, func(v []byte) {
+				v[3] ^= 0x10 // its first float moves
+			}); err != nil {
+				return err
 			}
 			for i, k := range keys {
 				if owner(k) == "f00" {
