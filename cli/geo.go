@@ -256,6 +256,7 @@ func geoCommand() *ucli.Command {
 					ttlFlag(),
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit, inside and cross)"},
 					&ucli.StringFlag{Name: "roam", Usage: "print the other points of the index (and scope) the move came within `DISTANCE` of, left, or stayed near (Tile38's roaming geofences: enter, exit, inside)"},
+					detectFlag(),
 				},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
@@ -274,6 +275,9 @@ func geoCommand() *ucli.Command {
 						p.Payload = []byte(v)
 					}
 					ix := geo.NewIndex(c.String("index"))
+					if c.IsSet("detect") && !c.IsSet("fences") && !c.IsSet("roam") {
+						return usagef("--detect chooses what --fences or --roam print: give one of them")
+					}
 					if !c.IsSet("fences") && !c.IsSet("roam") {
 						return updateDB(c, func(tx keyspace.Tx) error { return ix.Put(tx, p) })
 					}

@@ -35,6 +35,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
 			&ucli.StringFlag{Name: "roam", Usage: "print, as NDJSON, the other points each point's move came within `DISTANCE` of, left or stayed near, all moves of the batch made (Tile38's roaming geofences)"},
+			detectFlag(),
 		},
 		Action: geoImport,
 	}
@@ -93,6 +94,13 @@ func geoImport(c *ucli.Context) error {
 		points = append(points, p)
 	}
 	fences, roam := c.IsSet("fences"), c.IsSet("roam")
+	keep, err := parseDetect(c)
+	if err != nil {
+		return err
+	}
+	if keep != nil && !fences && !roam {
+		return usagef("--detect chooses what --fences or --roam print: give one of them")
+	}
 	var radius float64
 	if roam {
 		if radius, err = parseDistance(c.String("roam")); err != nil {
@@ -145,6 +153,12 @@ func geoImport(c *ucli.Context) error {
 		return err
 	}
 	if fences || roam {
+		for i := range crossings {
+			crossings[i] = keep.crossings(crossings[i])
+		}
+		for i := range meetings {
+			meetings[i] = keep.meetings(meetings[i])
+		}
 		if err := writeNDJSON(c.App.Writer, movesOf(points, crossings, meetings)); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
@@ -17,9 +18,59 @@ import (
 // other points of the index it came within DISTANCE of, left, or stayed
 // near (Index.PutRoaming, Tile38's roaming geofences).
 
-// putAndReport puts p in ix and prints what the move did.
+// detectFlag is --detect, Tile38's DETECT: the kinds of crossing and
+// meeting to print.
+func detectFlag() ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "detect", Usage: "print only these `KINDS` of crossing and meeting: enter, exit, inside, cross (comma-separated), as Tile38's DETECT", DefaultText: "all"}
+}
+
+// A detect is --detect: the kinds to print, nil for all.
+type detect map[geo.CrossingKind]bool
+
+// parseDetect reads --detect; an unknown kind is a usage error.
+func parseDetect(c *ucli.Context) (detect, error) {
+	if !c.IsSet("detect") {
+		return nil, nil
+	}
+	d := detect{}
+	for _, name := range c.StringSlice("detect") {
+		found := false
+		for _, k := range []geo.CrossingKind{geo.Enter, geo.Exit, geo.Inside, geo.Cross} {
+			if name == k.String() {
+				d[k], found = true, true
+			}
+		}
+		if !found {
+			return nil, usagef("--detect %q: want enter, exit, inside or cross", name)
+		}
+	}
+	return d, nil
+}
+
+// crossings returns the crossings of the kinds d keeps.
+func (d detect) crossings(cs []geo.Crossing) []geo.Crossing {
+	if d == nil {
+		return cs
+	}
+	return slices.DeleteFunc(cs, func(x geo.Crossing) bool { return !d[x.Kind] })
+}
+
+// meetings returns the meetings of the kinds d keeps.
+func (d detect) meetings(ms []geo.Meeting) []geo.Meeting {
+	if d == nil {
+		return ms
+	}
+	return slices.DeleteFunc(ms, func(m geo.Meeting) bool { return !d[m.Kind] })
+}
+
+// putAndReport puts p in ix and prints what the move did (the kinds
+// --detect keeps).
 func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
 	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	keep, err := parseDetect(c)
 	if err != nil {
 		return err
 	}
@@ -61,6 +112,7 @@ func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
 	}); err != nil {
 		return err
 	}
+	cs, ms = keep.crossings(cs), keep.meetings(ms)
 	if !roam {
 		return writeCrossings(c, format, p.ID, cs)
 	}
