@@ -496,6 +496,9 @@ func fenceList(c *ucli.Context) error {
 		var fences []geo.Fence
 		for _, id := range ids {
 			f, err := fs.Get(tx, id)
+			if errors.Is(err, keyspace.ErrNotFound) {
+				continue // it expired since IDs listed it
+			}
 			if err != nil {
 				return err
 			}
@@ -571,6 +574,9 @@ func fenceContaining(c *ucli.Context) error {
 			var held []geo.Fence // drawn: the fences that hold the point
 			for _, id := range ids {
 				f, err := fs.Get(tx, id)
+				if errors.Is(err, keyspace.ErrNotFound) {
+					continue // it expired since the lookup found it
+				}
 				if err != nil {
 					return err
 				}
