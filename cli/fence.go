@@ -51,7 +51,7 @@ func fencesFlag() ucli.Flag {
 func fenceCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "fence",
-		Usage: "geofences: regions a point is tested against (which zones hold this point?), and the fences a move enters and leaves (--ttl to expire them); expire, persist, sweep",
+		Usage: "geofences: regions a point is tested against (which zones hold this point?), the fences a move enters and leaves, and those that meet an area; --ttl to expire them",
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",
