@@ -97,7 +97,27 @@ func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, e
 	if limit < 0 {
 		return 0, ix.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, limit))
 	}
-	r := expiry.DueBy(ix.expiry, now)
+	var key []byte // the key of the point deleteDue asked about last
+	return deleteDue(tx, ix.expiry, now, limit, ix.wrap,
+		func(id string) (int64, error) {
+			_, k, expires, err := ix.pointKey(tx, id)
+			key = k
+			return expires, err
+		},
+		func(id string, expires int64) error { return ix.deletePoint(tx, id, key, expires) })
+}
+
+// deleteDue is DeleteExpired of points and fences alike: it deletes the
+// items whose expiry entries under sub are due at now, at most limit of
+// them (0 for all), soonest first, and returns how many it deleted.
+// expiresOf returns an item's expiry as it stands (an error wrapping
+// keyspace.ErrNotFound when there is no item), and remove deletes the
+// item expiresOf was last asked about, with its entry. An entry whose
+// item is gone, or now expires at another time (a structure out of
+// step, which Verify reports), means nothing, and is deleted alone.
+func deleteDue(tx keyspace.Tx, sub composite.Subspace, now time.Time, limit int, wrap func(error) error,
+	expiresOf func(id string) (int64, error), remove func(id string, expires int64) error) (int, error) {
+	r := expiry.DueBy(sub, now)
 	r.Limit = limit
 	type due struct {
 		expires int64
@@ -105,30 +125,27 @@ func (ix *Index) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, e
 	}
 	var all []due
 	for k := range tx.Scan(r) {
-		expires, id, err := ix.parseExpiryKey(k)
+		expires, id, err := parseExpiryEntry(sub, k)
 		if err != nil {
-			return 0, ix.wrap(err)
+			return 0, wrap(err)
 		}
 		all = append(all, due{expires, id})
 	}
 	if err := tx.Err(); err != nil {
-		return 0, ix.wrap(err)
+		return 0, wrap(err)
 	}
 	deleted := 0
 	for _, d := range all {
-		_, key, expires, err := ix.pointKey(tx, d.id)
+		expires, err := expiresOf(d.id)
 		switch {
 		case err == nil && expires == d.expires:
-			if err := ix.deletePoint(tx, d.id, key, expires); err != nil {
+			if err := remove(d.id, expires); err != nil {
 				return 0, err
 			}
 			deleted++
 		case err == nil || errors.Is(err, keyspace.ErrNotFound):
-			// An entry of no point, or of an expiry the point no longer
-			// has (an index out of step, which Verify reports): the
-			// point is not due, and the entry means nothing.
-			if err := tx.Delete(ix.expiryKey(d.expires, d.id)); err != nil {
-				return 0, ix.wrap(err)
+			if err := tx.Delete(expiry.Key(sub, d.expires, composite.AppendString(nil, d.id))); err != nil {
+				return 0, wrap(err)
 			}
 		default:
 			return 0, err

@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -114,31 +113,12 @@ func (fs *Fences) DeleteExpired(tx keyspace.Tx, now time.Time, limit int) (int, 
 	if limit < 0 {
 		return 0, fs.wrap(fmt.Errorf("%w: negative limit %d", ErrBadQuery, limit))
 	}
-	due, err := fs.due(tx, now, limit)
-	if err != nil {
-		return 0, err
-	}
-	deleted := 0
-	for _, d := range due {
-		def, err := fs.get(tx, d.id)
-		switch {
-		case err == nil && def.Expires == d.expires:
-			if err := fs.Delete(tx, d.id); err != nil {
-				return 0, err
-			}
-			deleted++
-		case err == nil || errors.Is(err, keyspace.ErrNotFound):
-			// An entry of no fence, or of an expiry the fence no longer
-			// has (a set out of step, which Verify reports): the fence
-			// is not due, and the entry means nothing.
-			if err := tx.Delete(fs.expiryKey(d.expires, d.id)); err != nil {
-				return 0, fs.wrap(err)
-			}
-		default:
-			return 0, err
-		}
-	}
-	return deleted, nil
+	return deleteDue(tx, fs.expiry, now, limit, fs.wrap,
+		func(id string) (int64, error) {
+			def, err := fs.get(tx, id)
+			return def.Expires, err
+		},
+		func(id string, _ int64) error { return fs.Delete(tx, id) })
 }
 
 // NextExpiry returns when the fence that expires soonest expires, and

@@ -128,6 +128,32 @@ func TestFenceExpiry(t *testing.T) {
 		})
 		sweep(0, len(expired)-3)
 		sweep(0, 0)
+		// An entry due but out of step with its fence (or of no fence)
+		// is deleted alone: the fence stays.
+		var liveID string
+		for id := range live {
+			liveID = id
+			break
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if err := tx.Put(fs.expiryKey(time.Now().Add(-time.Minute).UnixNano(), liveID), nil); err != nil {
+				return err
+			}
+			return tx.Put(fs.expiryKey(time.Now().Add(-time.Minute).UnixNano(), "nobody"), nil)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		sweep(0, 0)
+		s.View(func(tx keyspace.Tx) error {
+			n := 0
+			for range tx.Scan(fs.expiry.Range()) {
+				n++
+			}
+			if n != len(live)-countNever(live) {
+				t.Fatalf("after sweeping entries out of step, %d expiry entries; the live fences that expire are %d", n, len(live)-countNever(live))
+			}
+			return nil
+		})
 		checkLive("after the sweeps")
 
 		// The set is now what the live fences alone make.
@@ -212,6 +238,17 @@ func TestFenceExpiry(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+// countNever counts the fences that never expire.
+func countNever(fences map[string]Fence) int {
+	n := 0
+	for _, f := range fences {
+		if f.Expires.IsZero() {
+			n++
+		}
+	}
+	return n
 }
 
 // cmpExpiry orders expiries soonest first, never last.
