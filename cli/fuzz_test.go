@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/cli"
@@ -135,6 +136,9 @@ func FuzzFenceImport(f *testing.F) {
 	f.Add(collection(feature(`"line"`, `{"type":"LineString","coordinates":[[0,0],[1,1]]}`, `{}`)))
 	f.Add(collection(feature(`"bow"`, `{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}`, `{}`)))
 	f.Add(collection(feature(`null`, circle, `{"radius":1}`)))
+	f.Add(collection(feature(`"soon"`, circle, `{"radius":500,"expires":"2200-01-01T00:00:00Z"}`), feature(`"gone"`, square, `{"expires":"2001-01-01T00:00:00.5Z"}`)))
+	f.Add(collection(feature(`"bad"`, circle, `{"radius":500,"expires":"tomorrow"}`)))
+	f.Add(collection(feature(`"old"`, circle, `{"radius":500,"expires":"1900-01-01T00:00:00Z"}`)))
 	f.Add(collection())
 	f.Add([]byte(`not json`))
 	imported := regexp.MustCompile(`^imported (\d+) fences? into fence set z\n$`)
@@ -177,16 +181,26 @@ func FuzzFenceImport(f *testing.F) {
 			if err != nil {
 				t.Fatalf("exit 0 for what orb does not read as a FeatureCollection: %v", err)
 			}
+			// The distinct ids, each live unless its last feature's
+			// expires property has passed.
 			ids := map[string]bool{}
 			for _, feat := range fc.Features {
 				id := fmt.Sprint(feat.ID)
 				if n, ok := feat.ID.(float64); ok { // every digit: 1142170 and 1142171 are two ids
 					id = strconv.FormatFloat(n, 'g', -1, 64)
 				}
-				ids[id] = true
+				e, _ := feat.Properties["expires"].(string)
+				at, err := time.Parse(time.RFC3339Nano, e)
+				ids[id] = err != nil || at.After(time.Now())
 			}
-			if n, _ := strconv.Atoi(m[1]); n != len(fc.Features) || fences != len(ids) || len(problems) > 0 {
-				t.Fatalf("said %s fences of %d features; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(fc.Features), fences, len(ids), len(problems), problems)
+			live := 0
+			for _, ok := range ids {
+				if ok {
+					live++
+				}
+			}
+			if n, _ := strconv.Atoi(m[1]); n != len(fc.Features) || fences != live || len(problems) > 0 {
+				t.Fatalf("said %s fences of %d features; the set holds %d of %d distinct ids live, %d problems: %v", m[1], len(fc.Features), fences, live, len(problems), problems)
 			}
 		case 1:
 			if keys != 0 {
