@@ -91,7 +91,7 @@ func fenceCommand() *ucli.Command {
 				Name:      "list",
 				Usage:     "every fence of a set, in id order; --svg draws them",
 				UsageText: "keyspace fence list --fences zones\nkeyspace fence list --fences zones --svg zones.svg",
-				Flags:     []ucli.Flag{fencesFlag(), fenceSVGFlag()},
+				Flags:     []ucli.Flag{fencesFlag(), fenceSVGFlag(), matchFlag("fences")},
 				Action:    fenceList,
 			},
 			{
@@ -492,6 +492,9 @@ func fenceList(c *ucli.Context) error {
 		ids, err := fs.IDs(tx)
 		if err != nil {
 			return err
+		}
+		if matches, _ := idMatcher(c); matches != nil {
+			ids = slices.DeleteFunc(ids, func(id string) bool { return !matches(id) })
 		}
 		var fences []geo.Fence
 		for _, id := range ids {

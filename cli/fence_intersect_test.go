@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,6 +117,29 @@ func TestFenceIntersecting(t *testing.T) {
 	}
 	if met < 50 {
 		t.Fatalf("only %d fences met an area: the test would not see much", met)
+	}
+	// fence list --match, against path.Match over the ids.
+	for _, pattern := range []string{"z0?", "z*5", "*", "q*"} {
+		out, stderr, code := ks("-o", "json", "fence", "list", "--fences", "zones", "--match", pattern)
+		if code != 0 {
+			t.Fatalf("fence list --match %s: exit %d: %s", pattern, code, stderr)
+		}
+		var got struct{ Fences []struct{ ID string } }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		var ids, want []string
+		for _, f := range got.Fences {
+			ids = append(ids, f.ID)
+		}
+		for _, id := range slices.Sorted(maps.Keys(fences)) {
+			if ok, _ := path.Match(pattern, id); ok {
+				want = append(want, id)
+			}
+		}
+		if !slices.Equal(ids, want) {
+			t.Errorf("fence list --match %s: %v, want %v", pattern, ids, want)
+		}
 	}
 	for _, bad := range []struct {
 		says string

@@ -12,9 +12,10 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// matchFlag is --match, Tile38's and Redis's MATCH on ids.
-func matchFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "match", Usage: "keep only points whose id matches the glob `PATTERN`: * any run of characters, ? any one, \\ before * or ? for itself, as Tile38's and Redis's MATCH (truck-*)"}
+// matchFlag is --match, Tile38's and Redis's MATCH on the ids of what
+// (points, fences).
+func matchFlag(what string) ucli.Flag {
+	return &ucli.StringFlag{Name: "match", Usage: "keep only " + what + " whose id matches the glob `PATTERN`: * any run of characters, ? any one, \\ before * or ? for itself, as Tile38's and Redis's MATCH (truck-*)"}
 }
 
 // idMatcher is --match's test of an id (nil when --match is not given),
