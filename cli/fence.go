@@ -135,6 +135,22 @@ func fenceCommand() *ucli.Command {
 				),
 				Action: fenceIntersecting,
 			},
+			{
+				Name:  "near",
+				Usage: "the fences within a distance of a point, nearest first, each with its distance (0 for one that holds it): Tile38's NEARBY on a fence set",
+				UsageText: "keyspace fence near --fences zones --lat 37.7749 --lon -122.4194 --radius 5km\n" +
+					"keyspace fence near --fences zones --index fleet --from car-7 --radius 2km --k 3 --payloads",
+				Flags: []ucli.Flag{fencesFlag(),
+					&ucli.Float64Flag{Name: "lat", Usage: "latitude, degrees", DefaultText: "none"},
+					&ucli.Float64Flag{Name: "lon", Usage: "longitude, degrees", DefaultText: "none"},
+					&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME` of --from"},
+					&ucli.StringFlag{Name: "from", Usage: "from the point `ID` of --index"},
+					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
+					&ucli.IntFlag{Name: "k", Usage: "at most `N` fences, the nearest", DefaultText: "all"},
+					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+				},
+				Action: fenceNear,
+			},
 			fenceSweepCommand(),
 			fenceExpiry().expire(),
 			fenceExpiry().persist(),
@@ -590,6 +606,94 @@ func fenceContaining(c *ucli.Context) error {
 			}
 		}
 		return writeFenceIDs(c, format, fs, tx, ids)
+	})
+}
+
+// fenceNear is fence near: the fences within --radius of a point given
+// by --lat and --lon or by a geo point, nearest first.
+func fenceNear(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("fence near takes no arguments, got %q", c.Args().First())
+	}
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	byPoint, byCoords := c.IsSet("from") || c.IsSet("index"), c.IsSet("lat") || c.IsSet("lon")
+	switch {
+	case byPoint == byCoords:
+		return usagef("fence near wants --lat and --lon, or --index and --from")
+	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
+		return usagef("--from wants --index, and --index wants --from")
+	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
+		return usagef("--lat wants --lon, and --lon wants --lat")
+	case c.Int("k") < 0:
+		return usagef("--k %d: want a count of fences, or leave it out for all", c.Int("k"))
+	}
+	radius, err := parseDistance(c.String("radius"))
+	if err != nil {
+		return usageError{fmt.Errorf("--radius: %w", err)}
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		lat, lon := c.Float64("lat"), c.Float64("lon")
+		if byPoint {
+			p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.String("from"))
+			if err != nil {
+				return err
+			}
+			lat, lon = p.Lat, p.Lon
+		}
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
+		near, err := fs.Near(tx, lat, lon, radius, c.Int("k"))
+		if err != nil {
+			return err
+		}
+		type nearJSON struct {
+			ID        string          `json:"id"`
+			DistanceM float64         `json:"distance_m"`
+			Payload   json.RawMessage `json:"payload,omitempty"`
+		}
+		out := make([]nearJSON, len(near))
+		ids := make([]string, len(near))
+		for i, n := range near {
+			out[i], ids[i] = nearJSON{ID: n.ID, DistanceM: n.Distance}, n.ID
+		}
+		payloads := c.Bool("payloads")
+		if payloads {
+			refs, err := withPayloads(fs, tx, ids, nil)
+			if err != nil {
+				return err
+			}
+			for i := range out {
+				out[i].Payload = refs[i].Payload
+			}
+		}
+		if format == "json" {
+			return writeJSON(c.App.Writer, struct {
+				Fences []nearJSON `json:"fences"`
+			}{out})
+		}
+		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprint(tw, "FENCE\tDISTANCE")
+		if payloads {
+			fmt.Fprint(tw, "\tPAYLOAD")
+		}
+		fmt.Fprintln(tw)
+		for _, n := range out {
+			fmt.Fprintf(tw, "%s\t%s", n.ID, formatDistance(n.DistanceM))
+			if payloads {
+				fmt.Fprintf(tw, "\t%s", payloadCell(n.Payload))
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(c.App.Writer, count(len(out), "fence"))
+		return err
 	})
 }
 

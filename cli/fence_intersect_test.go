@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -157,5 +158,93 @@ func TestFenceIntersecting(t *testing.T) {
 	}
 	if _, stderr, code := ks("fence", "intersecting", "--fences", "zones", "--lat", "91", "--lon", "2", "--radius", "1km"); code != 1 || !strings.Contains(stderr, "latitude") {
 		t.Errorf("latitude 91: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFenceNear: fence near against the circles' own distances (how far
+// the point is from the centre, less the radius; 0 inside), within radii
+// of 0 to the whole sphere, all of them or the first k, from points among
+// them and far off and from a geo point; then the flags' errors.
+func TestFenceNear(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	r := rand.New(rand.NewPCG(93, 94))
+	type circle struct{ lat, lon, radius float64 }
+	fences := map[string]circle{}
+	for i := range 30 {
+		c := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, 200 + r.Float64()*2000}
+		id := fmt.Sprintf("z%02d", i)
+		fences[id] = c
+		if _, stderr, code := ks("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	type near struct {
+		ID        string  `json:"id"`
+		DistanceM float64 `json:"distance_m"`
+	}
+	found := 0
+	check := func(lat, lon, radius float64, k int, args ...string) {
+		t.Helper()
+		args = append([]string{"-o", "json", "fence", "near", "--fences", "zones", "--radius", fmt.Sprintf("%gm", radius), "--k", fmt.Sprint(k)}, args...)
+		out, stderr, code := ks(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var got struct{ Fences []near }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		var want []near
+		for id, c := range fences {
+			if d := max(0, geo.Distance(lat, lon, c.lat, c.lon)-c.radius); d <= radius {
+				want = append(want, near{id, d})
+			}
+		}
+		slices.SortFunc(want, func(a, b near) int {
+			return cmp.Or(cmp.Compare(a.DistanceM, b.DistanceM), strings.Compare(a.ID, b.ID))
+		})
+		if k > 0 {
+			want = want[:min(k, len(want))]
+		}
+		if len(got.Fences) != len(want) {
+			t.Fatalf("%v: %d fences, want %d", args, len(got.Fences), len(want))
+		}
+		for i := range want {
+			if got.Fences[i].ID != want[i].ID || math.Abs(got.Fences[i].DistanceM-want[i].DistanceM) > 1e-6 {
+				t.Fatalf("%v: %+v, want %+v", args, got.Fences, want)
+			}
+		}
+		found += len(want)
+	}
+	for i := range 16 {
+		lat, lon := 48.85+r.NormFloat64()*0.08, 2.35+r.NormFloat64()*0.1
+		if i%4 == 3 {
+			lat, lon = r.Float64()*170-85, r.Float64()*360-180 // anywhere
+		}
+		check(lat, lon, []float64{0, 1000, 5000, 2e7}[i%4], []int{0, 3}[i/4%2], "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon))
+	}
+	if _, stderr, code := ks("geo", "put", "--index", "fleet", "--lat", "48.86", "--lon", "2.36", "van"); code != 0 {
+		t.Fatal(stderr)
+	}
+	check(48.86, 2.36, 3000, 3, "--index", "fleet", "--from", "van")
+	if found < 40 {
+		t.Fatalf("only %d fences found in all: the test would not see much", found)
+	}
+	for _, bad := range []struct {
+		says string
+		args []string
+	}{
+		{"wants --lat and --lon, or --index and --from", []string{"fence", "near", "--fences", "zones", "--radius", "1km"}},
+		{"--lat wants --lon", []string{"fence", "near", "--fences", "zones", "--radius", "1km", "--lat", "1"}},
+		{"--k -1", []string{"fence", "near", "--fences", "zones", "--radius", "1km", "--lat", "1", "--lon", "2", "--k", "-1"}},
+		{"--radius", []string{"fence", "near", "--fences", "zones", "--radius", "far", "--lat", "1", "--lon", "2"}},
+		{"takes no arguments", []string{"fence", "near", "--fences", "zones", "--radius", "1km", "--lat", "1", "--lon", "2", "x"}},
+	} {
+		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
+			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
+		}
 	}
 }

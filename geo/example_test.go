@@ -262,6 +262,32 @@ func ExampleFences_Intersecting() {
 	// [mission soma] <nil>
 }
 
+// Near asks which fences lie within a distance of a point, nearest first,
+// each with its distance (0 for one that holds the point), as Tile38's
+// NEARBY does of a fence set: the delivery zones within 8 km of an
+// address in Oakland.
+func ExampleFences_Near() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "downtown-sf", Circle: &geo.Circle{Lat: 37.7749, Lon: -122.4194, Radius: 5000}},
+			{ID: "sf", Box: &geo.Box{MinLat: 37.70, MinLon: -122.52, MaxLat: 37.82, MaxLon: -122.35}},
+			{ID: "oakland", Circle: &geo.Circle{Lat: 37.8044, Lon: -122.2712, Radius: 4000}},
+		})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		near, err := zones.Near(tx, 37.80, -122.27, 8000, 0)
+		for _, n := range near {
+			fmt.Printf("%s %.0f m\n", n.ID, n.Distance)
+		}
+		return err
+	})
+	// Output:
+	// oakland 0 m
+	// sf 7029 m
+}
+
 // A fence can expire, as a Tile38 hook set with EX does: a road closure
 // for the hour ahead, and one that ended a minute ago. Lookups leave the
 // ended one out at once; DeleteExpired frees its keys when the program

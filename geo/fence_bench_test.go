@@ -238,7 +238,8 @@ func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
 
 // BenchmarkFencesIntersecting: which of 1,000 circles and boxes share a
 // point with a circle of 1, 10 or 100 km around a clustered point, by
-// Intersecting on both backends; and, in the same run, an R-tree's search
+// Intersecting on both backends, and those within that distance of its
+// centre, nearest first, by Near; and, in the same run, an R-tree's search
 // of the fences' bounding boxes alone (rtree-boxes-only), which reads no
 // fence and tests nothing exactly: a floor under what Tile38's INTERSECTS
 // does, not the same answer.
@@ -279,6 +280,26 @@ func BenchmarkFencesIntersecting(b *testing.B) {
 					})
 				}
 				b.ReportMetric(float64(met)/float64(b.N), "fences/op")
+			})
+			b.Run(fmt.Sprintf("radius=%gm/%s/near", metres, be.Name), func(b *testing.B) {
+				s := be.Open(b)
+				fs := geo.NewFences("bench")
+				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+					b.Fatal(err)
+				}
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					c := areas[i%len(areas)].Circle
+					s.View(func(tx keyspace.Tx) error {
+						near, err := fs.Near(tx, c.Lat, c.Lon, c.Radius, 0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						found += len(near)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
 			})
 		}
 		b.Run(fmt.Sprintf("radius=%gm/rtree-boxes-only", metres), func(b *testing.B) {

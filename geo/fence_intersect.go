@@ -60,11 +60,24 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 		return nil, fs.wrap(err)
 	}
 	a := shapeOf(reg)
-	v, err := fs.meeting(tx, reg, intersectCells, new(clock))
-	if err != nil {
-		return nil, err
-	}
 	var out []string
+	err = fs.eachCandidate(tx, reg, new(clock), func(id string, f shape) {
+		if a.intersects(f) {
+			out = append(out, id)
+		}
+	})
+	return out, err
+}
+
+// eachCandidate calls fn, in id order, with each fence that has a cell
+// meeting a cell of reg's covering (intersectCells cells): every fence
+// that shares a point with reg, and some near it, with its region; those
+// expired by clk are left out.
+func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *clock, fn func(id string, f shape)) error {
+	v, err := fs.meeting(tx, reg, intersectCells, clk)
+	if err != nil {
+		return err
+	}
 	for _, c := range v.candidates() {
 		var f shape
 		switch {
@@ -75,17 +88,15 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 		default:
 			reg, err := fs.regionOf(tx, c.id)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if f = shapeOf(reg); f.reg == nil {
-				return nil, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
+				return fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
 			}
 		}
-		if a.intersects(f) {
-			out = append(out, c.id)
-		}
+		fn(c.id, f)
 	}
-	return out, nil
+	return nil
 }
 
 // A shape is a region as two are tested for a shared point: its region,
