@@ -564,23 +564,15 @@ func fenceContaining(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case byPoint == byCoords:
-		return usagef("fence containing wants --lat and --lon, or --index and --from, or a FILE")
-	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
-		return usagef("--from wants --index, and --index wants --from")
-	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
-		return usagef("--lat wants --lon, and --lon wants --lat")
+	at, err := flagPoint(c, "fence containing wants --lat and --lon, or --index and --from, or a FILE")
+	if err != nil {
+		return err
 	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
-		lat, lon := c.Float64("lat"), c.Float64("lon")
-		if byPoint {
-			p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.String("from"))
-			if err != nil {
-				return err
-			}
-			lat, lon = p.Lat, p.Lon
+		lat, lon, err := at(tx)
+		if err != nil {
+			return err
 		}
 		if err := requireFences(fs, tx); err != nil {
 			return err
@@ -609,6 +601,28 @@ func fenceContaining(c *ucli.Context) error {
 	})
 }
 
+// flagPoint checks the flags that name a point, --lat and --lon or
+// --index and --from (wants is the usage error for neither or both), and
+// returns the reading of the point in a transaction.
+func flagPoint(c *ucli.Context, wants string) (func(tx keyspace.Tx) (lat, lon float64, err error), error) {
+	byPoint, byCoords := c.IsSet("from") || c.IsSet("index"), c.IsSet("lat") || c.IsSet("lon")
+	switch {
+	case byPoint == byCoords:
+		return nil, usagef("%s", wants)
+	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
+		return nil, usagef("--from wants --index, and --index wants --from")
+	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
+		return nil, usagef("--lat wants --lon, and --lon wants --lat")
+	}
+	return func(tx keyspace.Tx) (float64, float64, error) {
+		if !byPoint {
+			return c.Float64("lat"), c.Float64("lon"), nil
+		}
+		p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.String("from"))
+		return p.Lat, p.Lon, err
+	}, nil
+}
+
 // fenceNear is fence near: the fences within --radius of a point given
 // by --lat and --lon or by a geo point, nearest first.
 func fenceNear(c *ucli.Context) error {
@@ -619,15 +633,11 @@ func fenceNear(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	byPoint, byCoords := c.IsSet("from") || c.IsSet("index"), c.IsSet("lat") || c.IsSet("lon")
-	switch {
-	case byPoint == byCoords:
-		return usagef("fence near wants --lat and --lon, or --index and --from")
-	case byPoint && (!c.IsSet("from") || !c.IsSet("index")):
-		return usagef("--from wants --index, and --index wants --from")
-	case byCoords && (!c.IsSet("lat") || !c.IsSet("lon")):
-		return usagef("--lat wants --lon, and --lon wants --lat")
-	case c.Int("k") < 0:
+	at, err := flagPoint(c, "fence near wants --lat and --lon, or --index and --from")
+	if err != nil {
+		return err
+	}
+	if c.Int("k") < 0 {
 		return usagef("--k %d: want a count of fences, or leave it out for all", c.Int("k"))
 	}
 	radius, err := parseDistance(c.String("radius"))
@@ -636,13 +646,9 @@ func fenceNear(c *ucli.Context) error {
 	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
-		lat, lon := c.Float64("lat"), c.Float64("lon")
-		if byPoint {
-			p, err := getPoint(geo.NewIndex(c.String("index")), tx, c.String("from"))
-			if err != nil {
-				return err
-			}
-			lat, lon = p.Lat, p.Lon
+		lat, lon, err := at(tx)
+		if err != nil {
+			return err
 		}
 		if err := requireFences(fs, tx); err != nil {
 			return err
