@@ -29,21 +29,12 @@ func TestFenceIntersecting(t *testing.T) {
 		return run(t, "", append([]string{"--db", db}, args...)...)
 	}
 	r := rand.New(rand.NewPCG(91, 92))
-	type circle struct{ lat, lon, radius float64 }
-	fences := map[string]circle{}
-	for i := range 60 {
-		c := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, 200 + r.Float64()*4800}
-		id := fmt.Sprintf("z%02d", i)
-		fences[id] = c
-		if _, stderr, code := ks("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id); code != 0 {
-			t.Fatal(stderr)
-		}
-	}
+	fences := putZoneCircles(t, ks, r, 60, 4800)
 	// ask runs fence intersecting with the area's flags, and compares
 	// with gap: how far (metres) each fence's circle lies from the area,
 	// negative when they overlap.
 	met := 0
-	ask := func(flags []string, gap func(c circle) float64) {
+	ask := func(flags []string, gap func(c zoneCircle) float64) {
 		t.Helper()
 		out, stderr, code := ks(append([]string{"-o", "json", "fence", "intersecting", "--fences", "zones"}, flags...)...)
 		if code != 0 {
@@ -68,8 +59,8 @@ func TestFenceIntersecting(t *testing.T) {
 	}
 	// outlineGap is the gap for an area whose outline is the ring (lat,
 	// lon pairs) and that holds a point when inside says so.
-	outlineGap := func(ring [][2]float64, inside func(lat, lon float64) bool) func(c circle) float64 {
-		return func(c circle) float64 {
+	outlineGap := func(ring [][2]float64, inside func(lat, lon float64) bool) func(c zoneCircle) float64 {
+		return func(c zoneCircle) float64 {
 			if inside(c.lat, c.lon) {
 				return -c.radius
 			}
@@ -85,8 +76,8 @@ func TestFenceIntersecting(t *testing.T) {
 		}
 	}
 	for range 15 {
-		a := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, r.Float64() * 3000}
-		ask([]string{"--lat", fmt.Sprint(a.lat), "--lon", fmt.Sprint(a.lon), "--radius", fmt.Sprintf("%gm", a.radius)}, func(c circle) float64 {
+		a := zoneCircle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, r.Float64() * 3000}
+		ask([]string{"--lat", fmt.Sprint(a.lat), "--lon", fmt.Sprint(a.lon), "--radius", fmt.Sprintf("%gm", a.radius)}, func(c zoneCircle) float64 {
 			return geo.Distance(a.lat, a.lon, c.lat, c.lon) - a.radius - c.radius
 		})
 		s, w := 48.85+r.NormFloat64()*0.05, 2.35+r.NormFloat64()*0.07
@@ -109,7 +100,7 @@ func TestFenceIntersecting(t *testing.T) {
 	// A stored fence as the area: what its circle meets, less itself.
 	for _, id := range []string{"z00", "z07", "z31"} {
 		c := fences[id]
-		ask([]string{"--fence", id}, func(o circle) float64 {
+		ask([]string{"--fence", id}, func(o zoneCircle) float64 {
 			if o == c {
 				return 1e9 // itself: left out
 			}
@@ -171,16 +162,7 @@ func TestFenceNear(t *testing.T) {
 		return run(t, "", append([]string{"--db", db}, args...)...)
 	}
 	r := rand.New(rand.NewPCG(93, 94))
-	type circle struct{ lat, lon, radius float64 }
-	fences := map[string]circle{}
-	for i := range 30 {
-		c := circle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, 200 + r.Float64()*2000}
-		id := fmt.Sprintf("z%02d", i)
-		fences[id] = c
-		if _, stderr, code := ks("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id); code != 0 {
-			t.Fatal(stderr)
-		}
-	}
+	fences := putZoneCircles(t, ks, r, 30, 2000)
 	type near struct {
 		ID        string  `json:"id"`
 		DistanceM float64 `json:"distance_m"`
@@ -247,4 +229,25 @@ func TestFenceNear(t *testing.T) {
 			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
 		}
 	}
+}
+
+// A zoneCircle is a circle fence a test put, as the test's own oracle
+// holds it.
+type zoneCircle struct{ lat, lon, radius float64 }
+
+// putZoneCircles puts n circle fences z00, z01, … into the fence set
+// zones round central Paris, of 200 m to 200 m + spread metres, and
+// returns them by id.
+func putZoneCircles(t *testing.T, ks func(args ...string) (string, string, int), r *rand.Rand, n int, spread float64) map[string]zoneCircle {
+	t.Helper()
+	fences := map[string]zoneCircle{}
+	for i := range n {
+		c := zoneCircle{48.85 + r.NormFloat64()*0.05, 2.35 + r.NormFloat64()*0.07, 200 + r.Float64()*spread}
+		id := fmt.Sprintf("z%02d", i)
+		fences[id] = c
+		if _, stderr, code := ks("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	return fences
 }

@@ -275,8 +275,8 @@ func geoCommand() *ucli.Command {
 						p.Payload = []byte(v)
 					}
 					ix := geo.NewIndex(c.String("index"))
-					if c.IsSet("detect") && !c.IsSet("fences") && !c.IsSet("roam") {
-						return usagef("--detect chooses what --fences or --roam print: give one of them")
+					if _, err := parseDetect(c); err != nil {
+						return err
 					}
 					if !c.IsSet("fences") && !c.IsSet("roam") {
 						return updateDB(c, func(tx keyspace.Tx) error { return ix.Put(tx, p) })

@@ -98,9 +98,6 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	if keep != nil && !fences && !roam {
-		return usagef("--detect chooses what --fences or --roam print: give one of them")
-	}
 	var radius float64
 	if roam {
 		if radius, err = parseDistance(c.String("roam")); err != nil {

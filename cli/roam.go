@@ -27,10 +27,14 @@ func detectFlag() ucli.Flag {
 // A detect is --detect: the kinds to print, nil for all.
 type detect map[geo.CrossingKind]bool
 
-// parseDetect reads --detect; an unknown kind is a usage error.
+// parseDetect reads --detect; an unknown kind, or --detect with neither
+// --fences nor --roam, is a usage error.
 func parseDetect(c *ucli.Context) (detect, error) {
 	if !c.IsSet("detect") {
 		return nil, nil
+	}
+	if !c.IsSet("fences") && !c.IsSet("roam") {
+		return nil, usagef("--detect chooses what --fences or --roam print: give one of them")
 	}
 	d := detect{}
 	for _, name := range c.StringSlice("detect") {

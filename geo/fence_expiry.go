@@ -64,45 +64,21 @@ func (fs *Fences) expiryKey(expires int64, id string) []byte {
 	return composite.AppendString(composite.AppendUint(fs.expiry.Bytes(), uint64(expires)), id)
 }
 
-// parseExpiryKey reads an expiry entry's key.
-func (fs *Fences) parseExpiryKey(k []byte) (expires int64, id string, err error) {
-	return parseExpiryEntry(fs.expiry, k)
-}
-
-// due returns the expiry entries of the fences expired at now, soonest
-// first, at most limit of them (0 for all).
-func (fs *Fences) due(tx keyspace.Tx, now time.Time, limit int) ([]dueFence, error) {
-	r := expiry.DueBy(fs.expiry, now)
-	r.Limit = limit
-	var all []dueFence
-	for k := range tx.Scan(r) {
-		expires, id, err := fs.parseExpiryKey(k)
+// expiredIDs returns the ids of the fences expired at now, as a set (nil
+// when none has), from their expiry entries.
+func (fs *Fences) expiredIDs(tx keyspace.Tx, now time.Time) (map[string]struct{}, error) {
+	var ids map[string]struct{}
+	for k := range tx.Scan(expiry.DueBy(fs.expiry, now)) {
+		_, id, err := parseExpiryEntry(fs.expiry, k)
 		if err != nil {
 			return nil, fs.wrap(err)
 		}
-		all = append(all, dueFence{expires, id})
+		if ids == nil {
+			ids = map[string]struct{}{}
+		}
+		ids[id] = struct{}{}
 	}
-	return all, fs.wrap(tx.Err())
-}
-
-// dueFence is an expiry entry: the fence id, expiring at expires.
-type dueFence struct {
-	expires int64
-	id      string
-}
-
-// expiredIDs returns the ids of the fences expired at now, as a set (nil
-// when none has).
-func (fs *Fences) expiredIDs(tx keyspace.Tx, now time.Time) (map[string]struct{}, error) {
-	due, err := fs.due(tx, now, 0)
-	if err != nil || len(due) == 0 {
-		return nil, err
-	}
-	ids := make(map[string]struct{}, len(due))
-	for _, d := range due {
-		ids[d.id] = struct{}{}
-	}
-	return ids, nil
+	return ids, fs.wrap(tx.Err())
 }
 
 // DeleteExpired deletes the fences that have expired at now (whose
