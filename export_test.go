@@ -87,3 +87,18 @@ func (s *MemoryStore) CheckLeaves() error {
 
 // DeleteInBatches is DeleteRange collecting batch keys at a time.
 func DeleteInBatches(tx Tx, r Range, batch int) (int, error) { return deleteInBatches(tx, r, batch) }
+
+// SharedPrefixes returns how many bytes each published leaf after the
+// first says all its keys share (leaf.shared), in fence order.
+func (s *MemoryStore) SharedPrefixes() []int {
+	var shared []int
+	first := true
+	s.published.Load().leaves.Ascend(func(r fenceRef) bool {
+		if !first {
+			shared = append(shared, r.leaf.shared)
+		}
+		first = false
+		return true
+	})
+	return shared
+}

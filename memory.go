@@ -286,11 +286,14 @@ func (t *memTx) newLeaf(it item) *leaf {
 func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
 	// r's keys are some of l's, which begin with l's shared prefix, and so
-	// does r's fence, one of them: l.shared serves r, heads and all.
+	// does r's fence, one of them: l.shared serves r, heads and all, until
+	// each half's own longer prefix replaces it (reshare).
 	r := newLeafFenced(l.items[mid].kv, l.shared, t.gen, make([]item, len(l.items)-mid, t.leafMax))
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
+	l.reshare()
+	r.reshare()
 	t.leaves.ReplaceOrInsert(refOf(r))
 }
 

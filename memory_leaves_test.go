@@ -1,6 +1,7 @@
 package keyspace_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -127,6 +128,43 @@ func leavesAgainstModel(t *testing.T, s *keyspace.MemoryStore, directory bool) {
 		})
 		if s.Len() != len(model) {
 			t.Fatalf("txn %d: Len %d, want %d", txn, s.Len(), len(model))
+		}
+	}
+}
+
+// TestMemorySplitsShare: leaves made by splitting, in a store filled by
+// Puts in no order, know the prefix their keys share, as leaves filled in
+// order do. A leaf whose prefix is too short compares every key in full
+// on a seek (out of line, the bytes elsewhere in memory); one too long
+// breaks CheckLeaves.
+func TestMemorySplitsShare(t *testing.T) {
+	const prefix = "\x02points\x00\x01fleet\x00" // as a geo index's keys begin
+	s := keyspace.NewMemoryWithLeaves(16)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 40 {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for range 100 {
+				k := binary.BigEndian.AppendUint64([]byte(prefix), r.Uint64())
+				if err := tx.Put(k, []byte("v")); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckLeaves(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shared := s.SharedPrefixes()
+	if len(shared) < 200 {
+		t.Fatalf("%d leaves after the first, want splits", len(shared))
+	}
+	for i, n := range shared {
+		if n < len(prefix) {
+			t.Fatalf("leaf %d of %d shares %d bytes, fewer than the %d every key begins with", i+1, len(shared), n, len(prefix))
 		}
 	}
 }
