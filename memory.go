@@ -294,6 +294,8 @@ func (t *memTx) split(l *leaf) {
 	l.items = l.items[:mid]
 	l.reshare()
 	r.reshare()
+	l.pack()
+	r.pack()
 	t.leaves.ReplaceOrInsert(refOf(r))
 }
 

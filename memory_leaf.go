@@ -13,8 +13,9 @@ import (
 // One slice for both, where two took 48 bytes, makes an item 32 bytes: a
 // full leaf's items fit in 4 KiB instead of 7, and a seek's binary search
 // touches fewer cache lines. Every pair the backend stores is in one piece:
-// Put copies it so (ownedCopy), a bulk write copies it into a slab, and a
-// pair given up for good already in one piece is kept as it is (putOwned).
+// Put copies it so (ownedCopy), a bulk write copies it into a slab, a
+// pair given up for good already in one piece is kept as it is (putOwned),
+// and a split copies each half's small pairs side by side (pack).
 type item struct {
 	kv   []byte // the key; the value is kv[len(kv):cap(kv)]
 	head uint64 // eight bytes of key after its leaf's shared prefix (headOf)
@@ -308,6 +309,48 @@ func (l *leaf) reshare() {
 		l.items[i].head = headOf(l.items[i].kv, n)
 	}
 }
+
+// pack copies l's small pairs side by side into one new allocation, in
+// key order, and points its items at the copies: what a split does for
+// each half. Pairs Put in no order each have their own allocation, in the
+// order they were written, so a scan of a few neighbouring keys read as
+// many scattered cache lines; a bulk write lays its pairs out in order
+// (putOwned), and pack gives leaves made by splits the same layout. The
+// old pairs are left as they were, for any snapshot that shares them
+// (pairs are never changed in place). As with putOwned's slabs, the
+// allocation stays alive while any pair in it does: at most a leaf's
+// worth of bytes, until the leaf splits again.
+//
+// On 1,000,000 clustered points written by Index.Put, 1,000 a
+// transaction, a 1 km radius query (BenchmarkRadiusAfterPuts) took
+// 9.5–10.5 µs with reshare alone and 7.9–9.3 with pack, against 6.0–6.7
+// after one PutAll (11.0–13.6 before either). Writing the points took as
+// long (4.3–4.5 s); BenchmarkRandomPut's bare Puts took 7%
+// longer (2.28 to 2.44 µs), 60 bytes more allocated each.
+//
+// Pairs over packMax bytes stay where they are: copying them would cost
+// more than their neighbours' locality saves.
+func (l *leaf) pack() {
+	n := 0
+	for i := range l.items {
+		if c := cap(l.items[i].kv); c <= packMax {
+			n += c
+		}
+	}
+	slab := make([]byte, 0, n)
+	for i := range l.items {
+		kv := l.items[i].kv
+		if cap(kv) > packMax {
+			continue
+		}
+		start := len(slab)
+		slab = append(slab, kv[:cap(kv)]...)
+		l.items[i].kv = slab[start : start+len(kv) : start+cap(kv)]
+	}
+}
+
+// packMax is the largest pair, key and value, that pack copies.
+const packMax = 512
 
 // commonPrefixLen is the length of the longest common prefix of a and b.
 func commonPrefixLen(a, b []byte) int {
