@@ -282,7 +282,10 @@ func (t *memTx) newLeaf(it item) *leaf {
 	return l
 }
 
-// split moves the upper half of an owned leaf into a new leaf.
+// split moves the upper half of an owned leaf into a new leaf, then gives
+// each half the prefix its own keys share (reshare) and lays its pairs
+// side by side (pack), so that a store written in no order reads almost
+// as one written in order does.
 func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
 	// r's keys are some of l's, which begin with l's shared prefix, and so
