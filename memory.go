@@ -283,20 +283,20 @@ func (t *memTx) newLeaf(it item) *leaf {
 }
 
 // split moves the upper half of an owned leaf into a new leaf, then gives
-// each half the prefix its own keys share (reshare) and lays its pairs
+// each half the prefix its own keys share (fitShared) and lays its pairs
 // side by side (pack), so that a store written in no order reads almost
 // as one written in order does.
 func (t *memTx) split(l *leaf) {
 	mid := len(l.items) / 2
 	// r's keys are some of l's, which begin with l's shared prefix, and so
 	// does r's fence, one of them: l.shared serves r, heads and all, until
-	// each half's own longer prefix replaces it (reshare).
+	// each half's own longer prefix replaces it (fitShared).
 	r := newLeafFenced(l.items[mid].kv, l.shared, t.gen, make([]item, len(l.items)-mid, t.leafMax))
 	copy(r.items, l.items[mid:])
 	clear(l.items[mid:])
 	l.items = l.items[:mid]
-	l.reshare()
-	r.reshare()
+	l.fitShared()
+	r.fitShared()
 	l.pack()
 	r.pack()
 	t.leaves.ReplaceOrInsert(refOf(r))
@@ -355,10 +355,65 @@ func (t *memTx) Delete(key []byte) error {
 	t.n--
 	l = t.own(l)
 	l.items = slices.Delete(l.items, i, i+1)
-	if len(l.items) == 0 && len(l.fence) > 0 {
+	switch {
+	case len(l.items) == 0 && len(l.fence) > 0:
 		t.leaves.Delete(refOf(l))
+	case len(l.items) == t.leafMax/4:
+		t.merge(l)
 	}
 	return nil
+}
+
+// merge joins an owned leaf that deletes have brought down to a quarter
+// full with its next leaf, or else with the one before it, when the two
+// together fill at most three quarters of one; the joined leaf gets the
+// prefix its keys share and its pairs side by side (fitShared, pack).
+//
+// Leaves never joined before, and deletes left a store sparse for good.
+// With nine points in ten of 1,000,000 deleted, 1,000 a transaction
+// (BenchmarkRadiusAfterDeletes), the rest lay in several times the leaves
+// a load of them alone fills, and a 10 km radius query took 44–53 µs
+// against 18–22 µs on that load; with merge, 20–22 µs (1 km: 3.0–4.9 µs
+// against 2.2–2.4, now 2.2–2.5). bbolt joins its pages in the same spirit
+// as a transaction commits. Random deletes took as long as before (2.5–2.7
+// µs each, 1,000 a transaction) and a DeleteRange of 1,000,000 keys 4%
+// longer. A leaf tries once, as it falls to a quarter: a leaf emptied by
+// a run of deletes (DeleteRange), its next leaf full, would otherwise look
+// again at each of its last deletes; trying at every delete below a
+// quarter joined a test's leaves only 7% further (TestMemoryDeletesMerge).
+func (t *memTx) merge(l *leaf) {
+	var next, prev *leaf
+	t.leaves.AscendGreaterOrEqual(refOf(l), func(r fenceRef) bool {
+		if r.leaf == l {
+			return true
+		}
+		next = r.leaf
+		return false
+	})
+	joined := l
+	switch limit := t.leafMax * 3 / 4; {
+	case next != nil && len(l.items)+len(next.items) <= limit:
+		l.items = append(l.items, next.items...)
+		t.leaves.Delete(refOf(next))
+	case len(l.fence) == 0:
+		return // the first leaf has no leaf before it, and is never removed
+	default:
+		t.leaves.DescendLessOrEqual(refOf(l), func(r fenceRef) bool {
+			if r.leaf == l {
+				return true
+			}
+			prev = r.leaf
+			return false
+		})
+		if len(prev.items)+len(l.items) > limit {
+			return
+		}
+		joined = t.own(prev)
+		joined.items = append(joined.items, l.items...)
+		t.leaves.Delete(refOf(l))
+	}
+	joined.fitShared()
+	joined.pack()
 }
 
 func (t *memTx) DeleteRange(r Range) (int, error) {

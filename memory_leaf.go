@@ -177,10 +177,7 @@ func (l *leaf) probe(key []byte) probe {
 
 // after reports whether the probed key sorts after it's: it.key < key.
 // The probe must not be outside.
-var probes int
-
 func (q *probe) after(it *item) bool {
-	probes++
 	if it.head != q.h {
 		return it.head < q.h
 	}
@@ -284,27 +281,26 @@ func (l *leaf) prepare(it *item) {
 	it.head = headOf(it.kv, l.shared)
 }
 
-// reshare lengthens l's shared prefix to all that its fence and its keys
-// have in common, and recomputes the heads: what a split does for each
-// half, whose keys span less than the whole leaf's did. Keys are sorted
-// and at or above the fence, so what the fence and the last key share,
-// every key between them shares too.
+// fitShared makes l's shared prefix all that its fence and its keys have
+// in common, and recomputes the heads: what a split does for each half,
+// whose keys span less than the whole leaf's did, and a merge for the
+// leaf it makes, whose keys may span more. Keys are sorted and at or
+// above the fence, so what the fence and the last key share, every key
+// between them shares too.
 //
-// Without it a leaf's prefix could only shorten, and every leaf split off
-// the first (whose fence is empty) kept a prefix of 0: in a store filled
-// by Puts in no order, every head held the same first bytes (a geo
-// index's subspace and scope), and every probe of a seek compared whole
-// keys out of line. On 200,000 such keys (BenchmarkGetRandomlyFilled) a
-// Get took 920 ns, slower than bbolt's 850; with reshare, 530–600 ns.
-func (l *leaf) reshare() {
+// Before splits did this a leaf's prefix could only shorten, and every
+// leaf split off the first (whose fence is empty) kept a prefix of 0: in
+// a store filled by Puts in no order, every head held the same first
+// bytes (a geo index's subspace and scope), and every probe of a seek
+// compared whole keys out of line. On 200,000 such keys
+// (BenchmarkGetRandomlyFilled) a Get took 920 ns, slower than bbolt's
+// 850; with it, 530–600 ns.
+func (l *leaf) fitShared() {
 	n := len(l.fence)
 	if len(l.items) > 0 {
 		n = commonPrefixLen(l.fence, l.items[len(l.items)-1].kv)
 	}
-	if n <= l.shared {
-		return
-	}
-	l.shared = n
+	l.shared = n // the heads may be for another prefix, a merged leaf's
 	for i := range l.items {
 		l.items[i].head = headOf(l.items[i].kv, n)
 	}
@@ -312,7 +308,7 @@ func (l *leaf) reshare() {
 
 // pack copies l's small pairs side by side into one new allocation, in
 // key order, and points its items at the copies: what a split does for
-// each half. Pairs Put in no order each have their own allocation, in the
+// each half, and a merge for the leaf it makes. Pairs Put in no order each have their own allocation, in the
 // order they were written, so a scan of a few neighbouring keys read as
 // many scattered cache lines; a bulk write lays its pairs out in order
 // (putOwned), and pack gives leaves made by splits the same layout. The

@@ -168,3 +168,77 @@ func TestMemorySplitsShare(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryDeletesMerge: deleting most of a store's keys at random joins
+// the leaves they leave behind, so the rest fill about as many leaves as
+// writing them alone would, not the leaves the whole store filled; and
+// every leaf stays sound (CheckLeaves) on the way. Written alone, 2,000
+// keys fill 188 leaves of 16.
+func TestMemoryDeletesMerge(t *testing.T) {
+	const leafMax, n = 16, 20_000
+	s := keyspace.NewMemoryWithLeaves(leafMax)
+	r := rand.New(rand.NewPCG(3, 4))
+	model := storetest.Model{}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = string(binary.BigEndian.AppendUint64([]byte("\x02points\x00"), r.Uint64()))
+		model[keys[i]] = "v"
+	}
+	fill := func(keys []string) {
+		t.Helper()
+		for batch := range slices.Chunk(keys, 500) {
+			err := s.Update(func(tx keyspace.Tx) error {
+				for _, k := range batch {
+					if err := tx.Put([]byte(k), []byte(model[k])); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fill(keys)
+	full := len(s.SharedPrefixes()) + 1
+	r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	kept := keys[:n/10]
+	for batch := range slices.Chunk(keys[n/10:], 500) {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for _, k := range batch {
+				delete(model, k)
+				if err := tx.Delete([]byte(k)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckLeaves(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.View(func(tx keyspace.Tx) error {
+		got, err := storetest.Collect(tx, keyspace.Range{})
+		if want := model.Scan(keyspace.Range{}); err != nil || !slices.Equal(got, want) {
+			t.Fatalf("%d pairs (%v), want %d", len(got), err, len(want))
+		}
+		return nil
+	})
+	sparse := len(s.SharedPrefixes()) + 1
+
+	// The same keys kept, written alone into a new store.
+	s = keyspace.NewMemoryWithLeaves(leafMax)
+	fill(kept)
+	alone := len(s.SharedPrefixes()) + 1
+	t.Logf("%d leaves for %d keys; %d after deleting all but %d; %d for those alone", full, n, sparse, len(kept), alone)
+	// Without merging, 1,222 leaves; with, 292 (a leaf joins once, as it
+	// falls to a quarter full, a neighbour that leaves the two at most
+	// three quarters full together).
+	if sparse > alone*2 {
+		t.Errorf("%d leaves after the deletes, against %d for the same keys written alone", sparse, alone)
+	}
+}

@@ -1,0 +1,93 @@
+package geo_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+)
+
+// BenchmarkRadiusAfterPuts: 1 km radius queries on the memory backend, on
+// the same points loaded by one PutAll and by Index.Put, 1,000 a
+// transaction, as a live index is written. The leaves of the second are
+// all made by splits (the memory backend's reshare and pack).
+func BenchmarkRadiusAfterPuts(b *testing.B) {
+	pts := benchPoints(b)
+	centres := pts[:1000]
+	for _, how := range []string{"PutAll", "Put"} {
+		b.Run(how, func(b *testing.B) {
+			s := keyspace.NewMemory()
+			ix := geo.NewIndex("bench")
+			if how == "PutAll" {
+				loadBench(b, s, ix, pts)
+			} else {
+				for batch := range slices.Chunk(pts, 1000) {
+					err := s.Update(func(tx keyspace.Tx) error {
+						for _, p := range batch {
+							if err := ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+				return ix.Radius(tx, lat, lon, 1000, nil)
+			})
+		})
+	}
+}
+
+// BenchmarkRadiusAfterDeletes: 1 km and 10 km radius queries on the
+// memory backend, on a tenth of the points written alone by PutAll, and
+// on the same tenth left after deleting the other nine tenths, 1,000 a
+// transaction (the memory backend's merge).
+func BenchmarkRadiusAfterDeletes(b *testing.B) {
+	pts := benchPoints(b)
+	var kept []workload.Point
+	for i, p := range pts {
+		if i%10 == 0 {
+			kept = append(kept, p)
+		}
+	}
+	centres := kept[:1000]
+	for _, how := range []string{"PutAll", "Delete"} {
+		s := keyspace.NewMemory()
+		ix := geo.NewIndex("bench")
+		if how == "PutAll" {
+			loadBench(b, s, ix, kept)
+		} else {
+			loadBench(b, s, ix, pts)
+			for lo := 0; lo < len(pts); lo += 1000 {
+				err := s.Update(func(tx keyspace.Tx) error {
+					for i := lo; i < min(lo+1000, len(pts)); i++ {
+						if i%10 == 0 {
+							continue
+						}
+						if err := ix.Delete(tx, pts[i].ID); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		for _, radius := range []float64{1000, 10_000} {
+			b.Run(fmt.Sprintf("%s/radius=%gkm", how, radius/1000), func(b *testing.B) {
+				runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
+					return ix.Radius(tx, lat, lon, radius, nil)
+				})
+			})
+		}
+	}
+}
