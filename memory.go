@@ -17,7 +17,8 @@ const btreeDegree = 32
 // leafMax is the most pairs a leaf holds. A leaf that overflows in the
 // middle splits in half; one that overflows at its end (ascending writes,
 // as in a bulk load) starts a new leaf, so a sorted load fills its leaves
-// completely, as bbolt fills its pages.
+// completely, as bbolt fills its pages; one that deletes bring down to a
+// quarter joins a neighbour (merge).
 const leafMax = 128
 
 // snapshot is what an Update publishes: the leaves, how many pairs they
