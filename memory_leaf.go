@@ -308,21 +308,22 @@ func (l *leaf) fitShared() {
 
 // pack copies l's small pairs side by side into one new allocation, in
 // key order, and points its items at the copies: what a split does for
-// each half, and a merge for the leaf it makes. Pairs Put in no order each have their own allocation, in the
-// order they were written, so a scan of a few neighbouring keys read as
-// many scattered cache lines; a bulk write lays its pairs out in order
-// (putOwned), and pack gives leaves made by splits the same layout. The
-// old pairs are left as they were, for any snapshot that shares them
-// (pairs are never changed in place). As with putOwned's slabs, the
-// allocation stays alive while any pair in it does: at most a leaf's
-// worth of bytes, until the leaf splits again.
+// each half, and a merge for the leaf it makes. Pairs Put in no order
+// each have their own allocation, in the order they were written, so a
+// scan of a few neighbouring keys read as many scattered cache lines; a
+// bulk write lays its pairs out in order (putOwned), and pack gives
+// leaves made by splits and merges the same layout. The old pairs are
+// left as they were, for any snapshot that shares them (pairs are never
+// changed in place). As with putOwned's slabs, the allocation stays alive
+// while any pair in it does: at most a leaf's worth of bytes, until the
+// leaf splits or merges again.
 //
 // On 1,000,000 clustered points written by Index.Put, 1,000 a
 // transaction, a 1 km radius query (BenchmarkRadiusAfterPuts) took
-// 9.5–10.5 µs with reshare alone and 7.9–9.3 with pack, against 6.0–6.7
-// after one PutAll (11.0–13.6 before either). Writing the points took as
-// long (4.3–4.5 s); BenchmarkRandomPut's bare Puts took 7%
-// longer (2.28 to 2.44 µs), 60 bytes more allocated each.
+// 9.5–10.5 µs with fitShared alone and 7.9–9.3 with pack, against
+// 6.0–6.7 after one PutAll (11.0–13.6 before either). Writing the points
+// took as long (4.3–4.5 s); BenchmarkRandomPut's bare Puts took 7% longer
+// (2.28 to 2.44 µs), 60 bytes more allocated each.
 //
 // Pairs over packMax bytes stay where they are: copying them would cost
 // more than their neighbours' locality saves.
