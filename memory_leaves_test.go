@@ -140,24 +140,7 @@ func leavesAgainstModel(t *testing.T, s *keyspace.MemoryStore, directory bool) {
 func TestMemorySplitsShare(t *testing.T) {
 	const prefix = "\x02points\x00\x01fleet\x00" // as a geo index's keys begin
 	s := keyspace.NewMemoryWithLeaves(16)
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 40 {
-		err := s.Update(func(tx keyspace.Tx) error {
-			for range 100 {
-				k := binary.BigEndian.AppendUint64([]byte(prefix), r.Uint64())
-				if err := tx.Put(k, []byte("v")); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CheckLeaves(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	eachInBatches(t, s, randomKeys(rand.New(rand.NewPCG(1, 2)), prefix, 4000), 100, putV)
 	shared := s.SharedPrefixes()
 	if len(shared) < 200 {
 		t.Fatalf("%d leaves after the first, want splits", len(shared))
@@ -172,54 +155,20 @@ func TestMemorySplitsShare(t *testing.T) {
 // TestMemoryDeletesMerge: deleting most of a store's keys at random joins
 // the leaves they leave behind, so the rest fill about as many leaves as
 // writing them alone would, not the leaves the whole store filled; and
-// every leaf stays sound (CheckLeaves) on the way. Written alone, 2,000
-// keys fill 188 leaves of 16.
+// every leaf stays sound (CheckLeaves) on the way.
 func TestMemoryDeletesMerge(t *testing.T) {
 	const leafMax, n = 16, 20_000
 	s := keyspace.NewMemoryWithLeaves(leafMax)
 	r := rand.New(rand.NewPCG(3, 4))
-	model := storetest.Model{}
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = string(binary.BigEndian.AppendUint64([]byte("\x02points\x00"), r.Uint64()))
-		model[keys[i]] = "v"
-	}
-	fill := func(keys []string) {
-		t.Helper()
-		for batch := range slices.Chunk(keys, 500) {
-			err := s.Update(func(tx keyspace.Tx) error {
-				for _, k := range batch {
-					if err := tx.Put([]byte(k), []byte(model[k])); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	fill(keys)
+	keys := randomKeys(r, "\x02points\x00", n)
+	eachInBatches(t, s, keys, 500, putV)
 	full := len(s.SharedPrefixes()) + 1
 	r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	kept := keys[:n/10]
-	for batch := range slices.Chunk(keys[n/10:], 500) {
-		err := s.Update(func(tx keyspace.Tx) error {
-			for _, k := range batch {
-				delete(model, k)
-				if err := tx.Delete([]byte(k)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CheckLeaves(); err != nil {
-			t.Fatal(err)
-		}
+	eachInBatches(t, s, keys[n/10:], 500, func(tx keyspace.Tx, k []byte) error { return tx.Delete(k) })
+	model := storetest.Model{}
+	for _, k := range kept {
+		model[string(k)] = "v"
 	}
 	s.View(func(tx keyspace.Tx) error {
 		got, err := storetest.Collect(tx, keyspace.Range{})
@@ -232,13 +181,47 @@ func TestMemoryDeletesMerge(t *testing.T) {
 
 	// The same keys kept, written alone into a new store.
 	s = keyspace.NewMemoryWithLeaves(leafMax)
-	fill(kept)
+	eachInBatches(t, s, kept, 500, putV)
 	alone := len(s.SharedPrefixes()) + 1
 	t.Logf("%d leaves for %d keys; %d after deleting all but %d; %d for those alone", full, n, sparse, len(kept), alone)
-	// Without merging, 1,222 leaves; with, 292 (a leaf joins once, as it
-	// falls to a quarter full, a neighbour that leaves the two at most
-	// three quarters full together).
+	// Without merging, about 1,200 leaves; with, about 300 (a leaf joins
+	// once, as it falls to a quarter full, a neighbour that leaves the two
+	// at most three quarters full together); alone, about 190.
 	if sparse > alone*2 {
 		t.Errorf("%d leaves after the deletes, against %d for the same keys written alone", sparse, alone)
+	}
+}
+
+// randomKeys returns n keys: prefix, then eight random bytes.
+func randomKeys(r *rand.Rand, prefix string, n int) [][]byte {
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = binary.BigEndian.AppendUint64([]byte(prefix), r.Uint64())
+	}
+	return keys
+}
+
+// putV puts key with the value "v".
+func putV(tx keyspace.Tx, key []byte) error { return tx.Put(key, []byte("v")) }
+
+// eachInBatches calls op on each key, batch keys to an Update, and checks
+// s's leaves after each Update.
+func eachInBatches(t *testing.T, s *keyspace.MemoryStore, keys [][]byte, batch int, op func(tx keyspace.Tx, key []byte) error) {
+	t.Helper()
+	for keys := range slices.Chunk(keys, batch) {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for _, k := range keys {
+				if err := op(tx, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckLeaves(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
