@@ -13,7 +13,7 @@ import (
 // BenchmarkRadiusAfterPuts: 1 km radius queries on the memory backend, on
 // the same points loaded by one PutAll and by Index.Put, 1,000 a
 // transaction, as a live index is written. The leaves of the second are
-// all made by splits (the memory backend's reshare and pack).
+// all made by splits (the memory backend's fitShared and pack).
 func BenchmarkRadiusAfterPuts(b *testing.B) {
 	pts := benchPoints(b)
 	centres := pts[:1000]
@@ -24,19 +24,9 @@ func BenchmarkRadiusAfterPuts(b *testing.B) {
 			if how == "PutAll" {
 				loadBench(b, s, ix, pts)
 			} else {
-				for batch := range slices.Chunk(pts, 1000) {
-					err := s.Update(func(tx keyspace.Tx) error {
-						for _, p := range batch {
-							if err := ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}); err != nil {
-								return err
-							}
-						}
-						return nil
-					})
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
+				inBatches(b, s, pts, func(tx keyspace.Tx, p workload.Point) error {
+					return ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon})
+				})
 			}
 			runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
 				return ix.Radius(tx, lat, lon, 1000, nil)
@@ -51,10 +41,12 @@ func BenchmarkRadiusAfterPuts(b *testing.B) {
 // transaction (the memory backend's merge).
 func BenchmarkRadiusAfterDeletes(b *testing.B) {
 	pts := benchPoints(b)
-	var kept []workload.Point
+	var kept, deleted []workload.Point
 	for i, p := range pts {
 		if i%10 == 0 {
 			kept = append(kept, p)
+		} else {
+			deleted = append(deleted, p)
 		}
 	}
 	centres := kept[:1000]
@@ -65,22 +57,7 @@ func BenchmarkRadiusAfterDeletes(b *testing.B) {
 			loadBench(b, s, ix, kept)
 		} else {
 			loadBench(b, s, ix, pts)
-			for lo := 0; lo < len(pts); lo += 1000 {
-				err := s.Update(func(tx keyspace.Tx) error {
-					for i := lo; i < min(lo+1000, len(pts)); i++ {
-						if i%10 == 0 {
-							continue
-						}
-						if err := ix.Delete(tx, pts[i].ID); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
+			inBatches(b, s, deleted, func(tx keyspace.Tx, p workload.Point) error { return ix.Delete(tx, p.ID) })
 		}
 		for _, radius := range []float64{1000, 10_000} {
 			b.Run(fmt.Sprintf("%s/radius=%gkm", how, radius/1000), func(b *testing.B) {
@@ -88,6 +65,24 @@ func BenchmarkRadiusAfterDeletes(b *testing.B) {
 					return ix.Radius(tx, lat, lon, radius, nil)
 				})
 			})
+		}
+	}
+}
+
+// inBatches calls fn on each point, 1,000 points to an Update.
+func inBatches(b *testing.B, s keyspace.Store, pts []workload.Point, fn func(tx keyspace.Tx, p workload.Point) error) {
+	b.Helper()
+	for batch := range slices.Chunk(pts, 1000) {
+		err := s.Update(func(tx keyspace.Tx) error {
+			for _, p := range batch {
+				if err := fn(tx, p); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }
