@@ -99,21 +99,26 @@ func TestDeleteRangeInBatches(t *testing.T) {
 
 // FuzzModel runs storetest's randomized model test from fuzzed seeds, on a
 // backend the fuzzer picks: memory stores with leaves of one to four pairs
-// (nearly every write splits or empties a leaf), with a directory, of the
+// (nearly every write splits or empties a leaf) or of 8 and 16 (whose
+// leaves join at 2 and 4 pairs left, merge), with a directory, of the
 // default size, and a bbolt file. The seed corpus is the suite's own
 // seeds; the fuzzer goes on to others.
 func FuzzModel(f *testing.F) {
 	for i, seed := range []uint64{1, 2, 3, 42, 20261122} {
 		f.Add(seed, uint8(i))
 	}
+	f.Add(uint64(7), uint8(5)) // leaves of 16
+	f.Add(uint64(8), uint8(7)) // the default size
+	f.Add(uint64(9), uint8(8)) // bbolt
+	leafSizes := []int{1, 2, 3, 4, 8, 16}
 	f.Fuzz(func(t *testing.T, seed uint64, backend uint8) {
 		var newStore storetest.NewStore
-		switch b := backend % 7; {
-		case b < 4:
-			newStore = func(t testing.TB) keyspace.Store { return checkedLeaves(t, keyspace.NewMemoryWithLeaves(1+int(b))) }
-		case b == 4:
+		switch b := int(backend) % (len(leafSizes) + 3); {
+		case b < len(leafSizes):
+			newStore = func(t testing.TB) keyspace.Store { return checkedLeaves(t, keyspace.NewMemoryWithLeaves(leafSizes[b])) }
+		case b == len(leafSizes):
 			newStore = func(t testing.TB) keyspace.Store { return checkedLeaves(t, keyspace.NewMemoryWithDirectory(3)) }
-		case b == 5:
+		case b == len(leafSizes)+1:
 			newStore = func(testing.TB) keyspace.Store { return keyspace.NewMemory() }
 		default:
 			newStore = func(t testing.TB) keyspace.Store {
