@@ -102,3 +102,6 @@ func (s *MemoryStore) SharedPrefixes() []int {
 	})
 	return shared
 }
+
+// Leaves returns how many leaves the published snapshot holds.
+func (s *MemoryStore) Leaves() int { return s.published.Load().leaves.Len() }

@@ -162,7 +162,7 @@ func TestMemoryDeletesMerge(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	keys := randomKeys(r, "\x02points\x00", n)
 	eachInBatches(t, s, keys, 500, putV)
-	full := len(s.SharedPrefixes()) + 1
+	full := s.Leaves()
 	r.Shuffle(n, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	kept := keys[:n/10]
 	eachInBatches(t, s, keys[n/10:], 500, func(tx keyspace.Tx, k []byte) error { return tx.Delete(k) })
@@ -177,12 +177,12 @@ func TestMemoryDeletesMerge(t *testing.T) {
 		}
 		return nil
 	})
-	sparse := len(s.SharedPrefixes()) + 1
+	sparse := s.Leaves()
 
 	// The same keys kept, written alone into a new store.
 	s = keyspace.NewMemoryWithLeaves(leafMax)
 	eachInBatches(t, s, kept, 500, putV)
-	alone := len(s.SharedPrefixes()) + 1
+	alone := s.Leaves()
 	t.Logf("%d leaves for %d keys; %d after deleting all but %d; %d for those alone", full, n, sparse, len(kept), alone)
 	// Without merging, about 1,200 leaves; with, about 300 (a leaf joins
 	// once, as it falls to a quarter full, a neighbour that leaves the two

@@ -552,10 +552,8 @@ func fenceDel(c *ucli.Context) error {
 }
 
 func fenceContaining(c *ucli.Context) error {
-	byPoint := c.IsSet("from") || c.IsSet("index")
-	byCoords := c.IsSet("lat") || c.IsSet("lon")
 	if c.NArg() > 0 {
-		if byPoint || byCoords {
+		if c.IsSet("from") || c.IsSet("index") || c.IsSet("lat") || c.IsSet("lon") {
 			return usagef("fence containing takes a FILE, or --lat and --lon, or --index and --from: one of them")
 		}
 		return fenceContainingFile(c)
