@@ -58,7 +58,13 @@ func expiryElement(e any) (int64, error) {
 
 // expiryKey is the expiry entry of the point id expiring at expires.
 func (ix *Index) expiryKey(expires int64, id string) []byte {
-	return composite.AppendString(composite.AppendUint(ix.expiry.Bytes(), uint64(expires)), id)
+	return expiryEntryKey(ix.expiry, expires, id)
+}
+
+// expiryEntryKey is the key of an expiry entry under sub, a point's or a
+// fence's: (sub…, expires, id).
+func expiryEntryKey(sub composite.Subspace, expires int64, id string) []byte {
+	return composite.AppendString(composite.AppendUint(sub.Bytes(), uint64(expires)), id)
 }
 
 // parseExpiryKey reads an expiry entry's key.
@@ -144,7 +150,7 @@ func deleteDue(tx keyspace.Tx, sub composite.Subspace, now time.Time, limit int,
 			}
 			deleted++
 		case err == nil || errors.Is(err, keyspace.ErrNotFound):
-			if err := tx.Delete(expiry.Key(sub, d.expires, composite.AppendString(nil, d.id))); err != nil {
+			if err := tx.Delete(expiryEntryKey(sub, d.expires, d.id)); err != nil {
 				return 0, wrap(err)
 			}
 		default:

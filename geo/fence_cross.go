@@ -9,6 +9,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // Cross detection: the fences a move passes through with neither of its
@@ -38,7 +39,7 @@ func pathCells(p path) int {
 // or box met on one of its edge cells is tested against the region the
 // cell's value carries; any other candidate against its stored
 // definition. Fences expired by clk are left out.
-func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool, clk *clock) ([]string, error) {
+func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) bool, clk *expiry.Clock) ([]string, error) {
 	v, err := fs.meeting(tx, p, pathCells(p), clk)
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func (fs *Fences) passedThrough(tx keyspace.Tx, p path, held func(id string) boo
 // cells share their coarser levels' cells: the key ranges are built in
 // key order, overlapping ones merged, and read in one VisitRanges. The
 // cells of fences expired by clk are skipped.
-func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *clock) (*meetingVisitor, error) {
+func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *expiry.Clock) (*meetingVisitor, error) {
 	mask, _, err := fs.levels(tx)
 	if err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func (fs *Fences) meeting(tx keyspace.Tx, reg region, budget int, clk *clock) (*
 // it, costs a map lookup and no allocation.
 type meetingVisitor struct {
 	fs     *Fences
-	clock  *clock
+	clock  *expiry.Clock
 	found  []candidate
 	index  map[string]int // found's index by id
 	prefix []byte         // the cells' subspace, which every key begins with
@@ -171,7 +172,7 @@ func (v *meetingVisitor) VisitIn(_ int, k, val []byte) bool {
 		v.bad = bytes.Clone(k)
 		return false
 	}
-	if v.clock.expired(expires) {
+	if v.clock.Expired(expires) {
 		return true
 	}
 	i, seen := v.index[string(v.id)]

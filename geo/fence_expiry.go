@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
@@ -43,25 +42,9 @@ import (
 // cost either (1,000 fences in memory: 1.99–2.37 µs before, 1.74–2.19
 // after). A cell of an expiring fence is 9 bytes longer.
 
-// A clock is the instant a lookup judges expiry at, read from the system
-// clock the first time an expiring fence is met, and then kept.
-type clock struct{ now int64 }
-
-// expired reports whether a fence expiring at expires (0: never) has
-// expired.
-func (c *clock) expired(expires int64) bool {
-	if expires == 0 {
-		return false
-	}
-	if c.now == 0 {
-		c.now = max(time.Now().UnixNano(), 1)
-	}
-	return expires <= c.now
-}
-
 // expiryKey is the expiry entry of the fence id expiring at expires.
 func (fs *Fences) expiryKey(expires int64, id string) []byte {
-	return composite.AppendString(composite.AppendUint(fs.expiry.Bytes(), uint64(expires)), id)
+	return expiryEntryKey(fs.expiry, expires, id)
 }
 
 // expiredIDs returns the ids of the fences expired at now, as a set (nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // Intersecting: the fences that share a point with an area, Tile38's
@@ -61,7 +62,7 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	}
 	a := shapeOf(reg)
 	var out []string
-	err = fs.eachCandidate(tx, reg, new(clock), func(id string, f shape) {
+	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) {
 		if a.intersects(f) {
 			out = append(out, id)
 		}
@@ -73,7 +74,7 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 // meeting a cell of reg's covering (intersectCells cells): every fence
 // that shares a point with reg, and some near it, with its region; those
 // expired by clk are left out.
-func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *clock, fn func(id string, f shape)) error {
+func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, fn func(id string, f shape)) error {
 	v, err := fs.meeting(tx, reg, intersectCells, clk)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 	"github.com/paulmach/orb/geojson"
 )
 
@@ -52,11 +53,11 @@ type Crossing struct {
 // edges included, as queries include them. Fences that have expired hold
 // nothing.
 func (fs *Fences) Containing(tx keyspace.Tx, lat, lon float64) ([]string, error) {
-	return fs.containing(tx, lat, lon, new(clock))
+	return fs.containing(tx, lat, lon, new(expiry.Clock))
 }
 
 // containing is Containing, judging expiry by clk.
-func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *clock) ([]string, error) {
+func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *expiry.Clock) ([]string, error) {
 	if err := validate(lat, lon); err != nil {
 		return nil, fs.wrap(err)
 	}
@@ -169,7 +170,7 @@ func (fs *Fences) regionOf(tx keyspace.Tx, id string) (region, error) {
 // against their stored definitions into polygons.
 type containingVisitor struct {
 	lat, lon      float64
-	clock         *clock
+	clock         *expiry.Clock
 	prefixLen     [MaxBits/fenceStep + 1]int // the length of each range's cell prefix; the id follows
 	ids, polygons []string
 	bad           []byte // a damaged key or value met
@@ -191,7 +192,7 @@ func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
 	case err != nil || len(rest) != 0 || !valid:
 		v.bad = bytes.Clone(k)
 		return false
-	case v.clock.expired(expires):
+	case v.clock.Expired(expires):
 	case !test:
 		v.polygons = append(v.polygons, string(id))
 	case holds:
@@ -212,7 +213,7 @@ func (v *containingVisitor) VisitIn(i int, k, val []byte) bool {
 func (fs *Fences) Crossings(tx keyspace.Tx, before, after *Point) ([]Crossing, error) {
 	var was, is []string
 	var err error
-	clk := new(clock)
+	clk := new(expiry.Clock)
 	if before != nil {
 		if was, err = fs.containing(tx, before.Lat, before.Lon, clk); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
 // Near: the fences within a distance of a point, nearest first, each with
@@ -54,7 +55,7 @@ func (fs *Fences) Near(tx keyspace.Tx, lat, lon, radius float64, k int) ([]NearF
 	}
 	p := newRef(lat, lon)
 	var near []NearFence
-	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), new(clock), func(id string, f shape) {
+	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), new(expiry.Clock), func(id string, f shape) {
 		if d := f.distance(p); d <= radius {
 			near = append(near, NearFence{id, d})
 		}

@@ -81,7 +81,7 @@ func DueBy(sub composite.Subspace, now time.Time) keyspace.Range {
 }
 
 // Clock reads the time once, when first asked: a reader that meets no
-// expiring item never reads it.
+// expiring item never reads it. The zero Clock reads time.Now.
 type Clock struct {
 	now  func() time.Time
 	at   int64
@@ -89,18 +89,17 @@ type Clock struct {
 }
 
 // NewClock returns a clock on now (time.Now when nil).
-func NewClock(now func() time.Time) Clock {
-	if now == nil {
-		now = time.Now
-	}
-	return Clock{now: now}
-}
+func NewClock(now func() time.Time) Clock { return Clock{now: now} }
 
 // Nanos is the clock's time in nanoseconds since 1970, read on the first
 // call.
 func (c *Clock) Nanos() int64 {
 	if !c.read {
-		c.at, c.read = c.now().UnixNano(), true
+		now := c.now
+		if now == nil {
+			now = time.Now
+		}
+		c.at, c.read = now().UnixNano(), true
 	}
 	return c.at
 }
