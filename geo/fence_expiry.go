@@ -31,7 +31,7 @@ import (
 //
 // A fence that expires between a point's two lookups in one Crossings is
 // judged at one instant: the lookups of a call share one reading of the
-// clock (clock).
+// clock (expiry.Clock).
 //
 // Measured (BenchmarkFences, -count 3, in one run): a lookup among 1,000
 // circles and boxes that all expire in a day took 1.76–1.88 µs in memory
