@@ -72,9 +72,11 @@ func useDamaged(t *testing.T, p, what string) (found bool) {
 		found = found || err != nil
 	}
 	s, err := keyspace.Open(p, &keyspace.Options{NoSync: true, Timeout: time.Second})
-	if errors.Is(err, keyspace.ErrNotKeyspace) {
+	if errors.Is(err, keyspace.ErrNotKeyspace) || errors.Is(err, keyspace.ErrNewerFormat) {
 		// The root page damaged so that the keyspace bucket's name reads
-		// as another's: a foreign file, as far as anyone can tell.
+		// as another's (a foreign file, as far as anyone can tell), or
+		// its format version, kept in the bucket's header, as a later
+		// one's.
 		return true
 	}
 	if err != nil {

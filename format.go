@@ -35,10 +35,13 @@ import (
 //     is read from its definition.
 const FormatVersion = 3
 
-// checkFormat refuses a keyspace bucket of a newer format.
+// checkFormat refuses a keyspace bucket of a newer format. The version
+// lies in a page like any other, and bbolt's pages carry no checksums,
+// so a damaged byte there reads as a newer format too; the error says
+// both (FuzzDamagedFile found it).
 func checkFormat(b *bolt.Bucket) error {
 	if v := b.Sequence(); v > FormatVersion {
-		return fmt.Errorf("%w (format %d; this build reads up to %d)", ErrNewerFormat, v, FormatVersion)
+		return fmt.Errorf("%w (format %d; this build reads up to %d), or damaged", ErrNewerFormat, v, FormatVersion)
 	}
 	return nil
 }
