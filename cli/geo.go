@@ -108,12 +108,12 @@ func geoCommand() *ucli.Command {
 			geoImportCommand(),
 			{
 				Name:  "near",
-				Usage: "points within a radius, nearest first",
+				Usage: "points within a radius, nearest first (--desc: farthest first)",
 				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					limitFlag(), anyFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
@@ -155,7 +155,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
-					limitFlag(), anyFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: geoBox,
 			},
@@ -168,7 +168,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box or polygon to search"},
-					limitFlag(), anyFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(),
 				}, explainFlags()...),
 				Action: geoWithin,
 			},
@@ -382,7 +382,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 			return err
 		}
 		matches, _ := idMatcher(c)
-		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: pointFilter(conds, matches), After: after, Any: anyOf}
+		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: pointFilter(conds, matches), After: after, Any: anyOf, FarthestFirst: c.Bool("desc")}
 		if size > 0 && !anyOf {
 			o.Limit++ // one past the page: is there another?
 		}
@@ -417,6 +417,11 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 // anyFlag is a region query's --any, Redis's ANY.
 func anyFlag() ucli.Flag {
 	return &ucli.BoolFlag{Name: "any", Usage: "with --limit N, stop at the first N points found, not necessarily the nearest (Redis's ANY): is anything near?"}
+}
+
+// descFlag is a region query's --desc, Redis's DESC.
+func descFlag() ucli.Flag {
+	return &ucli.BoolFlag{Name: "desc", Usage: "farthest from the centre first (Redis's DESC): with --limit N, the N farthest"}
 }
 
 // pageFlag is a geo query's --cursor.

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
 )
 
 // TestGeoPages pages every geo query with --limit (knn with --k) and the
@@ -18,7 +21,7 @@ import (
 // break inside runs of equal distances. A point put between two pages
 // farther than the cursor shows on a later page; a token is refused by
 // another query, and a damaged one is a usage error. --any returns points
-// of the region and no cursor.
+// of the region and no cursor. near --desc pages farthest first.
 func TestGeoPages(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	r := rand.New(rand.NewPCG(71, 72))
@@ -47,11 +50,13 @@ func TestGeoPages(t *testing.T) {
 		brute []string
 	}{
 		{[]string{"near", "--lat", "10", "--lon", "180", "--radius", "8km"}, "--limit", brute(cities, 10, 180, func(c city, d float64) bool { return d <= 8000 })},
+		{[]string{"near", "--lat", "10", "--lon", "180", "--radius", "8km", "--desc"}, "--limit", farthestFirst(cities, 10, 180, 8000)},
 		{[]string{"knn", "--lat", "10.01", "--lon", "-179.99"}, "--k", brute(cities, 10.01, -179.99, all)},
 		{[]string{"knn", "--from", "p07"}, "--k", brute(cities, cities[7].lat, cities[7].lon, all)},
 		{[]string{"box", "--min-lat", "9.95", "--min-lon", "179.9", "--max-lat", "10.05", "--max-lon", "-179.95"}, "--limit", nil},
 		{[]string{"box", "--lat", "10", "--lon", "179.98", "--width", "9km", "--height", "9km"}, "--limit", nil},
 		{[]string{"within", "--polygon", polygon}, "--limit", nil},
+		{[]string{"box", "--lat", "10", "--lon", "179.98", "--width", "9km", "--height", "9km", "--desc"}, "--limit", nil},
 	}
 	cursorLine := regexp.MustCompile(`(?m)^next page: --cursor (\S+)$`)
 	ask := func(q []string, format string, extra ...string) (ids []string, next string, stderr string, code int) {
@@ -133,8 +138,9 @@ func TestGeoPages(t *testing.T) {
 	_, token, _, _ := ask(queries[0].args, "json", "--limit", "2")
 	for _, q := range [][]string{
 		{"near", "--lat", "10", "--lon", "180", "--radius", "9km"},
-		queries[1].args,
+		queries[2].args,
 		append(slices.Clone(queries[0].args), "--where", "x=1"),
+		queries[1].args, // the same farthest first
 	} {
 		if _, _, stderr, code := ask(q, "json", "--cursor", token); code != 2 || !strings.Contains(stderr, "another geo query") {
 			t.Errorf("%v with a token of %v: exit %d, %q", q, queries[0].args, code, stderr)
@@ -146,7 +152,7 @@ func TestGeoPages(t *testing.T) {
 
 	// --any stops at the first N found: points of the region, no cursor;
 	// it wants --limit, and does not page.
-	for _, q := range [][]string{queries[0].args, queries[3].args, queries[5].args} {
+	for _, q := range [][]string{queries[0].args, queries[4].args, queries[6].args} {
 		whole, _, _, _ := ask(q, "json")
 		got, next, stderr, code := ask(q, "json", "--limit", "2", "--any")
 		if code != 0 || len(got) != 2 || next != "" || !slices.Contains(whole, got[0]) || !slices.Contains(whole, got[1]) {
@@ -161,7 +167,7 @@ func TestGeoPages(t *testing.T) {
 
 	// Between two pages of knn, a point is put farther than the cursor
 	// and another nearer: the later pages hold the first, not the second.
-	first, token, _, _ := ask(queries[1].args, "json", "--k", "5")
+	first, token, _, _ := ask(queries[2].args, "json", "--k", "5")
 	far := city{id: "pzz", lat: 10.3, lon: -179.99}
 	near := city{id: "paa", lat: 10.01, lon: -179.99}
 	for _, c := range []city{far, near} {
@@ -169,7 +175,7 @@ func TestGeoPages(t *testing.T) {
 			t.Fatal(stderr)
 		}
 	}
-	rest, _, stderr, code := ask(queries[1].args, "json", "--k", "1000", "--cursor", token)
+	rest, _, stderr, code := ask(queries[2].args, "json", "--k", "1000", "--cursor", token)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
@@ -178,4 +184,25 @@ func TestGeoPages(t *testing.T) {
 	if !slices.Equal(rest, want) {
 		t.Errorf("after the first page and two puts: %v, want %v", rest, want)
 	}
+}
+
+// farthestFirst is brute force for near --desc: the ids of the cities
+// within radius metres of (lat, lon), farthest first, ties by id.
+func farthestFirst(cities []city, lat, lon, radius float64) []string {
+	type hit struct {
+		id string
+		d  float64
+	}
+	var hits []hit
+	for _, c := range cities {
+		if d := geo.Distance(lat, lon, c.lat, c.lon); d <= radius {
+			hits = append(hits, hit{c.id, d})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(b.d, a.d), strings.Compare(a.id, b.id)) })
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.id)
+	}
+	return ids
 }

@@ -92,14 +92,17 @@
 // points, reading past rejected ones (or, when the filter leaves it no
 // bound after the seed, widening a radius query until one holds k).
 //
-// Every query returns results nearest first (ties by id) with the distance
-// in metres, and Stats: cells, key ranges, candidates read, results. On
+// Every query returns results nearest first (ties by id; FarthestFirst,
+// below, turns a region query round) with the distance in metres, and
+// Stats: cells, key ranges, candidates read, results. On
 // 1,000,000 clustered points a radius query reads 1.0–1.9 candidates per
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 //
 // QueryOptions.Any with a Limit of n stops a radius, box or polygon query
-// at the first n points it finds, as Redis's COUNT n ANY does.
+// at the first n points it finds, as Redis's COUNT n ANY does, and
+// QueryOptions.FarthestFirst orders such a query's results farthest
+// first, as Redis's DESC does (with a Limit of n, the n farthest).
 //
 // Results come a page at a time through a Cursor (page.go):
 // QueryOptions.After leaves out the results up to a place in the order

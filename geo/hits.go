@@ -29,6 +29,7 @@ type hits struct {
 	scope    composite.Tuple  // shared by every result
 	filter   func(Point) bool // QueryOptions.Filter, or nil
 	after    *Cursor          // QueryOptions.After, or nil
+	farthest bool             // QueryOptions.FarthestFirst
 	afterID  []byte           // after.ID
 	plain    bool             // neither a filter nor a cursor: admit need test only an expiry
 	enough   int              // stop the scan at this many results (QueryOptions.Any); 0 never
@@ -69,7 +70,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 		h = new(hits)
 	}
 	h.scope, h.filter, h.asOf = scope, o.Filter, o.Now
-	h.after, h.plain = o.After, o.Filter == nil && o.After == nil
+	h.after, h.plain, h.farthest = o.After, o.Filter == nil && o.After == nil, o.FarthestFirst
 	if o.After != nil {
 		h.afterID = append(h.afterID[:0], o.After.ID...)
 	}
@@ -80,7 +81,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 // used afterwards.
 func (ix *Index) release(h *hits) {
 	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
-	h.after, h.plain, h.enough = nil, false, 0
+	h.after, h.plain, h.enough, h.farthest = nil, false, 0, false
 	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }
@@ -186,12 +187,16 @@ func (h *hits) drop() {
 	h.recs = h.recs[:len(h.recs)-1]
 }
 
-// results sorts the hits by distance, then id, and returns the first limit
-// of them (all when limit is 0) as Results, which share no memory with h,
-// written into into's array when it has room (QueryOptions.Into).
+// results sorts the hits by distance (farthest first if h.farthest),
+// then id, and returns the first limit of them (all when limit is 0) as
+// Results, which share no memory with h, written into into's array when
+// it has room (QueryOptions.Into).
 func (h *hits) results(limit int, into []Result) []Result {
 	order, spare := sortHits(h.order, h.spare, h.recs, h.ids)
 	h.order, h.spare = order[:0], spare[:0]
+	if h.farthest {
+		farthestFirst(order, h.recs)
+	}
 	if limit > 0 && len(order) > limit {
 		order = order[:limit]
 	}

@@ -51,6 +51,9 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if k < 1 {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	}
+	if o.FarthestFirst {
+		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: Nearest finds the nearest points; ask a region query (Radius, Box, BoxAround, Within) for the farthest first", ErrBadQuery))
+	}
 	if err := o.checkAfter(); err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}

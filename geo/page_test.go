@@ -18,18 +18,20 @@ import (
 
 // pagedQuery is a query asked a page at a time. ask answers one page
 // after a cursor; the oracle is match (nil for every point, as Nearest
-// asks), measured from (lat, lon).
+// asks), measured from (lat, lon). farthest asks for the farthest first
+// (QueryOptions.FarthestFirst, which the caller sets).
 type pagedQuery struct {
 	name     string
 	lat, lon float64
 	match    func(p Point) bool
 	ask      func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error)
+	farthest bool
 }
 
 // pageOracle is the page after cursor of q over the points: by brute
 // force, every point q matches and that is live at now and kept by keep,
-// measured from q's centre, sorted by distance then id, those after the
-// cursor, the first limit of them.
+// measured from q's centre, sorted by distance (farthest first if
+// q.farthest) then id, those after the cursor, the first limit of them.
 func pageOracle(points map[string]Point, q pagedQuery, now time.Time, keep func(Point) bool, after *Cursor, limit int) []Result {
 	var all []Point
 	for _, p := range points {
@@ -38,9 +40,14 @@ func pageOracle(points map[string]Point, q pagedQuery, now time.Time, keep func(
 		}
 	}
 	out := brute(all, q.lat, q.lon, func(Point) bool { return true })
+	byDistance := func(a, b float64) int { return cmp.Compare(a, b) }
+	if q.farthest {
+		byDistance = func(a, b float64) int { return cmp.Compare(b, a) }
+		slices.SortStableFunc(out, func(a, b Result) int { return byDistance(a.Distance, b.Distance) })
+	}
 	if after != nil {
 		out = slices.DeleteFunc(out, func(r Result) bool {
-			return cmp.Or(cmp.Compare(r.Distance, after.Distance), cmp.Compare(r.ID, after.ID)) <= 0
+			return cmp.Or(byDistance(r.Distance, after.Distance), cmp.Compare(r.ID, after.ID)) <= 0
 		})
 	}
 	return out[:min(limit, len(out))]
@@ -166,6 +173,7 @@ func TestPagesAgainstBruteForce(t *testing.T) {
 				}
 				load(t, s, ix, set.points)
 				for qi, q := range randomPagedQueries(r, ix, set.points) {
+					q.farthest = q.match != nil && qi%4 == 2 // a region query, farthest first
 					var keep func(Point) bool
 					if qi%3 == 0 {
 						keep = func(p Point) bool { return len(p.ID)%2 == 0 }
@@ -178,7 +186,7 @@ func TestPagesAgainstBruteForce(t *testing.T) {
 						var got []Result
 						var st Stats
 						err := s.View(func(tx keyspace.Tx) (err error) {
-							got, st, err = q.ask(tx, &QueryOptions{After: after, Now: now, Filter: keep}, limit)
+							got, st, err = q.ask(tx, &QueryOptions{After: after, Now: now, Filter: keep, FarthestFirst: q.farthest}, limit)
 							return err
 						})
 						if err != nil {
@@ -384,8 +392,10 @@ func TestCursorTokens(t *testing.T) {
 // the 30th page of 10 nearest reads fewer candidates than asking for the
 // 300 nearest and dropping 290 would (under half), and a page of a
 // radius query after most of its results fewer than its first page does
-// (under seven tenths: the ring left holds 44% of the circle's area).
-// Candidates read are counted, not timed.
+// (under seven tenths: the ring left holds 44% of the circle's area);
+// farthest first, a page after a cursor at half the radius reads under
+// half of what the first page does (the disk left is a quarter of the
+// circle). Candidates read are counted, not timed.
 func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 	r := rand.New(rand.NewPCG(63, 64))
 	set := syntheticSets(r, 20_000)[1]
@@ -393,7 +403,7 @@ func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 	ix := NewIndex("deep")
 	load(t, s, ix, set.points)
 	s.View(func(tx keyspace.Tx) error {
-		var paged, offset, radiusFirst, radiusDeep int
+		var paged, offset, radiusFirst, radiusDeep, farthestFirst, farthestDeep int
 		for range 10 {
 			p := set.points[r.IntN(len(set.points))]
 			var after *Cursor
@@ -415,18 +425,24 @@ func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 			radiusFirst += st.Candidates
 			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10, After: after})
 			radiusDeep += st.Candidates
+			inner := &Cursor{Distance: radius / 2} // farthest first, the disk left is a quarter of the circle
+			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10, FarthestFirst: true})
+			farthestFirst += st.Candidates
+			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10, FarthestFirst: true, After: inner})
+			farthestDeep += st.Candidates
 		}
-		t.Logf("30th page of 10 nearest: %d candidates, 300 nearest: %d; radius's first page %d, after 290 results %d", paged, offset, radiusFirst, radiusDeep)
-		if paged*2 > offset || radiusDeep*10 > radiusFirst*7 {
-			t.Fatalf("deep pages read too much: 30th page of 10 nearest %d candidates against %d for the 300 nearest; radius %d after the cursor against %d from the start",
-				paged, offset, radiusDeep, radiusFirst)
+		t.Logf("30th page of 10 nearest: %d candidates, 300 nearest: %d; radius's first page %d, after 290 results %d; farthest first %d, within half the radius %d",
+			paged, offset, radiusFirst, radiusDeep, farthestFirst, farthestDeep)
+		if paged*2 > offset || radiusDeep*10 > radiusFirst*7 || farthestDeep*2 > farthestFirst {
+			t.Fatalf("deep pages read too much: 30th page of 10 nearest %d candidates against %d for the 300 nearest; radius %d after the cursor against %d from the start; farthest first %d within half the radius against %d",
+				paged, offset, radiusDeep, radiusFirst, farthestDeep, farthestFirst)
 		}
 		return nil
 	})
 }
 
-// FuzzPagesAgainstBruteForce pages through a radius query and a nearest
-// query around a fuzzed centre, over points scattered around it (some
+// FuzzPagesAgainstBruteForce pages through a radius query (nearest
+// first and farthest first) and a nearest query around a fuzzed centre, over points scattered around it (some
 // on top of each other, some at the poles and on ±180°), and compares
 // every page with the oracle's page after the same cursor.
 func FuzzPagesAgainstBruteForce(f *testing.F) {
@@ -475,6 +491,12 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 					o.Limit = limit
 					return ix.Radius(tx, lat, lon, radius, o)
 				}},
+			{name: "radius farthest first", lat: lat, lon: lon, farthest: true,
+				match: func(p Point) bool { return Distance(lat, lon, p.Lat, p.Lon) <= radius },
+				ask: func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error) {
+					o.Limit = limit
+					return ix.Radius(tx, lat, lon, radius, o)
+				}},
 			{name: "nearest", lat: lat, lon: lon,
 				ask: func(tx keyspace.Tx, o *QueryOptions, k int) ([]Result, Stats, error) {
 					return ix.Nearest(tx, lat, lon, k, o)
@@ -485,7 +507,7 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 				want := pageOracle(model, q, time.Now(), nil, after, int(limit))
 				var got []Result
 				s.View(func(tx keyspace.Tx) (err error) {
-					got, _, err = q.ask(tx, &QueryOptions{After: after}, int(limit))
+					got, _, err = q.ask(tx, &QueryOptions{After: after, FarthestFirst: q.farthest}, int(limit))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -498,5 +520,50 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 				after = CursorAfter(got, after)
 			}
 		}
+	})
+}
+
+// TestFarthestFirstOrders: RadiusFixedGrid farthest first gives the
+// points it gives nearest first, in the opposite order of distance and
+// still by id among equals; with Any, the points found are the region's
+// and come farthest first among themselves. Points share places, so
+// ties are many. (Radius, Box, BoxAround and Within farthest first are
+// held to brute force page by page in TestPagesAgainstBruteForce.)
+func TestFarthestFirstOrders(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	var points []Point
+	for i := range 400 {
+		lat, lon := destination(48.85, 2.35, r.Float64()*3000, r.Float64()*2*math.Pi)
+		if i%3 == 1 {
+			lat, lon = points[i-1].Lat, points[i-1].Lon // a tie
+		}
+		points = append(points, Point{ID: fmt.Sprintf("p%03d", r.IntN(1000)) + fmt.Sprint(i), Lat: lat, Lon: lon})
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("far")
+		load(t, s, ix, points)
+		s.View(func(tx keyspace.Tx) error {
+			near, _, err := ix.RadiusFixedGrid(tx, 48.85, 2.35, 2000, nil)
+			if err != nil || len(near) < 100 {
+				t.Fatalf("RadiusFixedGrid: %d results, %v", len(near), err)
+			}
+			far, _, err := ix.RadiusFixedGrid(tx, 48.85, 2.35, 2000, &QueryOptions{FarthestFirst: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := slices.Clone(near)
+			slices.SortStableFunc(want, func(a, b Result) int { return cmp.Or(cmp.Compare(b.Distance, a.Distance), cmp.Compare(a.ID, b.ID)) })
+			checkPage(t, "RadiusFixedGrid farthest first", far, want)
+			some, _, err := ix.Radius(tx, 48.85, 2.35, 2000, &QueryOptions{FarthestFirst: true, Limit: 30, Any: true})
+			if err != nil || len(some) != 30 {
+				t.Fatalf("Any: %d results, %v", len(some), err)
+			}
+			for i, res := range some {
+				if res.Distance > 2000 || i > 0 && cmp.Or(cmp.Compare(some[i-1].Distance, res.Distance), cmp.Compare(res.ID, some[i-1].ID)) < 0 {
+					t.Fatalf("Any farthest first: result %d %s at %v m after %s at %v m", i, res.ID, res.Distance, some[max(i-1, 0)].ID, some[max(i-1, 0)].Distance)
+				}
+			}
+			return nil
+		})
 	})
 }

@@ -31,7 +31,7 @@ type Stats struct {
 // QueryOptions are shared by every query.
 type QueryOptions struct {
 	Scope    composite.Tuple // the scope the points were put under
-	Limit    int             // at most this many results (nearest first); 0 for all
+	Limit    int             // at most this many results, the first in the query's order (nearest first, or farthest with FarthestFirst); 0 for all
 	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells (twice that for a circle of WideRadius or more)
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
@@ -47,10 +47,16 @@ type QueryOptions struct {
 	// by (Point.Expires not after it); zero for the clock's time, read
 	// once, when the query first reads a point with an expiry.
 	Now time.Time
+	// FarthestFirst orders the results farthest from the centre first
+	// (ties still by id), as Redis's GEOSEARCH … DESC: with a Limit, the
+	// Limit farthest points of the region. A cursor (After) then pages
+	// towards the centre, and the next page reads only what lies nearer
+	// than it. Nearest refuses it (ErrBadQuery): its k are the nearest.
+	FarthestFirst bool
 	// Any, with a Limit, stops reading as soon as Limit results are
 	// found, as Redis's GEOSEARCH … COUNT n ANY does: the results are
-	// Limit points of the region (nearest first among themselves), not
-	// the Limit nearest, and a query that asks whether any point is near
+	// Limit points of the region (in the query's order among
+	// themselves), not the Limit nearest (or farthest), and a query that asks whether any point is near
 	// reads only until it finds one. Ignored by Nearest (which must read
 	// on to know its k are the nearest) and RadiusFixedGrid.
 	Any bool
@@ -193,7 +199,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	reg := prepare(found)
 	covered := reg // what the covering covers: reg, less what lies before the cursor
 	if o.After != nil {
-		covered = newBeyond(reg, lat, lon, o.After.Distance)
+		covered = newBeyond(reg, lat, lon, o.After.Distance, o.FarthestFirst)
 	}
 	cells := found.cover.cover(covered, o.maxCells(covered))
 	runs := found.cover.spans(covered, cells)

@@ -393,6 +393,9 @@ func TestQueryBadInput(t *testing.T) {
 		if _, _, err := ix.Nearest(tx, math.NaN(), 0, 1, nil); !errors.Is(seen(err), ErrInvalidPoint) {
 			t.Errorf("Nearest(NaN) = %v", err)
 		}
+		if _, _, err := ix.Nearest(tx, 0, 0, 1, &QueryOptions{FarthestFirst: true}); !errors.Is(seen(err), ErrBadQuery) || !strings.Contains(err.Error(), "farthest") {
+			t.Errorf("Nearest farthest first = %v, want ErrBadQuery", err)
+		}
 		for _, b := range []Box{{MinLat: 10, MaxLat: 5}, {MinLat: -91, MaxLat: 0}, {MaxLon: 181}} {
 			if _, _, err := ix.Box(tx, b, nil); !errors.Is(seen(err), ErrBadQuery) && !errors.Is(err, ErrInvalidPoint) {
 				t.Errorf("Box(%+v) = %v, want a clear error", b, err)

@@ -158,3 +158,18 @@ func radixSort(keys, buf []sortKey, differ uint64) (sorted, other []sortKey) {
 	}
 	return keys, buf
 }
+
+// farthestFirst turns keys, sorted by distance then id, into the order
+// farthest first, then id: the whole reversed, then each run of equal
+// distances reversed back.
+func farthestFirst(keys []sortKey, recs []hit) {
+	slices.Reverse(keys)
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && recs[keys[j].i].distance == recs[keys[i].i].distance {
+			j++
+		}
+		slices.Reverse(keys[i:j])
+		i = j
+	}
+}
