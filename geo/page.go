@@ -14,8 +14,8 @@ import (
 
 // A Cursor is a place in a query's order, nearest the centre first (or
 // farthest, with QueryOptions.FarthestFirst) and ties by id: where a page
-// of results ended. QueryOptions.After asks a
-// query for the results after it, so results come a page at a time:
+// of results ended. QueryOptions.After asks a query for the results after
+// it, so results come a page at a time:
 //
 //	opts := &geo.QueryOptions{Limit: 20}
 //	page, _, err := ix.Radius(tx, lat, lon, 5000, opts)
@@ -30,11 +30,11 @@ import (
 // pages is seen on a later page exactly when it sorts after the cursor.
 // The next page reads only what lies beyond the cursor: Radius, Box,
 // BoxAround and Within leave out the covering's cells nearer the centre
-// than Distance (farther, when farthest first), and Nearest reads a ring from Distance outwards (see
-// nearestAfter). A deep page costs more than the first, but far less than
-// asking for every result before it: on 1,000,000 clustered points the
-// 101st page of 10 nearest took a quarter of the time of asking for the
-// 1,010 nearest (BenchmarkNearestPages).
+// than Distance (farther, when farthest first), and Nearest reads a ring
+// from Distance outwards (see nearestAfter). A deep page costs more than
+// the first, but far less than asking for every result before it: on
+// 1,000,000 clustered points the 101st page of 10 nearest took a quarter
+// of the time of asking for the 1,010 nearest (BenchmarkNearestPages).
 type Cursor struct {
 	Distance float64 // metres from the query's centre, as Result.Distance
 	ID       string  // the last result's id: results at Distance come after it by id

@@ -173,7 +173,7 @@ func TestPagesAgainstBruteForce(t *testing.T) {
 				}
 				load(t, s, ix, set.points)
 				for qi, q := range randomPagedQueries(r, ix, set.points) {
-					q.farthest = q.match != nil && qi%4 == 2 // a region query, farthest first
+					q.farthest = q.match != nil && qi%4 >= 1 && qi%4 <= 2 // some of each kind of region query, farthest first, some mutated between pages
 					var keep func(Point) bool
 					if qi%3 == 0 {
 						keep = func(p Point) bool { return len(p.ID)%2 == 0 }
