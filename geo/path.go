@@ -37,9 +37,13 @@ func newPath(a, b Point) path {
 	return path{lat0: a.Lat, lon0: a.Lon, lat1: b.Lat, lon1: a.Lon + d}
 }
 
-// at returns the point of the path at t, its longitude unwrapped.
+// at returns the point of the path at t, its longitude unwrapped: the
+// path's ends themselves at 0 and 1. (The form a + t·(b − a) misses b by
+// rounding: from 33.74999999999999° to −45° it ends at
+// −45.00000000000001°, a cell south of the path's end; FuzzPathCovering
+// found it.)
 func (p path) at(t float64) (lat, lon float64) {
-	return p.lat0 + t*(p.lat1-p.lat0), p.lon0 + t*(p.lon1-p.lon0)
+	return (1-t)*p.lat0 + t*p.lat1, (1-t)*p.lon0 + t*p.lon1
 }
 
 // shifts returns the copies of the world, shifted by a multiple of 360°,
