@@ -63,6 +63,7 @@ type BoltStore struct {
 	// stuck: a damaged write transaction could not be rolled back, and
 	// bbolt's writer lock is held for good (rollbackGuarded).
 	stuck atomic.Bool
+	batch batcher // Batch's waiting calls (batch.go)
 }
 
 var _ Store = (*BoltStore)(nil)
@@ -309,6 +310,10 @@ func (s *BoltStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) err
 	}
 	return nil
 }
+
+// Batch runs fn in an Update shared with other goroutines' concurrent
+// Batch calls, which share its fsync (see Store and batch.go).
+func (s *BoltStore) Batch(fn func(tx Tx) error) error { return s.batch.batch(s.Update, fn) }
 
 // begin begins a bbolt transaction and finds the keyspace bucket.
 func (s *BoltStore) begin(writable bool) (*bolt.Tx, *bolt.Bucket, error) {

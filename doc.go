@@ -58,6 +58,12 @@
 // that committed before it began, and nothing of any Update that commits
 // while it runs.
 //
+// [Store.Batch] is Update for many goroutines that each write a little:
+// on bbolt the calls waiting at the same time share one transaction and
+// one fsync (a group commit), each keeping its own outcome; a function
+// that fails beside others runs again alone, and the others again
+// without it, so a function may run more than once (batch.go).
+//
 // [Store.UpdateContext] and [Store.ViewContext] run the same transactions
 // under a context.Context, as database/sql's BeginTx does. Once the context
 // is done, every call of the transaction fails with an error wrapping

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -112,4 +113,42 @@ func ExampleCopy() {
 	// saved 2 <nil>
 	// loaded 2 <nil>
 	// users/bob = Lima <nil>
+}
+
+// Batch lets many goroutines' small writes share commits: here 50
+// position reports, each its own call, each moving a vehicle of a geo
+// index. On bbolt the reports that arrive while a commit runs go into the
+// next transaction together, with one fsync for all of them.
+func ExampleStore_Batch() {
+	dir, err := os.MkdirTemp("", "keyspace-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := keyspace.Open(filepath.Join(dir, "fleet.db"), nil)
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+	fleet := geo.NewIndex("fleet")
+
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() { // a request handler
+			defer wg.Done()
+			report := geo.Point{ID: fmt.Sprintf("van-%d", i%10), Lat: 59.91 + float64(i)/1000, Lon: 10.75}
+			err := store.Batch(func(tx keyspace.Tx) error { return fleet.Put(tx, report) })
+			if err != nil {
+				fmt.Println(err)
+			}
+		}()
+	}
+	wg.Wait()
+	store.View(func(tx keyspace.Tx) error {
+		near, _, err := fleet.Radius(tx, 59.95, 10.75, 100_000, nil)
+		fmt.Println(len(near), "vans", err)
+		return nil
+	})
+	// Output: 10 vans <nil>
 }

@@ -26,6 +26,18 @@ type Store interface {
 	// BeginTx. An import interrupted by Ctrl-C stops at its next write and
 	// rolls back. Waiting for the writer lock does not watch ctx.
 	UpdateContext(ctx context.Context, fn func(tx Tx) error) error
+	// Batch runs fn as Update does, but on bbolt in a transaction that
+	// it shares with the Batch calls of other goroutines waiting at the
+	// same time, committed and synced once for all of them: for a server
+	// whose requests each write a little, several commits' worth of
+	// writes for the price of one (batch.go). Its outcome is fn's alone:
+	// fn's error, or the commit's, is returned to its caller, and nothing
+	// fn wrote is committed unless Batch returns nil. fn may run on
+	// another goroutine, and more than once (alone when it fails beside
+	// others, with the others when one of them fails), so it must have no
+	// effects outside tx. A panic in fn reaches the caller from its run
+	// alone. In memory, where nothing is synced, Batch is Update.
+	Batch(fn func(tx Tx) error) error
 	// Close releases the store. Transactions started afterwards fail with
 	// ErrClosed. Close waits for running transactions to finish.
 	Close() error

@@ -128,6 +128,12 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 	return s.UpdateContext(context.Background(), fn)
 }
 
+// Batch is Update: nothing here is synced, so there is no commit worth
+// sharing. With 16 goroutines each writing one random key a call,
+// gathering the calls into shared transactions (batch.go) took 13.2 µs a
+// write against Update's 11.2 (BenchmarkConcurrentWrites).
+func (s *MemoryStore) Batch(fn func(tx Tx) error) error { return s.Update(fn) }
+
 // UpdateContext is Update under ctx (see Store).
 func (s *MemoryStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) error {
 	s.writer.Lock()

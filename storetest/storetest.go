@@ -12,8 +12,8 @@
 // model test against a sorted reference map (seeded and reproducible),
 // snapshot isolation, rollback on error and on panic, transactions
 // whose context is done, writes inside a scan
-// loop, bulk loads, and concurrent readers beside a writer (run it with
-// -race).
+// loop, bulk loads, concurrent readers beside a writer, and many
+// goroutines' Batch calls sharing transactions (run it with -race).
 package storetest
 
 import (
@@ -44,6 +44,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"WritesDuringScan", testWritesDuringScan},
 		{"BulkLoad", testBulkLoad},
 		{"Context", testContext},
+		{"Batch", testBatch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })
