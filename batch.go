@@ -78,7 +78,34 @@ func (b *batcher) batch(update func(fn func(Tx) error) error, fn func(tx Tx) err
 }
 
 // drain runs the waiting calls, batchMax at a time, until none is left.
+//
+// A function may end the goroutine it runs on (runtime.Goexit, which a
+// test's t.FailNow calls), and here that is drain's: the calls of the
+// transaction it was running are then told to run alone, in their own
+// goroutines, where such a function ends its caller's as it would in
+// Update, and a new drain takes the calls still waiting. Without that
+// they would wait for ever, and so would every Batch after them.
 func (b *batcher) drain(update func(fn func(Tx) error) error) {
+	var calls []*batchCall
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		for _, c := range calls {
+			select {
+			case c.done <- errRunAlone:
+			default: // told already, and not yet listening
+			}
+		}
+		b.mu.Lock()
+		if len(b.pending) > 0 {
+			go b.drain(update)
+		} else {
+			b.running = false
+		}
+		b.mu.Unlock()
+	}()
 	for {
 		b.mu.Lock()
 		n := min(len(b.pending), batchMax)
@@ -86,9 +113,10 @@ func (b *batcher) drain(update func(fn func(Tx) error) error) {
 			b.running = false
 			b.pending = nil // drop the array, which may be large after a burst
 			b.mu.Unlock()
+			finished = true
 			return
 		}
-		calls := slices.Clone(b.pending[:n])
+		calls = slices.Clone(b.pending[:n])
 		b.pending = slices.Delete(b.pending, 0, n)
 		b.runs++
 		b.mu.Unlock()

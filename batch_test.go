@@ -146,3 +146,52 @@ func openTemp(t *testing.T) *BoltStore {
 	}
 	return s
 }
+
+// TestBatchSurvivesGoexit: a function that ends the goroutine it runs on
+// (runtime.Goexit, as t.FailNow does) ends its caller's, as in Update,
+// and Batch calls after it still run.
+func TestBatchSurvivesGoexit(t *testing.T) {
+	s := openTemp(t)
+	defer s.Close()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	returned := false
+	go func() {
+		defer wg.Done()
+		s.Batch(func(tx Tx) error {
+			tx.Put([]byte("gone"), nil)
+			runtime.Goexit()
+			return nil
+		})
+		returned = true
+	}()
+	ended := make(chan struct{})
+	go func() { wg.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Batch hung when its function called runtime.Goexit")
+	}
+	if returned {
+		t.Fatal("Batch returned to a caller whose function called runtime.Goexit")
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Batch(func(tx Tx) error { return tx.Put([]byte("next"), nil) }) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Batch hung after a function called runtime.Goexit")
+	}
+	s.View(func(tx Tx) error {
+		if _, err := tx.Get([]byte("gone")); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the ended function's write: %v, want ErrNotFound", err)
+		}
+		if _, err := tx.Get([]byte("next")); err != nil {
+			t.Errorf("the next call's write: %v", err)
+		}
+		return nil
+	})
+}
