@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"sync"
@@ -24,7 +25,8 @@ import (
 // The calls of one transaction run one after another, each seeing the
 // writes of those before it, so the transaction does what running them
 // in turn would. When one fails (returns an error, leaves the
-// transaction's Err set, or panics), the transaction is rolled back, the
+// transaction's Err set, panics, or has its context done), the
+// transaction is rolled back, the
 // failed call runs again alone, in its own Update from its own goroutine
 // (where its error or panic reaches its caller), and the others run again
 // without it. A function may therefore run more than once, and must have
@@ -42,9 +44,13 @@ var errRunAlone = errors.New("keyspace: run the batched function alone")
 
 // A batchCall is one Batch call waiting for its transaction's outcome.
 type batchCall struct {
+	ctx  context.Context // BatchContext's: once done, the call fails
 	fn   func(tx Tx) error
 	done chan error // receives the outcome; buffered, so no sender waits
 }
+
+// An updater is a store's UpdateContext.
+type updater func(ctx context.Context, fn func(tx Tx) error) error
 
 // A batcher gathers a store's concurrent Batch calls. The first call to
 // find no transaction running starts a goroutine (drain) that runs the
@@ -60,10 +66,12 @@ type batcher struct {
 	runs    int // transactions run, for tests
 }
 
-// batch runs fn, through update (the store's Update), in a transaction
-// shared with the other calls waiting, and returns its outcome.
-func (b *batcher) batch(update func(fn func(Tx) error) error, fn func(tx Tx) error) error {
-	c := &batchCall{fn: fn, done: make(chan error, 1)}
+// batch runs fn, through update, in a transaction shared with the other
+// calls waiting, and returns its outcome. A call whose ctx is done before
+// or while fn runs fails, and runs alone under ctx, as UpdateContext
+// would: nothing of it is committed, and the caller gets ctx's error.
+func (b *batcher) batch(update updater, ctx context.Context, fn func(tx Tx) error) error {
+	c := &batchCall{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	b.mu.Lock()
 	b.pending = append(b.pending, c)
 	if !b.running {
@@ -74,7 +82,7 @@ func (b *batcher) batch(update func(fn func(Tx) error) error, fn func(tx Tx) err
 	if err := <-c.done; err != errRunAlone {
 		return err
 	}
-	return update(fn)
+	return update(ctx, fn)
 }
 
 // drain runs the waiting calls, batchMax at a time, until none is left.
@@ -85,7 +93,7 @@ func (b *batcher) batch(update func(fn func(Tx) error) error, fn func(tx Tx) err
 // goroutines, where such a function ends its caller's as it would in
 // Update, and a new drain takes the calls still waiting. Without that
 // they would wait for ever, and so would every Batch after them.
-func (b *batcher) drain(update func(fn func(Tx) error) error) {
+func (b *batcher) drain(update updater) {
 	var calls []*batchCall
 	finished := false
 	defer func() {
@@ -127,12 +135,12 @@ func (b *batcher) drain(update func(fn func(Tx) error) error) {
 // runTogether runs calls in one transaction and tells each its outcome:
 // the transaction's error (nil once committed) for all, or errRunAlone
 // for a call that failed, after which the rest run again without it.
-func runTogether(update func(fn func(Tx) error) error, calls []*batchCall) {
+func runTogether(update updater, calls []*batchCall) {
 	for len(calls) > 0 {
 		failed := -1
-		err := update(func(tx Tx) error {
+		err := update(context.Background(), func(tx Tx) error {
 			for i, c := range calls {
-				if !succeeds(c.fn, tx) {
+				if !succeeds(c, tx) {
 					failed = i
 					return errRunAlone
 				}
@@ -150,14 +158,15 @@ func runTogether(update func(fn func(Tx) error) error, calls []*batchCall) {
 	}
 }
 
-// succeeds runs fn in tx and reports whether it returned nil, left tx's
-// Err unset and did not panic. A panic is not passed on here: this is not
-// the caller's goroutine, and the call runs again alone in its own.
-func succeeds(fn func(tx Tx) error, tx Tx) (ok bool) {
+// succeeds runs c's function in tx and reports whether it returned nil,
+// left tx's Err unset and did not panic, and c's context was not done
+// before or after it ran. A panic is not passed on here: this is not the
+// caller's goroutine, and the call runs again alone in its own.
+func succeeds(c *batchCall, tx Tx) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	return fn(tx) == nil && tx.Err() == nil
+	return c.ctx.Err() == nil && c.fn(tx) == nil && tx.Err() == nil && c.ctx.Err() == nil
 }

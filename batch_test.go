@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -42,9 +43,9 @@ func TestBatchRunsFailuresAlone(t *testing.T) {
 	}
 	var calls []*batchCall
 	for _, fn := range fns {
-		calls = append(calls, &batchCall{fn: fn, done: make(chan error, 1)})
+		calls = append(calls, &batchCall{ctx: context.Background(), fn: fn, done: make(chan error, 1)})
 	}
-	runTogether(s.Update, calls)
+	runTogether(s.UpdateContext, calls)
 	for i, want := range []error{nil, errRunAlone, nil, errRunAlone, nil} {
 		if got := <-calls[i].done; got != want {
 			t.Errorf("call %d: %v, want %v", i, got, want)
@@ -77,7 +78,9 @@ func TestBatchSharesTransactions(t *testing.T) {
 		batch func(fn func(Tx) error) error
 	}{
 		{bolt, &bolt.batch, bolt.Batch},
-		{memory, memoryBatch, func(fn func(Tx) error) error { return memoryBatch.batch(memory.Update, fn) }},
+		{memory, memoryBatch, func(fn func(Tx) error) error {
+			return memoryBatch.batch(memory.UpdateContext, context.Background(), fn)
+		}},
 	} {
 		s := c.s
 		const n = 50
@@ -191,6 +194,47 @@ func TestBatchSurvivesGoexit(t *testing.T) {
 		}
 		if _, err := tx.Get([]byte("next")); err != nil {
 			t.Errorf("the next call's write: %v", err)
+		}
+		return nil
+	})
+}
+
+// TestBatchContext: a call whose context is done before its shared
+// transaction runs it, or while its function runs, commits nothing and
+// gets its context's error; the calls beside it commit.
+func TestBatchContext(t *testing.T) {
+	s := NewMemory()
+	gone, cancelGone := context.WithCancel(context.Background())
+	cancelGone()
+	during, cancelDuring := context.WithCancel(context.Background())
+	calls := []*batchCall{
+		{ctx: context.Background(), fn: func(tx Tx) error { return tx.Put([]byte("a"), nil) }},
+		{ctx: gone, fn: func(tx Tx) error { return tx.Put([]byte("x"), nil) }},
+		{ctx: during, fn: func(tx Tx) error { cancelDuring(); return tx.Put([]byte("y"), nil) }},
+		{ctx: context.Background(), fn: func(tx Tx) error { return tx.Put([]byte("b"), nil) }},
+	}
+	for _, c := range calls {
+		c.done = make(chan error, 1)
+	}
+	runTogether(s.UpdateContext, calls)
+	for i, want := range []error{nil, errRunAlone, errRunAlone, nil} {
+		if got := <-calls[i].done; got != want {
+			t.Errorf("call %d: %v, want %v", i, got, want)
+		}
+	}
+	// Run alone, as batch runs them, they return their contexts' errors.
+	var b batcher
+	for _, ctx := range []context.Context{gone, during} {
+		if err := b.batch(s.UpdateContext, ctx, func(tx Tx) error { return tx.Put([]byte("z"), nil) }); !errors.Is(err, context.Canceled) {
+			t.Errorf("a call with its context done: %v, want context.Canceled", err)
+		}
+	}
+	s.View(func(tx Tx) error {
+		for _, key := range []string{"a", "b", "x", "y", "z"} {
+			_, err := tx.Get([]byte(key))
+			if found, want := err == nil, key < "x"; found != want {
+				t.Errorf("%s: found %v, want %v", key, found, want)
+			}
 		}
 		return nil
 	})

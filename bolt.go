@@ -313,7 +313,14 @@ func (s *BoltStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) err
 
 // Batch runs fn in an Update shared with other goroutines' concurrent
 // Batch calls, which share its fsync (see Store and batch.go).
-func (s *BoltStore) Batch(fn func(tx Tx) error) error { return s.batch.batch(s.Update, fn) }
+func (s *BoltStore) Batch(fn func(tx Tx) error) error {
+	return s.BatchContext(context.Background(), fn)
+}
+
+// BatchContext is Batch under ctx (see Store).
+func (s *BoltStore) BatchContext(ctx context.Context, fn func(tx Tx) error) error {
+	return s.batch.batch(s.UpdateContext, ctx, fn)
+}
 
 // begin begins a bbolt transaction and finds the keyspace bucket.
 func (s *BoltStore) begin(writable bool) (*bolt.Tx, *bolt.Bucket, error) {

@@ -63,6 +63,8 @@
 // one fsync (a group commit), each keeping its own outcome; a function
 // that fails beside others runs again alone, and the others again
 // without it, so a function may run more than once (batch.go).
+// [Store.BatchContext] is Batch under a context, as UpdateContext is
+// Update.
 //
 // [Store.UpdateContext] and [Store.ViewContext] run the same transactions
 // under a context.Context, as database/sql's BeginTx does. Once the context

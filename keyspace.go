@@ -38,6 +38,12 @@ type Store interface {
 	// effects outside tx. A panic in fn reaches the caller from its run
 	// alone. In memory, where nothing is synced, Batch is Update.
 	Batch(fn func(tx Tx) error) error
+	// BatchContext is Batch under ctx, as UpdateContext is Update: a
+	// call whose ctx is done before or while fn runs commits nothing
+	// and returns an error wrapping ctx.Err(); the calls beside it are
+	// not affected. Waiting for the shared transaction does not watch
+	// ctx.
+	BatchContext(ctx context.Context, fn func(tx Tx) error) error
 	// Close releases the store. Transactions started afterwards fail with
 	// ErrClosed. Close waits for running transactions to finish.
 	Close() error

@@ -137,6 +137,11 @@ func (s *MemoryStore) Update(fn func(tx Tx) error) error {
 // twice.
 func (s *MemoryStore) Batch(fn func(tx Tx) error) error { return s.Update(fn) }
 
+// BatchContext is UpdateContext, as Batch is Update.
+func (s *MemoryStore) BatchContext(ctx context.Context, fn func(tx Tx) error) error {
+	return s.UpdateContext(ctx, fn)
+}
+
 // UpdateContext is Update under ctx (see Store).
 func (s *MemoryStore) UpdateContext(ctx context.Context, fn func(tx Tx) error) error {
 	s.writer.Lock()

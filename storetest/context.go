@@ -10,7 +10,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 )
 
-// testContext checks ViewContext and UpdateContext: a transaction whose
+// testContext checks ViewContext, UpdateContext and BatchContext: a transaction whose
 // context is done fails its calls with an error wrapping the context's,
 // commits nothing however its function returns, and stops a long scan or
 // a bulk write partway; an undone context changes nothing.
@@ -37,6 +37,8 @@ func testContext(t *testing.T, newStore NewStore) {
 		stopped(t, "UpdateContext", err, context.Canceled)
 		err = s.ViewContext(ctx, func(tx keyspace.Tx) error { ran = true; return nil })
 		stopped(t, "ViewContext", err, context.Canceled)
+		err = s.BatchContext(ctx, func(tx keyspace.Tx) error { ran = true; return tx.Put([]byte("new"), nil) })
+		stopped(t, "BatchContext", err, context.Canceled)
 		if ran {
 			t.Error("a transaction ran under a context that was done")
 		}
@@ -62,6 +64,22 @@ func testContext(t *testing.T, newStore NewStore) {
 		stopped(t, "Put", putErr, context.Canceled)
 		stopped(t, "Delete", deleteErr, context.Canceled)
 		stopped(t, "Get", getErr, context.Canceled)
+		checkContents(t, s, m)
+	})
+
+	t.Run("done during a batch", func(t *testing.T) {
+		s := open(t, newStore)
+		fill(t, s, m)
+		ctx, cancel := context.WithCancel(context.Background())
+		err := s.BatchContext(ctx, func(tx keyspace.Tx) error {
+			if err := tx.Put([]byte("before"), []byte("x")); err != nil {
+				return err
+			}
+			cancel()
+			tx.Put([]byte("after"), []byte("x"))
+			return nil // commits nothing all the same
+		})
+		stopped(t, "BatchContext", err, context.Canceled)
 		checkContents(t, s, m)
 	})
 
