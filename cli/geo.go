@@ -249,7 +249,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --fences zones car-7\n" +
 					"keyspace geo put --index fleet --lat 52.52 --lon 13.41 --roam 200m car-7",
 				ArgsUsage: "ID",
-				Flags: []ucli.Flag{indexFlag(), scopeFlag(),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the point and returned by queries"},
 					&ucli.Float64Flag{Name: "lat", Required: true, Usage: "latitude, degrees"},
 					&ucli.Float64Flag{Name: "lon", Required: true, Usage: "longitude, degrees"},
@@ -257,10 +257,14 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose crossings to print (Tile38's enter, exit, inside and cross)"},
 					&ucli.StringFlag{Name: "roam", Usage: "print the other points of the index (and scope) the move came within `DISTANCE` of, left, or stayed near (Tile38's roaming geofences: enter, exit, inside)"},
 					detectFlag(),
-				},
+				}, onlyIfFlags()...),
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
 						return usagef("geo put wants one ID")
+					}
+					only, err := parseOnlyIf(c)
+					if err != nil {
+						return err
 					}
 					scope, err := parseScope(c.String("scope"))
 					if err != nil {
@@ -279,9 +283,20 @@ func geoCommand() *ucli.Command {
 						return err
 					}
 					if !c.IsSet("fences") && !c.IsSet("roam") {
-						return updateDB(c, func(tx keyspace.Tx) error { return ix.Put(tx, p) })
+						written := false
+						err := updateDB(c, func(tx keyspace.Tx) error {
+							if ok, err := only.keeps(tx, ix, p.ID); !ok || err != nil {
+								return err
+							}
+							written = true
+							return ix.Put(tx, p)
+						})
+						if err == nil && !written {
+							noteLeftOut(c, only, p.ID)
+						}
+						return err
 					}
-					return putAndReport(c, ix, p) // roam.go
+					return putAndReport(c, ix, p, only) // roam.go
 				},
 			},
 			{

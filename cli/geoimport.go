@@ -24,7 +24,7 @@ func geoImportCommand() *ucli.Command {
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
 			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson",
 		ArgsUsage: "FILE|-",
-		Flags: []ucli.Flag{indexFlag(),
+		Flags: append([]ucli.Flag{indexFlag(),
 			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "the id `COLUMN`"},
 			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude)"},
 			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
@@ -36,7 +36,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
 			&ucli.StringFlag{Name: "roam", Usage: "print, as NDJSON, the other points each point's move came within `DISTANCE` of, left or stayed near, all moves of the batch made (Tile38's roaming geofences)"},
 			detectFlag(),
-		},
+		}, onlyIfFlags()...),
 		Action: geoImport,
 	}
 }
@@ -98,6 +98,11 @@ func geoImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	only, err := parseOnlyIf(c)
+	if err != nil {
+		return err
+	}
+	leftOut := 0 // points --nx or --xx left out
 	var radius float64
 	if roam {
 		if radius, err = parseDistance(c.String("roam")); err != nil {
@@ -114,6 +119,10 @@ func geoImport(c *ucli.Context) error {
 	var crossings [][]geo.Crossing
 	var meetings [][]geo.Meeting
 	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
+		var err error
+		if points, leftOut, err = only.kept(tx, ix, points); err != nil {
+			return err
+		}
 		// Where the points were, before the import moves them.
 		var before []*geo.Point
 		if fences {
@@ -127,7 +136,6 @@ func geoImport(c *ucli.Context) error {
 		// transaction (all or nothing); PutAllRoaming too, around radius
 		// queries. Ctrl-C before the commit stops it at its next write and
 		// rolls it back.
-		var err error
 		if roam {
 			meetings, err = ix.PutAllRoaming(tx, points, radius)
 		} else {
@@ -160,7 +168,11 @@ func geoImport(c *ucli.Context) error {
 			return err
 		}
 	}
-	reportImport(c, count(len(points), "point"), ix.Name(), bad)
+	var notes []string
+	if leftOut > 0 {
+		notes = append(notes, only.leftOut(leftOut))
+	}
+	reportImport(c, count(len(points), "point"), ix.Name(), bad, notes...)
 	return nil
 }
 

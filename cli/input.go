@@ -69,8 +69,11 @@ func importRows(c *ucli.Context, format string) ([]row, string, error) {
 
 // reportImport says on stderr what an import wrote, and the first bad rows
 // it skipped: "imported 3 points into cities; skipped 1 bad row: line 4: …".
-func reportImport(c *ucli.Context, imported, into string, bad []badRow) {
+func reportImport(c *ucli.Context, imported, into string, bad []badRow, notes ...string) {
 	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", imported, into)
+	for _, note := range notes {
+		fmt.Fprintf(c.App.ErrWriter, "; %s", note)
+	}
 	if len(bad) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "; skipped %s: %s", count(len(bad), "bad row"), firstBad(bad))
 	}

@@ -67,9 +67,9 @@ func (d detect) meetings(ms []geo.Meeting) []geo.Meeting {
 	return slices.DeleteFunc(ms, func(m geo.Meeting) bool { return !d[m.Kind] })
 }
 
-// putAndReport puts p in ix and prints what the move did (the kinds
-// --detect keeps).
-func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
+// putAndReport puts p in ix, if only keeps it, and prints what the move
+// did (the kinds --detect keeps): nothing, when only left it out.
+func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point, only onlyIf) error {
 	format, err := output(c, "table", "json")
 	if err != nil {
 		return err
@@ -87,7 +87,12 @@ func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
 	}
 	var cs []geo.Crossing
 	var ms []geo.Meeting
+	written := false
 	if err := updateDB(c, func(tx keyspace.Tx) error {
+		if ok, err := only.keeps(tx, ix, p.ID); !ok || err != nil {
+			return err
+		}
+		written = true
 		if !roam {
 			var err error
 			cs, err = putWithCrossings(tx, ix, p, c.String("fences"))
@@ -115,6 +120,9 @@ func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point) error {
 		return err
 	}); err != nil {
 		return err
+	}
+	if !written {
+		noteLeftOut(c, only, p.ID)
 	}
 	cs, ms = keep.crossings(cs), keep.meetings(ms)
 	if !roam {
