@@ -301,12 +301,13 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "del",
-				Usage: "delete points by id; with --fences, print the fences each point left, with --roam, the points it was near (written in the same transaction)",
+				Usage: "delete points by id, or every point whose id --match matches (Tile38's PDEL); with --fences, print the fences each point left, with --roam, the points it was near (written in the same transaction)",
 				UsageText: "keyspace geo del --index fleet car-7 car-9\n" +
+					"keyspace geo del --index fleet --match 'truck-*'\n" +
 					"keyspace geo del --index fleet --fences zones car-7\n" +
 					"keyspace geo del --index fleet --roam 200m car-7",
 				ArgsUsage: "ID...",
-				Flags: []ucli.Flag{indexFlag(),
+				Flags: []ucli.Flag{indexFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose exits to print"},
 					&ucli.StringFlag{Name: "roam", Usage: "print the other points each deleted point was within `DISTANCE` of, which see it go (exit)"},
 				},
@@ -322,21 +323,61 @@ func geoCommand() *ucli.Command {
 	}
 }
 
-// eachPoint calls fn for each id the arguments name, in one transaction:
-// all ids or none (geo del, expire and persist).
+// eachPoint calls fn for each id the arguments name, or, on a command
+// with --match (geo del), each id of the index the pattern matches, in
+// one transaction: all ids or none (geo del, expire and persist). It
+// says how many --match found.
 func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string) error) error {
-	if c.NArg() == 0 {
+	matches, prefix := idMatcher(c)
+	switch {
+	case matches != nil && c.NArg() > 0:
+		return usagef("geo %s takes IDs or --match, not both", c.Command.Name)
+	case matches == nil && c.NArg() == 0:
 		return usagef("geo %s wants at least one ID", c.Command.Name)
 	}
 	ix := geo.NewIndex(c.String("index"))
-	return updateDB(c, func(tx keyspace.Tx) error {
-		for _, id := range c.Args().Slice() {
+	found := 0
+	err := updateDB(c, func(tx keyspace.Tx) error {
+		ids := c.Args().Slice()
+		if matches != nil {
+			if err := requireIndex(ix, tx); err != nil {
+				return err
+			}
+			var err error
+			if ids, err = matchingIDs(tx, ix, matches, prefix); err != nil {
+				return err
+			}
+			found = len(ids)
+		}
+		for _, id := range ids {
 			if err := fn(ix, tx, id); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err == nil && matches != nil {
+		done := map[string]string{"del": "deleted"}[c.Command.Name]
+		if done == "" {
+			done = c.Command.Name + ":"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s %s matching %s\n", done, count(found, "point"), c.String("match"))
+	}
+	return err
+}
+
+// matchingIDs returns the ids of ix's points that matches keeps, in
+// order; every one starts with prefix, so the scan ends past them.
+func matchingIDs(tx keyspace.Tx, ix *geo.Index, matches func(string) bool, prefix string) ([]string, error) {
+	var ids []string
+	err := ix.Scan(tx, "", func(p geo.Point) bool {
+		if matches(p.ID) {
+			ids = append(ids, p.ID)
+			return true
+		}
+		return p.ID < prefix || strings.HasPrefix(p.ID, prefix)
+	})
+	return ids, err
 }
 
 // A queryFn asks a query in tx and returns what it found, and the outline

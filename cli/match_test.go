@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path"
 	"path/filepath"
@@ -113,5 +114,56 @@ func TestGeoMatch(t *testing.T) {
 		if slices.Sort(keptIDs); tc.where == nil && !slices.Equal(scanned, keptIDs) {
 			t.Errorf("scan --match %s: %d ids, %d match", tc.pattern, len(scanned), len(keptIDs))
 		}
+	}
+}
+
+// TestGeoDelMatch: geo del --match deletes exactly the points whose id
+// the pattern matches (path.Match says which), all in one transaction,
+// and says how many; with IDs as well it is a usage error, and on an
+// index that holds nothing an error.
+func TestGeoDelMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	db := filepath.Join(t.TempDir(), "k.db")
+	left := map[string]bool{}
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon\n")
+	for i := range 300 {
+		id := fmt.Sprintf("%s-%d", []string{"truck", "car", "trucker", "a*b"}[r.IntN(4)], i)
+		left[id] = true
+		fmt.Fprintf(&csvText, "%q,%v,%v\n", id, 59.9+r.Float64()/10, 10.7+r.Float64()/10)
+	}
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "--quiet", "geo", "import", "--index", "fleet", "-"); code != 0 {
+		t.Fatalf("import: %s", stderr)
+	}
+	for _, pattern := range []string{"truck-1*", "car-?", `a\*b-*`, "nobody*", "trucker-*"} {
+		n := 0
+		for id := range left {
+			if ok, _ := path.Match(pattern, id); ok {
+				delete(left, id)
+				n++
+			}
+		}
+		_, stderr, code := run(t, "", "--db", db, "geo", "del", "--index", "fleet", "--match", pattern)
+		if want := fmt.Sprintf("deleted %d point", n); code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("del --match %s: exit %d, %q; want %q", pattern, code, stderr, want)
+		}
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "scan", "--index", "fleet", "--limit", "1000")
+		var p struct{ Points []struct{ ID string } }
+		if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil {
+			t.Fatalf("scan: exit %d, %v: %s", code, err, stderr)
+		}
+		var got []string
+		for _, x := range p.Points {
+			got = append(got, x.ID)
+		}
+		if want := slices.Sorted(maps.Keys(left)); !slices.Equal(got, want) {
+			t.Fatalf("after del --match %s: %d points left, want %d", pattern, len(got), len(want))
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "del", "--index", "fleet", "--match", "car-*", "car-1"); code != 2 || !strings.Contains(stderr, "not both") {
+		t.Errorf("del with IDs and --match: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "del", "--index", "nothing", "--match", "*"); code != 1 || !strings.Contains(stderr, "nothing") {
+		t.Errorf("del --match on an empty index: exit %d, %q", code, stderr)
 	}
 }
