@@ -366,8 +366,8 @@ func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string
 	return err
 }
 
-// matchingIDs returns the ids of ix's points that matches keeps, in
-// order; every one starts with prefix, so the scan ends past them.
+// matchingIDs returns, in order, the ids of ix's points for which matches
+// is true; each starts with prefix, so the scan ends once past them.
 func matchingIDs(tx keyspace.Tx, ix *geo.Index, matches func(string) bool, prefix string) ([]string, error) {
 	var ids []string
 	err := ix.Scan(tx, "", func(p geo.Point) bool {
