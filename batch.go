@@ -137,6 +137,21 @@ func (b *batcher) drain(update updater) {
 // for a call that failed, after which the rest run again without it.
 func runTogether(update updater, calls []*batchCall) {
 	for len(calls) > 0 {
+		if slices.ContainsFunc(calls, stopped) {
+			// Told now, a call whose context is done fails alone at
+			// once, rather than failing in the transaction and sending
+			// the others round again.
+			live := make([]*batchCall, 0, len(calls))
+			for _, c := range calls {
+				if stopped(c) {
+					c.done <- errRunAlone
+				} else {
+					live = append(live, c)
+				}
+			}
+			calls = live
+			continue
+		}
 		failed := -1
 		err := update(context.Background(), func(tx Tx) error {
 			for i, c := range calls {
@@ -157,6 +172,9 @@ func runTogether(update updater, calls []*batchCall) {
 		calls = append(calls[:failed:failed], calls[failed+1:]...) // a new array: the caller's is left as it was
 	}
 }
+
+// stopped reports whether c's context is done.
+func stopped(c *batchCall) bool { return c.ctx.Err() != nil }
 
 // succeeds runs c's function in tx and reports whether it returned nil,
 // left tx's Err unset and did not panic, and c's context was not done
