@@ -307,7 +307,8 @@ func geoCommand() *ucli.Command {
 					"keyspace geo del --index fleet --fences zones car-7\n" +
 					"keyspace geo del --index fleet --roam 200m car-7",
 				ArgsUsage: "ID...",
-				Flags: []ucli.Flag{indexFlag(), matchFlag("points"),
+				Flags: []ucli.Flag{indexFlag(),
+					&ucli.StringFlag{Name: "match", Usage: "instead of IDs, every point whose id matches the glob `PATTERN`: * any run of characters, ? any one, \\ before * or ? for itself (Tile38's PDEL)"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` whose exits to print"},
 					&ucli.StringFlag{Name: "roam", Usage: "print the other points each deleted point was within `DISTANCE` of, which see it go (exit)"},
 				},
