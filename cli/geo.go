@@ -371,7 +371,7 @@ func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string
 // is true; each starts with prefix, so the scan ends once past them.
 func matchingIDs(tx keyspace.Tx, ix *geo.Index, matches func(string) bool, prefix string) ([]string, error) {
 	var ids []string
-	err := ix.Scan(tx, "", func(p geo.Point) bool {
+	err := ix.Scan(tx, scanFrom(prefix, ""), func(p geo.Point) bool {
 		if matches(p.ID) {
 			ids = append(ids, p.ID)
 			return true
@@ -790,10 +790,11 @@ func geoScan(c *ucli.Context) error {
 			return true
 		}
 		var err error
+		from := scanFrom(prefix, c.String("cursor"))
 		if c.IsSet("scope") {
-			err = ix.ScanScope(tx, scope, c.String("cursor"), each)
+			err = ix.ScanScope(tx, scope, from, each)
 		} else {
-			err = ix.Scan(tx, c.String("cursor"), each)
+			err = ix.Scan(tx, from, each)
 		}
 		if err != nil {
 			return err

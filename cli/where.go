@@ -33,6 +33,23 @@ func idMatcher(c *ucli.Context) (matches func(id string) bool, prefix string) {
 	return func(id string) bool { return match.Match(id, pattern) }, prefix
 }
 
+// scanFrom is where a scan in id order for ids starting with prefix, from
+// after cursor, begins: after cursor, or just below prefix if that is
+// later (the scan lists ids after the string it is given), so that it
+// skips the ids before every match instead of reading and rejecting
+// them. Just below "truck-" is "truck,", whose extensions the match test
+// rejects.
+func scanFrom(prefix, cursor string) string {
+	if prefix == "" {
+		return cursor
+	}
+	below := prefix[:len(prefix)-1]
+	if last := prefix[len(prefix)-1]; last > 0 {
+		below += string([]byte{last - 1})
+	}
+	return max(cursor, below)
+}
+
 func whereFlag() ucli.Flag {
 	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only points whose payload field `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
 }
