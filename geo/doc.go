@@ -15,7 +15,9 @@
 // one contiguous key range under a scope. Within CapLatitude (78.75°) of
 // either pole it is keyed by its cell in the cap's own grid (see The
 // poles). The last entry lets Put move a point and Delete remove it in the
-// caller's transaction. A scope (per country, per tenant) makes "users in
+// caller's transaction; a server taking many position reports at once
+// gives each its own keyspace.Store.Batch, which shares one commit among
+// the reports waiting. A scope (per country, per tenant) makes "users in
 // CA within 2 km" one small scan; queries name the scope exactly. The scope
 // is one nested tuple, (scope…), rather than elements spliced into the key
 // as DESIGN.md sketched: the nesting ends it, so a longer scope such as
