@@ -324,10 +324,10 @@ func geoCommand() *ucli.Command {
 	}
 }
 
-// eachPoint calls fn for each id the arguments name, or, on a command
-// with --match (geo del), each id of the index the pattern matches, in
-// one transaction: all ids or none (geo del, expire and persist). It
-// says how many --match found.
+// eachPoint calls fn for each id the arguments name, or, for geo del's
+// --match, each id of the index the pattern matches, in one transaction:
+// all ids or none (geo del, expire and persist). It says how many --match
+// deleted.
 func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string) error) error {
 	matches, prefix := idMatcher(c)
 	switch {
@@ -357,12 +357,8 @@ func eachPoint(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, id string
 		}
 		return nil
 	})
-	if err == nil && matches != nil {
-		done := map[string]string{"del": "deleted"}[c.Command.Name]
-		if done == "" {
-			done = c.Command.Name + ":"
-		}
-		fmt.Fprintf(c.App.ErrWriter, "%s %s matching %s\n", done, count(found, "point"), c.String("match"))
+	if err == nil && matches != nil { // only geo del has --match
+		fmt.Fprintf(c.App.ErrWriter, "deleted %s matching %s\n", count(found, "point"), c.String("match"))
 	}
 	return err
 }
