@@ -397,14 +397,7 @@ func (t *memTx) Delete(key []byte) error {
 // again at each of its last deletes; trying at every delete below a
 // quarter joined a test's leaves only 7% further (TestMemoryDeletesMerge).
 func (t *memTx) merge(l *leaf) {
-	var next, prev *leaf
-	t.leaves.AscendGreaterOrEqual(refOf(l), func(r fenceRef) bool {
-		if r.leaf == l {
-			return true
-		}
-		next = r.leaf
-		return false
-	})
+	next := t.beside(l, t.leaves.AscendGreaterOrEqual)
 	joined := l
 	switch limit := t.leafMax * 3 / 4; {
 	case next != nil && len(l.items)+len(next.items) <= limit:
@@ -413,13 +406,7 @@ func (t *memTx) merge(l *leaf) {
 	case len(l.fence) == 0:
 		return // the first leaf has no leaf before it, and is never removed
 	default:
-		t.leaves.DescendLessOrEqual(refOf(l), func(r fenceRef) bool {
-			if r.leaf == l {
-				return true
-			}
-			prev = r.leaf
-			return false
-		})
+		prev := t.beside(l, t.leaves.DescendLessOrEqual)
 		if len(prev.items)+len(l.items) > limit {
 			return
 		}
@@ -429,6 +416,20 @@ func (t *memTx) merge(l *leaf) {
 	}
 	joined.fitShared()
 	joined.pack()
+}
+
+// beside returns the leaf after l in the tree (walk AscendGreaterOrEqual)
+// or before it (DescendLessOrEqual), or nil when there is none.
+func (t *memTx) beside(l *leaf, walk func(fenceRef, btree.ItemIteratorG[fenceRef])) *leaf {
+	var other *leaf
+	walk(refOf(l), func(r fenceRef) bool {
+		if r.leaf == l {
+			return true
+		}
+		other = r.leaf
+		return false
+	})
+	return other
 }
 
 func (t *memTx) DeleteRange(r Range) (int, error) {
