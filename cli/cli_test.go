@@ -1306,6 +1306,8 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,1\ns1,yesterday,2\n", `line 3: time "yesterday" is neither RFC 3339 nor Unix seconds`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,NaN\n", `line 2: reading "NaN" is not a finite number`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no time column (choose one with --time-col)"},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1.7e308\ns9,2026-11-23T23:58:30Z,1e308\n",
+			`line 3: bad reading: 1e+308 takes the sum of bucket "s9" 2026-11-23T23:58:00Z past the largest float64 (nothing imported)`},
 	} {
 		if _, stderr, code := run(t, bad.stdin, append([]string{"--db", db}, bad.args...)...); code != 1 || !strings.Contains(stderr, bad.want) {
 			t.Errorf("%v: exit %d, %q; want 1 and %q", bad.args, code, stderr, bad.want)

@@ -11,6 +11,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/indextable"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -89,16 +90,22 @@ func seriesFor(c *ucli.Context, tx keyspace.Tx) (*indextable.Series, error) {
 }
 
 // fold adds the readings in one transaction: all of them or none. The
-// readings are checked already, so a failure here (other options than the
-// series', a key too large) is the whole import's.
-func fold(c *ucli.Context, readings []indextable.Reading) error {
-	return updateDB(c, func(tx keyspace.Tx) error {
+// readings are checked already; a reading AddAll still refuses (one that
+// would overflow its bucket's sum) is named by where, and any other
+// failure (other options than the series', a key too large) is the whole
+// import's.
+func fold(c *ucli.Context, readings []indextable.Reading, where func(i int) string) error {
+	err := updateDB(c, func(tx keyspace.Tx) error {
 		s, err := seriesFor(c, tx)
 		if err != nil {
 			return err
 		}
 		return s.AddAll(tx, readings)
 	})
+	if bad := (*indextable.ReadingError)(nil); errors.As(err, &bad) {
+		return fmt.Errorf("%s: %w", where(bad.Index), errctx.Bare("indextable", bad.Err))
+	}
+	return err
 }
 
 func seriesAdd(c *ucli.Context) error {
@@ -113,7 +120,9 @@ func seriesAdd(c *ucli.Context) error {
 	if t := c.Timestamp("time"); t != nil {
 		at = *t
 	}
-	return fold(c, []indextable.Reading{{Sensor: c.String("sensor"), At: at, Value: v}})
+	return fold(c, []indextable.Reading{{Sensor: c.String("sensor"), At: at, Value: v}}, func(int) string {
+		return "series " + c.String("series")
+	})
 }
 
 func seriesImport(c *ucli.Context) error {
@@ -132,6 +141,7 @@ func seriesImport(c *ucli.Context) error {
 		cols = append(cols, col)
 	}
 	var readings []indextable.Reading
+	var wheres []string // each reading's row
 	var bad []badRow
 	for _, r := range rows {
 		rd, err := readingOf(r, cols)
@@ -142,9 +152,12 @@ func seriesImport(c *ucli.Context) error {
 			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
-		readings = append(readings, rd)
+		readings, wheres = append(readings, rd), append(wheres, r.where())
 	}
-	if err := fold(c, readings); err != nil {
+	if err := fold(c, readings, func(i int) string { return fmt.Sprintf("%s: %s", name, wheres[i]) }); err != nil {
+		if errors.Is(err, indextable.ErrBadReading) {
+			return fmt.Errorf("%w (nothing imported)", err)
+		}
 		return err
 	}
 	reportImport(c, count(len(readings), "reading"), "series "+c.String("series"), bad)

@@ -34,6 +34,10 @@ type Series struct {
 }
 
 // SeriesOptions configure a series.
+//
+// A bucket starts at a whole number of widths after 0001-01-01 00:00 UTC
+// (time.Time.Truncate), so buckets of a width that divides a day start
+// at midnight UTC and its multiples, and weeks (168h) start on a Monday.
 type SeriesOptions struct {
 	Width   time.Duration `json:"width"`    // bucket width: time.Minute (default) or time.Hour, or any whole number of seconds
 	KeepRaw bool          `json:"keep_raw"` // also keep each reading by its second within the bucket
@@ -99,24 +103,22 @@ func (s *Series) stored(tx keyspace.Tx) (*SeriesOptions, error) {
 	return &o, nil
 }
 
-// checkShape stores the options at the first Add, and refuses options
-// other than the stored ones after.
-func (s *Series) checkShape(tx keyspace.Tx) error {
+// checkShape refuses options other than the stored ones, and reports
+// whether there are none yet: the first Add stores them.
+func (s *Series) checkShape(tx keyspace.Tx) (first bool, err error) {
 	stored, err := s.stored(tx)
 	if err != nil {
-		return err
-	}
-	if stored == nil {
-		body, _ := json.Marshal(s.opts)
-		return s.wrap(tx.Put(s.meta, body))
+		return false, err
 	}
 	switch {
+	case stored == nil:
+		return true, nil
 	case stored.Width != s.opts.Width:
-		return s.wrap(fmt.Errorf("%w: it has %s buckets; this writer asks for %s", ErrSeriesShape, stored.Width, s.opts.Width))
+		return false, s.wrap(fmt.Errorf("%w: it has %s buckets; this writer asks for %s", ErrSeriesShape, stored.Width, s.opts.Width))
 	case stored.KeepRaw != s.opts.KeepRaw:
-		return s.wrap(fmt.Errorf("%w: it keeps raw readings: %v; this writer asks for %v", ErrSeriesShape, stored.KeepRaw, s.opts.KeepRaw))
+		return false, s.wrap(fmt.Errorf("%w: it keeps raw readings: %v; this writer asks for %v", ErrSeriesShape, stored.KeepRaw, s.opts.KeepRaw))
 	}
-	return nil
+	return false, nil
 }
 
 // Drop deletes every bucket of the series, and its stored options, and
@@ -150,29 +152,32 @@ type Reading struct {
 // AddAll folds readings into their buckets as Adds of them one after
 // another would, to the bit (a bucket's readings are summed in their
 // order), but reads and writes each bucket once, in key order: an import
-// of many readings a bucket writes a bucket, not a reading, at a time. A
-// bad reading (an empty sensor, a value that is not a finite number, a
-// time no key can hold) is an error naming its index, before anything is
-// written.
+// of many readings a bucket writes a bucket, not a reading, at a time.
+//
+// A bad reading is a *ReadingError naming its index, returned before
+// anything is written: an empty sensor (ErrEmptyKey), a value that is not
+// a finite number, a time no key can hold, or a value that would take its
+// bucket's sum past the largest float64 (ErrBadReading for those three).
 func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 	type fold struct {
 		key      []byte
 		sensor   string
 		start    time.Time
 		readings []int // indexes into readings, in order
+		body     []byte
 	}
 	byKey := map[string]*fold{}
 	for i, r := range readings {
 		if r.Sensor == "" {
-			return s.wrap(fmt.Errorf("reading %d: %w", i, ErrEmptyKey))
+			return s.wrap(&ReadingError{i, ErrEmptyKey})
 		}
 		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			return s.wrap(fmt.Errorf("reading %d: %v is not a finite number", i, r.Value))
+			return s.wrap(&ReadingError{i, fmt.Errorf("%w: %v is not a finite number", ErrBadReading, r.Value)})
 		}
 		start := r.At.UTC().Truncate(s.opts.Width)
 		key, err := s.sub.TryPack(composite.Tuple{r.Sensor, start})
 		if err != nil {
-			return s.wrap(fmt.Errorf("reading %d: time %s: %w", i, r.At, err))
+			return s.wrap(&ReadingError{i, fmt.Errorf("%w: time %s: %w", ErrBadReading, r.At, err)})
 		}
 		f := byKey[string(key)]
 		if f == nil {
@@ -184,10 +189,13 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 	if len(byKey) == 0 {
 		return nil
 	}
-	if err := s.checkShape(tx); err != nil {
+	first, err := s.checkShape(tx)
+	if err != nil {
 		return err
 	}
 	folds := slices.SortedFunc(maps.Values(byKey), func(a, b *fold) int { return bytes.Compare(a.key, b.key) })
+	// Every bucket is folded before any is written, so that a reading
+	// that overflows a sum leaves the transaction as it was.
 	for _, f := range folds {
 		b := Bucket{Start: f.start, Min: math.Inf(1), Max: math.Inf(-1)}
 		if old, err := tx.Get(f.key); err == nil {
@@ -201,6 +209,10 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 			r := readings[i]
 			b.Count++
 			b.Sum += r.Value
+			if math.IsInf(b.Sum, 0) {
+				return s.wrap(&ReadingError{i, fmt.Errorf("%w: %v takes the sum of bucket %s %s past the largest float64",
+					ErrBadReading, r.Value, errctx.Quote(f.sensor), f.start.Format(time.RFC3339))})
+			}
 			b.Min, b.Max = math.Min(b.Min, r.Value), math.Max(b.Max, r.Value)
 			if s.opts.KeepRaw {
 				if b.Raw == nil {
@@ -209,13 +221,38 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 				b.Raw[int64(r.At.Sub(f.start)/time.Second)] = r.Value
 			}
 		}
-		body, _ := json.Marshal(b)
-		if err := tx.Put(f.key, body); err != nil {
+		if f.body, err = json.Marshal(b); err != nil {
+			return s.wrap(err) // every field is finite: not expected
+		}
+	}
+	if first {
+		body, err := json.Marshal(s.opts)
+		if err != nil {
+			return s.wrap(err)
+		}
+		if err := tx.Put(s.meta, body); err != nil {
+			return s.wrap(err)
+		}
+	}
+	for _, f := range folds {
+		if err := tx.Put(f.key, f.body); err != nil {
 			return s.wrap(err)
 		}
 	}
 	return nil
 }
+
+// A ReadingError is AddAll's refusal of one of its readings.
+type ReadingError struct {
+	Index int   // the reading's index in the slice passed to AddAll
+	Err   error // what is wrong with it: wraps ErrEmptyKey or ErrBadReading
+}
+
+func (e *ReadingError) Error() string {
+	return fmt.Sprintf("reading %d: %v", e.Index, errctx.Bare("indextable", e.Err))
+}
+
+func (e *ReadingError) Unwrap() error { return e.Err }
 
 // Range returns the buckets of sensor that start in [from, to), in time
 // order; the bucket holding from is the first. A zero from or to leaves

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/storetest"
 )
 
@@ -203,4 +204,225 @@ func TestSeriesAddAllIsAdds(t *testing.T) {
 			t.Errorf("a refused AddAll changed the keys")
 		}
 	}
+}
+
+// FuzzSeriesAgainstReadings folds random batches of readings (sensors
+// with separator and zero bytes, times on both sides of 1970 and at the
+// ends of what a key can hold, values up to the largest float64) into a
+// series of a random width, and checks every Range against buckets
+// recomputed from the readings the model accepted. A batch the model
+// refuses (an empty sensor, a value that is not finite, a time no key
+// holds, a sum that would overflow) must be refused with a ReadingError
+// naming a refused reading, and must have written nothing even in the
+// transaction that saw the refusal (which is committed).
+func FuzzSeriesAgainstReadings(f *testing.F) {
+	storetest.FuzzEachBackend(f, func(t *testing.T, s keyspace.Store, seed uint64) { seriesAgainstReadings(t, s, seed, 60) })
+}
+
+func seriesAgainstReadings(t *testing.T, s keyspace.Store, seed uint64, steps int) {
+	r := rand.New(rand.NewPCG(seed, 5))
+	widths := []time.Duration{time.Second, 7 * time.Second, time.Minute, time.Hour, 7 * 24 * time.Hour}
+	m := seriesModel{width: widths[r.IntN(len(widths))], keepRaw: r.IntN(2) == 0, readings: map[string][]Reading{}}
+	series := NewSeries("s:\x00", &SeriesOptions{Width: m.width, KeepRaw: m.keepRaw})
+	sensors := []string{"a", "b\x00c", "d:e", "\xff"}
+	base := time.Date(1969, 12, 31, 23, 0, 0, 0, time.UTC) // the buckets cross 1970
+	first, last := composite.TimeBounds()
+	randomTime := func() time.Time {
+		switch r.IntN(12) {
+		case 0: // at the first instant a key holds, or near it
+			return first.Add(time.Duration(r.Int64N(int64(2 * time.Hour))))
+		case 1:
+			return last.Add(-time.Duration(r.Int64N(int64(2 * time.Hour))))
+		}
+		return base.Add(time.Duration(r.Int64N(int64(3 * time.Hour))))
+	}
+	values := []float64{0, 1, -2.5, 1e-300, math.MaxFloat64, -math.MaxFloat64, 1e308, math.Copysign(0, -1)}
+	randomValue := func() float64 {
+		switch r.IntN(40) {
+		case 0:
+			return math.NaN()
+		case 1:
+			return math.Inf(1 - 2*r.IntN(2))
+		}
+		if r.IntN(3) == 0 {
+			return values[r.IntN(len(values))]
+		}
+		return float64(r.IntN(2001)-1000) / 8
+	}
+	for range steps {
+		if r.IntN(3) > 0 {
+			var batch []Reading
+			for range 1 + r.IntN(5) {
+				sensor := sensors[r.IntN(len(sensors))]
+				if r.IntN(40) == 0 {
+					sensor = ""
+				}
+				batch = append(batch, Reading{Sensor: sensor, At: randomTime(), Value: randomValue()})
+			}
+			refused := m.refuses(batch)
+			err := s.Update(func(tx keyspace.Tx) error {
+				before := dumpKeys(t, tx)
+				err := series.AddAll(tx, batch)
+				var re *ReadingError
+				switch {
+				case len(refused) == 0 && err != nil:
+					t.Fatalf("AddAll(%v): %v; the model accepts it", batch, err)
+				case len(refused) > 0 && (!errors.As(err, &re) || !refused[re.Index]):
+					t.Fatalf("AddAll(%v): %v; the model refuses readings %v", batch, err, refused)
+				case len(refused) > 0:
+					if after := dumpKeys(t, tx); !maps.Equal(before, after) {
+						t.Fatalf("AddAll(%v) refused (%v) but wrote", batch, err)
+					}
+				}
+				return nil // commit even the refused batch: it must have written nothing
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(refused) == 0 {
+				m.add(batch)
+			}
+			continue
+		}
+		sensor := sensors[r.IntN(len(sensors))]
+		var from, to time.Time
+		if r.IntN(4) > 0 {
+			from = randomTime()
+		}
+		if r.IntN(4) > 0 {
+			to = randomTime()
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, err := series.Range(tx, sensor, from, to)
+			if !from.IsZero() && !to.IsZero() && to.Before(from) {
+				if err == nil {
+					t.Fatalf("Range(%q, %s, %s) ends before it starts, and no error", sensor, from, to)
+				}
+				return nil
+			}
+			if err != nil {
+				t.Fatalf("Range(%q, %s, %s): %v", sensor, from, to, err)
+			}
+			if want := m.buckets(sensor, from, to); !equalBuckets(got, want) {
+				t.Fatalf("Range(%q, %s, %s) (width %s, raw %v):\n got %+v\nwant %+v", sensor, from, to, m.width, m.keepRaw, got, want)
+			}
+			return nil
+		})
+	}
+}
+
+// seriesModel is the readings a series accepted, in order, by sensor.
+type seriesModel struct {
+	width    time.Duration
+	keepRaw  bool
+	readings map[string][]Reading
+}
+
+// year1 is the seconds from 0001-01-01 UTC to 1970, the instant buckets
+// are counted from.
+const year1 = 62135596800
+
+// bucketOf is the start of the bucket holding at: a whole number of
+// widths after 0001-01-01 UTC (what time.Truncate gives, reckoned here in
+// Unix seconds). Every time a key holds is after year 1.
+func (m *seriesModel) bucketOf(at time.Time) time.Time {
+	w := int64(m.width / time.Second)
+	secs := at.Unix() + year1
+	return time.Unix(secs/w*w-year1, 0).UTC()
+}
+
+// refuses returns the indexes of the readings of batch that AddAll may
+// name in its refusal: every reading it refuses alone, or, when there is
+// none, every reading that takes its bucket's sum (in order) past the
+// largest float64.
+func (m *seriesModel) refuses(batch []Reading) map[int]bool {
+	first, last := composite.TimeBounds()
+	for i, rd := range batch {
+		start := m.bucketOf(rd.At)
+		if rd.Sensor == "" || math.IsNaN(rd.Value) || math.IsInf(rd.Value, 0) || start.Before(first) || start.After(last) {
+			return map[int]bool{i: true} // the first: AddAll checks them in order
+		}
+	}
+	type bucket struct {
+		sensor string
+		start  int64
+	}
+	sums := map[bucket]float64{}
+	overflowed := map[bucket]bool{}
+	for sensor, rds := range m.readings {
+		for _, rd := range rds {
+			sums[bucket{sensor, m.bucketOf(rd.At).Unix()}] += rd.Value
+		}
+	}
+	refused := map[int]bool{}
+	for i, rd := range batch {
+		b := bucket{rd.Sensor, m.bucketOf(rd.At).Unix()}
+		if sums[b] += rd.Value; math.IsInf(sums[b], 0) && !overflowed[b] {
+			overflowed[b] = true
+			refused[i] = true
+		}
+	}
+	return refused
+}
+
+func (m *seriesModel) add(batch []Reading) {
+	for _, rd := range batch {
+		m.readings[rd.Sensor] = append(m.readings[rd.Sensor], rd)
+	}
+}
+
+// buckets recomputes the buckets of sensor that Range(from, to) should
+// return: those starting at or after the bucket holding from and before
+// to (zero times leave their ends open).
+func (m *seriesModel) buckets(sensor string, from, to time.Time) []Bucket {
+	byStart := map[int64]*Bucket{}
+	for _, rd := range m.readings[sensor] {
+		start := m.bucketOf(rd.At)
+		b := byStart[start.Unix()]
+		if b == nil {
+			b = &Bucket{Start: start, Min: math.Inf(1), Max: math.Inf(-1)}
+			byStart[start.Unix()] = b
+		}
+		b.Count++
+		b.Sum += rd.Value
+		b.Min, b.Max = math.Min(b.Min, rd.Value), math.Max(b.Max, rd.Value)
+		if m.keepRaw {
+			if b.Raw == nil {
+				b.Raw = map[int64]float64{}
+			}
+			b.Raw[rd.At.Unix()-start.Unix()] = rd.Value
+		}
+	}
+	var out []Bucket
+	for _, start := range slices.Sorted(maps.Keys(byStart)) {
+		b := byStart[start]
+		if !from.IsZero() && b.Start.Before(m.bucketOf(from)) || !to.IsZero() && !b.Start.Before(to) {
+			continue
+		}
+		out = append(out, *b)
+	}
+	return out
+}
+
+// equalBuckets compares buckets field by field, the floats bit for bit
+// (-0 is not 0: a sum of -0 alone is -0).
+func equalBuckets(got, want []Bucket) bool {
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	return slices.EqualFunc(got, want, func(g, w Bucket) bool {
+		return g.Start.Equal(w.Start) && g.Count == w.Count && same(g.Sum, w.Sum) && same(g.Min, w.Min) && same(g.Max, w.Max) &&
+			maps.EqualFunc(g.Raw, w.Raw, same)
+	})
+}
+
+// dumpKeys is every key and value in tx.
+func dumpKeys(t *testing.T, tx keyspace.Tx) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for k, v := range tx.Scan(keyspace.Range{}) {
+		out[string(k)] = string(v)
+	}
+	if err := tx.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -28,6 +28,9 @@ var (
 	// ErrSeriesShape: a series written with other bucket options than
 	// its first writer's.
 	ErrSeriesShape = errors.New("indextable: series options differ from the stored ones")
+	// ErrBadReading: a series reading that is not a finite number, at a
+	// time no key can hold, or that would overflow its bucket's sum.
+	ErrBadReading = errors.New("indextable: bad reading")
 	// ErrBadExpiry: an expiry not after 1970 or after 2262 (int64
 	// nanoseconds since 1970 hold it).
 	ErrBadExpiry = errors.New("indextable: expiry out of range")
