@@ -177,7 +177,7 @@ func (ix *Index) NextExpiry(tx keyspace.Tx) (time.Time, bool, error) {
 func (ix *Index) SetExpiry(tx keyspace.Tx, id string, at time.Time) error {
 	expires, err := expiryOf(at)
 	if err != nil {
-		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), err))
+		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(id), errctx.Bare("geo", err)))
 	}
 	p, err := ix.Get(tx, id)
 	if err != nil {

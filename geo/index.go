@@ -171,7 +171,7 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 	}
 	expires, err := expiryOf(p.Expires)
 	if err != nil {
-		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(p.ID), err))
+		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err)))
 	}
 	if err := ix.deleteKey(tx, p.ID); err != nil {
 		return err
