@@ -260,6 +260,7 @@ func TestBadImportsChangeNothing(t *testing.T) {
 		"latitude 91":    {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
 		"empty id":       {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
 		"truncated":      {"id,lat,lon\nc,1,2\nd,1", "line 3: wrong number of fields"},
+		"id too long":    {"id,lat,lon\nc,1,2\n" + strings.Repeat("x", keyspace.MaxKeySize) + ",1,2\n", `line 3: geo: index p: point "xxx`},
 	}
 	for name, tc := range bad {
 		_, stderr, code := run(t, tc.csv, "--db", db, "geo", "import", "--index", "p", "-")
@@ -280,8 +281,8 @@ func TestBadImportsChangeNothing(t *testing.T) {
 		t.Errorf("a LineString feature: the database changed:\n%s\n%s", before, after)
 	}
 	// --skip-bad imports the good rows and names the bad lines.
-	_, stderr, code := run(t, "id,lat,lon\nc,1,2\nd,95,2\ne,3,4\n", "--db", db, "geo", "import", "--index", "p", "--skip-bad", "-")
-	if code != 0 || !strings.Contains(stderr, "imported 2 points") || !strings.Contains(stderr, "line 3: latitude 95") {
+	_, stderr, code := run(t, "id,lat,lon\nc,1,2\nd,95,2\ne,3,4\n"+strings.Repeat("y", keyspace.MaxKeySize)+",5,6\n", "--db", db, "geo", "import", "--index", "p", "--skip-bad", "-")
+	if code != 0 || !strings.Contains(stderr, "imported 2 points") || !strings.Contains(stderr, "line 3: latitude 95") || !strings.Contains(stderr, "line 5: geo: index p: point \"yyy") {
 		t.Errorf("--skip-bad: exit %d, %q", code, stderr)
 	}
 }

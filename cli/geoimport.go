@@ -67,11 +67,18 @@ func geoImport(c *ucli.Context) error {
 	if spec.expires != "" && !expires.IsZero() {
 		return usagef("--ttl and --expires-col both say when points expire; give one")
 	}
+	ix := geo.NewIndex(c.String("index"))
 	var points []geo.Point
 	var bad []badRow
 	firstAt := map[string]string{} // where each id was first read
 	for _, r := range rows {
 		p, err := spec.point(r)
+		if err == nil && !expires.IsZero() {
+			p.Expires = expires
+		}
+		if err == nil {
+			err = ix.Validate(p) // what the CLI's parse leaves to the index: an id too long for a key
+		}
 		if err == nil {
 			// A repeated id would overwrite the earlier point (a move)
 			// and leave one point where the file has two rows.
@@ -87,9 +94,6 @@ func geoImport(c *ucli.Context) error {
 			}
 			bad = append(bad, badRow{r.where(), err})
 			continue
-		}
-		if !expires.IsZero() {
-			p.Expires = expires
 		}
 		points = append(points, p)
 	}
@@ -114,7 +118,6 @@ func geoImport(c *ucli.Context) error {
 		return err
 	}
 	defer s.Close()
-	ix := geo.NewIndex(c.String("index"))
 	bar := newBar(c, len(points), "importing")
 	var crossings [][]geo.Crossing
 	var meetings [][]geo.Meeting

@@ -163,24 +163,18 @@ func (ix *Index) wrap(err error) error { return errctx.Wrap("geo", "index "+ix.n
 // Put adds or moves a point. A point that moves (or changes scope) loses its
 // old key in the same transaction.
 func (ix *Index) Put(tx keyspace.Tx, p Point) error {
-	if p.ID == "" {
-		return ix.wrap(ErrEmptyID)
-	}
-	if err := validate(p.Lat, p.Lon); err != nil {
-		return ix.wrap(err)
-	}
-	expires, err := expiryOf(p.Expires)
-	if err != nil {
-		return ix.wrap(fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err)))
-	}
-	if err := ix.deleteKey(tx, p.ID); err != nil {
+	if err := ix.Validate(p); err != nil {
 		return err
 	}
+	expires, _ := expiryOf(p.Expires)
 	g, h := locate(p.Lat, p.Lon)
 	where := placeOf(p.Scope, h)
 	whereBytes, err := where.TryPack()
 	if err != nil {
-		return ix.wrap(fmt.Errorf("scope: %w", err))
+		return ix.wrap(fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err))
+	}
+	if err := ix.deleteKey(tx, p.ID); err != nil {
+		return err
 	}
 	key := ix.points[g].Pack(append(where, p.ID))
 	if err := tx.Put(key, appendValue(make([]byte, 0, valueSize(&p, expires)), &p, expires)); err != nil {
@@ -192,6 +186,59 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 		}
 	}
 	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes, expires))
+}
+
+// Validate reports what Put and PutAll would refuse p for, without a
+// transaction: an empty id (ErrEmptyID), coordinates out of range
+// (ErrInvalidPoint), an expiry out of range (ErrBadExpiry), a scope no
+// key can hold, or an id so long that a key of the point would pass
+// keyspace.MaxKeySize (keyspace.ErrKeyTooLarge). An import checks each
+// row with it, to name a bad row (or skip it) before writing any.
+func (ix *Index) Validate(p Point) error {
+	if p.ID == "" {
+		return ix.wrap(ErrEmptyID)
+	}
+	scope, err := composite.Tuple{scopeTuple(p.Scope)}.TryPack()
+	if err != nil {
+		return ix.wrap(fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err))
+	}
+	_, err = ix.checkPoint(&p, len(scope)+maxHashBytes)
+	return ix.wrap(err)
+}
+
+// maxHashBytes is the most bytes a packed hash (a uint64) takes.
+const maxHashBytes = 9
+
+// checkPoint is what Put and PutAll refuse a point with an id for,
+// before they write anything: coordinates out of range, an expiry out of
+// range, or an id that could take a key of the point past
+// keyspace.MaxKeySize, where whereLen is the length of its packed scope
+// (one nested element) and maxHashBytes for its hash, the most a hash
+// takes. It returns the expiry as stored (0 for none). Its errors name
+// the point.
+//
+// The longest key of a point is its key, (grid subspace, (scope…), hash,
+// id): the reverse entry, (ids subspace, id), is shorter by whereLen, and
+// the expiry entry, (expiry subspace, expiry, id), by at least the
+// nested scope's two bytes, as the three subspaces are of one length.
+func (ix *Index) checkPoint(p *Point, whereLen int) (int64, error) {
+	if err := validate(p.Lat, p.Lon); err != nil {
+		return 0, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
+	}
+	expires, err := expiryOf(p.Expires)
+	if err != nil {
+		return 0, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
+	}
+	fixed := len(ix.points[geohashGrid].Bytes()) + whereLen
+	// A string packs into at most two bytes a byte and two more (each
+	// zero byte escaped, a code and a terminator): pack only a long id.
+	if fixed+2*len(p.ID)+2 > keyspace.MaxKeySize {
+		if n := fixed + len(composite.Tuple{p.ID}.Pack()); n > keyspace.MaxKeySize {
+			return 0, fmt.Errorf("point %s: %w: its key takes up to %d bytes (the most is %d)",
+				errctx.Quote(p.ID), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), n, keyspace.MaxKeySize)
+		}
+	}
+	return expires, nil
 }
 
 // Get returns the point with the given id, or an error wrapping

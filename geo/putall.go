@@ -37,7 +37,7 @@ func (ix *Index) PutAll(tx keyspace.Tx, points []Point) error {
 	if len(points) > math.MaxInt32 {
 		return ix.wrap(fmt.Errorf("PutAll takes at most %d points, got %d", math.MaxInt32, len(points)))
 	}
-	places, scopes, err := placeAll(points)
+	places, scopes, err := ix.placeAll(points)
 	if err != nil {
 		return ix.wrap(err)
 	}
@@ -202,7 +202,7 @@ type placed struct {
 // placeAll checks every point and places it. It returns the packed scopes
 // (as one nested tuple each; the first is the empty scope) that
 // placed.scope indexes.
-func placeAll(points []Point) ([]placed, [][]byte, error) {
+func (ix *Index) placeAll(points []Point) ([]placed, [][]byte, error) {
 	empty := composite.Tuple{composite.Tuple{}}.Pack()
 	scopes := [][]byte{empty}
 	scopeIndex := map[string]int32{string(empty): 0}
@@ -210,9 +210,6 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 	for i, p := range points {
 		if p.ID == "" {
 			return nil, nil, fmt.Errorf("point %d: %w", i, errctx.Bare("geo", ErrEmptyID))
-		}
-		if err := validate(p.Lat, p.Lon); err != nil {
-			return nil, nil, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
 		}
 		var scope int32
 		if len(p.Scope) > 0 {
@@ -227,9 +224,9 @@ func placeAll(points []Point) ([]placed, [][]byte, error) {
 				scopeIndex[string(packed)] = scope
 			}
 		}
-		expires, err := expiryOf(p.Expires)
+		expires, err := ix.checkPoint(&points[i], len(scopes[scope])+maxHashBytes)
 		if err != nil {
-			return nil, nil, fmt.Errorf("point %s: %w", errctx.Quote(p.ID), errctx.Bare("geo", err))
+			return nil, nil, err
 		}
 		g, h := locate(p.Lat, p.Lon)
 		places[i] = placed{grid: g, hash: h, expires: expires, scope: scope, i: int32(i)}
