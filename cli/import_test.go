@@ -361,3 +361,36 @@ func TestGeoRepair(t *testing.T) {
 		t.Errorf("get after repair: exit %d, %q, %q", code, out, stderr)
 	}
 }
+
+// TestImportsNameAKeyTooLong: a row whose key, or whose value of an
+// indexed column, would make a key longer than the store takes is named
+// by its line, and changes nothing; --skip-bad imports the other rows.
+func TestImportsNameAKeyTooLong(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, args := range [][]string{
+		{"table", "import", "--table", "t", "--key-cols", "id", "-"},
+		{"index", "create", "--table", "t", "--name", "by_city", "--fields", "city"},
+	} {
+		if _, stderr, code := run(t, "id,city\na,Oslo\n", append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	long := strings.Repeat("z", keyspace.MaxKeySize)
+	csv := "id,city\nb,Rome\n" + long + ",Lima\nc," + long + "\nd,Quito\n"
+	before, _, _ := run(t, "", "--db", db, "table", "scan", "--table", "t", "--output", "json")
+	_, stderr, code := run(t, csv, "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "-")
+	if code != 1 || !strings.Contains(stderr, `line 3: indextable: table t: primary key "[zzz`) || !strings.Contains(stderr, "key too large") {
+		t.Errorf("a key too long: exit %d, %.300q", code, stderr)
+	}
+	if after, _, _ := run(t, "", "--db", db, "table", "scan", "--table", "t", "--output", "json"); after != before {
+		t.Errorf("a refused import changed the table")
+	}
+	_, stderr, code = run(t, csv, "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "--skip-bad", "-")
+	if code != 0 || !strings.Contains(stderr, "imported 2 rows") || !strings.Contains(stderr, "line 3: indextable: table t: primary key") ||
+		!strings.Contains(stderr, "line 4: indextable: table t index by_city: value \"[zzz") {
+		t.Errorf("--skip-bad: exit %d, %.500q", code, stderr)
+	}
+	if out, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "t", "--name", "by_city", "Quito"); code != 0 || !strings.Contains(out, "d") {
+		t.Errorf("lookup Quito after --skip-bad: exit %d, %q %q", code, out, stderr)
+	}
+}

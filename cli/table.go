@@ -157,7 +157,15 @@ func tableImport(c *ucli.Context) error {
 		batch := make([]indextable.Row[record], 0, len(rows))
 		firstAt := make(map[string]string, len(rows)) // where each key was first read
 		for _, r := range rows {
+			rec := record{}
+			for k, v := range r.fields {
+				rec[k] = v
+			}
 			key, err := rowKey(r, keyCols, schema, firstAt)
+			row := indextable.Row[record]{Key: key, Value: rec, Expires: expires}
+			if err == nil {
+				err = table.Validate(row) // what the table refuses: keys too long, of the record or an index entry
+			}
 			if err != nil {
 				if !c.Bool("skip-bad") {
 					return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
@@ -165,11 +173,7 @@ func tableImport(c *ucli.Context) error {
 				bad = append(bad, badRow{r.where(), err})
 				continue
 			}
-			rec := record{}
-			for k, v := range r.fields {
-				rec[k] = v
-			}
-			batch = append(batch, indextable.Row[record]{Key: key, Value: rec, Expires: expires})
+			batch = append(batch, row)
 		}
 		imported = len(batch)
 		// One PutAll: indexes kept in step, one sorted run of writes.

@@ -74,8 +74,11 @@ const maxComponents = entryExpires - 1
 
 // entryKeys computes the entries of a record expiring at expires (0:
 // never), keyed by their packed key: ("x", table, "i", index, value…,
-// pk…).
-func (ix *Index[R]) entryKeys(r R, pk composite.Tuple, expires int64) (map[string]entry, error) {
+// pk…). An entry whose key would pass keyspace.MaxKeySize is an error
+// when writing (a record to write, an index to build); otherwise (the
+// entries a stored record has, to delete or verify) it is left out, as
+// no store can hold it.
+func (ix *Index[R]) entryKeys(r R, pk composite.Tuple, expires int64, writing bool) (map[string]entry, error) {
 	values := ix.spec.Values(r)
 	out := make(map[string]entry, len(values))
 	var cover []byte
@@ -95,6 +98,13 @@ func (ix *Index[R]) entryKeys(r R, pk composite.Tuple, expires int64) (map[strin
 			return nil, ix.wrap(fmt.Errorf("value %v of %v has more than %d components", v, pk, maxComponents))
 		}
 		key := append(append([]byte{}, ix.sub.Bytes()...), b...)
+		if len(key) > keyspace.MaxKeySize {
+			if !writing {
+				continue // no store holds it
+			}
+			return nil, ix.wrap(fmt.Errorf("value %s of %s: %w: its entry's key is %d bytes (the most is %d)",
+				errctx.Quote(fmt.Sprint(v)), errctx.Quote(fmt.Sprint(pk)), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), len(key), keyspace.MaxKeySize))
+		}
 		// The entry's value starts with the value's length, which splits
 		// the key into value and primary key when it is read back.
 		head := make([]byte, 1, 9+len(cover))
@@ -116,11 +126,11 @@ func (ix *Index[R]) entryKeys(r R, pk composite.Tuple, expires int64) (map[strin
 func (ix *Index[R]) diff(old R, oldExpires int64, existed bool, r R, expires int64, pk composite.Tuple) (add map[string]entry, del []string, err error) {
 	var oldKeys map[string]entry
 	if existed {
-		if oldKeys, err = ix.entryKeys(old, pk, oldExpires); err != nil {
+		if oldKeys, err = ix.entryKeys(old, pk, oldExpires, false); err != nil {
 			return nil, nil, err
 		}
 	}
-	newKeys, err := ix.entryKeys(r, pk, expires)
+	newKeys, err := ix.entryKeys(r, pk, expires, true)
 	if err != nil {
 		return nil, nil, err
 	}

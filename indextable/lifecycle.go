@@ -80,7 +80,7 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 // uniqueness: a value held by a record that has expired is taken from it,
 // as a write takes it.
 func (ix *Index[R]) add(tx keyspace.Tx, rec Record[R]) error {
-	entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires))
+	entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires), true)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (ix *Index[R]) expected(tx keyspace.Tx) (map[string]entry, error) {
 	want := map[string]entry{}
 	var ferr error
 	err := ix.t.scanStored(tx, ix.t.Range(), func(rec Record[R]) bool {
-		entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires))
+		entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires), false)
 		if err != nil {
 			ferr = err
 			return false

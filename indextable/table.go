@@ -130,6 +130,48 @@ func (t *Table[R]) recordKey(pk composite.Tuple) ([]byte, error) {
 	return append(append([]byte{}, t.records.Bytes()...), b...), nil
 }
 
+// newRecordKey is recordKey for a write: it also refuses a key that, or
+// whose expiry entry (as long, in a subspace of the same length, and
+// up to expiry.KeyExtra bytes more), would pass keyspace.MaxKeySize.
+// Reads and deletes take any key the store holds.
+func (t *Table[R]) newRecordKey(pk composite.Tuple) ([]byte, error) {
+	key, err := t.recordKey(pk)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(key) + expiry.KeyExtra; n > keyspace.MaxKeySize {
+		return nil, t.wrap(fmt.Errorf("primary key %s: %w: its keys take up to %d bytes (the most is %d)",
+			errctx.Quote(fmt.Sprint(pk)), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), n, keyspace.MaxKeySize))
+	}
+	return key, nil
+}
+
+// Validate reports what Put, CompareAndSet and PutAll would refuse row
+// for before they read the store: an empty or unpackable primary key, a
+// key too long for the store (keyspace.ErrKeyTooLarge: the record's, or
+// an index entry's when a field the index holds is long), an index value
+// of too many components, a record the codec cannot encode, or an expiry
+// out of range (ErrBadExpiry). A unique violation needs the store: Put
+// and PutAll find those. An import checks each row with it, to name a bad
+// row (or skip it) before writing any.
+func (t *Table[R]) Validate(row Row[R]) error {
+	if _, err := t.newRecordKey(row.Key); err != nil {
+		return err
+	}
+	if _, err := t.expiryOf(row.Key, row.Expires); err != nil {
+		return err
+	}
+	if _, err := t.codec.Marshal(row.Value); err != nil {
+		return t.wrap(fmt.Errorf("record %v: %w", row.Key, err))
+	}
+	for _, ix := range t.indexes {
+		if _, err := ix.entryKeys(row.Value, row.Key, 0, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Get returns the record under pk. A record that has expired by the
 // table's clock is not found.
 func (t *Table[R]) Get(tx keyspace.Tx, pk composite.Tuple) (Record[R], error) {
@@ -215,7 +257,7 @@ func (t *Table[R]) Update(tx keyspace.Tx, pk composite.Tuple, fn func(r *R) erro
 // record that has expired counts as none (version 0), but its entries are
 // replaced as a live record's are.
 func (t *Table[R]) write(tx keyspace.Tx, pk composite.Tuple, r R, expect *uint64, expires int64) (uint64, error) {
-	key, err := t.recordKey(pk)
+	key, err := t.newRecordKey(pk)
 	if err != nil {
 		return 0, err
 	}
@@ -308,7 +350,7 @@ func (t *Table[R]) PutAll(tx keyspace.Tx, rows []Row[R]) error {
 	var writes []write
 	last := map[string]int{}
 	for i, row := range rows {
-		k, err := t.recordKey(row.Key)
+		k, err := t.newRecordKey(row.Key)
 		if err != nil {
 			return err
 		}
@@ -441,7 +483,7 @@ func (t *Table[R]) storedKeys(tx keyspace.Tx, pk composite.Tuple) ([][]byte, err
 	expires := nanos(old.Expires)
 	var keys [][]byte
 	for _, ix := range t.indexes {
-		entries, err := ix.entryKeys(old.Value, pk, expires)
+		entries, err := ix.entryKeys(old.Value, pk, expires, false)
 		if err != nil {
 			return nil, err
 		}

@@ -61,6 +61,10 @@ func Element(e any) (int64, bool) {
 	return n, n > 0
 }
 
+// KeyExtra is the most bytes an expiry entry's key is longer than its
+// subspace and the packed id: the expiry, a packed uint64.
+const KeyExtra = 9
+
 // Key is the expiry entry under sub of the item named by id (its packed
 // tuple) expiring at nanos.
 func Key(sub composite.Subspace, nanos int64, id []byte) []byte {
