@@ -1309,6 +1309,8 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no time column (choose one with --time-col)"},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1.7e308\ns9,2026-11-23T23:58:30Z,1e308\n",
 			`line 3: bad reading: 1e+308 takes the sum of bucket "s9" 2026-11-23T23:58:00Z past the largest float64 (nothing imported)`},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1\n" + strings.Repeat("s", keyspace.MaxKeySize) + ",2026-11-23T23:58:00Z,1\n",
+			`line 3: sensor "ssssssss`},
 	} {
 		if _, stderr, code := run(t, bad.stdin, append([]string{"--db", db}, bad.args...)...); code != 1 || !strings.Contains(stderr, bad.want) {
 			t.Errorf("%v: exit %d, %q; want 1 and %q", bad.args, code, stderr, bad.want)

@@ -48,6 +48,7 @@ type badRow struct {
 }
 
 func (b badRow) Error() string { return fmt.Sprintf("%s: %v", b.where, b.err) }
+func (b badRow) Unwrap() error { return b.err }
 
 // importRows reads the rows of an import's one FILE argument ("-" for
 // standard input), and returns them with the name errors give the input.

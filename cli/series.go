@@ -91,9 +91,9 @@ func seriesFor(c *ucli.Context, tx keyspace.Tx) (*indextable.Series, error) {
 
 // fold adds the readings in one transaction: all of them or none. The
 // readings are checked already; a reading AddAll still refuses (one that
-// would overflow its bucket's sum) is named by where, and any other
-// failure (other options than the series', a key too large) is the whole
-// import's.
+// would overflow its bucket's sum, a sensor too long for a key) is a
+// badRow named by where, and any other failure (other options than the
+// series') is the whole import's.
 func fold(c *ucli.Context, readings []indextable.Reading, where func(i int) string) error {
 	err := updateDB(c, func(tx keyspace.Tx) error {
 		s, err := seriesFor(c, tx)
@@ -103,7 +103,7 @@ func fold(c *ucli.Context, readings []indextable.Reading, where func(i int) stri
 		return s.AddAll(tx, readings)
 	})
 	if bad := (*indextable.ReadingError)(nil); errors.As(err, &bad) {
-		return fmt.Errorf("%s: %w", where(bad.Index), errctx.Bare("indextable", bad.Err))
+		return badRow{where(bad.Index), errctx.Bare("indextable", bad.Err)}
 	}
 	return err
 }
@@ -155,7 +155,7 @@ func seriesImport(c *ucli.Context) error {
 		readings, wheres = append(readings, rd), append(wheres, r.where())
 	}
 	if err := fold(c, readings, func(i int) string { return fmt.Sprintf("%s: %s", name, wheres[i]) }); err != nil {
-		if errors.Is(err, indextable.ErrBadReading) {
+		if errors.As(err, new(badRow)) {
 			return fmt.Errorf("%w (nothing imported)", err)
 		}
 		return err

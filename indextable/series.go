@@ -155,8 +155,9 @@ type Reading struct {
 // of many readings a bucket writes a bucket, not a reading, at a time.
 //
 // A bad reading is a *ReadingError naming its index, returned before
-// anything is written: an empty sensor (ErrEmptyKey), a value that is not
-// a finite number, a time no key can hold, or a value that would take its
+// anything is written: an empty sensor (ErrEmptyKey), a sensor too long
+// for a key (keyspace.ErrKeyTooLarge), a value that is not a finite
+// number, a time no key can hold, or a value that would take its
 // bucket's sum past the largest float64 (ErrBadReading for those three).
 func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 	type fold struct {
@@ -178,6 +179,10 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 		key, err := s.sub.TryPack(composite.Tuple{r.Sensor, start})
 		if err != nil {
 			return s.wrap(&ReadingError{i, fmt.Errorf("%w: time %s: %w", ErrBadReading, r.At, err)})
+		}
+		if len(key) > keyspace.MaxKeySize {
+			return s.wrap(&ReadingError{i, fmt.Errorf("sensor %s: %w: its bucket's key is %d bytes (the most is %d)",
+				errctx.Quote(r.Sensor), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), len(key), keyspace.MaxKeySize)})
 		}
 		f := byKey[string(key)]
 		if f == nil {
@@ -245,7 +250,7 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 // A ReadingError is AddAll's refusal of one of its readings.
 type ReadingError struct {
 	Index int   // the reading's index in the slice passed to AddAll
-	Err   error // what is wrong with it: wraps ErrEmptyKey or ErrBadReading
+	Err   error // what is wrong with it: wraps ErrEmptyKey, keyspace.ErrKeyTooLarge or ErrBadReading
 }
 
 func (e *ReadingError) Error() string {
