@@ -105,6 +105,9 @@ func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (
 	if parent == "" {
 		return Item{}, l.wrap(ErrEmptyParent)
 	}
+	if err := l.parentFits(parent); err != nil {
+		return Item{}, l.wrap(err)
+	}
 	if at.IsZero() {
 		at = time.Now()
 	}
@@ -130,6 +133,28 @@ func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (
 		return Item{}, l.wrap(err)
 	}
 	return it, nil
+}
+
+// timeEntryExtra is the most bytes an item's time entry, (times, parent,
+// time, id), takes past its subspace and packed parent: a packed time and
+// a packed uint64, 9 bytes each.
+const timeEntryExtra = 18
+
+// parentFits refuses a parent too long for the log's keys, of which an
+// item's time entry is the longest (the three subspaces are of one
+// length), so that Append writes all of an item's keys or none.
+func (l *Log) parentFits(parent string) error {
+	fixed := len(l.times.Bytes()) + timeEntryExtra
+	// A string packs into at most two bytes a byte and two more: pack
+	// only a long parent.
+	if fixed+2*len(parent)+2 <= keyspace.MaxKeySize {
+		return nil
+	}
+	if n := fixed + len(composite.Tuple{parent}.Pack()); n > keyspace.MaxKeySize {
+		return fmt.Errorf("parent %s: %w: its items' keys take up to %d bytes (the most is %d)",
+			errctx.Quote(parent), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), n, keyspace.MaxKeySize)
+	}
+	return nil
 }
 
 // checkID rejects an empty parent, id 0 and ids beyond the latest.

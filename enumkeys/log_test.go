@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/keyspacedb/keyspace/storetest"
 )
 
@@ -616,5 +618,54 @@ func FuzzLogRepair(f *testing.F) {
 			}
 			return nil
 		})
+	})
+}
+
+// TestParentsAtTheKeyLimit: the longest parent Append takes (found by
+// bisection over parentFits; plain bytes and zero bytes, which pack into
+// two) is written, with the latest time a key holds, as the store itself,
+// which refuses keys past MaxKeySize, is the judge; one byte more is
+// refused with ErrKeyTooLarge naming the parent, and nothing is written,
+// even in the transaction that saw the refusal.
+func TestParentsAtTheKeyLimit(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		log := NewLog("long")
+		_, last := composite.TimeBounds()
+		for _, fill := range []string{"p", "\x00"} {
+			longest := sort.Search(keyspace.MaxKeySize, func(n int) bool { return log.parentFits(strings.Repeat(fill, n+1)) != nil })
+			over := strings.Repeat(fill, longest+1)
+			if n := len(log.times.Pack(composite.Tuple{over, last, uint64(1)})); n <= keyspace.MaxKeySize-timeEntryExtra {
+				t.Errorf("%q: a parent of %d bytes is refused, and its time entry is %d bytes", fill, longest+1, n)
+			}
+			before := storetest.Contents(t, s)
+			if err := s.Update(func(tx keyspace.Tx) error {
+				if _, err := log.Append(tx, over, last, []byte("x")); !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), "parent "+errctx.Quote(over)) {
+					t.Errorf("%q: Append(%d-byte parent) = %v, want ErrKeyTooLarge naming it", fill, longest+1, err)
+				}
+				return nil // commit: the refused append must have written nothing
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if after := storetest.Contents(t, s); !maps.Equal(before, after) {
+				t.Errorf("%q: a refused append changed the store", fill)
+			}
+			fits := strings.Repeat(fill, longest)
+			if err := s.Update(func(tx keyspace.Tx) error {
+				for range 2 {
+					if _, err := log.Append(tx, fits, last, []byte("x")); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatalf("%q: Append(%d-byte parent): %v", fill, longest, err)
+			}
+			s.View(func(tx keyspace.Tx) error {
+				if n, err := log.Count(tx, fits); n != 2 || err != nil {
+					t.Errorf("%q: Count = %d, %v; want 2", fill, n, err)
+				}
+				return nil
+			})
+		}
 	})
 }
