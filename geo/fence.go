@@ -263,7 +263,9 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 }
 
 // pairs checks f and returns the pairs that store it, a key for each of
-// its cells and its definition, and the levels of its cells.
+// its cells and its definition, and the levels of its cells. An id too
+// long for the keys (keyspace.ErrKeyTooLarge) is found here, before Put
+// or PutAll writes anything.
 func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if f.ID == "" {
 		return nil, 0, fs.wrap(f.Validate())
@@ -302,7 +304,14 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if expires != 0 {
 		pairs = append(pairs, pair{fs.expiryKey(expires, f.ID), nil})
 	}
-	return append(pairs, pair{fs.defs.Pack(composite.Tuple{f.ID}), v}), levels, nil
+	pairs = append(pairs, pair{fs.defs.Pack(composite.Tuple{f.ID}), v})
+	for _, p := range pairs {
+		if len(p.key) > keyspace.MaxKeySize {
+			return nil, 0, fs.wrap(fmt.Errorf("fence %s: %w: a key of it is %d bytes (the most is %d)",
+				errctx.Quote(f.ID), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), len(p.key), keyspace.MaxKeySize))
+		}
+	}
+	return pairs, levels, nil
 }
 
 // get reads the stored fence id.

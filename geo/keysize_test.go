@@ -89,3 +89,60 @@ func TestIDsAtTheKeyLimit(t *testing.T) {
 		}
 	})
 }
+
+// TestFenceIDsTooLong: a fence whose id makes one of its keys longer than
+// the store takes is refused by Put and PutAll with ErrKeyTooLarge naming
+// it, and nothing is written, even in the transaction that saw the
+// refusal; the longest id that fits (found by bisection over Put, each
+// try rolled back) is stored and found.
+func TestFenceIDsTooLong(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("zones")
+		fence := func(n int) Fence {
+			return Fence{ID: strings.Repeat("f", n), Circle: &Circle{Lat: 10, Lon: 20, Radius: 500}, Expires: time.Now().Add(time.Hour)}
+		}
+		errRollback := errors.New("roll back")
+		longest := sort.Search(keyspace.MaxKeySize, func(n int) bool {
+			err := s.Update(func(tx keyspace.Tx) error {
+				if err := fs.Put(tx, fence(n+1)); err != nil {
+					return err
+				}
+				return errRollback
+			})
+			return !errors.Is(err, errRollback)
+		})
+		if longest < keyspace.MaxKeySize-200 {
+			t.Fatalf("fence ids of at most %d bytes fit", longest)
+		}
+		over := fence(longest + 1)
+		for _, write := range []struct {
+			name string
+			put  func(tx keyspace.Tx, f Fence) error
+		}{
+			{"Put", fs.Put},
+			{"PutAll", func(tx keyspace.Tx, f Fence) error { return fs.PutAll(tx, []Fence{fence(3), f}) }},
+		} {
+			before := storetest.Contents(t, s)
+			if err := s.Update(func(tx keyspace.Tx) error {
+				if err := write.put(tx, over); !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), "fence "+errctx.Quote(over.ID)) {
+					t.Errorf("%s(%d-byte id) = %v, want ErrKeyTooLarge naming the fence", write.name, longest+1, err)
+				}
+				return nil // commit: the refused fence must have written nothing
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if after := storetest.Contents(t, s); !maps.Equal(before, after) {
+				t.Errorf("%s: a refused fence changed the store", write.name)
+			}
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, fence(longest)) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if ids, err := fs.Containing(tx, 10, 20); err != nil || len(ids) != 1 || ids[0] != fence(longest).ID {
+				t.Errorf("Containing finds %d fences, %v; want the one with the %d-byte id", len(ids), err, longest)
+			}
+			return nil
+		})
+	})
+}
