@@ -125,6 +125,18 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	if first, last := composite.TimeBounds(); at.Before(first) || at.After(last) {
 		return r.wrap(fmt.Errorf("%w: link time %s is outside %d–%d", composite.ErrIntegerRange, at.Format(time.RFC3339), first.Year(), last.Year()))
 	}
+	when := composite.Desc{V: at.UTC()}
+	keys := [3][]byte{ // the link, and its entries in both lists: the longest keys a link has
+		r.links.Pack(composite.Tuple{left, right}),
+		r.fwd.Pack(composite.Tuple{left, when, right}),
+		r.back.Pack(composite.Tuple{right, when, left}),
+	}
+	for _, k := range keys {
+		if len(k) > keyspace.MaxKeySize {
+			return r.wrap(fmt.Errorf("link %s–%s: %w: a key of it is %d bytes (the most is %d)",
+				errctx.Quote(left), errctx.Quote(right), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), len(k), keyspace.MaxKeySize))
+		}
+	}
 	existed, err := r.unlink(tx, left, right)
 	if err != nil {
 		return err
@@ -142,13 +154,12 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	if err != nil {
 		return r.wrap(err)
 	}
-	when := composite.Desc{V: at.UTC()}
 	for _, w := range []struct {
 		key, value []byte
 	}{
-		{r.links.Pack(composite.Tuple{left, right}), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))},
-		{r.fwd.Pack(composite.Tuple{left, when, right}), rf},
-		{r.back.Pack(composite.Tuple{right, when, left}), lf},
+		{keys[0], binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano()))},
+		{keys[1], rf},
+		{keys[2], lf},
 	} {
 		if err := tx.Put(w.key, w.value); err != nil {
 			return r.wrap(err)

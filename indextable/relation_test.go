@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/keyspacedb/keyspace/storetest"
 )
 
@@ -262,6 +264,53 @@ func TestRelationLinkTimeOutOfRange(t *testing.T) {
 	if s.Len() != 0 {
 		t.Errorf("refused links left %d keys", s.Len())
 	}
+}
+
+// TestRelationIDsAtTheKeyLimit: the longest right id a link takes (found
+// by bisection over Link, each try rolled back) is linked and listed; one
+// byte more is refused with ErrKeyTooLarge naming the link, and nothing
+// is written, even in the transaction that saw the refusal (the link's
+// own key fits: only its list entries, 9 bytes longer, do not).
+func TestRelationIDsAtTheKeyLimit(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		rel := NewRelation("likes")
+		at := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+		errRollback := errors.New("roll back")
+		longest := sort.Search(keyspace.MaxKeySize, func(n int) bool {
+			err := s.Update(func(tx keyspace.Tx) error {
+				if err := rel.Link(tx, "u1", strings.Repeat("i", n+1), at); err != nil {
+					return err
+				}
+				return errRollback
+			})
+			return !errors.Is(err, errRollback)
+		})
+		over := strings.Repeat("i", longest+1)
+		if n := len(rel.links.Pack(composite.Tuple{"u1", over})); n > keyspace.MaxKeySize {
+			t.Fatalf("the link key itself is %d bytes: the test wants one that fits", n)
+		}
+		before := storetest.Contents(t, s)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if err := rel.Link(tx, "u1", over, at); !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), "link \"u1\"–"+errctx.Quote(over)) {
+				t.Errorf("Link(%d-byte id) = %v, want ErrKeyTooLarge naming the link", longest+1, err)
+			}
+			return nil // commit: the refused link must have written nothing
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if after := storetest.Contents(t, s); !maps.Equal(before, after) {
+			t.Errorf("a refused link changed the store")
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return rel.Link(tx, "u1", strings.Repeat("i", longest), at) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if n, err := rel.CountRights(tx, "u1"); n != 1 || err != nil {
+				t.Errorf("u1 links to %d, %v; want 1", n, err)
+			}
+			return nil
+		})
+	})
 }
 
 func TestRelationAgainstModel(t *testing.T) {
