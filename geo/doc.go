@@ -192,6 +192,12 @@
 // every lookup, Get and IDs from that instant, judged from the cells a
 // lookup reads anyway; DeleteExpired frees its keys (fence_expiry.go).
 //
+// Put, PutAll and the fences' Put and PutAll check every point or fence
+// before they write anything, its keys' sizes included, so a bad one
+// changes nothing; Index.Validate and Fence.Validate check one without a
+// transaction, for an import that names its bad rows. A point's id may
+// take its key to keyspace.MaxKeySize less the most its hash could take.
+//
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
 // exact coordinates are kept in the value, so results are exact whatever

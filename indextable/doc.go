@@ -26,8 +26,12 @@
 // entry, so a lookup answers without reading records.
 //
 // Put computes the old and new entries of every index, checks uniqueness
-// before writing anything, and writes the record and only the entries that
-// changed. Verify recomputes an index from the table (missing, stale,
+// and the keys' sizes before writing anything, and writes the record and
+// only the entries that changed. Validate says without a transaction what
+// a write would refuse a row for (a key, or an indexed value, too long for
+// keyspace.MaxKeySize among them), so an import names its bad rows first.
+// A primary key must leave room for its expiry entry, 9 bytes longer than
+// the record's key, whether or not the record expires. Verify recomputes an index from the table (missing, stale,
 // duplicate); Repair applies the difference; Build fills a new index in
 // resumable batches.
 //
