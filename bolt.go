@@ -99,6 +99,10 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 			return nil, fmt.Errorf("keyspace: open %s read-only: %w", path, err)
 		}
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		// Read-only, bbolt would read it as a damaged file.
+		return nil, fmt.Errorf("keyspace: open %s: it is a directory, not a database file", path)
+	}
 	defer faultsPanic()()
 	defer func() {
 		// bbolt validates its meta pages, but a hostile file must never
@@ -124,6 +128,9 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 		// contend for (bbolt's doc). One View at a time shows no change.
 		NoStatistics: true,
 	})
+	if pathErr := (*os.PathError)(nil); errors.As(err, &pathErr) && pathErr.Path == path {
+		return nil, fmt.Errorf("keyspace: %w", err) // it names the path already
+	}
 	if err != nil {
 		return nil, fmt.Errorf("keyspace: open %s: %w", path, classifyOpenError(err))
 	}

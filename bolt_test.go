@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,6 +136,16 @@ func TestBoltBadFiles(t *testing.T) {
 				t.Error("a failed Open changed the file")
 			}
 		})
+	}
+	// A directory is said to be one, not a damaged file, and is left as it was.
+	for _, ro := range []bool{false, true} {
+		s, err := keyspace.Open(dir, &keyspace.Options{ReadOnly: ro, Timeout: time.Second})
+		if err == nil {
+			s.Close()
+		}
+		if err == nil || errors.Is(err, keyspace.ErrCorrupt) || !strings.Contains(err.Error(), "is a directory") {
+			t.Errorf("Open(a directory, read-only %v) = %v", ro, err)
+		}
 	}
 	// An empty bbolt file opened read-write becomes a keyspace.
 	s, err := keyspace.Open(emptyBolt, nil)

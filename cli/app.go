@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -248,6 +249,8 @@ func explainOpen(path string, err error) error {
 		return damagedError{path, err}
 	case errors.Is(err, keyspace.ErrNotKeyspace):
 		return fmt.Errorf("%s is not a keyspace database: %w", path, err)
+	case strings.Contains(err.Error(), path):
+		return errctx.Bare("keyspace", err) // "open PATH: …" already
 	}
 	return fmt.Errorf("open %s: %w", path, err)
 }
