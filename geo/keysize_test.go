@@ -2,7 +2,6 @@ package geo
 
 import (
 	"errors"
-	"maps"
 	"sort"
 	"strings"
 	"testing"
@@ -59,18 +58,9 @@ func TestIDsAtTheKeyLimit(t *testing.T) {
 				{"Put", ix.Put},
 				{"PutAll", func(tx keyspace.Tx, p Point) error { return ix.PutAll(tx, []Point{{ID: "other", Lat: 1, Lon: 2}, p}) }},
 			} {
-				before := storetest.Contents(t, s)
-				if err := s.Update(func(tx keyspace.Tx) error {
-					err := write.put(tx, over)
-					if !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), named) {
-						t.Errorf("%s %s(%d-byte id) = %v, want ErrKeyTooLarge naming the point", c.name, write.name, longest+1, err)
-					}
-					return nil // commit: the refused write must have written nothing
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if after := storetest.Contents(t, s); !maps.Equal(before, after) {
-					t.Errorf("%s %s: a refused point changed the store", c.name, write.name)
+				err := storetest.RefusedChangesNothing(t, s, func(tx keyspace.Tx) error { return write.put(tx, over) })
+				if !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), named) {
+					t.Errorf("%s %s(%d-byte id) = %v, want ErrKeyTooLarge naming the point", c.name, write.name, longest+1, err)
 				}
 				if err := s.Update(func(tx keyspace.Tx) error { return write.put(tx, fits) }); err != nil {
 					t.Fatalf("%s %s(%d-byte id): %v", c.name, write.name, longest, err)
@@ -122,17 +112,9 @@ func TestFenceIDsTooLong(t *testing.T) {
 			{"Put", fs.Put},
 			{"PutAll", func(tx keyspace.Tx, f Fence) error { return fs.PutAll(tx, []Fence{fence(3), f}) }},
 		} {
-			before := storetest.Contents(t, s)
-			if err := s.Update(func(tx keyspace.Tx) error {
-				if err := write.put(tx, over); !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), "fence "+errctx.Quote(over.ID)) {
-					t.Errorf("%s(%d-byte id) = %v, want ErrKeyTooLarge naming the fence", write.name, longest+1, err)
-				}
-				return nil // commit: the refused fence must have written nothing
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if after := storetest.Contents(t, s); !maps.Equal(before, after) {
-				t.Errorf("%s: a refused fence changed the store", write.name)
+			err := storetest.RefusedChangesNothing(t, s, func(tx keyspace.Tx) error { return write.put(tx, over) })
+			if !errors.Is(err, keyspace.ErrKeyTooLarge) || !strings.Contains(err.Error(), "fence "+errctx.Quote(over.ID)) {
+				t.Errorf("%s(%d-byte id) = %v, want ErrKeyTooLarge naming the fence", write.name, longest+1, err)
 			}
 		}
 		if err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, fence(longest)) }); err != nil {

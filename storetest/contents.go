@@ -102,3 +102,24 @@ func CheckRepair(t testing.TB, s keyspace.Store, sound Model, verify, repair fun
 	}
 	t.Fatalf("after Repair of %q, the keys differ from those before the damage", problems)
 }
+
+// RefusedChangesNothing runs write in an Update of s that commits
+// whatever write returns, and fails t if the store's contents changed
+// when write returned an error: a refusal must leave its transaction as
+// it was, not only be rolled back by its caller. It returns write's
+// error, for the caller to check that write refused as it should.
+func RefusedChangesNothing(t testing.TB, s keyspace.Store, write func(tx keyspace.Tx) error) error {
+	t.Helper()
+	before := Contents(t, s)
+	var werr error
+	if err := s.Update(func(tx keyspace.Tx) error {
+		werr = write(tx)
+		return nil // commit: what a refused write left would stay
+	}); err != nil {
+		t.Fatalf("committing: %v", err)
+	}
+	if werr != nil && !maps.Equal(before, Contents(t, s)) {
+		t.Errorf("a refused write (%v) changed the store", werr)
+	}
+	return werr
+}
