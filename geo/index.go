@@ -263,6 +263,32 @@ func (ix *Index) read(tx keyspace.Tx, id string, g grid, key []byte) (Point, err
 	return ix.decode(g, key, v)
 }
 
+// Update is read-modify-write of the point id: fn changes a copy of it
+// (its payload's fields, as Tile38's FSET and JSET do, or its place, its
+// scope or its expiry) and the result is put back in the caller's
+// transaction, keeping whatever fn leaves as it was: a point that expires
+// still does, at the same instant. A point that does not exist, or has
+// expired, is an error wrapping keyspace.ErrNotFound and fn is not
+// called. An error from fn, or a point Put refuses (ErrInvalidPoint, say),
+// writes nothing and is returned; fn must leave the id as it is. It
+// returns the point as written.
+func (ix *Index) Update(tx keyspace.Tx, id string, fn func(p *Point) error) (Point, error) {
+	p, err := ix.Get(tx, id)
+	if err != nil {
+		return Point{}, err
+	}
+	if err := fn(&p); err != nil {
+		return Point{}, err
+	}
+	if p.ID != id {
+		return Point{}, ix.wrap(fmt.Errorf("point %s: Update may not change its id (to %s)", errctx.Quote(id), errctx.Quote(p.ID)))
+	}
+	if err := ix.Put(tx, p); err != nil {
+		return Point{}, err
+	}
+	return p, nil
+}
+
 // Delete removes the point with the given id; a missing id is not an error.
 func (ix *Index) Delete(tx keyspace.Tx, id string) error {
 	if id == "" {
