@@ -214,7 +214,9 @@ func (e expiryCommands) persist() *ucli.Command {
 func geoExpiry() expiryCommands {
 	return expiryCommands{"geo", "points", "ID", "their place and payload", "--index fleet car-7", indexFlag(), ttlFlag(),
 		func(c *ucli.Context, expires time.Time) error {
-			return eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error { return ix.SetExpiry(tx, id, expires) })
+			return eachPoint(c, func(ix *geo.Index, tx keyspace.Tx, id string) error {
+				return noPoint(ix, id, ix.SetExpiry(tx, id, expires))
+			})
 		}}
 }
 

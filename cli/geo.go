@@ -2,7 +2,6 @@ package cli
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,10 +93,7 @@ func requireIndex(ix *geo.Index, tx keyspace.Tx) error {
 // getPoint is ix.Get with an error that names the id and the index.
 func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 	p, err := ix.Get(tx, id)
-	if errors.Is(err, keyspace.ErrNotFound) {
-		return p, fmt.Errorf("no point %q in index %s", id, ix.Name())
-	}
-	return p, err
+	return p, noPoint(ix, id, err)
 }
 
 func geoCommand() *ucli.Command {
@@ -314,6 +310,7 @@ func geoCommand() *ucli.Command {
 				},
 				Action: geoDel,
 			},
+			geoFsetCommand(),
 			geoSweepCommand(),
 			geoExpiry().expire(),
 			geoExpiry().persist(),
