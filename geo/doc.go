@@ -197,6 +197,8 @@
 // changes nothing; Index.Validate and Fence.Validate check one without a
 // transaction, for an import that names its bad rows. A point's id may
 // take its key to keyspace.MaxKeySize less the most its hash could take.
+// Update reads a point, lets a function change it (a payload field, as
+// Tile38's FSET does) and puts it back in the same transaction.
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
