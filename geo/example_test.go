@@ -1,6 +1,7 @@
 package geo_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -433,4 +434,34 @@ func ExampleFences_Containing() {
 	// [mitte ring] <nil>
 	// ann
 	// bob
+}
+
+// Update changes one point in place: here its payload, as Tile38's FSET
+// does, keeping its place and its expiry.
+func ExampleIndex_Update() {
+	store := keyspace.NewMemory()
+	fleet := geo.NewIndex("fleet")
+	soon := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		return fleet.Put(tx, geo.Point{ID: "car-7", Lat: 59.91, Lon: 10.75, Payload: []byte(`{"status":"free"}`), Expires: soon})
+	})
+	err := store.Update(func(tx keyspace.Tx) error {
+		_, err := fleet.Update(tx, "car-7", func(p *geo.Point) error {
+			p.Payload = []byte(`{"status":"busy"}`)
+			return nil
+		})
+		return err
+	})
+	fmt.Println(err)
+	store.View(func(tx keyspace.Tx) error {
+		p, err := fleet.Get(tx, "car-7")
+		fmt.Println(p.Lat, p.Lon, string(p.Payload), p.Expires.Year(), err)
+		_, err = fleet.Update(tx, "car-9", func(*geo.Point) error { return nil })
+		fmt.Println(errors.Is(err, keyspace.ErrNotFound))
+		return nil
+	})
+	// Output:
+	// <nil>
+	// 59.91 10.75 {"status":"busy"} 2099 <nil>
+	// true
 }
