@@ -33,6 +33,10 @@ type hits struct {
 	afterID  []byte           // after.ID
 	plain    bool             // neither a filter nor a cursor: admit need test only an expiry
 	enough   int              // stop the scan at this many results (QueryOptions.Any); 0 never
+	// tally, if set, is given each admitted point's coordinates instead
+	// of its record being kept: CellCounts counts them and returns no
+	// results.
+	tally func(lat, lon float64)
 	asOf     time.Time        // QueryOptions.Now
 	now      int64            // the time points expire by (clock), 0 until a point with an expiry is read
 	rejected int              // points read in the region that an expiry or the filter left out
@@ -81,7 +85,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 // used afterwards.
 func (ix *Index) release(h *hits) {
 	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
-	h.after, h.plain, h.enough, h.farthest = nil, false, 0, false
+	h.after, h.plain, h.enough, h.farthest, h.tally = nil, false, 0, false, nil
 	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }

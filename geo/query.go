@@ -529,7 +529,16 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 	if err := h.add(key, r.prefix, v, d); err != nil {
 		return err
 	}
-	if h.admit() && h.enough > 0 && len(h.recs) >= h.enough {
+	if !h.admit() {
+		return nil
+	}
+	if h.tally != nil {
+		rec := &h.recs[len(h.recs)-1]
+		h.tally(rec.lat, rec.lon)
+		h.drop()
+		return nil
+	}
+	if h.enough > 0 && len(h.recs) >= h.enough {
 		return errEnough
 	}
 	return nil
