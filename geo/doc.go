@@ -200,6 +200,11 @@
 // Update reads a point, lets a function change it (a payload field, as
 // Tile38's FSET does) and puts it back in the same transaction.
 //
+// CellCounts counts the points of a box by geohash cell of a precision,
+// with their mean positions (Elasticsearch's geohash_grid: marker
+// clusters, heat maps), through the Box query's covering and tests, a
+// running sum per cell in place of the results.
+//
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
 // exact coordinates are kept in the value, so results are exact whatever
