@@ -36,12 +36,12 @@ type hits struct {
 	// tally, if set, is given each admitted point's coordinates instead
 	// of its record being kept: CellCounts counts them and returns no
 	// results.
-	tally func(lat, lon float64)
-	asOf     time.Time        // QueryOptions.Now
-	now      int64            // the time points expire by (clock), 0 until a point with an expiry is read
-	rejected int              // points read in the region that an expiry or the filter left out
-	ids      []byte           // the ids, unescaped, back to back
-	payloads []byte           // the payloads, back to back
+	tally    func(lat, lon float64)
+	asOf     time.Time // QueryOptions.Now
+	now      int64     // the time points expire by (clock), 0 until a point with an expiry is read
+	rejected int       // points read in the region that an expiry or the filter left out
+	ids      []byte    // the ids, unescaped, back to back
+	payloads []byte    // the payloads, back to back
 	recs     []hit
 	order    []sortKey        // the sort of recs (results)
 	spare    []sortKey        // the radix sort's other buffer
