@@ -209,10 +209,44 @@ func openRead(c *ucli.Context) (*keyspace.BoltStore, error) {
 }
 
 // openWrite opens (or creates) the database for writing.
-func openWrite(c *ucli.Context) (*keyspace.BoltStore, error) {
+func openWrite(c *ucli.Context) (*writeStore, error) {
 	path := common(c, "db")
+	_, statErr := os.Stat(path)
 	s, err := keyspace.Open(path, nil)
-	return s, explainOpen(path, err)
+	if err != nil {
+		return nil, explainOpen(path, err)
+	}
+	return &writeStore{BoltStore: s, created: errors.Is(statErr, os.ErrNotExist)}, nil
+}
+
+// A writeStore is a database a command opened to write. Its Close removes
+// a file the command created and left without a key (its write failed and
+// rolled back, or wrote nothing), so that a command that changes nothing
+// leaves no empty database behind: the next command says the database
+// does not exist, as before. It checks for keys while it still holds the
+// file's lock; a process that opens the file between the close and the
+// removal finds it empty, as it would have been.
+type writeStore struct {
+	*keyspace.BoltStore
+	created bool // by this command's open
+}
+
+func (s *writeStore) Close() error {
+	empty := false
+	if s.created {
+		s.View(func(tx keyspace.Tx) error {
+			for range tx.Scan(keyspace.Range{}) {
+				return nil
+			}
+			empty = tx.Err() == nil
+			return nil
+		})
+	}
+	err := s.BoltStore.Close()
+	if empty && err == nil {
+		err = os.Remove(s.Path())
+	}
+	return err
 }
 
 // damagedError is a damaged database file (keyspace.ErrCorrupt), said in

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -392,5 +393,37 @@ func TestImportsNameAKeyTooLong(t *testing.T) {
 	}
 	if out, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "t", "--name", "by_city", "Quito"); code != 0 || !strings.Contains(out, "d") {
 		t.Errorf("lookup Quito after --skip-bad: exit %d, %q %q", code, out, stderr)
+	}
+}
+
+// TestFailedFirstWriteLeavesNoFile: a command that would create the
+// database and then fails, or writes nothing, leaves no file behind (the
+// next command says it does not exist); one that writes leaves it, and a
+// database that existed stays even when a command empties it.
+func TestFailedFirstWriteLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"sensor,time,value\ns1,2026-11-23T23:58:00Z,1.7e308\ns1,2026-11-23T23:58:30Z,1e308\n", []string{"series", "import", "--series", "t", "-"}},
+		{"", []string{"geo", "fset", "--index", "p", "a", "x=1"}},
+		{"", []string{"geo", "del", "--index", "p", "a"}},
+		{"", []string{"log", "append", "--log", "l", "--parent", strings.Repeat("p", keyspace.MaxKeySize), "hi"}},
+	} {
+		run(t, c.stdin, append([]string{"--db", db}, c.args...)...)
+		if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v left the file behind: %v", c.args, err)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "p", "--lat", "1", "--lon", "2", "a"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "del", "--index", "p", "a"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("a database that existed, emptied: %v", err)
 	}
 }
