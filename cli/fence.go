@@ -383,14 +383,7 @@ func fenceGeometry(f geo.Fence) *geojson.Feature {
 		return feat
 	case f.Box != nil:
 		b := f.Box
-		outline := func(west, east float64) orb.Polygon {
-			return orb.Polygon{{{west, b.MinLat}, {east, b.MinLat}, {east, b.MaxLat}, {west, b.MaxLat}, {west, b.MinLat}}}
-		}
-		var g orb.Geometry = outline(b.MinLon, b.MaxLon)
-		if b.MinLon > b.MaxLon { // cut in two at ±180°, as RFC 7946 §3.1.9 asks
-			g = orb.MultiPolygon{outline(b.MinLon, 180), outline(-180, b.MaxLon)}
-		}
-		feat := geojson.NewFeature(g)
+		feat := geojson.NewFeature(boxGeometry(*b))
 		feat.BBox = geojson.BBox{b.MinLon, b.MinLat, b.MaxLon, b.MaxLat}
 		feat.Properties["fence"] = "box"
 		feat.ID = f.ID

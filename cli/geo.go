@@ -99,7 +99,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); cells (points per geohash cell); get, dist, hash, scan by id; fset payload fields; scopes; expire, persist, sweep; repair, drop",
+		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); cells (points per geohash cell), bounds; get, dist, hash, scan by id; fset payload fields; scopes; expire, persist, sweep; repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -311,6 +311,7 @@ func geoCommand() *ucli.Command {
 				Action: geoDel,
 			},
 			geoCellsCommand(),
+			geoBoundsCommand(),
 			geoFsetCommand(),
 			geoSweepCommand(),
 			geoExpiry().expire(),

@@ -203,7 +203,9 @@
 // CellCounts counts the points of a box by geohash cell of a precision,
 // with their mean positions (Elasticsearch's geohash_grid: marker
 // clusters, heat maps), through the Box query's covering and tests, a
-// running sum per cell in place of the results.
+// running sum per cell in place of the results. Bounds is the smallest
+// box holding the points (Tile38's BOUNDS), across ±180° when that is
+// narrower.
 //
 // Distances are haversine on a sphere of EarthRadius (6,371,008.8 m, the
 // IUGG mean radius). Latitudes -90…90 and longitudes -180…180 are valid;
