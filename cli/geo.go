@@ -394,10 +394,6 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if err != nil {
 		return err
 	}
-	scope, err := parseScope(c.String("scope"))
-	if err != nil {
-		return err
-	}
 	size, err := limitOf(c)
 	if err != nil {
 		return err
@@ -412,10 +408,6 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	case anyOf && c.IsSet("cursor"):
 		return usagef("--any does not page: its points are the first found, not the nearest, so nothing comes after them in order")
 	}
-	conds, err := parseWhere(c)
-	if err != nil {
-		return err
-	}
 	query := queryText(c)
 	var after *geo.Cursor
 	if token := c.String("cursor"); token != "" {
@@ -423,18 +415,8 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 			return usageError{err}
 		}
 	}
-	s, err := openRead(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ix := geo.NewIndex(c.String("index"))
-	return s.ViewContext(c.Context, func(tx keyspace.Tx) error {
-		if err := requireIndex(ix, tx); err != nil {
-			return err
-		}
-		matches, _ := idMatcher(c)
-		o := &geo.QueryOptions{Scope: scope, Limit: size, Filter: pointFilter(conds, matches), After: after, Any: anyOf, FarthestFirst: c.Bool("desc")}
+	return viewPoints(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error {
+		o.Limit, o.After, o.Any, o.FarthestFirst = size, after, anyOf, c.Bool("desc")
 		if size > 0 && !anyOf {
 			o.Limit++ // one past the page: is there another?
 		}
@@ -463,6 +445,33 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 			hintScopes(c.App.ErrWriter, ix, tx)
 		}
 		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, true, next)
+	})
+}
+
+// viewPoints runs fn in a View of the database (which must exist) with
+// the geo index --index names (which must hold points) and the options
+// --scope, --where and --match give, checked before the file is opened.
+func viewPoints(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error) error {
+	scope, err := parseScope(c.String("scope"))
+	if err != nil {
+		return err
+	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	s, err := openRead(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ix := geo.NewIndex(c.String("index"))
+	return s.ViewContext(c.Context, func(tx keyspace.Tx) error {
+		if err := requireIndex(ix, tx); err != nil {
+			return err
+		}
+		matches, _ := idMatcher(c)
+		return fn(ix, tx, &geo.QueryOptions{Scope: scope, Filter: pointFilter(conds, matches)})
 	})
 }
 
