@@ -2,6 +2,7 @@ package geo
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -37,12 +38,6 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 					if suffix != "" {
 						opts.Filter = func(p Point) bool { return strings.HasSuffix(p.ID, suffix) }
 					}
-					var kept []Point
-					for _, p := range points {
-						if keep(p) {
-							kept = append(kept, p)
-						}
-					}
 					var got Box
 					var n int
 					var err error
@@ -50,40 +45,7 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if n != len(kept) {
-						t.Fatalf("suffix %q: %d points; brute force %d", suffix, n, len(kept))
-					}
-					if len(kept) == 0 {
-						if got != (Box{}) {
-							t.Fatalf("suffix %q: no points, box %+v", suffix, got)
-						}
-						continue
-					}
-					minLat, maxLat := 90.0, -90.0
-					for _, p := range kept {
-						minLat, maxLat = math.Min(minLat, p.Lat), math.Max(maxLat, p.Lat)
-						if !bruteInBox(got, p) {
-							t.Fatalf("suffix %q: box %+v leaves out %+v", suffix, got, p)
-						}
-					}
-					if got.MinLat != minLat || got.MaxLat != maxLat {
-						t.Fatalf("suffix %q: latitudes %v…%v; brute force %v…%v", suffix, got.MinLat, got.MaxLat, minLat, maxLat)
-					}
-					narrowest := 360.0
-					for _, w := range kept {
-						span := 0.0
-						for _, p := range kept {
-							span = math.Max(span, math.Mod(p.Lon-w.Lon+720, 360))
-						}
-						narrowest = math.Min(narrowest, span)
-					}
-					width := got.MaxLon - got.MinLon
-					if got.MinLon > got.MaxLon {
-						width += 360
-					}
-					if math.Abs(width-narrowest) > 1e-9 {
-						t.Fatalf("suffix %q: box %+v is %v° wide; the narrowest arc is %v°", suffix, got, width, narrowest)
-					}
+					checkBounds(t, fmt.Sprintf("suffix %q", suffix), got, n, points, keep)
 				}
 			})
 		}
@@ -120,5 +82,53 @@ func TestBoundsEdges(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// checkBounds checks Bounds' box and count against brute force over the
+// points in keeps: the latitudes' extremes, every point inside
+// (bruteInBox), and a width in longitude no more than the narrowest arc
+// found by trying every point's longitude as the west edge.
+func checkBounds(t *testing.T, what string, got Box, n int, points []Point, in func(Point) bool) {
+	t.Helper()
+	var kept []Point
+	for _, p := range points {
+		if in(p) {
+			kept = append(kept, p)
+		}
+	}
+	if n != len(kept) {
+		t.Fatalf("%s: %d points; brute force %d", what, n, len(kept))
+	}
+	if len(kept) == 0 {
+		if got != (Box{}) {
+			t.Fatalf("%s: no points, box %+v", what, got)
+		}
+		return
+	}
+	minLat, maxLat := 90.0, -90.0
+	for _, p := range kept {
+		minLat, maxLat = math.Min(minLat, p.Lat), math.Max(maxLat, p.Lat)
+		if !bruteInBox(got, p) {
+			t.Fatalf("%s: box %+v leaves out %+v", what, got, p)
+		}
+	}
+	if got.MinLat != minLat || got.MaxLat != maxLat {
+		t.Fatalf("%s: latitudes %v…%v; brute force %v…%v", what, got.MinLat, got.MaxLat, minLat, maxLat)
+	}
+	narrowest := 360.0
+	for _, w := range kept {
+		span := 0.0
+		for _, p := range kept {
+			span = math.Max(span, math.Mod(p.Lon-w.Lon+720, 360))
+		}
+		narrowest = math.Min(narrowest, span)
+	}
+	width := got.MaxLon - got.MinLon
+	if got.MinLon > got.MaxLon {
+		width += 360
+	}
+	if math.Abs(width-narrowest) > 1e-9 {
+		t.Fatalf("%s: box %+v is %v° wide; the narrowest arc is %v°", what, got, width, narrowest)
 	}
 }

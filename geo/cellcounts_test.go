@@ -56,42 +56,8 @@ func TestCellCountsAgainstBruteForce(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						type sum struct {
-							n        int
-							lat, lon float64
-						}
-						want := map[string]*sum{}
-						total := 0
-						for _, p := range points {
-							if !bruteInBox(b, p) || !keep(p) || !p.Expires.IsZero() && !p.Expires.After(now) {
-								continue
-							}
-							h := geohash.EncodeWithPrecision(p.Lat, p.Lon, uint(precision))
-							if want[h] == nil {
-								want[h] = new(sum)
-							}
-							want[h].n++
-							want[h].lat += p.Lat
-							want[h].lon += p.Lon
-							total++
-						}
-						counted += total
-						what := fmt.Sprintf("box %+v at precision %d", b, precision)
-						if len(got) != len(want) || st.Results != total {
-							t.Fatalf("%s: %d cells holding %d points; brute force %d cells, %d points", what, len(got), st.Results, len(want), total)
-						}
-						for i, c := range got {
-							w := want[c.Hash]
-							if w == nil || c.Count != w.n || math.Abs(c.Lat-w.lat/float64(w.n)) > 1e-9 || math.Abs(c.Lon-w.lon/float64(w.n)) > 1e-9 {
-								t.Fatalf("%s: cell %+v; brute force %+v", what, c, w)
-							}
-							if i > 0 && got[i-1].Hash >= c.Hash {
-								t.Fatalf("%s: cells out of order: %s then %s", what, got[i-1].Hash, c.Hash)
-							}
-							if bb := geohash.BoundingBox(c.Hash); c.Bounds != (Box{MinLat: bb.MinLat, MinLon: bb.MinLng, MaxLat: bb.MaxLat, MaxLon: bb.MaxLng}) {
-								t.Fatalf("%s: cell %s bounds %+v, geohash says %+v", what, c.Hash, c.Bounds, bb)
-							}
-						}
+						counted += checkCells(t, fmt.Sprintf("box %+v at precision %d", b, precision), got, st, points, precision,
+							func(p Point) bool { return bruteInBox(b, p) && keep(p) && (p.Expires.IsZero() || p.Expires.After(now)) })
 					}
 					return nil
 				})
@@ -141,4 +107,47 @@ func TestCellCountsRefuses(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// checkCells checks CellCounts' cells against brute force: the points in
+// keeps, grouped by geohash.EncodeWithPrecision's string, counted and
+// averaged, in geohash order, each with its geohash rectangle; st.Results
+// must count them. It returns how many points that is.
+func checkCells(t *testing.T, what string, got []CellCount, st Stats, points []Point, precision int, in func(Point) bool) int {
+	t.Helper()
+	type sum struct {
+		n        int
+		lat, lon float64
+	}
+	want := map[string]*sum{}
+	total := 0
+	for _, p := range points {
+		if !in(p) {
+			continue
+		}
+		h := geohash.EncodeWithPrecision(p.Lat, p.Lon, uint(precision))
+		if want[h] == nil {
+			want[h] = new(sum)
+		}
+		want[h].n++
+		want[h].lat += p.Lat
+		want[h].lon += p.Lon
+		total++
+	}
+	if len(got) != len(want) || st.Results != total {
+		t.Fatalf("%s: %d cells holding %d points; brute force %d cells, %d points", what, len(got), st.Results, len(want), total)
+	}
+	for i, c := range got {
+		w := want[c.Hash]
+		if w == nil || c.Count != w.n || math.Abs(c.Lat-w.lat/float64(w.n)) > 1e-9 || math.Abs(c.Lon-w.lon/float64(w.n)) > 1e-9 {
+			t.Fatalf("%s: cell %+v; brute force %+v", what, c, w)
+		}
+		if i > 0 && got[i-1].Hash >= c.Hash {
+			t.Fatalf("%s: cells out of order: %s then %s", what, got[i-1].Hash, c.Hash)
+		}
+		if bb := geohash.BoundingBox(c.Hash); c.Bounds != (Box{MinLat: bb.MinLat, MinLon: bb.MinLng, MaxLat: bb.MaxLat, MaxLon: bb.MaxLng}) {
+			t.Fatalf("%s: cell %s bounds %+v, geohash says %+v", what, c.Hash, c.Bounds, bb)
+		}
+	}
+	return total
 }

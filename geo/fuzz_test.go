@@ -460,6 +460,18 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 			blat, blon := b.centre()
 			checkResults(t, fmt.Sprintf("%s: box %+v under %v", where, b, scope), got,
 				brute(points, blat, blon, func(p Point) bool { return in(p) && bruteInBox(b, p) }))
+			precision := 1 + r.IntN(8)
+			cells, st, err := ix.CellCounts(tx, b, precision, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCells(t, fmt.Sprintf("%s: cells of precision %d in box %+v under %v", where, precision, b, scope), cells, st, points, precision,
+				func(p Point) bool { return in(p) && bruteInBox(b, p) })
+			bounds, n, err := ix.Bounds(tx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBounds(t, fmt.Sprintf("%s: bounds under %v", where, scope), bounds, n, points, in)
 			k := 1 + r.IntN(12)
 			got, _, err = ix.Nearest(tx, c[0], c[1], k, opts)
 			if err != nil {
@@ -489,7 +501,27 @@ func FuzzWritesAgainstBruteForce(f *testing.F) {
 			m := maps.Clone(committed)
 			if storetest.UpdateOrAbort(t, s, r.IntN(5) == 0, func(tx keyspace.Tx) error {
 				for range 1 + r.IntN(6) {
-					switch op := r.IntN(10); {
+					switch op := r.IntN(11); {
+					case op == 10: // Update: a move and a new payload, keeping the expiry
+						id, np := fmt.Sprint("p", r.IntN(30)), randomPoint()
+						old, exists := m[id]
+						exists = exists && live(old, time.Now()) // Update, as Get, goes by the clock
+						got, err := ix.Update(tx, id, func(p *Point) error {
+							p.Lat, p.Lon, p.Payload = np.Lat, np.Lon, np.Payload
+							return nil
+						})
+						switch {
+						case !exists && !errors.Is(err, keyspace.ErrNotFound):
+							t.Fatalf("txn %d: Update of %s, not there: %v", txn, id, err)
+						case exists && err != nil:
+							return err
+						case exists:
+							old.Lat, old.Lon, old.Payload = np.Lat, np.Lon, np.Payload
+							if got.Lat != old.Lat || !got.Expires.Equal(old.Expires) {
+								t.Fatalf("txn %d: Update of %s gave %+v, want %+v", txn, id, got, old)
+							}
+							m[id] = old
+						}
 					case op < 5:
 						p := randomPoint()
 						if err := ix.Put(tx, p); err != nil {
