@@ -48,12 +48,13 @@ func geoBounds(c *ucli.Context) error {
 			f.Properties = geojson.Properties{"points": n, "min_lat": b.MinLat, "min_lon": b.MinLon, "max_lat": b.MaxLat, "max_lon": b.MaxLon}
 			return writeJSON(c.App.Writer, f)
 		}
-		crossing := ""
-		if b.MinLon > b.MaxLon {
-			crossing = " (across ±180°)"
-		}
-		_, err = fmt.Fprintf(c.App.Writer, "MIN LAT     MIN LON      MAX LAT     MAX LON      POINTS\n%-11.6f %-12.6f %-11.6f %-12.6f %d%s\n", b.MinLat, b.MinLon, b.MaxLat, b.MaxLon, n, crossing)
-		return err
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "", []geo.Box{b}, "", "MIN LAT\tMIN LON\tMAX LAT\tMAX LON\tPOINTS", func(b geo.Box) string {
+			crossing := ""
+			if b.MinLon > b.MaxLon {
+				crossing = " (across ±180°)"
+			}
+			return fmt.Sprintf("%.6f\t%.6f\t%.6f\t%.6f\t%d%s", b.MinLat, b.MinLon, b.MaxLat, b.MaxLon, n, crossing)
+		})
 	})
 }
 
