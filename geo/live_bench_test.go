@@ -11,13 +11,15 @@ import (
 )
 
 // BenchmarkRadiusAfterPuts: 1 km radius queries on the memory backend, on
-// the same points loaded by one PutAll and by Index.Put, 1,000 a
-// transaction, as a live index is written. The leaves of the second are
-// all made by splits (the memory backend's fitShared and pack).
+// the same points loaded by one PutAll, by Index.Put, 1,000 a
+// transaction, as a live index is written, and by those Puts then
+// MemoryStore.Compact. The leaves of the second are all made by splits
+// (the memory backend's fitShared and pack); Compact lays them out as a
+// bulk load does.
 func BenchmarkRadiusAfterPuts(b *testing.B) {
 	pts := benchPoints(b)
 	centres := pts[:1000]
-	for _, how := range []string{"PutAll", "Put"} {
+	for _, how := range []string{"PutAll", "Put", "Put+Compact"} {
 		b.Run(how, func(b *testing.B) {
 			s := keyspace.NewMemory()
 			ix := geo.NewIndex("bench")
@@ -27,6 +29,11 @@ func BenchmarkRadiusAfterPuts(b *testing.B) {
 				inBatches(b, s, pts, func(tx keyspace.Tx, p workload.Point) error {
 					return ix.Put(tx, geo.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon})
 				})
+			}
+			if how == "Put+Compact" {
+				if _, err := s.Compact(); err != nil {
+					b.Fatal(err)
+				}
 			}
 			runQueries(b, s, centres, func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error) {
 				return ix.Radius(tx, lat, lon, 1000, nil)
