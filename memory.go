@@ -48,7 +48,8 @@ type snapshot struct {
 // pointer once and reads that snapshot with no lock. A snapshot that
 // serves many seeks, or that a bulk load published, also gets a flat
 // directory of its leaves, which its Views bisect instead of descending
-// the tree (memory_directory.go).
+// the tree (memory_directory.go). Compact (compact.go) gives a store
+// written by Puts over a long time the layout of a bulk load again.
 type MemoryStore struct {
 	writer    sync.Mutex // serializes Update; Clone is not safe concurrently
 	gen       uint64     // the last Update's generation; guarded by writer
