@@ -152,3 +152,17 @@ func ExampleStore_Batch() {
 	})
 	// Output: 10 vans <nil>
 }
+
+// A store written by many small Updates is compacted when the server is
+// quiet: the same pairs, laid out as a bulk load lays them.
+func ExampleMemoryStore_Compact() {
+	store := keyspace.NewMemory()
+	for i := range 1000 {
+		store.Update(func(tx keyspace.Tx) error {
+			return tx.Put([]byte(fmt.Sprintf("sensor/%04d", (i*7919)%1000)), []byte("reading"))
+		})
+	}
+	n, err := store.Compact()
+	fmt.Println(n, err, store.Len())
+	// Output: 1000 <nil> 1000
+}
