@@ -5,7 +5,11 @@ package keyspace
 // how many pairs it wrote. A store written by Puts over a long time
 // keeps each pair where its Put allocated it, among the garbage of the
 // writes since, and reads slower than the same pairs bulk-loaded
-// (bench/NOTES.md); Compact gives it the bulk layout back.
+// (bench/NOTES.md); Compact gives it the bulk layout back. On 1,000,000
+// geo points written by Index.Put, 1,000 a transaction, a 1 km radius
+// query took 7.8–9.1 µs before it and 5.8–6.4 after, against 5.5–6.3
+// bulk-loaded (-bench RadiusAfterPuts ./geo); the 2,000,000 pairs took
+// about a second to compact.
 //
 // It is one Update: Views that began before it go on reading the old
 // leaves, and it holds the writer's lock while it runs, and twice the
