@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/keyspacedb/keyspace"
@@ -24,17 +23,14 @@ import (
 // Limit, After, Any, FarthestFirst and Into, which order or cut results,
 // are refused (ErrBadQuery).
 func (ix *Index) Bounds(tx keyspace.Tx, opts *QueryOptions) (Box, int, error) {
-	var o QueryOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Limit != 0 || o.After != nil || o.Any || o.FarthestFirst || o.Into != nil {
-		return Box{}, 0, ix.wrap(fmt.Errorf("%w: Bounds reads every point: no Limit, After, Any, FarthestFirst or Into", ErrBadQuery))
+	o, err := wholeRegion(opts, "Bounds reads every point")
+	if err != nil {
+		return Box{}, 0, ix.wrap(err)
 	}
 	b := Box{MinLat: 90, MaxLat: -90}
 	var lons []float64
 	world := Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
-	_, _, err := ix.search(tx, 0, 0, &o, func(h *hits) region {
+	_, _, err = ix.search(tx, 0, 0, o, func(h *hits) region {
 		h.tally = func(lat, lon float64) {
 			b.MinLat, b.MaxLat = min(b.MinLat, lat), max(b.MaxLat, lat)
 			lons = append(lons, lon)

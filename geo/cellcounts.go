@@ -46,12 +46,9 @@ func (ix *Index) CellCounts(tx keyspace.Tx, b Box, precision int, opts *QueryOpt
 	if err := b.validate(); err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	var o QueryOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Limit != 0 || o.After != nil || o.Any || o.FarthestFirst || o.Into != nil {
-		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: CellCounts counts every point in the box: no Limit, After, Any, FarthestFirst or Into", ErrBadQuery))
+	o, err := wholeRegion(opts, "CellCounts counts every point in the box")
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
 	}
 	type sum struct {
 		n        int
@@ -61,7 +58,7 @@ func (ix *Index) CellCounts(tx keyspace.Tx, b Box, precision int, opts *QueryOpt
 	cells := map[uint64]*sum{}
 	points := 0
 	lat, lon := b.centre()
-	_, st, err := ix.search(tx, lat, lon, &o, func(h *hits) region {
+	_, st, err := ix.search(tx, lat, lon, o, func(h *hits) region {
 		h.tally = func(lat, lon float64) {
 			points++
 			c := geohash.EncodeIntWithPrecision(lat, lon, bits)
@@ -93,4 +90,18 @@ func (ix *Index) CellCounts(tx keyspace.Tx, b Box, precision int, opts *QueryOpt
 		})
 	}
 	return out, st, nil
+}
+
+// wholeRegion is opts for a query that reads every point of its region
+// (CellCounts, Bounds), which what, saying so, refuses options that order
+// or cut results: Limit, After, Any, FarthestFirst and Into.
+func wholeRegion(opts *QueryOptions, what string) (*QueryOptions, error) {
+	var o QueryOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Limit != 0 || o.After != nil || o.Any || o.FarthestFirst || o.Into != nil {
+		return nil, fmt.Errorf("%w: %s: no Limit, After, Any, FarthestFirst or Into", ErrBadQuery, what)
+	}
+	return &o, nil
 }

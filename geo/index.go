@@ -163,20 +163,16 @@ func (ix *Index) wrap(err error) error { return errctx.Wrap("geo", "index "+ix.n
 // Put adds or moves a point. A point that moves (or changes scope) loses its
 // old key in the same transaction.
 func (ix *Index) Put(tx keyspace.Tx, p Point) error {
-	if err := ix.Validate(p); err != nil {
+	scope, expires, err := ix.validate(&p)
+	if err != nil {
 		return err
 	}
-	expires, _ := expiryOf(p.Expires)
 	g, h := locate(p.Lat, p.Lon)
-	where := placeOf(p.Scope, h)
-	whereBytes, err := where.TryPack()
-	if err != nil {
-		return ix.wrap(fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err))
-	}
+	where := composite.AppendUint(scope, h) // placeOf(p.Scope, h), packed
 	if err := ix.deleteKey(tx, p.ID); err != nil {
 		return err
 	}
-	key := ix.points[g].Pack(append(where, p.ID))
+	key := composite.AppendString(append(bytes.Clone(ix.points[g].Bytes()), where...), p.ID)
 	if err := tx.Put(key, appendValue(make([]byte, 0, valueSize(&p, expires)), &p, expires)); err != nil {
 		return ix.wrap(err)
 	}
@@ -185,7 +181,7 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 			return ix.wrap(err)
 		}
 	}
-	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, whereBytes, expires))
+	return tx.Put(ix.ids.Pack(composite.Tuple{p.ID}), whereValue(g, where, expires))
 }
 
 // Validate reports what Put and PutAll would refuse p for, without a
@@ -195,15 +191,24 @@ func (ix *Index) Put(tx keyspace.Tx, p Point) error {
 // keyspace.MaxKeySize (keyspace.ErrKeyTooLarge). An import checks each
 // row with it, to name a bad row (or skip it) before writing any.
 func (ix *Index) Validate(p Point) error {
+	_, _, err := ix.validate(&p)
+	return err
+}
+
+// validate is Validate for Put, which keeps what it works out: the
+// point's scope packed as one nested element, and its expiry as stored.
+func (ix *Index) validate(p *Point) (scope []byte, expires int64, err error) {
 	if p.ID == "" {
-		return ix.wrap(ErrEmptyID)
+		return nil, 0, ix.wrap(ErrEmptyID)
 	}
-	scope, err := composite.Tuple{scopeTuple(p.Scope)}.TryPack()
+	scope, err = composite.Tuple{scopeTuple(p.Scope)}.TryPack()
 	if err != nil {
-		return ix.wrap(fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err))
+		return nil, 0, ix.wrap(fmt.Errorf("point %s: scope: %w", errctx.Quote(p.ID), err))
 	}
-	_, err = ix.checkPoint(&p, len(scope)+maxHashBytes)
-	return ix.wrap(err)
+	if expires, err = ix.checkPoint(p, len(scope)+maxHashBytes); err != nil {
+		return nil, 0, ix.wrap(err)
+	}
+	return scope, expires, nil
 }
 
 // maxHashBytes is the most bytes a packed hash (a uint64) takes.
