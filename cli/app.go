@@ -283,10 +283,8 @@ func explainOpen(path string, err error) error {
 		return damagedError{path, err}
 	case errors.Is(err, keyspace.ErrNotKeyspace):
 		return fmt.Errorf("%s is not a keyspace database: %w", path, err)
-	case strings.Contains(err.Error(), path):
-		return errctx.Bare("keyspace", err) // "open PATH: …" already
 	}
-	return fmt.Errorf("open %s: %w", path, err)
+	return errctx.Bare("keyspace", err) // keyspace.Open's errors say "open PATH: …"
 }
 
 // output returns the --output format, checked against those allowed.

@@ -41,12 +41,12 @@ func geoCells(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	b := geo.Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
-	if set := countSet(c, "min-lat", "min-lon", "max-lat", "max-lon"); set > 0 {
-		if set < 4 {
-			return usagef("geo cells: give all of --min-lat --min-lon --max-lat --max-lon, or none (everywhere)")
-		}
-		b = geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
+	b, given, err := cornerBox(c)
+	switch {
+	case err != nil:
+		return err
+	case !given:
+		b = geo.Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180} // everywhere
 	}
 	precision := c.Int("precision")
 	if precision < 1 || precision > geo.MaxCellPrecision {
@@ -85,15 +85,4 @@ func geoCells(c *ucli.Context) error {
 		}
 		return err
 	})
-}
-
-// countSet is how many of the named flags are set.
-func countSet(c *ucli.Context, names ...string) int {
-	n := 0
-	for _, name := range names {
-		if c.IsSet(name) {
-			n++
-		}
-	}
-	return n
 }

@@ -534,18 +534,14 @@ func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
 }
 
 func geoBox(c *ucli.Context) error {
-	corners := c.IsSet("min-lat") || c.IsSet("min-lon") || c.IsSet("max-lat") || c.IsSet("max-lon")
+	b, corners, err := cornerBox(c)
 	centred := c.IsSet("lat") || c.IsSet("lon") || c.IsSet("from") || c.IsSet("width") || c.IsSet("height")
 	switch {
 	case corners && centred:
 		return usagef("geo box: give either --min-lat --min-lon --max-lat --max-lon or --lat --lon (or --from) --width --height, not both")
+	case err != nil:
+		return err
 	case corners:
-		for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {
-			if !c.IsSet(f) {
-				return usagef("geo box: --%s is missing", f)
-			}
-		}
-		b := geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
 		return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 			rs, st, err := ix.Box(tx, b, o)
 			return rs, st, boxShape(b), err
@@ -570,6 +566,25 @@ func geoBox(c *ucli.Context) error {
 		})
 	}
 	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, or --lat --lon (or --from) --width --height")
+}
+
+// cornerBox is the box --min-lat --min-lon --max-lat --max-lon give, and
+// whether any of them is given: all four, or a usage error naming the
+// first missing (geo box, geo cells).
+func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
+	given := false
+	for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {
+		given = given || c.IsSet(f)
+	}
+	if !given {
+		return geo.Box{}, false, nil
+	}
+	for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {
+		if !c.IsSet(f) {
+			return geo.Box{}, true, usagef("geo %s: --%s is missing", c.Command.Name, f)
+		}
+	}
+	return geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}, true, nil
 }
 
 // readPolygon reads a Polygon or MultiPolygon from a GeoJSON geometry,
