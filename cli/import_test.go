@@ -37,6 +37,7 @@ func TestImportsRefuseWhatWouldOverwrite(t *testing.T) {
 		{"id,city\n3,Lima\n", "city", "table t is keyed id, not city"},
 		{"id,city\nx,Lima\n", "id", `line 2: key column "id" is "x", not an integer`},
 		{"id,city\n3,Lima\n3,Quito\n", "id", "line 3: key 3 repeats line 2"},
+		{"id,city,city\n3,Lima,Quito\n", "id", `line 1: columns 2 and 3 of the header are both named "city"`},
 	} {
 		_, stderr, code := run(t, tc.csv, "--db", db, "table", "import", "--table", "t", "--key-cols", tc.keyCols, "-")
 		if code != 1 || !strings.Contains(stderr, tc.want) {

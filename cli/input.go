@@ -124,8 +124,8 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the CSV header: %w", err)
 		}
-		for i := range header {
-			header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
+		if err := checkHeader(header); err != nil {
+			return nil, err
 		}
 		var rows []row
 		for {
@@ -199,6 +199,25 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 		return rows, nil
 	}
 	return nil, usagef("--format %q: want csv, ndjson or geojson", format)
+}
+
+// checkHeader trims a CSV header's names (and a byte-order mark) in
+// place and refuses a header that would lose data: a column without a
+// name, or a name given twice, whose values would overwrite the first's.
+func checkHeader(header []string) error {
+	seen := make(map[string]int, len(header))
+	for i := range header {
+		header[i] = strings.TrimSpace(strings.TrimPrefix(header[i], "\ufeff"))
+		name := header[i]
+		if name == "" {
+			return fmt.Errorf("line 1: column %d of the header has no name (nothing imported)", i+1)
+		}
+		if first, ok := seen[name]; ok {
+			return fmt.Errorf("line 1: columns %d and %d of the header are both named %q (nothing imported)", first, i+1, name)
+		}
+		seen[name] = i + 1
+	}
+	return nil
 }
 
 // interrupted is an error once ctx is cancelled, checked every 1,024 rows

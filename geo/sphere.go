@@ -15,11 +15,11 @@ var ErrInvalidPoint = fmt.Errorf("geo: invalid coordinates")
 // validate checks a latitude and longitude in degrees.
 func validate(lat, lon float64) error {
 	switch {
-	case math.IsNaN(lat) || math.IsInf(lat, 0):
-		return fmt.Errorf("%w: latitude %v is not a number", ErrInvalidPoint, lat)
-	case math.IsNaN(lon) || math.IsInf(lon, 0):
-		return fmt.Errorf("%w: longitude %v is not a number", ErrInvalidPoint, lon)
-	case lat < -90 || lat > 90:
+	case math.IsNaN(lat):
+		return fmt.Errorf("%w: latitude is not a number (NaN)", ErrInvalidPoint)
+	case math.IsNaN(lon):
+		return fmt.Errorf("%w: longitude is not a number (NaN)", ErrInvalidPoint)
+	case lat < -90 || lat > 90: // ±Inf too
 		return fmt.Errorf("%w: latitude %v out of range [-90, 90]", ErrInvalidPoint, lat)
 	case lon < -180 || lon > 180:
 		return fmt.Errorf("%w: longitude %v out of range [-180, 180]", ErrInvalidPoint, lon)
