@@ -170,7 +170,7 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 	byKey := map[string]*fold{}
 	for i, r := range readings {
 		if r.Sensor == "" {
-			return s.wrap(&ReadingError{i, ErrEmptyKey})
+			return s.wrap(&ReadingError{i, fmt.Errorf("sensor: %w", errctx.Bare("indextable", ErrEmptyKey))})
 		}
 		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
 			return s.wrap(&ReadingError{i, fmt.Errorf("%w: %v is not a finite number", ErrBadReading, r.Value)})
@@ -178,7 +178,9 @@ func (s *Series) AddAll(tx keyspace.Tx, readings []Reading) error {
 		start := r.At.UTC().Truncate(s.opts.Width)
 		key, err := s.sub.TryPack(composite.Tuple{r.Sensor, start})
 		if err != nil {
-			return s.wrap(&ReadingError{i, fmt.Errorf("%w: time %s: %w", ErrBadReading, r.At, err)})
+			first, last := composite.TimeBounds()
+			return s.wrap(&ReadingError{i, fmt.Errorf("%w: time %s is outside the times a key holds, %s to %s", ErrBadReading,
+				r.At.Format(time.RFC3339Nano), first.Format(time.RFC3339), last.Format(time.RFC3339))})
 		}
 		if len(key) > keyspace.MaxKeySize {
 			return s.wrap(&ReadingError{i, fmt.Errorf("sensor %s: %w: its bucket's key is %d bytes (the most is %d)",
