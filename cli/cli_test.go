@@ -58,7 +58,26 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	} else if err != nil {
 		t.Fatal(err)
 	}
+	checkPrefixesOnce(t, errb.String())
 	return out.String(), errb.String(), code
+}
+
+// checkPrefixesOnce fails t when a message on stderr names a package
+// twice ("geo: fences z: fence \"c\": keyspace: key not found" once read
+// "… keyspace: key not found" after "keyspace: "): each error gives its
+// package once (internal/errctx). A --skip-bad report joins a message per
+// row with "; ", so each of those is looked at alone.
+func checkPrefixesOnce(t *testing.T, stderr string) {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		for _, msg := range strings.Split(line, "; ") {
+			for _, pkg := range []string{"keyspace: ", "geo: ", "indextable: ", "enumkeys: ", "composite: "} {
+				if strings.Count(msg, pkg) > 1 {
+					t.Errorf("%q names %q more than once: %s", msg, pkg, line)
+				}
+			}
+		}
+	}
 }
 
 type jsonResults struct {

@@ -109,7 +109,7 @@ func sideFlags() []ucli.Flag {
 // side reads --left or --right: the id, and whether it is a left.
 func side(c *ucli.Context) (string, bool, error) {
 	if (c.String("left") == "") == (c.String("right") == "") {
-		return "", false, usagef("rel %s wants --left or --right", c.Command.Name)
+		return "", false, usagef("rel %s wants one of --left and --right", c.Command.Name)
 	}
 	if id := c.String("left"); id != "" {
 		return id, true, nil

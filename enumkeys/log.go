@@ -183,7 +183,7 @@ func (l *Log) Get(tx keyspace.Tx, parent string, id uint64) (Item, error) {
 	}
 	v, err := tx.Get(l.items.Pack(composite.Tuple{parent, id}))
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return Item{}, l.wrap(fmt.Errorf("item %s/%d was deleted: %w", parent, id, err))
+		return Item{}, l.wrap(fmt.Errorf("item %s/%d was deleted: %w", parent, id, errctx.Bare("keyspace", err)))
 	}
 	if err != nil {
 		return Item{}, l.wrap(fmt.Errorf("item %s/%d: %w", parent, id, err))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // ListOptions page through a listing.
@@ -169,7 +170,7 @@ func (l *Log) page(tx keyspace.Tx, r keyspace.Range, opts *ListOptions, decode f
 	r.Reverse = o.Reverse
 	items, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, decode)
 	if errors.Is(err, keyspace.ErrBadCursor) {
-		return Page{}, l.wrap(err)
+		return Page{}, l.wrap(errctx.Bare("keyspace", err))
 	}
 	if err != nil {
 		return Page{}, err // decode's, wrapped already

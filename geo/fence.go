@@ -163,7 +163,7 @@ func (f Fence) region() (region, error) {
 		return newCircle(c.Lat, c.Lon, c.Radius), nil
 	case f.Box != nil:
 		if err := f.Box.validate(); err != nil {
-			return nil, fmt.Errorf("%w %q: %w", ErrBadFence, f.ID, err)
+			return nil, fmt.Errorf("%w %q: %w", ErrBadFence, f.ID, errctx.Bare("geo", err))
 		}
 		return new(boxRegion).init(*f.Box), nil
 	}
@@ -346,7 +346,7 @@ func (fs *Fences) Get(tx keyspace.Tx, id string) (Fence, error) {
 		return Fence{}, err
 	}
 	if def.Expires != 0 && def.Expires <= time.Now().UnixNano() {
-		return Fence{}, fs.wrap(fmt.Errorf("fence %s: %w (expired)", errctx.Quote(id), keyspace.ErrNotFound))
+		return Fence{}, fs.wrap(fmt.Errorf("fence %s: %w (expired)", errctx.Quote(id), errctx.Bare("keyspace", keyspace.ErrNotFound)))
 	}
 	return def.fence(id), nil
 }

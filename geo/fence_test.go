@@ -533,6 +533,9 @@ func TestFenceEdges(t *testing.T) {
 		if !errors.Is(err, bad.want) {
 			t.Errorf("Put(%+v) = %v, want %v", bad.f, err, bad.want)
 		}
+		if err != nil && strings.Count(err.Error(), "geo: ") != 1 {
+			t.Errorf("Put(%+v) = %q: want the package named once", bad.f, err)
+		}
 	}
 	s.View(func(tx keyspace.Tx) error {
 		ids, _ := fs.IDs(tx)

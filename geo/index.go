@@ -254,7 +254,7 @@ func (ix *Index) Get(tx keyspace.Tx, id string) (Point, error) {
 		return Point{}, err
 	}
 	if expires != 0 && expires <= time.Now().UnixNano() {
-		return Point{}, ix.wrap(fmt.Errorf("point %s: %w (expired)", errctx.Quote(id), keyspace.ErrNotFound))
+		return Point{}, ix.wrap(fmt.Errorf("point %s: %w (expired)", errctx.Quote(id), errctx.Bare("keyspace", keyspace.ErrNotFound)))
 	}
 	return ix.read(tx, id, g, key)
 }

@@ -230,7 +230,7 @@ func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (P
 		return e, err
 	})
 	if errors.Is(err, keyspace.ErrBadCursor) {
-		return Page{}, ix.wrap(err)
+		return Page{}, ix.wrap(errctx.Bare("keyspace", err))
 	}
 	if err != nil {
 		return Page{}, err // decodeEntry's, wrapped already

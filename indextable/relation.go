@@ -303,7 +303,7 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, opts 
 		err = tx.Err()
 	}
 	if err != nil {
-		return LinkPage{}, r.wrap(err)
+		return LinkPage{}, r.wrap(errctx.Bare("keyspace", err))
 	}
 	return LinkPage{Links: links, Next: next}, nil
 }
