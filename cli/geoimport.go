@@ -342,9 +342,14 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	if _, err := composite.Tuple(p.Scope).TryPack(); err != nil {
 		return p, fmt.Errorf("scope: %w", err)
 	}
-	payload := map[string]string{}
+	payload := map[string]any{}
 	for k, v := range r.fields {
-		if !skip[k] {
+		if skip[k] {
+			continue
+		}
+		if jv, ok := r.values[k]; ok {
+			payload[k] = jv // NDJSON, GeoJSON: keep the JSON type
+		} else {
 			payload[k] = v
 		}
 	}

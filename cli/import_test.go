@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -426,5 +427,82 @@ func TestFailedFirstWriteLeavesNoFile(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err != nil {
 		t.Errorf("a database that existed, emptied: %v", err)
+	}
+}
+
+// TestJSONImportsKeepTypes: an NDJSON object's or a GeoJSON feature's
+// properties reach the payload with their JSON types (a number stays a
+// number, an array an array, null null), not as text; an NDJSON number
+// keeps every digit; a GeoJSON export imported again gives the same
+// payloads. The oracle is the input itself, decoded alike.
+func TestJSONImportsKeepTypes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	decode := func(s string) map[string]any {
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		var m map[string]any
+		if err := d.Decode(&m); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return m
+	}
+	payloads := func(index string) map[string]map[string]any {
+		out, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", index, "--output", "ndjson")
+		if code != 0 {
+			t.Fatalf("scan %s: %s", index, stderr)
+		}
+		got := map[string]map[string]any{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var p struct {
+				ID      string          `json:"id"`
+				Payload json.RawMessage `json:"payload"`
+			}
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			got[p.ID] = decode(string(p.Payload))
+		}
+		return got
+	}
+	props := []string{
+		`{"pop":1000,"big":true,"tags":["x",2,null],"meta":{"k":{"deep":-1.5}},"none":null,"name":"A"}`,
+		`{"ratio":0.1,"neg":-7,"empty":"","list":[],"obj":{}}`,
+	}
+	var ndjson, features []string
+	want := map[string]map[string]any{}
+	for i, p := range props {
+		id := fmt.Sprint("p", i)
+		want[id] = decode(p)
+		ndjson = append(ndjson, fmt.Sprintf(`{"id":%q,"lat":%d,"lon":2,`, id, i)+p[1:])
+		features = append(features, fmt.Sprintf(`{"type":"Feature","id":%q,"geometry":{"type":"Point","coordinates":[2,%d]},"properties":%s}`, id, i, p))
+	}
+	// An integer of 20 digits, more than a float64 holds, in NDJSON.
+	ndjson = append(ndjson, `{"id":"n","lat":1,"lon":2,"serial":12345678901234567891}`)
+	if _, stderr, code := run(t, strings.Join(ndjson, "\n")+"\n", "--db", db, "--quiet", "geo", "import", "--index", "nd", "--format", "ndjson", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	fc := `{"type":"FeatureCollection","features":[` + strings.Join(features, ",") + `]}`
+	if _, stderr, code := run(t, fc, "--db", db, "--quiet", "geo", "import", "--index", "gj", "--format", "geojson", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	gotND, gotGJ := payloads("nd"), payloads("gj")
+	if serial := gotND["n"]["serial"]; serial != json.Number("12345678901234567891") {
+		t.Errorf("NDJSON serial = %v, want every digit of 12345678901234567891", serial)
+	}
+	delete(gotND, "n")
+	for name, got := range map[string]map[string]map[string]any{"NDJSON": gotND, "GeoJSON": gotGJ} {
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s payloads:\n%v\nwant the input's properties:\n%v", name, got, want)
+		}
+	}
+	export, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "gj", "--output", "geojson")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, export, "--db", db, "--quiet", "geo", "import", "--index", "again", "--format", "geojson", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if got := payloads("again"); !reflect.DeepEqual(got, want) {
+		t.Errorf("export imported again:\n%v\nwant:\n%v", got, want)
 	}
 }

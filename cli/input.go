@@ -29,8 +29,13 @@ type row struct {
 	line    int
 	feature bool // a GeoJSON feature: line counts features
 	fields  map[string]string
-	point   *orb.Point // GeoJSON geometry, when the input has one
-	id      string     // GeoJSON feature id
+	// values are an NDJSON object's or a GeoJSON feature's properties as
+	// decoded, for a payload that keeps their JSON types (1000 stays a
+	// number, [1,2] an array); fields holds them as text for the columns
+	// read as text (id, latitude, scope). Nil for CSV, which has no types.
+	values map[string]any
+	point  *orb.Point // GeoJSON geometry, when the input has one
+	id     string     // GeoJSON feature id
 }
 
 // where names the row for an error: "line 7", or "feature 7".
@@ -162,15 +167,15 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 			if err := interrupted(ctx, len(rows)); err != nil {
 				return nil, err
 			}
-			var obj map[string]any
-			if err := json.Unmarshal([]byte(text), &obj); err != nil {
+			obj, err := decodeObject(text)
+			if err != nil {
 				return nil, fmt.Errorf("line %d: not a JSON object: %v (nothing imported)", line, err)
 			}
 			fields := map[string]string{}
 			for k, v := range obj {
 				fields[k] = jsonField(v)
 			}
-			rows = append(rows, row{line: line, fields: fields})
+			rows = append(rows, row{line: line, fields: fields, values: obj})
 		}
 		return rows, sc.Err()
 	case "geojson":
@@ -184,7 +189,7 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 		}
 		var rows []row
 		for i, f := range fc.Features {
-			r := row{line: i + 1, feature: true, fields: map[string]string{}}
+			r := row{line: i + 1, feature: true, fields: map[string]string{}, values: f.Properties}
 			for k, v := range f.Properties {
 				r.fields[k] = jsonField(v)
 			}
@@ -242,10 +247,34 @@ func stoppedUpdate(err error, nothing string) error {
 	return err
 }
 
+// decodeObject decodes one NDJSON line, keeping its numbers' text
+// (json.Number), so that an id of 12345678901234567890 is not rounded to
+// a float64's 17 digits on its way to the payload; one object and nothing
+// after it.
+func decodeObject(text string) (map[string]any, error) {
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var obj map[string]any
+	if err := d.Decode(&obj); err != nil {
+		return nil, err
+	}
+	if obj == nil {
+		return nil, errors.New("null")
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("more after the object")
+	}
+	return obj, nil
+}
+
+// jsonField is a decoded JSON value as a field's text: a string as it
+// is, a number as written, null as empty, anything else as its JSON.
 func jsonField(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
+	case json.Number:
+		return v.String()
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case nil:
