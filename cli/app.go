@@ -144,9 +144,19 @@ const interruptGrace = 2 * time.Second
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
 
 // commonFlags are accepted before the command and after it alike.
-func commonFlags() []ucli.Flag {
+//
+// Only the keyspace command's own --db reads $KEYSPACE_DB. A leaf
+// command's copy that read it too would count as given whenever the
+// variable is set, and common, which takes the copy nearest the leaf that
+// was given, would let the environment win over a --db on the command
+// line (KEYSPACE_DB=a.db keyspace --db b.db stats read a.db).
+func commonFlags(leaf bool) []ucli.Flag {
+	db := &ucli.StringFlag{Name: "db", Value: "keyspace.db", EnvVars: []string{"KEYSPACE_DB"}, Usage: "the database `FILE`"}
+	if leaf {
+		db.EnvVars, db.Usage = nil, "the database `FILE`, or $KEYSPACE_DB when no --db is given"
+	}
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "db", Value: "keyspace.db", EnvVars: []string{"KEYSPACE_DB"}, Usage: "the database `FILE`"},
+		db,
 		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson or geojson"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bars"},
 	}
@@ -161,7 +171,7 @@ func prepare(cmds []*ucli.Command) {
 			prepare(cmd.Subcommands)
 			continue
 		}
-		cmd.Flags = append(cmd.Flags, commonFlags()...)
+		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
 	}
 }
 
@@ -193,7 +203,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 		OnUsageError: func(c *ucli.Context, err error, _ bool) error {
 			return withFlagSuggestion(c, err)
 		},
-		Flags:    commonFlags(),
+		Flags:    commonFlags(false),
 		Commands: cmds,
 	}
 }

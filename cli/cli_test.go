@@ -1753,3 +1753,42 @@ func TestInterruptWhileReadingInput(t *testing.T) {
 		t.Errorf("an interrupted command changed the database:\n%s\n%s", before, after)
 	}
 }
+
+// TestDBFlagBeatsEnvironment: $KEYSPACE_DB names the database only when
+// no --db is given, before the command or after it, and in the shell.
+func TestDBFlagBeatsEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	for _, db := range []string{a, b} {
+		if _, stderr, code := run(t, "id,lat,lon\nx,1,2\n", "--db", db, "--quiet", "geo", "import", "--index", "in_"+filepath.Base(db), "-"); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	withEnv := func(stdin string, args ...string) string {
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), "KEYSPACE_DB="+a)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"stats"}, "in_a.db"},
+		{"", []string{"--db", b, "stats"}, "in_b.db"},
+		{"", []string{"stats", "--db", b}, "in_b.db"},
+		{"stats\n", []string{"--db", b, "shell"}, "in_b.db"},
+		{"stats\n", []string{"shell"}, "in_a.db"},
+		{"stats --db " + b + "\n", []string{"shell"}, "in_b.db"},
+	} {
+		out := withEnv(tc.stdin, tc.args...)
+		if !strings.Contains(out, tc.want) || strings.Count(out, "in_") != 1 {
+			t.Errorf("KEYSPACE_DB=a.db keyspace %v (stdin %q):\n%s\nwant the stats of %s", tc.args, tc.stdin, out, tc.want)
+		}
+	}
+}
