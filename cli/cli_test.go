@@ -1792,3 +1792,44 @@ func TestDBFlagBeatsEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestTableScanShortKey: a scan query without a star that names fewer
+// columns than the key has can match no row; it is a usage error that
+// gives the query for the rows under it, and that query finds exactly
+// the rows whose key starts so.
+func TestTableScanShortKey(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rows := "cc,city,id\nUS,Fresno,1\nUS,A:B,2\nUS,Fresnos,3\nCA,Toronto,4\nUS:,x,5\n"
+	if _, stderr, code := run(t, rows, "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "cc,city,id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct{ query, under, wantIDs string }{
+		{"US", "US:*", "1,2,3"},
+		{"US:", "US:*", "1,2,3"},
+		{"US:Fresno", "US:Fresno:*", "1"},
+		{`US:A\:B`, `US:A\:B:*`, "2"},
+		{`US\:`, `US\::*`, "5"},
+	} {
+		_, stderr, code := run(t, "", "--db", db, "table", "scan", "--table", "t", tc.query)
+		if code != 2 || !strings.Contains(stderr, "names no row") || !strings.Contains(stderr, fmt.Sprintf("%q scans the rows under it", tc.under)) {
+			t.Errorf("scan %s: exit %d, %q; want exit 2 suggesting %s", tc.query, code, stderr, tc.under)
+			continue
+		}
+		out, stderr, code := run(t, "", "--db", db, "table", "scan", "--table", "t", "--output", "ndjson", tc.under)
+		if code != 0 {
+			t.Fatalf("scan %s: %s", tc.under, stderr)
+		}
+		var ids []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r struct{ Record struct{ ID string } }
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			ids = append(ids, r.Record.ID)
+		}
+		slices.Sort(ids)
+		if got := strings.Join(ids, ","); got != tc.wantIDs {
+			t.Errorf("scan %s: ids %s, want %s", tc.under, got, tc.wantIDs)
+		}
+	}
+}

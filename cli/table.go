@@ -329,6 +329,10 @@ func tableScan(c *ucli.Context) error {
 			if err != nil {
 				return usageError{err}
 			}
+			if pq.Exact && len(pq.Prefix) < len(schema) { // no row's key is that short
+				return usagef("%q has %d of the table's %d key columns (%s), so it names no row; %q scans the rows under it",
+					q, len(pq.Prefix), len(schema), keyColumns(schema), underQuery(q))
+			}
 			r = pq.Range(t.Records())
 		}
 		page, err := scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"))
@@ -341,6 +345,19 @@ func tableScan(c *ucli.Context) error {
 		}
 		return writeRows(c, format, out, page.next)
 	})
+}
+
+// underQuery is the query for the rows under the key text q: US:* for
+// US or US: (a colon at the end starts an empty column, which a user
+// seldom means), but US\::* for US\:, whose colon is text.
+func underQuery(q string) string {
+	if strings.HasSuffix(q, ":") {
+		backslashes := len(q) - 1 - len(strings.TrimRight(q[:len(q)-1], "\\"))
+		if backslashes%2 == 0 {
+			return q + "*"
+		}
+	}
+	return q + ":*"
 }
 
 func tableCount(c *ucli.Context) error {
