@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"cmp"
 	encbin "encoding/binary"
 	"encoding/csv"
 	"encoding/json"
@@ -737,6 +738,39 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("scan completed %v: %v, want %v (%s)", c.bounds, got, c.want, stderr)
 		}
+	}
+	// A star makes a prefix query of the last field named: every row
+	// whose status starts so, newest first within a status, as the rows
+	// above say; --from and --to want an exact value.
+	type order struct{ id, status, created string }
+	var rows []order
+	for _, line := range strings.Split(strings.TrimSpace(orders), "\n")[1:] {
+		f := strings.Split(line, ",")
+		rows = append(rows, order{f[0], f[1], f[2]})
+	}
+	slices.SortStableFunc(rows, func(a, b order) int { // status up, created down
+		return cmp.Or(strings.Compare(a.status, b.status), strings.Compare(b.created, a.created))
+	})
+	for _, q := range []string{"comp*", "o*", "*", "x*", "completed:*"} {
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "index", "lookup", "--table", "orders", "--name", "status_created", q)
+		var page struct{ Entries []struct{ Key string } }
+		json.Unmarshal([]byte(out), &page)
+		var got, want []string
+		for _, e := range page.Entries {
+			got = append(got, e.Key)
+		}
+		prefix := strings.TrimSuffix(strings.TrimSuffix(q, "*"), ":")
+		for _, r := range rows {
+			if strings.HasPrefix(r.status, prefix) {
+				want = append(want, r.id)
+			}
+		}
+		if code != 0 || !slices.Equal(got, want) {
+			t.Errorf("lookup %s: exit %d, %v, want %v (%s)", q, code, got, want, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "index", "scan", "--table", "orders", "--name", "status_created", "comp*", "--from", "300"); code != 2 || !strings.Contains(stderr, "has a star") {
+		t.Errorf("scan comp* --from 300: exit %d, %q", code, stderr)
 	}
 	// New rows keep the index in step.
 	run(t, "id,status,created,city\n5,completed,400,Rome\n", "--db", db, "table", "import", "--table", "orders", "--key-cols", "id", "-")

@@ -228,8 +228,9 @@ func indexCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is)",
-				UsageText: "keyspace index lookup --table cities --name by_state_name CA",
+				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is), or matches a VALUE ending in a star (CA:San*)",
+				UsageText: "keyspace index lookup --table cities --name by_state_name CA\n" +
+					"keyspace index lookup --table cities --name by_state_name 'CA:San*'",
 				ArgsUsage: "VALUE",
 				Flags:     indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"}),
 				Action:    func(c *ucli.Context) error { return indexRead(c, true) },
@@ -378,12 +379,16 @@ func indexRead(c *ucli.Context, records bool) error {
 		var prefix composite.Tuple
 		if v := c.Args().First(); v != "" {
 			// With the index's schema, a descending field's value is
-			// given as it is (completed:300), not as ~300.
-			n := min(strings.Count(v, ":")+1, len(values)) // a first guess, refined by the parser
-			if prefix, err = composite.ParseText(v, values[:n]); err != nil {
+			// given as it is (completed:300), not as ~300; a star ends
+			// a prefix query (completed:*, San Fran*).
+			q, err := composite.ParseQuery(v, values)
+			if err != nil {
 				return usageError{err}
 			}
-			r = ix.Equal(prefix...)
+			if !q.Exact && (c.IsSet("from") || c.IsSet("to")) {
+				return usagef("--from and --to bound the field after an exact VALUE, and %q has a star", v)
+			}
+			prefix, r = q.Prefix, ix.Match(q)
 		} else if records {
 			return usagef("index lookup wants a VALUE")
 		}

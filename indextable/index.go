@@ -207,6 +207,18 @@ func (ix *Index[R]) Between(prefix, from, to composite.Tuple) keyspace.Range {
 	return ix.sub.Between(prefix, from, to)
 }
 
+// Match is the range of entries whose value matches q, a query in
+// composite's text form with a star (composite.ParseQuery against the
+// index's fields): ("CA", "San*") is every entry whose first field is CA
+// and whose second is a string starting with San, ("CA", *) every entry
+// whose first field is CA; an exact q is Equal(q.Prefix...).
+func (ix *Index[R]) Match(q composite.Query) keyspace.Range {
+	if q.Exact {
+		return ix.Equal(q.Prefix...)
+	}
+	return q.Range(ix.sub)
+}
+
 // All is the whole index.
 func (ix *Index[R]) All() keyspace.Range { return ix.sub.Range() }
 

@@ -81,10 +81,10 @@ func recompute(model map[int64]user, values func(user) []composite.Tuple) [][2]s
 	return out
 }
 
-func scanned(t *testing.T, s keyspace.Store, ix *Index[user]) [][2]string {
+func scanned(t *testing.T, s keyspace.Store, r keyspace.Range, ix *Index[user]) [][2]string {
 	var out [][2]string
 	s.View(func(tx keyspace.Tx) error {
-		p, err := ix.Scan(tx, ix.All(), nil)
+		p, err := ix.Scan(tx, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,6 +95,53 @@ func scanned(t *testing.T, s keyspace.Store, ix *Index[user]) [][2]string {
 	})
 	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1])) })
 	return out
+}
+
+// checkMatches compares Index.Match, for prefix queries on the city and
+// status indexes (a city holds a separator and a zero byte), with the
+// model's entries filtered by the query's meaning.
+func checkMatches(t *testing.T, s keyspace.Store, model map[int64]user, ix indexes) {
+	t.Helper()
+	str := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		ix *Index[user]
+		q  composite.Query
+	}{
+		{ix.city, composite.Query{Partial: str("")}},
+		{ix.city, composite.Query{Partial: str("O")}},
+		{ix.city, composite.Query{Partial: str("Lima")}},
+		{ix.city, composite.Query{Partial: str("Limas")}},
+		{ix.city, composite.Query{Partial: str("a:b\x00")}},
+		{ix.city, composite.Query{Partial: str("a:b\x00c")}},
+		{ix.city, composite.Query{Partial: str("a:")}},
+		{ix.city, composite.Query{Prefix: composite.Tuple{"Oslo"}, Exact: true}},
+		{ix.status, composite.Query{Prefix: composite.Tuple{"open"}}},
+		{ix.status, composite.Query{Partial: str("comp")}},
+		{ix.status, composite.Query{Partial: str("x")}},
+	} {
+		matches := func(v composite.Tuple) bool {
+			if len(v) < len(tc.q.Prefix) || fmt.Sprint(v[:len(tc.q.Prefix)]) != fmt.Sprint(tc.q.Prefix) {
+				return false
+			}
+			if tc.q.Partial == nil {
+				return true
+			}
+			next, ok := v[len(tc.q.Prefix)].(string)
+			return ok && strings.HasPrefix(next, *tc.q.Partial)
+		}
+		want := recompute(model, func(u user) []composite.Tuple {
+			var kept []composite.Tuple
+			for _, v := range tc.ix.spec.Values(u) {
+				if matches(v) {
+					kept = append(kept, v)
+				}
+			}
+			return kept
+		})
+		if got := scanned(t, s, tc.ix.Match(tc.q), tc.ix); !slices.Equal(got, want) {
+			t.Fatalf("%s Match(%+v):\n got %v\nwant %v", tc.ix.Name(), tc.q, got, want)
+		}
+	}
 }
 
 func TestIndexesAgainstRecomputation(t *testing.T) {
@@ -172,9 +219,10 @@ func indexesAgainstRecomputation(t *testing.T, s keyspace.Store, seed uint64, st
 			continue
 		}
 		checkTable(t, s, tb, model)
+		checkMatches(t, s, model, ix)
 		for _, x := range []*Index[user]{ix.city, ix.email, ix.tags, ix.status} {
 			want := recompute(model, x.spec.Values)
-			if got := scanned(t, s, x); !slices.Equal(got, want) {
+			if got := scanned(t, s, x.All(), x); !slices.Equal(got, want) {
 				t.Fatalf("step %d: index %s:\n got %v\nwant %v", step, x.Name(), got, want)
 			}
 			s.View(func(tx keyspace.Tx) error {
@@ -407,7 +455,7 @@ func TestPutAllMatchesPut(t *testing.T) {
 			}
 		}
 		for _, x := range []*Index[user]{ix.city, ix.tags, ix.status, ix.email} {
-			if got, want := scanned(t, s, x), recompute(model, x.spec.Values); !slices.Equal(got, want) {
+			if got, want := scanned(t, s, x.All(), x), recompute(model, x.spec.Values); !slices.Equal(got, want) {
 				t.Fatalf("index %s after PutAll differs from recomputation", x.Name())
 			}
 		}
