@@ -816,6 +816,16 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	if a, b := relCount("--right", "i1"), relCount("--left", "u1"); a != "1" || b != "1" {
 		t.Errorf("after unlinking u1 from i1, counts: i1 %s, u1 %s; want 1, 1", a, b)
 	}
+	// A field without a name is refused, and no index is made.
+	for _, fields := range [][]string{{"--fields", ""}, {"--fields", "status,,city"}, {"--fields", "-"}, {"--fields", "city", "--cover", "status,"}} {
+		args := append([]string{"--db", db, "index", "create", "--table", "orders", "--name", "bad"}, fields...)
+		if _, stderr, code := run(t, "", args...); code != 2 || !strings.Contains(stderr, "has no name") {
+			t.Errorf("%v: exit %d, %q", fields, code, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "orders", "--name", "bad", "x"); code != 1 || !strings.Contains(stderr, "unknown index") {
+		t.Errorf("after refused creates, index bad: exit %d, %q", code, stderr)
+	}
 	// A missing index: one line, exit 1.
 	if _, stderr, code := run(t, "", "--db", db, "index", "lookup", "--table", "orders", "--name", "nope", "x"); code != 1 || !strings.Contains(stderr, "unknown index") {
 		t.Errorf("unknown index: %d %q", code, stderr)

@@ -159,6 +159,16 @@ func indexCommand() *ucli.Command {
 					if cv := c.String("cover"); cv != "" {
 						d.Cover = strings.Split(cv, ",")
 					}
+					for _, list := range []struct {
+						flag  string
+						names []string
+					}{{"fields", d.Fields}, {"cover", d.Cover}} {
+						for i, f := range list.names {
+							if strings.TrimPrefix(f, "-") == "" {
+								return usagef("--%s %q: field %d has no name", list.flag, c.String(list.flag), i+1)
+							}
+						}
+					}
 					return updateDB(c, func(tx keyspace.Tx) error {
 						if _, _, err := openTable(tx, c.String("table")); err != nil {
 							return err

@@ -43,7 +43,14 @@ type wrapped struct {
 }
 
 func (w *wrapped) Error() string {
-	return w.context + strings.TrimPrefix(w.err.Error(), w.pkg+": ")
+	msg := strings.TrimPrefix(w.err.Error(), w.pkg+": ")
+	if w.context != "" {
+		// The same context deeper in (a step's name between them:
+		// "indextable: table t index u: build: indextable: table t index
+		// u: unique index violation") is said once, at the front.
+		msg = strings.ReplaceAll(msg, w.context, "")
+	}
+	return w.context + msg
 }
 
 func (w *wrapped) Unwrap() error { return w.err }

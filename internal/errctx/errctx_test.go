@@ -38,6 +38,14 @@ func TestWrapAndBare(t *testing.T) {
 	if got, want := Wrap("geo", "index x", inner).Error(), "geo: index x: box minimum corner: invalid coordinates: latitude -91"; got != want {
 		t.Errorf("nested: %q, want %q", got, want)
 	}
+	// The same context deeper in, after a step's name, is said once.
+	again := fmt.Errorf("build: %w", Wrap("geo", "index x", fmt.Errorf("%w: latitude -91", sentinel)))
+	if got, want := Wrap("geo", "index x", again).Error(), "geo: index x: build: invalid coordinates: latitude -91"; got != want {
+		t.Errorf("context twice: %q, want %q", got, want)
+	}
+	if got, want := Wrap("geo", "index y", again).Error(), "geo: index y: build: geo: index x: invalid coordinates: latitude -91"; got != want {
+		t.Errorf("another context: %q, want %q", got, want)
+	}
 	if Wrap("geo", "index places", nil) != nil || Bare("geo", nil) != nil {
 		t.Error("Wrap or Bare of nil is not nil")
 	}
