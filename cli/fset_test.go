@@ -111,6 +111,9 @@ func TestGeoFset(t *testing.T) {
 	if out, stderr, code := run(t, "", "--db", db, "geo", "fset", "--index", "fleet", "--xx", "car-99", "a=1"); code != 0 || out != "0\n" {
 		t.Errorf("fset --xx of a missing point: exit %d, %q %q", code, out, stderr)
 	}
+	if after, _, _ := run(t, "", "--db", db, "geo", "scan", "--index", "fleet", "--output", "json"); after != before {
+		t.Errorf("an fset of a missing point changed the index")
+	}
 	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "1", "--lon", "1", "--payload", "plain text", "odd"); code != 0 {
 		t.Fatal(stderr)
 	}

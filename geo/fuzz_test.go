@@ -169,7 +169,7 @@ func FuzzCellsHoldTheirPoints(f *testing.F) {
 	for _, p := range [][2]float64{
 		{0, 0}, {90, 0}, {-90, 180}, {CapLatitude, 179.99}, {-CapLatitude, -180},
 		{math.Nextafter(CapLatitude, 0), 180}, {89.9999999, -45}, {37.7749, -122.4194},
-		{-0.0, -0.0}, {45, 180}, {-45, -180},
+		{math.Copysign(0, -1), math.Copysign(0, -1)}, {45, 180}, {-45, -180},
 	} {
 		f.Add(p[0], p[1])
 	}

@@ -32,7 +32,7 @@ func testBatch(t *testing.T, newStore NewStore) {
 			for i := range each {
 				key := fmt.Sprintf("k%02d-%02d", g, i)
 				refuse, panics := (g+i)%7 == 0, (g*each+i)%23 == 5
-				err, raised := batchCall(s, func(tx keyspace.Tx) error {
+				raised, err := batchCall(s, func(tx keyspace.Tx) error {
 					v, err := tx.Get([]byte("count"))
 					if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 						return err
@@ -76,9 +76,9 @@ func testBatch(t *testing.T, newStore NewStore) {
 	checkContents(t, s, want)
 }
 
-// batchCall calls s.Batch(fn) and returns its error, or what it panicked
-// with.
-func batchCall(s keyspace.Store, fn func(tx keyspace.Tx) error) (err error, raised any) {
+// batchCall calls s.Batch(fn) and returns what it panicked with, or its
+// error.
+func batchCall(s keyspace.Store, fn func(tx keyspace.Tx) error) (raised any, err error) {
 	defer func() { raised = recover() }()
-	return s.Batch(fn), nil
+	return nil, s.Batch(fn)
 }
