@@ -46,7 +46,12 @@ func backup(c *ucli.Context) error {
 	defer src.Close()
 	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".*.partial")
 	if err != nil {
-		return err
+		// Name --to and its directory, not the temporary file.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("backup --to %s: cannot create a file in %s: %w", to, filepath.Dir(to), err)
 	}
 	tmpPath := tmp.Name()
 	defer os.Remove(tmpPath) // gone once linked, or on any failure

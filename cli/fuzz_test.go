@@ -36,6 +36,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,lat,lon\na,1,2\na,3,4\n"), uint8(0), true)
 	f.Add([]byte("\ufeffid,lat,lon,name\n\"x,y\",-90,180,\"a\"\"b\"\n"), uint8(0), false)
 	f.Add([]byte(`{"id":"a","lat":1,"lon":2}`+"\n"+`{"id":7,"lat":"1","lon":2}`+"\n"), uint8(1), false)
+	f.Add([]byte("id,lat,lon,lat\na,1,2,3\n"), uint8(0), false) // a column named twice
+	f.Add([]byte("id,lat,lon,\na,1,2,\n"), uint8(0), true)      // a column without a name
+	f.Add([]byte(`{"id":"a","lat":1,"lon":2,"n":12345678901234567891,"o":{"x":[1,null]}}`+"\n"+`{"id":"b","lat":1,"lon":2} {}`+"\n"), uint8(1), true)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}`), uint8(2), false)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"id":"b"}}]}`), uint8(2), true)
 	f.Add([]byte("id,city\n1,Oslo\n2,\"Rome, Lazio\"\n"), uint8(3), false) // table import
