@@ -14,12 +14,12 @@ import (
 // ttlFlag is --ttl, Tile38's EX and Redis's EX: points (or rows) expire
 // this long after they are written.
 func ttlFlag() ucli.Flag {
-	return &ucli.DurationFlag{Name: "ttl", Usage: "the points expire `DURATION` from now (30s, 15m, 2h): queries, get and scan leave them out from then on, and geo sweep deletes them", DefaultText: "never"}
+	return durationFlag("ttl", "the points expire `DURATION` from now (30s, 15m, 2h, 7d): queries, get and scan leave them out from then on, and geo sweep deletes them", "never")
 }
 
 // rowTTLFlag is --ttl for table rows.
 func rowTTLFlag() ucli.Flag {
-	return &ucli.DurationFlag{Name: "ttl", Usage: "the rows expire `DURATION` from now (30s, 15m, 2h): get, scan and index lookups leave them out from then on, and table sweep deletes them", DefaultText: "never"}
+	return durationFlag("ttl", "the rows expire `DURATION` from now (30s, 15m, 2h, 7d): get, scan and index lookups leave them out from then on, and table sweep deletes them", "never")
 }
 
 // expiresFromTTL is when points or rows written now with --ttl expire, or

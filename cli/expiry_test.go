@@ -261,3 +261,42 @@ func TestGeoSweepEveryIndex(t *testing.T) {
 		t.Errorf("verify after the sweep: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestDurationsInDays: --ttl and --older-than take days and weeks (2d,
+// 1w), as 48 and 168 hours.
+func TestDurationsInDays(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	expiresIn := func(ttl string, d time.Duration, args ...string) {
+		t.Helper()
+		before := time.Now()
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, append(args, "--ttl", ttl, "p")...)...); code != 0 {
+			t.Fatalf("%v --ttl %s: %s", args, ttl, stderr)
+		}
+		after := time.Now()
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "f", "p")
+		var got struct{ Results []struct{ Expires time.Time } }
+		if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got.Results) != 1 {
+			t.Fatalf("get p: exit %d, %s %s", code, out, stderr)
+		}
+		if at := got.Results[0].Expires; at.Before(before.Add(d)) || at.After(after.Add(d)) {
+			t.Errorf("--ttl %s: expires %v, want %v from between %v and %v", ttl, at, d, before, after)
+		}
+	}
+	expiresIn("2d", 48*time.Hour, "geo", "put", "--index", "f", "--lat", "1", "--lon", "2")
+	expiresIn("1w", 168*time.Hour, "geo", "expire", "--index", "f")
+	expiresIn("1d12h", 36*time.Hour, "geo", "expire", "--index", "f")
+	// Items 31 and 29 days old: --older-than 30d deletes the first.
+	now := time.Now()
+	for _, age := range []int{31, 29} {
+		at := now.Add(-time.Duration(age) * 24 * time.Hour).Format(time.RFC3339)
+		if _, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "l", "--parent", "a", "--time", at, "x"); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	if out, stderr, code := run(t, "", "--db", db, "log", "trim", "--log", "l", "--older-than", "30d"); code != 0 || out != "deleted 1 item from l\n" {
+		t.Errorf("trim --older-than 30d: exit %d, %q %q", code, out, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "log", "trim", "--log", "l", "--older-than", "30days"); code != 2 || !strings.Contains(stderr, "30d or 1w") {
+		t.Errorf("--older-than 30days: exit %d, %q", code, stderr)
+	}
+}

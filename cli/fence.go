@@ -41,7 +41,7 @@ func fenceSVGFlag() ucli.Flag {
 
 // fenceTTLFlag is --ttl for fences: Tile38's EX on a hook.
 func fenceTTLFlag() ucli.Flag {
-	return &ucli.DurationFlag{Name: "ttl", Usage: "the fences expire `DURATION` from now (30s, 15m, 2h): lookups, crossings, get and list leave them out from then on, and fence sweep deletes them", DefaultText: "never"}
+	return durationFlag("ttl", "the fences expire `DURATION` from now (30s, 15m, 2h, 7d): lookups, crossings, get and list leave them out from then on, and fence sweep deletes them", "never")
 }
 
 func fencesFlag() ucli.Flag {

@@ -143,12 +143,12 @@ func logCommand() *ucli.Command {
 			{
 				Name:  "trim",
 				Usage: "delete items older than --older-than or --before, and beyond the newest --max-len, of one --parent or of every parent (retention, as Redis's XTRIM)",
-				UsageText: "keyspace log trim --log inbox --older-than 720h\n" +
+				UsageText: "keyspace log trim --log inbox --older-than 30d\n" +
 					"keyspace log trim --log inbox --parent alice --max-len 100",
 				Flags: []ucli.Flag{
 					&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 					&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "only this `PARENT`'s items", DefaultText: "every parent"},
-					&ucli.DurationFlag{Name: "older-than", Usage: "delete items older than `DURATION` (720h is 30 days)", DefaultText: "none"},
+					durationFlag("older-than", "delete items older than `DURATION` (30d, 12h, 1w)", "none"),
 					&ucli.TimestampFlag{Name: "before", Layout: time.RFC3339, Usage: "delete items before this `TIME` (RFC 3339)"},
 					&ucli.IntFlag{Name: "max-len", Usage: "keep at most the newest `N` items of each parent", DefaultText: "no limit"},
 				},
@@ -262,7 +262,7 @@ func logTrim(c *ucli.Context) error {
 		return usagef("--older-than and --before both say which items are old; give one")
 	case older:
 		if d := c.Duration("older-than"); d <= 0 {
-			return usagef("--older-than %v: want a positive duration such as 720h", d)
+			return usagef("--older-than %v: want a positive duration such as 30d", d)
 		}
 		opts.Before = time.Now().Add(-c.Duration("older-than"))
 	case before != nil:

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
 )
 
 // metresPer maps distance suffixes to metres, longest suffix first.
@@ -29,4 +33,70 @@ func parseDistance(s string) (float64, error) {
 		return 0, fmt.Errorf("distance %q: want a non-negative number with m, km, mi or ft (bare numbers are metres)", s)
 	}
 	return v * scale, nil
+}
+
+// parseDuration reads a duration as time.ParseDuration does ("90s",
+// "15m", "1h30m") and in days and weeks too ("30d", "1w", "1d12h"), as
+// retention and expiry are usually said; a day is 24 hours. Each number
+// before a d or a w is read as hours by time.ParseDuration and multiplied
+// in integers, so 0.1d is exactly 2h24m; the rest is left to it.
+func parseDuration(s string) (time.Duration, error) {
+	bad := errors.New("want a duration such as 90s, 15m, 2h, 30d or 1w")
+	var b strings.Builder
+	rest := s
+	if rest != "" && (rest[0] == '-' || rest[0] == '+') {
+		b.WriteByte(rest[0])
+		rest = rest[1:]
+	}
+	isNumber := func(c byte) bool { return c == '.' || '0' <= c && c <= '9' }
+	for rest != "" { // a number, then its unit
+		i := 0
+		for i < len(rest) && isNumber(rest[i]) {
+			i++
+		}
+		j := i
+		for j < len(rest) && !isNumber(rest[j]) {
+			j++
+		}
+		number, unit := rest[:i], rest[i:j]
+		rest = rest[j:]
+		per := map[string]time.Duration{"d": 24, "w": 7 * 24}[unit]
+		if per == 0 {
+			b.WriteString(number + unit)
+			continue
+		}
+		h, err := time.ParseDuration(number + "h")
+		if err != nil || h > math.MaxInt64/per {
+			return 0, bad
+		}
+		b.WriteString((h * per).String())
+	}
+	d, err := time.ParseDuration(b.String())
+	if err != nil {
+		return 0, bad
+	}
+	return d, nil
+}
+
+// durationValue is a flag's duration read by parseDuration. Its String is
+// Go's form, which ucli.Context.Duration reads back.
+type durationValue time.Duration
+
+func (v *durationValue) Set(s string) error {
+	d, err := parseDuration(s)
+	*v = durationValue(d)
+	return err
+}
+
+func (v *durationValue) String() string {
+	if v == nil {
+		return "0s"
+	}
+	return time.Duration(*v).String()
+}
+
+// durationFlag is a flag whose value is a duration in parseDuration's
+// forms (read with c.Duration).
+func durationFlag(name, usage, defaultText string) ucli.Flag {
+	return &ucli.GenericFlag{Name: name, Value: new(durationValue), Usage: usage, DefaultText: defaultText}
 }

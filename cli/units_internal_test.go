@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseDuration(t *testing.T) {
+	day := 24 * time.Hour
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+	}{
+		{"30d", 30 * day},
+		{"1w", 7 * day},
+		{"2w3d", 17 * day},
+		{"1d12h", day + 12*time.Hour},
+		{"1.5d", 36 * time.Hour},
+		{".5w", 84 * time.Hour},
+		{"-1d", -day},
+		{"90s", 90 * time.Second},
+		{"1h30m", 90 * time.Minute},
+		{"0", 0},
+	} {
+		if got, err := parseDuration(tc.in); err != nil || got != tc.want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "d", "30x", "1e3d", "30 d", "1dd", "w1"} {
+		if got, err := parseDuration(bad); err == nil || !strings.Contains(err.Error(), "30d or 1w") {
+			t.Errorf("parseDuration(%q) = %v, %v; want an error naming the forms", bad, got, err)
+		}
+	}
+}
+
+// FuzzParseDuration: without a d or a w, parseDuration is
+// time.ParseDuration; with them, it is time.ParseDuration of the text with
+// each number of days or weeks written as hours.
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"30d", "1w", "1d12h", "90s", "-1.5d", "1h30m", "", "1e3d", ".d", "3w2d1h"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseDuration(s)
+		if !strings.ContainsAny(s, "dw") {
+			want, werr := time.ParseDuration(s)
+			if (err == nil) != (werr == nil) || got != want {
+				t.Fatalf("parseDuration(%q) = %v, %v; time.ParseDuration gives %v, %v", s, got, err, want, werr)
+			}
+			return
+		}
+		if err != nil {
+			return
+		}
+		// Accepted: the days and weeks as hours give the same duration.
+		var b strings.Builder
+		num := ""
+		for _, r := range s {
+			switch {
+			case r >= '0' && r <= '9' || r == '.':
+				num += string(r)
+			case (r == 'd' || r == 'w') && num != "":
+				hours, perr := time.ParseDuration(num + "h")
+				if perr != nil {
+					t.Fatalf("%q: accepted, but %q is not a number", s, num)
+				}
+				if r == 'w' {
+					hours *= 7
+				}
+				b.WriteString((hours * 24).String())
+				num = ""
+			default:
+				b.WriteString(num + string(r))
+				num = ""
+			}
+		}
+		b.WriteString(num)
+		want, werr := time.ParseDuration(b.String())
+		if werr != nil || got != want {
+			t.Fatalf("parseDuration(%q) = %v; %q gives %v, %v", s, got, b.String(), want, werr)
+		}
+	})
+}
