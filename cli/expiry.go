@@ -79,6 +79,7 @@ type swept struct {
 	name    string
 	deleted int
 	next    time.Time // zero when nothing left expires
+	empty   bool      // a geo index or fence set that holds nothing (misspelt?)
 }
 
 // sweep is geo sweep and table sweep: DeleteExpired of the one structure
@@ -114,7 +115,15 @@ func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspac
 			if err != nil {
 				return err
 			}
-			done = append(done, swept{name, n, next})
+			empty := false
+			if e, ok := x.(interface {
+				Empty(keyspace.Tx) (bool, error)
+			}); ok && n == 0 {
+				if empty, err = e.Empty(tx); err != nil {
+					return err
+				}
+			}
+			done = append(done, swept{name, n, next, empty})
 		}
 		return nil
 	}); err != nil {
@@ -126,6 +135,9 @@ func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspac
 	}
 	for _, d := range done {
 		fmt.Fprintf(out, "deleted %s from %s %s\n", count(d.deleted, "expired "+item), what, d.name)
+		if d.empty {
+			fmt.Fprintf(c.App.ErrWriter, "%s %q holds no %ss (see keyspace stats)\n", what, d.name, item)
+		}
 		if !d.next.IsZero() {
 			fmt.Fprintf(out, "next expiry: %s\n", formatExpires(d.next))
 		}

@@ -300,3 +300,40 @@ func TestDurationsInDays(t *testing.T) {
 		t.Errorf("--older-than 30days: exit %d, %q", code, stderr)
 	}
 }
+
+// TestNotesOnEmptyNames: a read, trim or sweep of a log, geo index or
+// fence set that holds nothing (no catalog tells a misspelt name from an
+// emptied one) succeeds and says so on stderr; one that holds something
+// says nothing, even when it finds nothing.
+func TestNotesOnEmptyNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, args := range [][]string{
+		{"log", "append", "--log", "inbox", "--parent", "ann", "hi"},
+		{"geo", "put", "--index", "fleet", "--lat", "1", "--lon", "2", "car"},
+		{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "z"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		note string // "" for none
+	}{
+		{[]string{"log", "latest", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`},
+		{[]string{"log", "count", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`},
+		{[]string{"log", "trim", "--log", "inbx", "--max-len", "5"}, `log "inbx" holds no items`},
+		{[]string{"log", "latest", "--log", "inbox", "--parent", "bob"}, ""},
+		{[]string{"log", "count", "--log", "inbox", "--parent", "bob"}, ""},
+		{[]string{"log", "trim", "--log", "inbox", "--max-len", "5"}, ""},
+		{[]string{"geo", "sweep", "--index", "flet"}, `geo index "flet" holds no points`},
+		{[]string{"geo", "sweep", "--index", "fleet"}, ""},
+		{[]string{"fence", "sweep", "--fences", "zone"}, `fence set "zone" holds no fences`},
+		{[]string{"fence", "sweep", "--fences", "zones"}, ""},
+	} {
+		_, stderr, code := run(t, "", append([]string{"--db", db}, tc.args...)...)
+		if code != 0 || tc.note == "" && stderr != "" || tc.note != "" && !strings.Contains(stderr, tc.note+" (see keyspace stats)\n") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 0 and note %q", tc.args, code, stderr, tc.note)
+		}
+	}
+}

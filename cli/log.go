@@ -222,6 +222,9 @@ func logCount(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
+		if n == 0 {
+			noteEmptyLog(c, l, tx)
+		}
 		return writeCount(c.App.Writer, format, n)
 	})
 }
@@ -282,12 +285,24 @@ func logTrim(c *ucli.Context) error {
 		} else {
 			n, err = l.TrimAll(tx, opts)
 		}
+		if err == nil && n == 0 {
+			noteEmptyLog(c, l, tx)
+		}
 		return err
 	}); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(c.App.Writer, "deleted %s from %s\n", count(n, "item"), l.Name())
 	return err
+}
+
+// noteEmptyLog says on stderr, after a read or trim that found nothing,
+// that the log holds no items at all: most often a misspelt --log, which
+// logs, having no catalog, cannot tell from a log emptied by trims.
+func noteEmptyLog(c *ucli.Context, l *enumkeys.Log, tx keyspace.Tx) {
+	if empty, err := l.Empty(tx); err == nil && empty {
+		fmt.Fprintf(c.App.ErrWriter, "log %q holds no items (see keyspace stats)\n", l.Name())
+	}
 }
 
 // logRead runs a read on the log and prints the items (and the next
@@ -301,9 +316,13 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 		return err
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {
-		items, next, err := fn(enumkeys.NewLog(c.String("log")), tx)
+		l := enumkeys.NewLog(c.String("log"))
+		items, next, err := fn(l, tx)
 		if err != nil {
 			return cursorUsage(err)
+		}
+		if len(items) == 0 {
+			noteEmptyLog(c, l, tx)
 		}
 		type jsonItem struct {
 			ID   uint64    `json:"id"`

@@ -66,6 +66,20 @@ func (l *Log) Drop(tx keyspace.Tx) (int, error) {
 	return counts[0], nil
 }
 
+// Empty reports whether the log holds no items, of any parent: it was
+// never appended to, or every item was deleted, trimmed or dropped.
+func (l *Log) Empty(tx keyspace.Tx) (bool, error) {
+	r := l.items.Range()
+	r.Limit = 1
+	for range tx.Scan(r) {
+		return false, nil
+	}
+	if err := tx.Err(); err != nil {
+		return false, l.wrap(err)
+	}
+	return true, nil
+}
+
 func (l *Log) wrap(err error) error { return errctx.Wrap("enumkeys", "log "+l.name, err) }
 
 // counter is a parent's counter record: the last id handed out (never

@@ -204,6 +204,13 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 			if problems, err := log.Verify(tx); err != nil || len(problems) > 0 {
 				t.Fatalf("step %d: Verify = %q, %v", step, problems, err)
 			}
+			modelEmpty := true
+			for _, p := range parents {
+				modelEmpty = modelEmpty && len(m.items[p]) == 0
+			}
+			if empty, err := log.Empty(tx); err != nil || empty != modelEmpty {
+				t.Fatalf("step %d: Empty = %v, %v; the model holds %d parents' items", step, empty, err, len(m.items))
+			}
 			for _, p := range parents {
 				live := m.items[p]
 				if n, _ := log.Count(tx, p); n != len(live) {
@@ -497,10 +504,23 @@ func TestDrop(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := NewLog("inbox")
+		empty := func() bool {
+			var e bool
+			if err := s.View(func(tx keyspace.Tx) (err error) { e, err = log.Empty(tx); return err }); err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		if empty() {
+			t.Error("Empty before Drop")
+		}
 		storetest.CheckDrop(t, s, log.Drop, items["inbox"], func(key string) bool {
 			k, err := composite.Unpack([]byte(key))
 			return err == nil && len(k) > 1 && k[0] == "e" && k[1] == "inbox"
 		})
+		if !empty() {
+			t.Error("not Empty after Drop")
+		}
 		err = s.Update(func(tx keyspace.Tx) error {
 			item, err := log.Append(tx, "user0", at, nil)
 			if err == nil && item.ID != 1 {
