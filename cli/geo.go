@@ -201,14 +201,14 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "scan",
-				Usage: "every point in id order, a page at a time (Tile38's SCAN); with --output ndjson or geojson, an export",
+				Usage: "every point in id order, a page at a time (Tile38's SCAN), with --match and --where as the queries take them; with --output ndjson or geojson, an export",
 				UsageText: "keyspace geo scan --index fleet --limit 100\n" +
 					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson",
 				Flags: []ucli.Flag{indexFlag(),
 					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (every id is read to find them, each point of the scope's twice)"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
-					matchFlag("points"),
+					matchFlag("points"), whereFlag(),
 				},
 				Action: geoScan,
 			},
@@ -787,6 +787,11 @@ func geoScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	where := whereFilter(conds)
 	ix := geo.NewIndex(c.String("index"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		if err := requireIndex(ix, tx); err != nil {
@@ -800,6 +805,9 @@ func geoScan(c *ucli.Context) error {
 				// Ids come in order: once past every id that starts
 				// with the pattern's literal start, nothing more matches.
 				return p.ID < prefix || strings.HasPrefix(p.ID, prefix)
+			}
+			if where != nil && !where(p) {
+				return true
 			}
 			if limit > 0 && len(page) == limit {
 				next = page[len(page)-1].ID

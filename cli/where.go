@@ -99,8 +99,8 @@ func pointFilter(conds []condition, matches func(id string) bool) func(geo.Point
 
 // whereFilter is the geo.QueryOptions.Filter of the conditions (nil for
 // none): a point is kept when its payload is a JSON object and every
-// condition holds for it. A field holds text or a number (imports store a
-// file's other columns as text): = and != compare numbers as numbers
+// condition holds for it. A field holds text or a number (a CSV import
+// stores its other columns as text): = and != compare numbers as numbers
 // (7 = 7.0) and anything else as text; <, <=, > and >= hold only for a
 // field that reads as a number. A missing field holds only for !=.
 func whereFilter(conds []condition) func(geo.Point) bool {
