@@ -1315,8 +1315,14 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	readings = append(readings, extra)
-	check := func() {
+	// check compares series range with buckets every wide (--every, or the
+	// series' minute) recomputed from the readings.
+	check := func(every time.Duration) {
 		t.Helper()
+		args := []string{"--db", db, "--output", "json", "series", "range", "--series", "temps"}
+		if every != time.Minute {
+			args = append(args, "--every", every.String())
+		}
 		for _, sensor := range []string{"s0", "s1", "s2"} {
 			type agg struct {
 				count         int
@@ -1327,7 +1333,7 @@ func TestSeriesAgainstReadings(t *testing.T) {
 				if x.sensor != sensor {
 					continue
 				}
-				b := x.at.Truncate(time.Minute)
+				b := x.at.Truncate(every)
 				a := want[b]
 				if a == nil {
 					a = &agg{min: math.Inf(1), max: math.Inf(-1)}
@@ -1337,7 +1343,7 @@ func TestSeriesAgainstReadings(t *testing.T) {
 				a.sum += x.v
 				a.min, a.max = math.Min(a.min, x.v), math.Max(a.max, x.v)
 			}
-			out, stderr, code := run(t, "", "--db", db, "--output", "json", "series", "range", "--series", "temps", "--sensor", sensor)
+			out, stderr, code := run(t, "", append(args, "--sensor", sensor)...)
 			if code != 0 {
 				t.Fatal(stderr)
 			}
@@ -1365,7 +1371,12 @@ func TestSeriesAgainstReadings(t *testing.T) {
 			}
 		}
 	}
-	check()
+	for _, every := range []time.Duration{time.Minute, 2 * time.Minute, time.Hour, 24 * time.Hour} {
+		check(every)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "series", "range", "--series", "temps", "--sensor", "s1", "--every", "90s"); code != 1 || !strings.Contains(stderr, "1m30s is not a whole number of the series' 1m0s buckets") {
+		t.Errorf("--every 90s: exit %d, %q", code, stderr)
+	}
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
 	for _, bad := range []struct {
 		args        []string
@@ -1387,7 +1398,7 @@ func TestSeriesAgainstReadings(t *testing.T) {
 			t.Errorf("%v changed the database", bad.args)
 		}
 	}
-	check()
+	check(time.Minute)
 	buckets := map[string]bool{}
 	for _, x := range readings {
 		buckets[x.sensor+x.at.Truncate(time.Minute).String()] = true

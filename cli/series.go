@@ -53,12 +53,14 @@ func seriesCommand() *ucli.Command {
 				Action: seriesImport,
 			},
 			{
-				Name: "range", Usage: "a sensor's buckets from --from to --to, in time order",
-				UsageText: "keyspace series range --series temps --sensor s1 --from 2026-11-23T00:00:00Z --to 2026-11-24T00:00:00Z",
+				Name: "range", Usage: "a sensor's buckets from --from to --to, in time order; --every rolls them up into wider ones (an hour of minutes, a day of hours)",
+				UsageText: "keyspace series range --series temps --sensor s1 --from 2026-11-23T00:00:00Z --to 2026-11-24T00:00:00Z\n" +
+					"keyspace series range --series temps --sensor s1 --every 1h   # hourly count, min, mean, max from minute buckets",
 				Flags: []ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor", Required: true, Usage: "the `SENSOR`"},
 					&ucli.TimestampFlag{Name: "from", Layout: time.RFC3339, Usage: "the first bucket holds this time (RFC 3339; default: the first)"},
 					&ucli.TimestampFlag{Name: "to", Layout: time.RFC3339, Usage: "buckets start before this time (RFC 3339; default: the last)"},
+					durationFlag("every", "roll the buckets up into buckets `DURATION` wide (1h, 1d, 1w: a whole number of the series' width), starting at midnight UTC and its multiples, as RedisTimeSeries' AGGREGATION", "the series' width"),
 				},
 				Action: seriesRange,
 			},
@@ -219,6 +221,9 @@ func seriesRange(c *ucli.Context) error {
 			return err
 		}
 		buckets, err := s.Range(tx, c.String("sensor"), from, to)
+		if err == nil && c.IsSet("every") {
+			buckets, err = s.Rollup(buckets, c.Duration("every"))
+		}
 		if err != nil {
 			return err
 		}

@@ -261,6 +261,62 @@ func (e *ReadingError) Error() string {
 
 func (e *ReadingError) Unwrap() error { return e.Err }
 
+// Rollup folds buckets of the series, in time order as Range returns
+// them, into buckets every wide (RedisTimeSeries' AGGREGATION with a
+// bucket duration): an hour of minute buckets into one, a day of hour
+// buckets into one. A wide bucket starts, as the series' own do, at a
+// whole number of every after 0001-01-01 00:00 UTC, and holds the count,
+// sum, minimum and maximum of the buckets that start in it, and their raw
+// readings by second within it; its Mean is the mean of every reading in
+// it. every must be a whole number of the series' width, so that each
+// bucket lies in one wide bucket. A wide bucket whose buckets are all in
+// the range read is whole; the first and last may hold only part of
+// their period. The sums are added in time order; a sum past the largest
+// float64, like a width that does not divide, wraps ErrBadRollup.
+func (s *Series) Rollup(buckets []Bucket, every time.Duration) ([]Bucket, error) {
+	if every <= 0 || every%s.opts.Width != 0 {
+		return nil, s.wrap(fmt.Errorf("%w: %s is not a whole number of the series' %s buckets", ErrBadRollup, every, s.opts.Width))
+	}
+	var out []Bucket
+	for i, b := range buckets {
+		if i > 0 && !b.Start.After(buckets[i-1].Start) {
+			return nil, s.wrap(fmt.Errorf("%w: bucket %s comes after %s", ErrBadRollup, b.Start.Format(time.RFC3339), buckets[i-1].Start.Format(time.RFC3339)))
+		}
+		start := b.Start.UTC().Truncate(every)
+		n := len(out)
+		if n == 0 || !start.Equal(out[n-1].Start) {
+			wide := Bucket{Start: start, Count: b.Count, Sum: b.Sum, Min: b.Min, Max: b.Max}
+			wide.Raw = moveRaw(nil, b, start)
+			out = append(out, wide)
+			continue
+		}
+		w := &out[n-1]
+		w.Count += b.Count
+		if w.Sum += b.Sum; math.IsInf(w.Sum, 0) {
+			return nil, s.wrap(fmt.Errorf("%w: the sum of the buckets from %s passes the largest float64", ErrBadRollup, start.Format(time.RFC3339)))
+		}
+		w.Min, w.Max = math.Min(w.Min, b.Min), math.Max(w.Max, b.Max)
+		w.Raw = moveRaw(w.Raw, b, start)
+	}
+	return out, nil
+}
+
+// moveRaw adds b's raw readings to raw, by their second within the
+// bucket starting at start, which holds b.
+func moveRaw(raw map[int64]float64, b Bucket, start time.Time) map[int64]float64 {
+	if len(b.Raw) == 0 {
+		return raw
+	}
+	if raw == nil {
+		raw = make(map[int64]float64, len(b.Raw))
+	}
+	offset := int64(b.Start.Sub(start) / time.Second)
+	for sec, v := range b.Raw {
+		raw[sec+offset] = v
+	}
+	return raw
+}
+
 // Range returns the buckets of sensor that start in [from, to), in time
 // order; the bucket holding from is the first. A zero from or to leaves
 // that end open, as does a time beyond what a key can hold

@@ -295,6 +295,15 @@ func seriesAgainstReadings(t *testing.T, s keyspace.Store, seed uint64, steps in
 			if want := m.buckets(sensor, from, to); !equalBuckets(got, want) {
 				t.Fatalf("Range(%q, %s, %s) (width %s, raw %v):\n got %+v\nwant %+v", sensor, from, to, m.width, m.keepRaw, got, want)
 			}
+			k := []time.Duration{1, 2, 3, 60, 24}[r.IntN(5)]
+			wide, err := series.Rollup(got, k*m.width)
+			want, overflows := m.rollup(sensor, from, to, k*m.width)
+			switch {
+			case overflows && !errors.Is(err, ErrBadRollup):
+				t.Fatalf("Rollup(%s) of %s buckets: %v; a sum passes the largest float64", k*m.width, m.width, err)
+			case !overflows && (err != nil || !equalBuckets(wide, want)):
+				t.Fatalf("Rollup(%s) of %s buckets (raw %v): %v\n got %+v\nwant %+v", k*m.width, m.width, m.keepRaw, err, wide, want)
+			}
 			return nil
 		})
 	}
@@ -391,6 +400,55 @@ func (m *seriesModel) buckets(sensor string, from, to time.Time) []Bucket {
 		out = append(out, *b)
 	}
 	return out
+}
+
+// rollup recomputes what Rollup(Range(sensor, from, to), every) should
+// return: the readings whose bucket Range returns, grouped by the wider
+// bucket holding them (counts, minimums, maximums and raw readings from
+// the readings themselves), the sums those of Range's buckets added in
+// time order; overflows reports a sum past the largest float64.
+func (m *seriesModel) rollup(sensor string, from, to time.Time, every time.Duration) (out []Bucket, overflows bool) {
+	narrow := m.buckets(sensor, from, to)
+	if len(narrow) == 0 {
+		return nil, false
+	}
+	first, last := narrow[0].Start, narrow[len(narrow)-1].Start
+	wideModel := seriesModel{width: every}
+	byStart := map[int64]*Bucket{}
+	for _, rd := range m.readings[sensor] {
+		if nb := m.bucketOf(rd.At); nb.Before(first) || nb.After(last) {
+			continue
+		}
+		start := wideModel.bucketOf(rd.At)
+		b := byStart[start.Unix()]
+		if b == nil {
+			b = &Bucket{Start: start, Min: math.Inf(1), Max: math.Inf(-1)}
+			byStart[start.Unix()] = b
+		}
+		b.Count++
+		b.Min, b.Max = math.Min(b.Min, rd.Value), math.Max(b.Max, rd.Value)
+		if m.keepRaw {
+			if b.Raw == nil {
+				b.Raw = map[int64]float64{}
+			}
+			b.Raw[rd.At.Unix()-start.Unix()] = rd.Value
+		}
+	}
+	sums := map[int64][]float64{}
+	for _, b := range narrow {
+		start := wideModel.bucketOf(b.Start).Unix()
+		sums[start] = append(sums[start], b.Sum)
+	}
+	for _, start := range slices.Sorted(maps.Keys(byStart)) {
+		b := byStart[start]
+		b.Sum = sums[start][0] // a sum of -0 alone stays -0
+		for _, v := range sums[start][1:] {
+			b.Sum += v
+		}
+		overflows = overflows || math.IsInf(b.Sum, 0)
+		out = append(out, *b)
+	}
+	return out, overflows
 }
 
 // equalBuckets compares buckets field by field, the floats bit for bit

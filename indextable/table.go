@@ -31,6 +31,10 @@ var (
 	// ErrBadReading: a series reading that is not a finite number, at a
 	// time no key can hold, or that would overflow its bucket's sum.
 	ErrBadReading = errors.New("indextable: bad reading")
+	// ErrBadRollup: a Series.Rollup to a width that is not a whole
+	// number of the series' buckets, of buckets out of time order, or
+	// whose sum passes the largest float64.
+	ErrBadRollup = errors.New("indextable: bad rollup")
 	// ErrBadExpiry: an expiry not after 1970 or after 2262 (int64
 	// nanoseconds since 1970 hold it).
 	ErrBadExpiry = errors.New("indextable: expiry out of range")
