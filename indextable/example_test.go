@@ -101,6 +101,37 @@ func ExampleSeries() {
 	// 10:01: 1 readings, min 25, mean 25, max 25
 }
 
+// Minute buckets rolled up into hours: each hour's count, minimum, mean
+// and maximum, the mean that of every reading in it.
+func ExampleSeries_Rollup() {
+	store := keyspace.NewMemory()
+	temps := indextable.NewSeries("temps", nil) // minute buckets
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		for i, v := range []float64{20, 22, 21, 25, 18, 19} {
+			if err := temps.Add(tx, "s1", t0.Add(time.Duration(i)*25*time.Minute), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		minutes, _ := temps.Range(tx, "s1", time.Time{}, time.Time{})
+		hours, err := temps.Rollup(minutes, time.Hour)
+		if err != nil {
+			return err
+		}
+		for _, b := range hours {
+			fmt.Printf("%s: %d readings, min %g, mean %g, max %g\n", b.Start.Format("15:04"), b.Count, b.Min, b.Mean(), b.Max)
+		}
+		return nil
+	})
+	// Output:
+	// 10:00: 3 readings, min 20, mean 21, max 22
+	// 11:00: 2 readings, min 18, mean 21.5, max 25
+	// 12:00: 1 readings, min 19, mean 19, max 19
+}
+
 type Session struct {
 	User string `json:"user"`
 }
