@@ -9,6 +9,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -1373,6 +1374,31 @@ func TestSeriesAgainstReadings(t *testing.T) {
 	}
 	for _, every := range []time.Duration{time.Minute, 2 * time.Minute, time.Hour, 24 * time.Hour} {
 		check(every)
+	}
+	// series sensors: each sensor's minutes, the first and the last.
+	type span struct {
+		Sensor      string
+		Buckets     int
+		First, Last time.Time
+	}
+	minutes := map[string]map[time.Time]bool{}
+	for _, x := range readings {
+		if minutes[x.sensor] == nil {
+			minutes[x.sensor] = map[time.Time]bool{}
+		}
+		minutes[x.sensor][x.at.Truncate(time.Minute)] = true
+	}
+	var wantSpans []span
+	for _, sensor := range slices.Sorted(maps.Keys(minutes)) {
+		ms := slices.SortedFunc(maps.Keys(minutes[sensor]), time.Time.Compare)
+		wantSpans = append(wantSpans, span{sensor, len(ms), ms[0], ms[len(ms)-1]})
+	}
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "series", "sensors", "--series", "temps")
+	var spans struct{ Sensors []span }
+	if err := json.Unmarshal([]byte(out), &spans); code != 0 || err != nil || !slices.EqualFunc(spans.Sensors, wantSpans, func(a, b span) bool {
+		return a.Sensor == b.Sensor && a.Buckets == b.Buckets && a.First.Equal(b.First) && a.Last.Equal(b.Last)
+	}) {
+		t.Errorf("series sensors: exit %d, %v, %s %s; the readings give %+v", code, err, out, stderr, wantSpans)
 	}
 	if _, stderr, code := run(t, "", "--db", db, "series", "range", "--series", "temps", "--sensor", "s1", "--every", "90s"); code != 1 || !strings.Contains(stderr, "1m30s is not a whole number of the series' 1m0s buckets") {
 		t.Errorf("--every 90s: exit %d, %q", code, stderr)

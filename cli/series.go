@@ -30,7 +30,7 @@ func shapeFlags() []ucli.Flag {
 func seriesCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "series",
-		Usage: "time series folded into minute or hour buckets (count, sum, min, max): add, import, range; drop",
+		Usage: "time series folded into minute or hour buckets (count, sum, min, max): add, import, range (--every to roll up), sensors; drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "add", Usage: "fold one reading into its bucket", ArgsUsage: "VALUE",
@@ -63,6 +63,12 @@ func seriesCommand() *ucli.Command {
 					durationFlag("every", "roll the buckets up into buckets `DURATION` wide (1h, 1d, 1w: a whole number of the series' width), starting at midnight UTC and its multiples, as RedisTimeSeries' AGGREGATION", "the series' width"),
 				},
 				Action: seriesRange,
+			},
+			{
+				Name: "sensors", Usage: "the sensors of a series, each with its buckets and the first and last of them",
+				UsageText: "keyspace series sensors --series temps",
+				Flags:     []ucli.Flag{seriesFlag()},
+				Action:    seriesSensors,
 			},
 			dropCommand("series", "bucket", seriesFlag(), "keyspace series drop --series temps", dropSeries),
 		},
@@ -213,10 +219,7 @@ func seriesRange(c *ucli.Context) error {
 		to = *t
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {
-		s, err := indextable.LoadSeries(tx, c.String("series"))
-		if errors.Is(err, keyspace.ErrNotFound) {
-			return fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", c.String("series"))
-		}
+		s, err := loadSeries(tx, c.String("series"))
 		if err != nil {
 			return err
 		}
@@ -246,11 +249,47 @@ func seriesRange(c *ucli.Context) error {
 	})
 }
 
-func dropSeries(tx keyspace.Tx, name string) (int, error) {
+// loadSeries opens the series --series names, or says it has none.
+func loadSeries(tx keyspace.Tx, name string) (*indextable.Series, error) {
 	s, err := indextable.LoadSeries(tx, name)
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return 0, fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", name)
+		return nil, fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", name)
 	}
+	return s, err
+}
+
+func seriesSensors(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		s, err := loadSeries(tx, c.String("series"))
+		if err != nil {
+			return err
+		}
+		spans, err := s.Sensors(tx)
+		if err != nil {
+			return err
+		}
+		type sensor struct {
+			Sensor  string    `json:"sensor"`
+			Buckets int       `json:"buckets"`
+			First   time.Time `json:"first"`
+			Last    time.Time `json:"last"`
+		}
+		out := make([]sensor, len(spans))
+		for i, sp := range spans {
+			out[i] = sensor{sp.Sensor, sp.Buckets, sp.First, sp.Last}
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "sensors", out, "", "SENSOR\tBUCKETS\tFIRST\tLAST", func(x sensor) string {
+			return fmt.Sprintf("%s\t%d\t%s\t%s", x.Sensor, x.Buckets, x.First.Format(time.RFC3339), x.Last.Format(time.RFC3339))
+		})
+	})
+}
+
+func dropSeries(tx keyspace.Tx, name string) (int, error) {
+	s, err := loadSeries(tx, name)
 	if err != nil {
 		return 0, err
 	}

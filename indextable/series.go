@@ -317,6 +317,49 @@ func moveRaw(raw map[int64]float64, b Bucket, start time.Time) map[int64]float64
 	return raw
 }
 
+// SensorSpan is one sensor of a series: how many buckets it has, and
+// the starts of its first and last.
+type SensorSpan struct {
+	Sensor      string
+	Buckets     int
+	First, Last time.Time
+}
+
+// Sensors lists the sensors of the series in key order (bytewise), each
+// with its buckets' count and span (RedisTimeSeries' QUERYINDEX, without
+// labels). It reads every bucket's key.
+func (s *Series) Sensors(tx keyspace.Tx) ([]SensorSpan, error) {
+	var out []SensorSpan
+	for k := range tx.Scan(s.sub.Range()) {
+		t, err := s.sub.Unpack(k)
+		sensor, ok1 := tupleAt[string](t, 0)
+		start, ok2 := tupleAt[time.Time](t, 1)
+		if err != nil || len(t) != 2 || !ok1 || !ok2 {
+			return nil, s.wrap(fmt.Errorf("%w: bucket key %q", keyspace.ErrCorrupt, k))
+		}
+		if n := len(out); n == 0 || out[n-1].Sensor != sensor {
+			out = append(out, SensorSpan{Sensor: sensor, First: start})
+		}
+		last := &out[len(out)-1]
+		last.Buckets++
+		last.Last = start
+	}
+	if err := tx.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	return out, nil
+}
+
+// tupleAt is t[i] as a T, if t has an i-th element of that type.
+func tupleAt[T any](t composite.Tuple, i int) (T, bool) {
+	var zero T
+	if i >= len(t) {
+		return zero, false
+	}
+	v, ok := t[i].(T)
+	return v, ok
+}
+
 // Range returns the buckets of sensor that start in [from, to), in time
 // order; the bucket holding from is the first. A zero from or to leaves
 // that end open, as does a time beyond what a key can hold

@@ -295,6 +295,17 @@ func seriesAgainstReadings(t *testing.T, s keyspace.Store, seed uint64, steps in
 			if want := m.buckets(sensor, from, to); !equalBuckets(got, want) {
 				t.Fatalf("Range(%q, %s, %s) (width %s, raw %v):\n got %+v\nwant %+v", sensor, from, to, m.width, m.keepRaw, got, want)
 			}
+			var wantSpans []SensorSpan
+			for _, sensor := range slices.Sorted(maps.Keys(m.readings)) {
+				if bs := m.buckets(sensor, time.Time{}, time.Time{}); len(bs) > 0 {
+					wantSpans = append(wantSpans, SensorSpan{sensor, len(bs), bs[0].Start, bs[len(bs)-1].Start})
+				}
+			}
+			if spans, err := series.Sensors(tx); err != nil || !slices.EqualFunc(spans, wantSpans, func(a, b SensorSpan) bool {
+				return a.Sensor == b.Sensor && a.Buckets == b.Buckets && a.First.Equal(b.First) && a.Last.Equal(b.Last)
+			}) {
+				t.Fatalf("Sensors = %+v, %v; the readings give %+v", spans, err, wantSpans)
+			}
 			k := []time.Duration{1, 2, 3, 60, 24}[r.IntN(5)]
 			wide, err := series.Rollup(got, k*m.width)
 			want, overflows := m.rollup(sensor, from, to, k*m.width)
