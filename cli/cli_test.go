@@ -817,6 +817,33 @@ func TestIndexRelAndVerifyCommands(t *testing.T) {
 	if a, b := relCount("--right", "i1"), relCount("--left", "u1"); a != "1" || b != "1" {
 		t.Errorf("after unlinking u1 from i1, counts: i1 %s, u1 %s; want 1, 1", a, b)
 	}
+	// rel has: the links left (u1–i2 since 06:28:40, u2–i1), in the order asked.
+	for _, tc := range []struct{ left, rights, want string }{
+		{"u1", "i1 i2 i9", "i1=false i2=true@2017-12-01T06:28:40Z i9=false"},
+		{"u2", "i2 i1", "i2=false i1=true@2017-12-01T09:15:20Z"},
+		{"u9", "i1", "i1=false"},
+	} {
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "rel", "has", "--rel", "likes", tc.left}, strings.Fields(tc.rights)...)...)
+		var has struct {
+			Links []struct {
+				Right  string
+				Linked bool
+				Time   *time.Time
+			}
+		}
+		json.Unmarshal([]byte(out), &has)
+		var got []string
+		for _, l := range has.Links {
+			s := fmt.Sprintf("%s=%v", l.Right, l.Linked)
+			if l.Time != nil {
+				s += "@" + l.Time.Format(time.RFC3339)
+			}
+			got = append(got, s)
+		}
+		if code != 0 || strings.Join(got, " ") != tc.want {
+			t.Errorf("rel has %s %s: exit %d, %v (%s); want %s", tc.left, tc.rights, code, got, stderr, tc.want)
+		}
+	}
 	// A field without a name is refused, and no index is made.
 	for _, fields := range [][]string{{"--fields", ""}, {"--fields", "status,,city"}, {"--fields", "-"}, {"--fields", "city", "--cover", "status,"}} {
 		args := append([]string{"--db", db, "index", "create", "--table", "orders", "--name", "bad"}, fields...)

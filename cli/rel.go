@@ -18,7 +18,7 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, count, repair, drop",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, has, count, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
@@ -82,6 +82,12 @@ func relCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					&ucli.BoolFlag{Name: "reverse", Usage: "oldest first"}),
 				Action: relList,
+			},
+			{
+				Name: "has", Usage: "whether LEFT links to each RIGHT, and since when (Redis's SISMEMBER, SMISMEMBER): which items of a page a user likes", ArgsUsage: "LEFT RIGHT...",
+				UsageText: "keyspace rel has --rel likes u1 i1 i2 i3",
+				Flags:     []ucli.Flag{relFlag()},
+				Action:    relHas,
 			},
 			{
 				Name: "count", Usage: "how many links --left has, or --right has (one key read, however many)",
@@ -152,6 +158,44 @@ func relList(c *ucli.Context) error {
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, page.Next, "ID\tTIME\tFIELDS", func(l link) string {
 			return fmt.Sprintf("%s\t%s\t%s", l.ID, l.Time.Format(time.RFC3339), l.Fields)
+		})
+	})
+}
+
+// relHas is rel has: one line a RIGHT, in the order given.
+func relHas(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	if c.NArg() < 2 {
+		return usagef("rel has wants LEFT and at least one RIGHT")
+	}
+	left, rights := c.Args().First(), c.Args().Slice()[1:]
+	return viewDB(c, func(tx keyspace.Tx) error {
+		r := indextable.NewRelation(c.String("rel"))
+		type link struct {
+			Right  string     `json:"right"`
+			Linked bool       `json:"linked"`
+			Time   *time.Time `json:"time,omitempty"`
+		}
+		out := make([]link, len(rights))
+		for i, right := range rights {
+			at, linked, err := r.Linked(tx, left, right)
+			if err != nil {
+				return err
+			}
+			out[i] = link{Right: right, Linked: linked}
+			if linked {
+				out[i].Time = &at
+			}
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, "", "RIGHT\tLINKED\tTIME", func(l link) string {
+			when := "-"
+			if l.Time != nil {
+				when = l.Time.Format(time.RFC3339)
+			}
+			return fmt.Sprintf("%s\t%v\t%s", l.Right, l.Linked, when)
 		})
 	})
 }

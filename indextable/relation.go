@@ -168,6 +168,22 @@ func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error 
 	return nil
 }
 
+// Linked reports whether left links to right, and since when, reading
+// one key (Redis's SISMEMBER: does this user like this item?).
+func (r *Relation) Linked(tx keyspace.Tx, left, right string) (time.Time, bool, error) {
+	v, err := tx.Get(r.links.Pack(composite.Tuple{left, right}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		return time.Time{}, false, nil
+	}
+	if err == nil && len(v) != 8 {
+		err = fmt.Errorf("%w: a %d-byte link time", keyspace.ErrCorrupt, len(v))
+	}
+	if err != nil {
+		return time.Time{}, false, r.wrap(fmt.Errorf("link %s–%s: %w", errctx.Quote(left), errctx.Quote(right), err))
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC(), true, nil
+}
+
 // Unlink removes the link between left and right, if there is one, and
 // reports whether there was.
 func (r *Relation) Unlink(tx keyspace.Tx, left, right string) (bool, error) {

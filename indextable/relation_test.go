@@ -437,6 +437,15 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 					}
 				}
 			}
+			for _, left := range lefts {
+				for _, right := range rights {
+					at, linked, err := rel.Linked(tx, left, right)
+					wantAt, wantLinked := m.links[pair{left, right}]
+					if err != nil || linked != wantLinked || !at.Equal(wantAt) {
+						t.Fatalf("step %d: Linked(%q, %q) = %v, %v, %v; model %v, %v", step, left, right, at, linked, err, wantAt, wantLinked)
+					}
+				}
+			}
 			if problems, err := rel.Verify(tx); err != nil || len(problems) > 0 {
 				t.Fatalf("step %d: Verify = %v, %v", step, problems, err)
 			}
