@@ -33,7 +33,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, count groups; del, expire, persist, sweep, repair, drop",
+		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
@@ -76,6 +76,7 @@ func tableCommand() *ucli.Command {
 				Flags:     []ucli.Flag{tableFlag()},
 				Action:    tableDelete,
 			},
+			tableSetCommand(),
 			tableExpiry().expire(),
 			tableExpiry().persist(),
 			tableSweepCommand(),

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// tableSetCommand is table set, Redis's HSET on a table's row: it sets
+// fields of one row, creating the row when there is none, keeping its
+// expiry, with its index entries, in one transaction
+// (indextable.Table.Update).
+func tableSetCommand() *ucli.Command {
+	return &ucli.Command{
+		Name:  "set",
+		Usage: "set fields of one row by its whole key, creating it when absent, keeping its expiry and its indexes in step (Redis's HSET); --del removes fields",
+		UsageText: "keyspace table set --table orders 17 status=shipped\n" +
+			"keyspace table set --table cities 'US:CA:Fresno:42' population=542107 --del note",
+		ArgsUsage: "KEY [FIELD=VALUE...]",
+		Description: "A VALUE that reads as JSON (70, true, null, [1,2]) is set as that value, any other as a string, as geo fset does. " +
+			"The key columns are the row's key and cannot be set; a new row gets them from KEY, as an import writes them. " +
+			"It prints how many fields changed.",
+		Flags: []ucli.Flag{tableFlag(),
+			&ucli.StringSliceFlag{Name: "del", Usage: "remove `FIELD` from the row (repeat it)"},
+			&ucli.BoolFlag{Name: "xx", Usage: "only a row that is there: with none, nothing is written, and 0 fields changed (Redis's SET XX)"},
+		},
+		Action: tableSet,
+	}
+}
+
+func tableSet(c *ucli.Context) error {
+	if c.NArg() < 1 {
+		return usagef("table set wants a KEY, then FIELD=VALUE pairs")
+	}
+	set, err := parseFieldValues(c.Args().Tail())
+	if err != nil {
+		return err
+	}
+	del := c.StringSlice("del")
+	if len(set) == 0 && len(del) == 0 {
+		return usagef("table set wants FIELD=VALUE pairs or --del FIELD")
+	}
+	changed := 0
+	err = updateDB(c, func(tx keyspace.Tx) error {
+		t, schema, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
+		}
+		key, err := wholeKey(c.Args().First(), schema)
+		if err != nil {
+			return err
+		}
+		for _, name := range append(fieldNames(set), del...) {
+			if slices.ContainsFunc(schema, func(col composite.Column) bool { return col.Name == name }) {
+				return usagef("%q is a key column of table %s: the row's KEY says it (to move a row, del it and set the new key)", name, t.Name())
+			}
+		}
+		_, err = t.Get(tx, key)
+		exists := err == nil
+		if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+			return err
+		}
+		if !exists && c.Bool("xx") {
+			return nil
+		}
+		_, err = t.Update(tx, key, func(r *record) error {
+			if !exists {
+				*r = newRow(key, schema)
+			}
+			body, err := json.Marshal(*r)
+			if err != nil {
+				return err
+			}
+			body, changed, err = setFields(body, set, del)
+			if err != nil {
+				return err
+			}
+			next := record{}
+			if err := json.Unmarshal(body, &next); err != nil {
+				return err
+			}
+			*r = next
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer, changed)
+	return nil
+}
+
+// fieldNames are the fields of set.
+func fieldNames(set []fieldValue) []string {
+	names := make([]string, len(set))
+	for i, f := range set {
+		names[i] = f.field
+	}
+	return names
+}
+
+// newRow is a new row's record: its key columns, as text, as an import
+// writes them.
+func newRow(key composite.Tuple, schema composite.Schema) record {
+	r := record{}
+	for i, col := range schema {
+		r[col.Name] = fmt.Sprint(key[i])
+	}
+	return r
+}
