@@ -143,6 +143,12 @@ const interruptGrace = 2 * time.Second
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
 
+// commandName is the command c runs, as a message names it: "geo sweep",
+// without the program's name.
+func commandName(c *ucli.Context) string {
+	return strings.TrimPrefix(c.Command.HelpName, c.App.Name+" ")
+}
+
 // commonFlags are accepted before the command and after it alike.
 //
 // Only the keyspace command's own --db reads $KEYSPACE_DB. A leaf

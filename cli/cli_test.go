@@ -332,6 +332,8 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "1", "--bogus"}, 2, "bogus"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "91", "--lon", "1", "--radius", "1km"}, 1, "latitude 91"},
 		{[]string{"--db", db, "geo", "knn", "--index", "p", "--lat", "1", "--lon", "1", "--k", "0"}, 1, "k = 0"},
+		{[]string{"--db", db, "geo", "sweep", "extra"}, 2, "keyspace: geo sweep takes no arguments"},
+		{[]string{"--db", db, "geo", "fset", "--index", "p"}, 2, "keyspace: geo fset wants an ID"},
 	}
 	for _, tc := range cases {
 		_, stderr, code := run(t, "", tc.args...)

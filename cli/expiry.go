@@ -88,7 +88,7 @@ type swept struct {
 // it holds ("point").
 func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspace.Tx, name string) (expirer, error), all func(tx keyspace.Tx) ([]string, error)) error {
 	if c.NArg() > 0 {
-		return usagef("%s takes no arguments, got %q", c.Command.HelpName, c.Args().First())
+		return usagef("%s takes no arguments, got %q", commandName(c), c.Args().First())
 	}
 	if c.Int("limit") < 0 {
 		return usagef("--limit %d: want a count of %ss, or leave it out for all", c.Int("limit"), item)

@@ -36,18 +36,11 @@ func geoFsetCommand() *ucli.Command {
 }
 
 func geoFset(c *ucli.Context) error {
-	if c.NArg() < 1 {
-		return usagef("geo fset wants an ID, then FIELD=VALUE pairs")
-	}
-	id := c.Args().First()
-	set, err := parseFieldValues(c.Args().Tail())
+	set, del, err := fieldEdits(c, "ID")
 	if err != nil {
 		return err
 	}
-	del := c.StringSlice("del")
-	if len(set) == 0 && len(del) == 0 {
-		return usagef("geo fset wants FIELD=VALUE pairs or --del FIELD")
-	}
+	id := c.Args().First()
 	ix := geo.NewIndex(c.String("index"))
 	changed := 0
 	err = updateDB(c, func(tx keyspace.Tx) error {
@@ -71,7 +64,24 @@ func geoFset(c *ucli.Context) error {
 	return nil
 }
 
-// fieldValue is one FIELD=VALUE of geo fset, the value as JSON.
+// fieldEdits reads what geo fset and table set change: the FIELD=VALUE
+// arguments after the first (what names the point or row) and --del.
+func fieldEdits(c *ucli.Context, what string) ([]fieldValue, []string, error) {
+	if c.NArg() < 1 {
+		return nil, nil, usagef("%s wants %s %s, then FIELD=VALUE pairs", commandName(c), map[bool]string{true: "an", false: "a"}[what == "ID"], what)
+	}
+	set, err := parseFieldValues(c.Args().Tail())
+	if err != nil {
+		return nil, nil, err
+	}
+	del := c.StringSlice("del")
+	if len(set) == 0 && len(del) == 0 {
+		return nil, nil, usagef("%s wants FIELD=VALUE pairs or --del FIELD", commandName(c))
+	}
+	return set, del, nil
+}
+
+// fieldValue is one FIELD=VALUE of geo fset or table set, the value as JSON.
 type fieldValue struct {
 	field string
 	value json.RawMessage

@@ -414,7 +414,7 @@ func tableDelete(c *ucli.Context) error {
 // and nothing is done ("nothing deleted").
 func eachRow(c *ucli.Context, done string, fn func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error) error {
 	if c.NArg() == 0 {
-		return usagef("%s wants at least one KEY", c.Command.HelpName)
+		return usagef("%s wants at least one KEY", commandName(c))
 	}
 	return updateDB(c, func(tx keyspace.Tx) error {
 		t, schema, err := openTable(tx, c.String("table"))

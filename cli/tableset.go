@@ -35,16 +35,9 @@ func tableSetCommand() *ucli.Command {
 }
 
 func tableSet(c *ucli.Context) error {
-	if c.NArg() < 1 {
-		return usagef("table set wants a KEY, then FIELD=VALUE pairs")
-	}
-	set, err := parseFieldValues(c.Args().Tail())
+	set, del, err := fieldEdits(c, "KEY")
 	if err != nil {
 		return err
-	}
-	del := c.StringSlice("del")
-	if len(set) == 0 && len(del) == 0 {
-		return usagef("table set wants FIELD=VALUE pairs or --del FIELD")
 	}
 	changed := 0
 	err = updateDB(c, func(tx keyspace.Tx) error {
