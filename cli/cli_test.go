@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/dataset"
 )
@@ -1941,5 +1942,35 @@ func TestTableScanShortKey(t *testing.T) {
 		if got := strings.Join(ids, ","); got != tc.wantIDs {
 			t.Errorf("scan %s: ids %s, want %s", tc.under, got, tc.wantIDs)
 		}
+	}
+}
+
+// TestVerifySeries: verify checks every series bucket; a damaged one is a
+// problem it names, and it says no repair recomputes readings.
+func TestVerifySeries(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, "sensor,time,value\ns1,2026-11-23T10:00:05Z,1\ns1,2026-11-23T10:01:05Z,2\n", "--db", db, "--quiet", "series", "import", "--series", "temps", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 || !strings.Contains(out, "series temps: 0 problems\n") {
+		t.Fatalf("verify of a sound series: exit %d, %q %q", code, out, stderr)
+	}
+	s, err := keyspace.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := composite.NewSubspace("x", "temps", "s").Pack(composite.Tuple{"s1", time.Date(2026, 11, 23, 10, 1, 0, 0, time.UTC)})
+	if err := s.Update(func(tx keyspace.Tx) error {
+		if _, err := tx.Get(key); err != nil {
+			return fmt.Errorf("the bucket of 10:01: %w", err)
+		}
+		return tx.Put(key, []byte(`{"start":"2026-11-23T10:01:00Z","count":0}`))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	out, stderr, code := run(t, "", "--db", db, "verify")
+	if code != 1 || !strings.Contains(out, "series temps: 1 problem\n") || !strings.Contains(out, `bucket "s1" 2026-11-23T10:01:00Z: count 0`) || !strings.Contains(stderr, "no repair recomputes them") {
+		t.Errorf("verify of a damaged bucket: exit %d, %q %q", code, out, stderr)
 	}
 }

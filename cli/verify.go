@@ -16,7 +16,7 @@ import (
 func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
-		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries, every fence set's cells and both lists of every relation; exit 1 on any problem",
+		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries, every fence set's cells, both lists of every relation and every series bucket; exit 1 on any problem",
 		UsageText: "keyspace --db cities.db verify",
 		Action: func(c *ucli.Context) error {
 			s, err := openRead(c)
@@ -24,7 +24,7 @@ func verifyCommand() *ucli.Command {
 				return err
 			}
 			defer s.Close()
-			bad := 0
+			bad, seriesBad := 0, 0 // seriesBad: of bad, a series' (no repair recomputes readings)
 			report := func(what string, problems []string) {
 				bad += len(problems)
 				fmt.Fprintf(c.App.Writer, "%s: %s\n", what, count(len(problems), "problem"))
@@ -104,21 +104,32 @@ func verifyCommand() *ucli.Command {
 				}
 				for _, p := range parts {
 					name, _ := p[0].(string)
-					if part, _ := p[1].(string); part != "l" {
-						continue
+					var problems []string
+					switch part, _ := p[1].(string); part {
+					case "l":
+						if problems, err = indextable.NewRelation(name).Verify(tx); err != nil {
+							return err
+						}
+						report("relation "+name, problems)
+					case "s": // a series' buckets
+						if problems, err = indextable.NewSeries(name, nil).Verify(tx); err != nil {
+							return err
+						}
+						seriesBad += len(problems)
+						report("series "+name, problems)
 					}
-					problems, err := indextable.NewRelation(name).Verify(tx)
-					if err != nil {
-						return err
-					}
-					report("relation "+name, problems)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			if bad > 0 {
+			switch {
+			case bad > 0 && seriesBad == bad:
+				return fmt.Errorf("%s in series buckets, which hold the readings themselves: no repair recomputes them (series drop, then import the readings again)", count(bad, "problem"))
+			case seriesBad > 0:
+				return fmt.Errorf("%s (keyspace index repair, table repair, geo repair, fence repair, rel repair and log repair fix them, but not the %d in series buckets, which hold the readings themselves)", count(bad, "problem"), seriesBad)
+			case bad > 0:
 				return fmt.Errorf("%s (keyspace index repair, table repair, geo repair, fence repair, rel repair and log repair fix them)", count(bad, "problem"))
 			}
 			return nil

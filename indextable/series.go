@@ -317,6 +317,84 @@ func moveRaw(raw map[int64]float64, b Bucket, start time.Time) map[int64]float64
 	return raw
 }
 
+// Verify checks the series' stored options and every bucket, which
+// nothing else derives and no repair can recompute: a bucket's key must
+// name a sensor and a start on the series' grid, and its value must be
+// the JSON of a bucket with that start, at least one reading, finite
+// sums and bounds (Min ≤ Max, both Sum when it holds one reading), and
+// raw readings only when the series keeps them, by seconds within the
+// bucket, no more than its count, each within its bounds. It returns the
+// problems found, a line each; a damaged page is an error
+// (keyspace.ErrCorrupt).
+func (s *Series) Verify(tx keyspace.Tx) ([]string, error) {
+	var problems []string
+	opts := s.opts // the default options, when the stored ones are missing or unread
+	switch v, err := tx.Get(s.meta); {
+	case errors.Is(err, keyspace.ErrNotFound):
+		r := s.sub.Range()
+		r.Limit = 1
+		for range tx.Scan(r) {
+			problems = append(problems, "buckets without stored options")
+		}
+	case err != nil:
+		return nil, s.wrap(err)
+	default:
+		var stored SeriesOptions
+		if err := json.Unmarshal(v, &stored); err != nil || stored.Width < time.Second || stored.Width%time.Second != 0 {
+			problems = append(problems, fmt.Sprintf("stored options %q: not a series' options", v))
+		} else {
+			opts = stored
+		}
+	}
+	for k, v := range tx.Scan(s.sub.Range()) {
+		if p := checkBucket(s.sub, opts, k, v); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	return problems, nil
+}
+
+// checkBucket is what is wrong with one bucket's key and value, or "".
+func checkBucket(sub composite.Subspace, opts SeriesOptions, k, v []byte) string {
+	t, err := sub.Unpack(k)
+	sensor, ok1 := tupleAt[string](t, 0)
+	start, ok2 := tupleAt[time.Time](t, 1)
+	if err != nil || len(t) != 2 || !ok1 || !ok2 {
+		return fmt.Sprintf("key %q: not a sensor and a bucket start", k)
+	}
+	where := fmt.Sprintf("bucket %s %s", errctx.Quote(sensor), start.Format(time.RFC3339))
+	var b Bucket
+	if err := json.Unmarshal(v, &b); err != nil {
+		return fmt.Sprintf("%s: %v", where, err)
+	}
+	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+	switch {
+	case !start.Equal(start.Truncate(opts.Width)):
+		return fmt.Sprintf("%s: not on the series' %s grid", where, opts.Width)
+	case !b.Start.Equal(start):
+		return fmt.Sprintf("%s: its value starts at %s", where, b.Start.Format(time.RFC3339))
+	case b.Count < 1:
+		return fmt.Sprintf("%s: count %d", where, b.Count)
+	case !finite(b.Sum) || !finite(b.Min) || !finite(b.Max) || b.Min > b.Max:
+		return fmt.Sprintf("%s: sum %v, min %v, max %v", where, b.Sum, b.Min, b.Max)
+	case b.Count == 1 && (b.Min != b.Max || b.Sum != b.Min):
+		return fmt.Sprintf("%s: one reading, but sum %v, min %v, max %v", where, b.Sum, b.Min, b.Max)
+	case len(b.Raw) > 0 && !opts.KeepRaw:
+		return fmt.Sprintf("%s: raw readings in a series that keeps none", where)
+	case len(b.Raw) > b.Count:
+		return fmt.Sprintf("%s: %d raw readings for a count of %d", where, len(b.Raw), b.Count)
+	}
+	for sec, r := range b.Raw {
+		if sec < 0 || time.Duration(sec)*time.Second >= opts.Width || !(r >= b.Min && r <= b.Max) {
+			return fmt.Sprintf("%s: raw reading %v at second %d, outside the bucket or its bounds", where, r, sec)
+		}
+	}
+	return ""
+}
+
 // SensorSpan is one sensor of a series: how many buckets it has, and
 // the starts of its first and last.
 type SensorSpan struct {

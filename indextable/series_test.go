@@ -295,6 +295,9 @@ func seriesAgainstReadings(t *testing.T, s keyspace.Store, seed uint64, steps in
 			if want := m.buckets(sensor, from, to); !equalBuckets(got, want) {
 				t.Fatalf("Range(%q, %s, %s) (width %s, raw %v):\n got %+v\nwant %+v", sensor, from, to, m.width, m.keepRaw, got, want)
 			}
+			if problems, err := series.Verify(tx); err != nil || len(problems) > 0 {
+				t.Fatalf("Verify of a series written by its own methods: %q, %v", problems, err)
+			}
 			var wantSpans []SensorSpan
 			for _, sensor := range slices.Sorted(maps.Keys(m.readings)) {
 				if bs := m.buckets(sensor, time.Time{}, time.Time{}); len(bs) > 0 {
@@ -470,4 +473,92 @@ func equalBuckets(got, want []Bucket) bool {
 		return g.Start.Equal(w.Start) && g.Count == w.Count && same(g.Sum, w.Sum) && same(g.Min, w.Min) && same(g.Max, w.Max) &&
 			maps.EqualFunc(g.Raw, w.Raw, same)
 	})
+}
+
+// TestSeriesVerify: a series written by Add verifies clean, and each kind
+// of damage to a bucket or to the stored options, written over it, is
+// one problem naming it; the series is as it was after each is undone.
+func TestSeriesVerify(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		series := NewSeries("temps", &SeriesOptions{Width: time.Minute, KeepRaw: true})
+		plain := NewSeries("plain", nil)
+		t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for i, v := range []float64{20, -1, 25, 7} {
+				if err := series.Add(tx, "s1", t0.Add(time.Duration(i)*20*time.Second), v); err != nil {
+					return err
+				}
+				if err := plain.Add(tx, "s1", t0.Add(time.Duration(i)*20*time.Second), v); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		verify := func(x *Series) []string {
+			var problems []string
+			if err := s.View(func(tx keyspace.Tx) (err error) { problems, err = x.Verify(tx); return err }); err != nil {
+				t.Fatal(err)
+			}
+			return problems
+		}
+		if p := verify(series); len(p) != 0 {
+			t.Fatalf("a sound series: %q", p)
+		}
+		sub := composite.NewSubspace("x", "temps", "s")
+		key := sub.Pack(composite.Tuple{"s1", t0})
+		meta := composite.NewSubspace("x", "temps", "sm").Bytes()
+		plainKey := composite.NewSubspace("x", "plain", "s").Pack(composite.Tuple{"s1", t0})
+		for _, tc := range []struct {
+			x          *Series
+			key, value []byte
+			want       string
+		}{
+			{series, key, []byte("{"), "bucket \"s1\" 2026-11-23T10:00:00Z: unexpected end of JSON input"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":0,"sum":0,"min":0,"max":0}`), "count 0"},
+			{series, key, []byte(`{"start":"2026-11-23T10:01:00Z","count":1,"sum":1,"min":1,"max":1}`), "its value starts at 2026-11-23T10:01:00Z"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":2,"sum":1,"min":3,"max":1}`), "sum 1, min 3, max 1"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":1,"sum":2,"min":1,"max":1}`), "one reading, but sum 2"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":1,"sum":1,"min":1,"max":1,"raw":{"1":1,"2":1}}`), "2 raw readings for a count of 1"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":2,"sum":2,"min":1,"max":1,"raw":{"60":1}}`), "raw reading 1 at second 60"},
+			{series, key, []byte(`{"start":"2026-11-23T10:00:00Z","count":2,"sum":2,"min":1,"max":1,"raw":{"5":9}}`), "raw reading 9 at second 5"},
+			{plain, plainKey, []byte(`{"start":"2026-11-23T10:00:00Z","count":2,"sum":2,"min":1,"max":1,"raw":{"5":1}}`), "raw readings in a series that keeps none"},
+			{series, sub.Pack(composite.Tuple{"s1", t0.Add(30 * time.Second)}), []byte(`{"start":"2026-11-23T10:00:30Z","count":1,"sum":1,"min":1,"max":1}`), "not on the series' 1m0s grid"},
+			{series, sub.Pack(composite.Tuple{"s1"}), []byte(`{}`), "not a sensor and a bucket start"},
+			{series, meta, []byte(`{"width":5}`), "stored options"},
+		} {
+			var old []byte
+			must(t, s.Update(func(tx keyspace.Tx) error {
+				if v, err := tx.Get(tc.key); err == nil {
+					old = append([]byte(nil), v...)
+				}
+				return tx.Put(tc.key, tc.value)
+			}))
+			if p := verify(tc.x); len(p) != 1 || !strings.Contains(p[0], tc.want) {
+				t.Errorf("after writing %s: Verify = %q, want one problem with %q", tc.value, p, tc.want)
+			}
+			must(t, s.Update(func(tx keyspace.Tx) error {
+				if old == nil {
+					return tx.Delete(tc.key)
+				}
+				return tx.Put(tc.key, old)
+			}))
+			if p := verify(tc.x); len(p) != 0 {
+				t.Fatalf("after undoing %s: %q", tc.value, p)
+			}
+		}
+		// Buckets whose options are gone.
+		must(t, s.Update(func(tx keyspace.Tx) error { return tx.Delete(meta) }))
+		if p := verify(series); len(p) != 1 || p[0] != "buckets without stored options" {
+			t.Errorf("without options: %q", p)
+		}
+	})
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
