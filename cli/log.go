@@ -112,15 +112,35 @@ func logCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "range", Usage: "items with ids from --from to --to, a page at a time",
-				UsageText: "keyspace log range --log inbox --parent alice --from 10 --to 20 --limit 5",
+				Name: "range", Usage: "items with ids from --from to --to, or stamped from --since to before --until, a page at a time",
+				UsageText: "keyspace log range --log inbox --parent alice --from 10 --to 20 --limit 5\n" +
+					"keyspace log range --log inbox --parent alice --since 2026-11-20T00:00:00Z --until 2026-11-21T12:00:00Z",
 				Flags: logFlags(append([]ucli.Flag{
 					&ucli.Uint64Flag{Name: "from", Value: 1, Usage: "first `ID`"},
 					&ucli.Uint64Flag{Name: "to", Value: ^uint64(0), DefaultText: "the latest", Usage: "last `ID`"},
+					&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "items stamped at or after `TIME` (RFC 3339), in time order (Log.Between)"},
+					&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "items stamped before `TIME` (RFC 3339)"},
 				}, pageFlags...)...),
 				Action: func(c *ucli.Context) error {
+					byTime := c.IsSet("since") || c.IsSet("until")
+					if byTime && (c.IsSet("from") || c.IsSet("to")) {
+						return usagef("--from and --to are ids, --since and --until times; give one pair")
+					}
 					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
-						p, err := l.Range(tx, c.String("parent"), c.Uint64("from"), c.Uint64("to"), opts(c))
+						var p enumkeys.Page
+						var err error
+						if byTime {
+							var since, until time.Time
+							if t := c.Timestamp("since"); t != nil {
+								since = *t
+							}
+							if t := c.Timestamp("until"); t != nil {
+								until = *t
+							}
+							p, err = l.Between(tx, c.String("parent"), since, until, opts(c))
+						} else {
+							p, err = l.Range(tx, c.String("parent"), c.Uint64("from"), c.Uint64("to"), opts(c))
+						}
 						return p.Items, p.Next, err
 					})
 				},
