@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -254,7 +255,17 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 	if len(rows) == 0 || spec.geojson {
 		return spec, nil
 	}
+	// The columns: a CSV's header, or every field any NDJSON object has
+	// (an export's points carry "expires" only when they expire).
 	have := rows[0].fields
+	if !spec.geojson && len(rows) > 1 && c.String("format") == "ndjson" {
+		have = map[string]string{}
+		for _, r := range rows {
+			for k := range r.fields {
+				have[k] = ""
+			}
+		}
+	}
 	find := func(flag, given string, names ...string) (string, error) {
 		if given != "" {
 			if _, ok := have[given]; !ok {
@@ -343,6 +354,14 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		return p, fmt.Errorf("scope: %w", err)
 	}
 	payload := map[string]any{}
+	// An NDJSON object's "payload" object is the payload itself, as geo
+	// scan --output ndjson (and every query's NDJSON) writes it, so that
+	// an export imports back as it was; the object's other fields go
+	// beside its fields.
+	if inner, ok := r.values["payload"].(map[string]any); ok && !r.feature && !skip["payload"] {
+		maps.Copy(payload, inner)
+		skip["payload"] = true
+	}
 	for k, v := range r.fields {
 		if skip[k] {
 			continue

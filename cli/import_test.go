@@ -505,4 +505,20 @@ func TestJSONImportsKeepTypes(t *testing.T) {
 	if got := payloads("again"); !reflect.DeepEqual(got, want) {
 		t.Errorf("export imported again:\n%v\nwant:\n%v", got, want)
 	}
+	// So does an NDJSON export (payload under "payload", the expiry
+	// under "expires" when a point has one), whole: the export of the
+	// copy is the export of the original.
+	if _, stderr, code := run(t, "", "--db", db, "geo", "expire", "--index", "nd", "--ttl", "1h", "p1"); code != 0 {
+		t.Fatal(stderr)
+	}
+	ndExport, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "nd", "--output", "ndjson")
+	if code != 0 || !strings.Contains(ndExport, `"expires"`) {
+		t.Fatalf("export: exit %d, %s %s", code, ndExport, stderr)
+	}
+	if _, stderr, code := run(t, ndExport, "--db", db, "--quiet", "geo", "import", "--index", "nd2", "--format", "ndjson", "--expires-col", "expires", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if again, _, _ := run(t, "", "--db", db, "geo", "scan", "--index", "nd2", "--output", "ndjson"); again != ndExport {
+		t.Errorf("an NDJSON export imported again exports as\n%s\nnot\n%s", again, ndExport)
+	}
 }
