@@ -333,12 +333,9 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		return p, fmt.Errorf("longitude %v out of range [-180, 180]", p.Lon)
 	}
 	if v := strings.TrimSpace(r.fields[s.expires]); s.expires != "" && v != "" {
-		t, err := time.Parse(time.RFC3339Nano, v)
+		t, err := parseExpiry(v, fmt.Sprintf(" (column %q)", s.expires))
 		if err != nil {
-			return p, fmt.Errorf("expiry %q (column %q) is not an RFC 3339 time such as 2030-01-02T15:04:05Z", v, s.expires)
-		}
-		if t.Unix() <= 0 || t.After(time.Unix(0, math.MaxInt64)) {
-			return p, fmt.Errorf("expiry %q (column %q) is out of range: after 1970 and before 2262", v, s.expires)
+			return p, err
 		}
 		p.Expires = t
 	}
@@ -376,6 +373,19 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		p.Payload, _ = json.Marshal(payload)
 	}
 	return p, nil
+}
+
+// parseExpiry reads an expiry written as RFC 3339 (as exports write it,
+// to the nanosecond); where says which column or field, for the error.
+func parseExpiry(v, where string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return t, fmt.Errorf("expiry %q%s is not an RFC 3339 time such as 2030-01-02T15:04:05Z", v, where)
+	}
+	if t.Unix() <= 0 || t.After(time.Unix(0, math.MaxInt64)) {
+		return t, fmt.Errorf("expiry %q%s is out of range: after 1970 and before 2262", v, where)
+	}
+	return t, nil
 }
 
 func number(s, what string) (float64, error) {

@@ -33,9 +33,31 @@ type row struct {
 	// decoded, for a payload that keeps their JSON types (1000 stays a
 	// number, [1,2] an array); fields holds them as text for the columns
 	// read as text (id, latitude, scope). Nil for CSV, which has no types.
-	values map[string]any
-	point  *orb.Point // GeoJSON geometry, when the input has one
-	id     string     // GeoJSON feature id
+	values  map[string]any
+	point   *orb.Point // GeoJSON geometry, when the input has one
+	id      string     // GeoJSON feature id
+	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
+}
+
+// unwrapRecord makes a line of table scan --output ndjson, {"key": …,
+// "record": {…}}, the row of its record's fields, so that an export
+// imports back as it was.
+func (r *row) unwrapRecord() {
+	inner, ok := r.values["record"].(map[string]any)
+	if !ok || len(r.values) > 3 { // key, record, and expires when it expires
+		return
+	}
+	for k := range r.values {
+		if k != "key" && k != "record" && k != "expires" {
+			return
+		}
+	}
+	r.expires = jsonField(r.values["expires"])
+	r.values = inner
+	r.fields = make(map[string]string, len(inner))
+	for k, v := range inner {
+		r.fields[k] = jsonField(v)
+	}
 }
 
 // where names the row for an error: "line 7", or "feature 7".

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,11 +37,13 @@ func tableCommand() *ucli.Command {
 		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "import", Usage: "import a CSV (with a header) keyed by some of its columns; all or nothing",
-				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv",
+				Name: "import", Usage: "import a CSV (with a header) or NDJSON keyed by some of its columns; all or nothing",
+				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv\n" +
+					"keyspace table scan --table orders --output ndjson | keyspace --db copy.db table import --table orders --key-cols id --format ndjson -",
 				ArgsUsage: "FILE|-",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, or ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each)"},
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 					rowTTLFlag()},
 				Action: tableImport,
@@ -97,9 +100,16 @@ func tableCommand() *ucli.Command {
 }
 
 func tableImport(c *ucli.Context) error {
-	rows, name, err := importRows(c, "csv")
+	format := c.String("format")
+	if format != "csv" && format != "ndjson" {
+		return usagef("--format %q: want csv or ndjson", format)
+	}
+	rows, name, err := importRows(c, format)
 	if err != nil {
 		return err
+	}
+	for i := range rows {
+		rows[i].unwrapRecord()
 	}
 	expires, err := expiresFromTTL(c)
 	if err != nil {
@@ -162,8 +172,12 @@ func tableImport(c *ucli.Context) error {
 			for k, v := range r.fields {
 				rec[k] = v
 			}
+			maps.Copy(rec, r.values) // NDJSON: the fields with their JSON types
 			key, err := rowKey(r, keyCols, schema, firstAt)
 			row := indextable.Row[record]{Key: key, Value: rec, Expires: expires}
+			if err == nil && r.expires != "" && expires.IsZero() { // an export's row that expires; --ttl overrides it
+				row.Expires, err = parseExpiry(r.expires, "")
+			}
 			if err == nil {
 				err = table.Validate(row) // what the table refuses: keys too long, of the record or an index entry
 			}
