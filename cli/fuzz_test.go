@@ -22,7 +22,7 @@ import (
 )
 
 // FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
-// to `table import` as CSV keyed by its id column, or to `series import`
+// to `table import` as CSV or NDJSON keyed by its id column, or to `series import`
 // as sensor,time,value CSV, in process, and holds them to all or nothing:
 // an import exits 0 having imported exactly the points, rows or readings
 // it says, which the file then holds (the readings as its buckets'
@@ -44,17 +44,20 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,city\n1,Oslo\n2,\"Rome, Lazio\"\n"), uint8(3), false) // table import
 	f.Add([]byte("id,city\n1,Oslo\n1,Rome\n"), uint8(3), false)
 	f.Add([]byte("city,id\nOslo,\n"), uint8(3), false)
+	f.Add([]byte(`{"id":1,"tags":["a"]}`+"\n"+`{"key":"2","expires":"2030-01-02T15:04:05Z","record":{"id":2}}`+"\n"), uint8(5), false) // table import, NDJSON
+	f.Add([]byte(`{"id":1}`+"\n"+`{"id":1}`+"\n"+`{"key":"3","expires":"soon","record":{"id":3}}`+"\n"), uint8(5), true)
 	f.Add([]byte("sensor,time,value\ns1,2026-11-23T10:00:05Z,1.5\ns1,1763892000,2\ns2,2026-11-23T10:00:05Z,-3\n"), uint8(4), false) // series import
 	f.Add([]byte("sensor,time,value\ns1,yesterday,1\ns1,1763892000,NaN\n,1,1\n"), uint8(4), true)
 	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
-		table, series := format%5 == 3, format%5 == 4
+		table, series := format%6 == 3 || format%6 == 5, format%6 == 4
 		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson"}[min(format%5, 2)], "-"}
+			"--format", []string{"csv", "ndjson", "geojson"}[min(format%6, 2)], "-"}
 		switch {
 		case table:
-			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"}
+			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id",
+				"--format", map[bool]string{true: "ndjson", false: "csv"}[format%6 == 5], "-"}
 		case series:
 			args = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s", "-"}
 		}
@@ -63,7 +66,7 @@ func FuzzImport(f *testing.F) {
 		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
-		keys, points, readings, buckets := 0, 0, 0, 0
+		keys, points, readings, buckets, records := 0, 0, 0, 0, 0
 		if _, err := os.Stat(db); err == nil {
 			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
 			if err != nil {
@@ -81,6 +84,14 @@ func FuzzImport(f *testing.F) {
 					}
 					buckets++
 					readings += b.Count
+				}
+				// A table's records, whose expiry entries must match them.
+				tb := indextable.New[map[string]any]("t", nil)
+				for range tx.Scan(tb.Range()) {
+					records++
+				}
+				if problems, err := tb.Verify(tx); err != nil || len(problems) > 0 {
+					t.Fatalf("the table's expiry entries: %v, %v", problems, err)
 				}
 				return geo.NewIndex("p").Scan(tx, "", func(geo.Point) bool { points++; return true })
 			})
@@ -100,8 +111,11 @@ func FuzzImport(f *testing.F) {
 			if !table && !series && (n != points || keys != 2*points) {
 				t.Fatalf("said %s points; the index holds %d points in %d keys", m[1], points, keys)
 			}
-			if table && keys != n+1 { // the rows and the table's schema in the catalog
-				t.Fatalf("said %s rows; the file holds %d keys", m[1], keys)
+			// The rows, the table's schema in the catalog, and (NDJSON
+			// rows with "expires") expiry entries, which Verify matched
+			// with the records.
+			if table && (n != records || keys < n+1 || format%6 == 3 && keys != n+1) {
+				t.Fatalf("said %s rows; the file holds %d records in %d keys", m[1], records, keys)
 			}
 		case 1:
 			if keys != 0 {
