@@ -667,6 +667,17 @@ func scopeText(t composite.Tuple) string {
 	return joinParts(parts)
 }
 
+// scopeJSON is a scope in JSON output: a one-part scope as its text, a
+// scope of several text parts as an array of them (["US","CA"]), which an
+// import's scope column reads back as those parts; a scope with other
+// elements (written through the library) as its text form.
+func scopeJSON(t composite.Tuple) any {
+	if parts, ok := textParts(t); ok && len(parts) > 1 {
+		return parts
+	}
+	return scopeText(t)
+}
+
 var scopeEscaper = strings.NewReplacer(`\`, `\\`, `:`, `\:`, `*`, `\*`)
 
 func formatScope(t composite.Tuple) string {

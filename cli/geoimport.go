@@ -344,8 +344,14 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		skip[s.expires] = true
 	}
 	for _, sc := range s.scope {
-		p.Scope = append(p.Scope, r.fields[sc])
 		skip[sc] = true
+		if parts, ok := stringArray(r.values[sc]); ok { // an export's scope of several parts
+			for _, part := range parts {
+				p.Scope = append(p.Scope, part)
+			}
+			continue
+		}
+		p.Scope = append(p.Scope, r.fields[sc])
 	}
 	if _, err := composite.Tuple(p.Scope).TryPack(); err != nil {
 		return p, fmt.Errorf("scope: %w", err)
@@ -373,6 +379,22 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		p.Payload, _ = json.Marshal(payload)
 	}
 	return p, nil
+}
+
+// stringArray is v as strings, if v is a JSON array of one or more
+// strings (and nothing else).
+func stringArray(v any) ([]string, bool) {
+	items, ok := v.([]any)
+	if !ok || len(items) == 0 {
+		return nil, false
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		if out[i], ok = item.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // parseExpiry reads an expiry written as RFC 3339 (as exports write it,

@@ -146,7 +146,8 @@ func TestVerifyChecksRelations(t *testing.T) {
 // TestScopesAreText: a scope column of digits imports as text, --scope 7
 // finds it (not the integer 7, which nothing was put under), 07 stays
 // apart from 7, a two-part scope from geo put is found by --scope US:CA,
-// and an export imported again keeps every scope.
+// and an export (GeoJSON or NDJSON) imported again keeps every scope,
+// the two-part one as two parts.
 func TestScopesAreText(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	csv := "id,lat,lon,tenant\na,1,2,7\nb,1.001,2,7\nc,1.002,2,07\n"
@@ -182,9 +183,20 @@ func TestScopesAreText(t *testing.T) {
 	if _, stderr, code := run(t, export, "--db", db, "--quiet", "geo", "import", "--index", "q", "--format", "geojson", "--scope-cols", "scope", "-"); code != 0 {
 		t.Fatal(stderr)
 	}
-	for scope, want := range map[string]string{"7": "a,b", "07": "c"} {
-		if got := scan("q", scope); got != want {
-			t.Errorf("after export and import, scan --scope %s = %q, want %q", scope, got, want)
+	// NDJSON too. A scope of several parts is exported as an array of
+	// them, which the import reads back as those parts.
+	ndExport, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "p", "--output", "ndjson")
+	if code != 0 || !strings.Contains(ndExport, `"scope":["US","CA"]`) {
+		t.Fatalf("NDJSON export: exit %d, %s %s", code, ndExport, stderr)
+	}
+	if _, stderr, code := run(t, ndExport, "--db", db, "--quiet", "geo", "import", "--index", "r", "--format", "ndjson", "--scope-cols", "scope", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, index := range []string{"q", "r"} {
+		for scope, want := range map[string]string{"7": "a,b", "07": "c", "US:CA": "d", "US": "", `US\:CA`: ""} {
+			if got := scan(index, scope); got != want {
+				t.Errorf("after export and import into %s, scan --scope %s = %q, want %q", index, scope, got, want)
+			}
 		}
 	}
 }

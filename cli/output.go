@@ -24,7 +24,7 @@ type jsonResult struct {
 	Lat       float64         `json:"lat"`
 	Lon       float64         `json:"lon"`
 	DistanceM *float64        `json:"distance_m,omitempty"`
-	Scope     string          `json:"scope,omitempty"`
+	Scope     any             `json:"scope,omitempty"`   // scopeJSON
 	Expires   string          `json:"expires,omitempty"` // RFC 3339 to the nanosecond, UTC
 	Payload   json.RawMessage `json:"payload,omitempty"`
 }
@@ -66,7 +66,7 @@ func toJSON(r geo.Result, withDistance bool) jsonResult {
 		out.DistanceM = &d
 	}
 	if len(r.Scope) > 0 {
-		out.Scope = scopeText(r.Scope)
+		out.Scope = scopeJSON(r.Scope)
 	}
 	return out
 }
@@ -150,7 +150,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 			f.Properties["distance_m"] = r.Distance
 		}
 		if len(r.Scope) > 0 {
-			f.Properties["scope"] = scopeText(r.Scope)
+			f.Properties["scope"] = scopeJSON(r.Scope)
 		}
 		if !r.Expires.IsZero() {
 			f.Properties["expires"] = exactExpires(r.Expires)
