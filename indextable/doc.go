@@ -33,7 +33,15 @@
 // A primary key must leave room for its expiry entry, 9 bytes longer than
 // the record's key, whether or not the record expires. Verify recomputes an index from the table (missing, stale,
 // duplicate); Repair applies the difference; Build fills a new index in
-// resumable batches.
+// resumable batches. Equal, Between and Match (a composite prefix query
+// such as CA:San*) are the index's ranges.
+//
+// A Relation answers both lists newest first, counts in one key read,
+// and Linked (is this pair linked, since when) in one. A Series folds
+// readings into buckets of one width; Range reads a sensor's period,
+// Rollup folds it into wider buckets (an hour of minutes), Sensors lists
+// the sensors, and Verify checks every bucket, which are the readings
+// themselves: no repair recomputes them.
 //
 // A record may expire (SetExpiry, Row.Expires), as a key with a TTL does
 // in Redis or BuntDB: from that instant Get, Scan and every index lookup
