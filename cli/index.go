@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -148,94 +150,20 @@ func indexCommand() *ucli.Command {
 		Usage: "secondary indexes on a table: create, build, lookup, scan, verify, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "create", Usage: "declare an index over record fields (-field for descending; array fields are multikey)",
+				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey) and build it, in resumable batches; all or nothing, unless interrupted",
 				UsageText: "keyspace index create --table cities --name by_state_name --fields state_code,-name --cover name",
 				Flags: indexFlags(
 					&ucli.StringFlag{Name: "fields", Required: true, Usage: "`FIELDS`, comma-separated"},
 					&ucli.BoolFlag{Name: "unique", Usage: "refuse two records with one value"},
-					&ucli.StringFlag{Name: "cover", Usage: "`FIELDS` to copy into the index entries"}),
-				Action: func(c *ucli.Context) error {
-					d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique")}
-					if cv := c.String("cover"); cv != "" {
-						d.Cover = strings.Split(cv, ",")
-					}
-					for _, list := range []struct {
-						flag  string
-						names []string
-					}{{"fields", d.Fields}, {"cover", d.Cover}} {
-						for i, f := range list.names {
-							if strings.TrimPrefix(f, "-") == "" {
-								return usagef("--%s %q: field %d has no name", list.flag, c.String(list.flag), i+1)
-							}
-						}
-					}
-					return updateDB(c, func(tx keyspace.Tx) error {
-						if _, _, err := openTable(tx, c.String("table")); err != nil {
-							return err
-						}
-						if _, err := tx.Get(indexKey(c.String("table"), d.Name)); err == nil {
-							return fmt.Errorf("index %s already exists on table %s", d.Name, c.String("table"))
-						}
-						b, _ := json.Marshal(d)
-						if err := tx.Put(indexKey(c.String("table"), d.Name), b); err != nil {
-							return err
-						}
-						fmt.Fprintf(c.App.ErrWriter, "created index %s; run keyspace index build to fill it\n", d.Name)
-						return nil
-					})
-				},
+					&ucli.StringFlag{Name: "cover", Usage: "`FIELDS` to copy into the index entries"},
+					batchFlag()),
+				Action: indexCreate,
 			},
 			{
-				Name: "build", Usage: "fill an index from the table's records, in resumable batches",
+				Name: "build", Usage: "finish building an index whose create was interrupted, or build one again from the table's records, in resumable batches",
 				UsageText: "keyspace index build --table cities --name by_state_name",
-				Flags:     indexFlags(&ucli.IntFlag{Name: "batch", Value: 10_000, Usage: "records per transaction"}),
-				Action: func(c *ucli.Context) error {
-					s, err := openWrite(c)
-					if err != nil {
-						return err
-					}
-					defer s.Close()
-					var ix *indextable.Index[record]
-					var total int
-					err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
-						t, x, err := withIndex(tx, c)
-						ix = x
-						if err == nil {
-							for range tx.Scan(t.Range()) {
-								total++
-							}
-						}
-						return err
-					})
-					if err != nil {
-						return err
-					}
-					bar := newBar(c, total, "building")
-					n, err := ix.Build(s, &indextable.BuildOptions{BatchSize: c.Int("batch"), Progress: func(done int) error {
-						bar.Set(done)
-						return c.Context.Err()
-					}})
-					bar.Finish()
-					if err != nil {
-						return err
-					}
-					entries := 0
-					if err := s.ViewContext(c.Context, func(tx keyspace.Tx) error {
-						for range tx.Scan(ix.All()) {
-							entries++
-						}
-						return tx.Err()
-					}); err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.ErrWriter, "built index %s over %s: %s", ix.Name(), count(n, "record"), count(entries, "entry"))
-					if entries == 0 && total > 0 {
-						// Most likely a field name that no record has.
-						fmt.Fprint(c.App.ErrWriter, "; no record has a value for the index's fields (check their names)")
-					}
-					fmt.Fprintln(c.App.ErrWriter)
-					return nil
-				},
+				Flags:     indexFlags(batchFlag()),
+				Action:    indexBuild,
 			},
 			{
 				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is), or matches a VALUE ending in a star (CA:San*)",
@@ -298,9 +226,159 @@ func indexCommand() *ucli.Command {
 	}
 }
 
+func batchFlag() ucli.Flag {
+	return &ucli.IntFlag{Name: "batch", Value: 10_000, Usage: "records per transaction"}
+}
+
+// indexCreate declares the index, marks it unbuilt (lookups refuse it
+// until it is whole) and builds it. A build that fails takes the index
+// away again, so that a unique index over values that repeat is not left
+// half made and refusing writes; one that is interrupted stays, for
+// index build to finish.
+func indexCreate(c *ucli.Context) error {
+	d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique")}
+	if cv := c.String("cover"); cv != "" {
+		d.Cover = strings.Split(cv, ",")
+	}
+	for _, list := range []struct {
+		flag  string
+		names []string
+	}{{"fields", d.Fields}, {"cover", d.Cover}} {
+		for i, f := range list.names {
+			if strings.TrimPrefix(f, "-") == "" {
+				return usagef("--%s %q: field %d has no name", list.flag, c.String(list.flag), i+1)
+			}
+		}
+	}
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	table := c.String("table")
+	var ix *indextable.Index[record]
+	total := 0
+	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
+		if _, _, err := openTable(tx, table); err != nil {
+			return err
+		}
+		if _, err := tx.Get(indexKey(table, d.Name)); err == nil {
+			return fmt.Errorf("index %s already exists on table %s", d.Name, table)
+		}
+		b, _ := json.Marshal(d)
+		if err := tx.Put(indexKey(table, d.Name), b); err != nil {
+			return err
+		}
+		t, x, err := withIndex(tx, c)
+		if err != nil {
+			return err
+		}
+		ix = x
+		for range tx.Scan(t.Range()) {
+			total++
+		}
+		return ix.MarkUnbuilt(tx)
+	})
+	if err != nil {
+		return err
+	}
+	n, entries, err := fillIndex(c, s, ix, total)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("interrupted: index %s is partly built, and lookups refuse it until keyspace index build --table %s --name %s finishes it", d.Name, table, d.Name)
+	case err != nil:
+		if derr := s.Update(func(tx keyspace.Tx) error {
+			if err := ix.Drop(tx); err != nil {
+				return err
+			}
+			return tx.Delete(indexKey(table, d.Name))
+		}); derr != nil {
+			return errors.Join(err, derr)
+		}
+		return fmt.Errorf("index %s not created: %w", d.Name, err)
+	}
+	reportBuilt(c, "created", ix, n, entries, total)
+	return nil
+}
+
+// indexBuild is index build: Build from where a build stopped, or from
+// the start.
+func indexBuild(c *ucli.Context) error {
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var ix *indextable.Index[record]
+	var total int
+	err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
+		t, x, err := withIndex(tx, c)
+		ix = x
+		if err == nil {
+			for range tx.Scan(t.Range()) {
+				total++
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	n, entries, err := fillIndex(c, s, ix, total)
+	if err != nil {
+		return err
+	}
+	reportBuilt(c, "built", ix, n, entries, total)
+	return nil
+}
+
+// fillIndex runs ix's Build with a progress bar over total records, and
+// counts the entries it leaves.
+func fillIndex(c *ucli.Context, s keyspace.Store, ix *indextable.Index[record], total int) (records, entries int, err error) {
+	bar := newBar(c, total, "building")
+	records, err = ix.Build(s, &indextable.BuildOptions{BatchSize: c.Int("batch"), Progress: func(done int) error {
+		bar.Set(done)
+		return c.Context.Err()
+	}})
+	bar.Finish()
+	if err != nil {
+		return records, 0, err
+	}
+	err = s.View(func(tx keyspace.Tx) error {
+		for range tx.Scan(ix.All()) {
+			entries++
+		}
+		return tx.Err()
+	})
+	return records, entries, err
+}
+
+// reportBuilt says what a create or build did.
+func reportBuilt(c *ucli.Context, what string, ix *indextable.Index[record], records, entries, total int) {
+	fmt.Fprintf(c.App.ErrWriter, "%s index %s over %s: %s", what, ix.Name(), count(records, "record"), count(entries, "entry"))
+	if entries == 0 && total > 0 {
+		// Most likely a field name that no record has.
+		fmt.Fprint(c.App.ErrWriter, "; no record has a value for the index's fields (check their names)")
+	}
+	fmt.Fprintln(c.App.ErrWriter)
+}
+
+// notBuilt is an error when ix has a build to finish: until then its
+// lookups would miss the records no batch has reached.
+func notBuilt(c *ucli.Context, ix *indextable.Index[record], tx keyspace.Tx) error {
+	pending, err := ix.BuildPending(tx)
+	if err == nil && pending {
+		err = fmt.Errorf("index %s on table %s is not fully built: keyspace index build --table %s --name %s finishes it", ix.Name(), c.String("table"), c.String("table"), ix.Name())
+	}
+	return err
+}
+
 // reportProblems prints Verify's findings and fails if there are any.
 func reportProblems(c *ucli.Context, ix *indextable.Index[record]) func(tx keyspace.Tx) error {
 	return func(tx keyspace.Tx) error {
+		if err := notBuilt(c, ix, tx); err != nil {
+			return err
+		}
 		problems, err := ix.Verify(tx)
 		if err != nil {
 			return err
@@ -378,6 +456,9 @@ func indexRead(c *ucli.Context, records bool) error {
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], keys composite.Schema) error {
 		ix, err := findIndex(c, t)
 		if err != nil {
+			return err
+		}
+		if err := notBuilt(c, ix, tx); err != nil {
 			return err
 		}
 		def, err := loadIndexDef(tx, c.String("table"), c.String("name"))

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 )
 
 // TestTableSetAgainstModel: random table sets (new rows, changed and
@@ -172,5 +175,62 @@ func TestTableNDJSONRoundTrip(t *testing.T) {
 	}
 	if _, stderr, code := run(t, `{"key":"1","expires":"soon","record":{"id":1}}`+"\n", "--db", copyDB, "table", "import", "--table", "k", "--key-cols", "id", "--format", "ndjson", "-"); code != 1 || !strings.Contains(stderr, `line 1: expiry "soon" is not an RFC 3339 time`) {
 		t.Errorf("a bad expiry: exit %d, %q", code, stderr)
+	}
+}
+
+// TestIndexCreateBuildsOrChangesNothing: index create builds the index it
+// declares; one that cannot be built (a unique index over values that
+// repeat) leaves the file as it was, writes still work, and the name is
+// free. An index whose build is unfinished is refused by lookups and is
+// one problem to verify until index build finishes it.
+func TestIndexCreateBuildsOrChangesNothing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	if _, stderr, code := run(t, "id,city,pop\n1,Oslo,5\n2,Lima,5\n3,Oslo,7\n", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "--quiet", "index", "create", "--table", "t", "--name", "bc", "--fields", "city"); code != 0 || stderr != "created index bc over 3 records: 3 entries\n" {
+		t.Fatalf("create bc: exit %d, %q", code, stderr)
+	}
+	lookup := func(name, value string) (string, string, int) {
+		return run(t, "", "--db", db, "--output", "ndjson", "index", "lookup", "--table", "t", "--name", name, value)
+	}
+	if out, stderr, code := lookup("bc", "Oslo"); code != 0 || strings.Count(out, "\n") != 2 {
+		t.Errorf("lookup Oslo right after create: exit %d, %q %q", code, out, stderr)
+	}
+	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
+	if _, stderr, code := run(t, "", "--db", db, "--quiet", "index", "create", "--table", "t", "--name", "up", "--fields", "pop", "--unique"); code != 1 || !strings.Contains(stderr, "index up not created") || !strings.Contains(stderr, "unique index violation") {
+		t.Errorf("a unique index over repeated values: exit %d, %q", code, stderr)
+	}
+	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
+		t.Errorf("a failed create changed the file:\n%s\n%s", before, after)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "table", "set", "--table", "t", "3", "pop=5"); code != 0 {
+		t.Errorf("a write after the failed create: %s", stderr)
+	}
+	// An unfinished build: the mark a create leaves until its build ends.
+	s, err := keyspace.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx keyspace.Tx) error {
+		return tx.Put(composite.NewSubspace("x", "t", "b").Pack(composite.Tuple{"bc"}), []byte{})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, stderr, code := lookup("bc", "Oslo"); code != 1 || !strings.Contains(stderr, "index bc on table t is not fully built: keyspace index build --table t --name bc finishes it") {
+		t.Errorf("lookup of an unbuilt index: exit %d, %q", code, stderr)
+	}
+	if out, _, code := run(t, "", "--db", db, "verify"); code != 1 || !strings.Contains(out, "table t index bc: 1 problem\n") || !strings.Contains(out, "not fully built") {
+		t.Errorf("verify of an unbuilt index: exit %d, %q", code, out)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "--quiet", "index", "build", "--table", "t", "--name", "bc"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if out, stderr, code := lookup("bc", "Oslo"); code != 0 || strings.Count(out, "\n") != 2 {
+		t.Errorf("lookup Oslo after build: exit %d, %q %q", code, out, stderr)
+	}
+	if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+		t.Errorf("verify after build: exit %d, %q %q", code, out, stderr)
 	}
 }

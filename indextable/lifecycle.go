@@ -33,15 +33,15 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 	if o.BatchSize <= 0 {
 		o.BatchSize = 10_000
 	}
-	mark := ix.t.meta.Pack(composite.Tuple{ix.spec.Name})
+	mark := ix.buildMark()
 	done := 0
 	for {
 		n := 0
 		err := s.Update(func(tx keyspace.Tx) error {
 			r := ix.t.Range()
-			if last, err := tx.Get(mark); err == nil {
+			if last, err := tx.Get(mark); err == nil && len(last) > 0 {
 				r.Start = append(append([]byte{}, last...), 0) // just after the last key done
-			} else if !errors.Is(err, keyspace.ErrNotFound) {
+			} else if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 				return err
 			}
 			r.Limit = o.BatchSize
@@ -74,6 +74,39 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 			return done, nil
 		}
 	}
+}
+
+// buildMark is the key of ix's build progress: ("x", table, "b",
+// index) → the last primary key a Build has done, or nothing when one is
+// asked for (MarkUnbuilt) and none has done a batch yet.
+func (ix *Index[R]) buildMark() []byte { return ix.t.meta.Pack(composite.Tuple{ix.spec.Name}) }
+
+// MarkUnbuilt records in tx that ix needs a Build, as a new index over a
+// table that holds records does: BuildPending reports true from then
+// until a Build finishes or a Repair makes the index whole, so that a
+// reader can tell an index still being filled from a complete one. It
+// keeps the progress of a Build already under way. Writes maintain the
+// index meanwhile, as always.
+func (ix *Index[R]) MarkUnbuilt(tx keyspace.Tx) error {
+	pending, err := ix.BuildPending(tx)
+	if err != nil || pending {
+		return err
+	}
+	return ix.wrap(tx.Put(ix.buildMark(), []byte{}))
+}
+
+// BuildPending reports whether ix has a Build to run or to finish
+// (MarkUnbuilt, or a Build interrupted): until it has, lookups may miss
+// the records no batch has reached.
+func (ix *Index[R]) BuildPending(tx keyspace.Tx) (bool, error) {
+	_, err := tx.Get(ix.buildMark())
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, keyspace.ErrNotFound):
+		return false, nil
+	}
+	return false, ix.wrap(err)
 }
 
 // add writes a stored record's entries (expired or not), checking
@@ -188,7 +221,7 @@ func (ix *Index[R]) expected(tx keyspace.Tx) (map[string]entry, error) {
 }
 
 // Repair makes the index what the table implies: stale entries go, missing
-// ones are written. Duplicates of a unique index are reported, not fixed
+// ones are written, and a Build pending is done. Duplicates of a unique index are reported, not fixed
 // (which record keeps the value is the caller's decision). It returns what
 // it found.
 func (ix *Index[R]) Repair(tx keyspace.Tx) ([]Problem, error) {
@@ -216,6 +249,10 @@ func (ix *Index[R]) Repair(tx keyspace.Tx) ([]Problem, error) {
 			return nil, err
 		}
 	}
+	// The index is whole: a Build pending or under way has nothing left.
+	if err := tx.Delete(ix.buildMark()); err != nil {
+		return nil, ix.wrap(err)
+	}
 	return problems, nil
 }
 
@@ -226,7 +263,7 @@ func (ix *Index[R]) Drop(tx keyspace.Tx) error {
 	if _, err := tx.DeleteRange(ix.sub.Range()); err != nil {
 		return ix.wrap(err)
 	}
-	if err := tx.Delete(ix.t.meta.Pack(composite.Tuple{ix.spec.Name})); err != nil {
+	if err := tx.Delete(ix.buildMark()); err != nil {
 		return ix.wrap(err)
 	}
 	return nil

@@ -326,6 +326,20 @@ func TestBuildResumeVerifyRepairDrop(t *testing.T) {
 			return nil
 		})
 		ix, _ := tb.AddIndex(IndexSpec[user]{Name: "by_city", Values: func(u user) []composite.Tuple { return []composite.Tuple{{u.City}} }})
+		pending := func(when string, want bool) {
+			t.Helper()
+			s.View(func(tx keyspace.Tx) error {
+				if got, err := ix.BuildPending(tx); err != nil || got != want {
+					t.Errorf("%s: BuildPending = %v, %v; want %v", when, got, err, want)
+				}
+				return nil
+			})
+		}
+		pending("declared", false)
+		if err := s.Update(ix.MarkUnbuilt); err != nil {
+			t.Fatal(err)
+		}
+		pending("marked unbuilt", true)
 		s.View(func(tx keyspace.Tx) error {
 			if p, _ := ix.Verify(tx); len(p) != 2500 {
 				t.Errorf("unbuilt index: %d problems, want 2500 missing", len(p))
@@ -343,6 +357,10 @@ func TestBuildResumeVerifyRepairDrop(t *testing.T) {
 		if !errors.Is(err, crash) || done != 1000 {
 			t.Fatalf("interrupted build: %d, %v", done, err)
 		}
+		pending("interrupted", true)
+		if err := s.Update(ix.MarkUnbuilt); err != nil { // keeps the progress
+			t.Fatal(err)
+		}
 		var progress []int
 		done, err = ix.Build(s, &BuildOptions{BatchSize: 500, Progress: func(n int) error { progress = append(progress, n); return nil }})
 		if err != nil || done != 1500 {
@@ -351,6 +369,7 @@ func TestBuildResumeVerifyRepairDrop(t *testing.T) {
 		if !slices.Equal(progress, []int{500, 1000, 1500}) {
 			t.Errorf("progress %v", progress)
 		}
+		pending("built", false)
 		s.Update(func(tx keyspace.Tx) error {
 			if p, _ := ix.Verify(tx); len(p) != 0 {
 				t.Errorf("after build: %v", p[:min(3, len(p))])
@@ -362,11 +381,17 @@ func TestBuildResumeVerifyRepairDrop(t *testing.T) {
 			if len(p) != 2 {
 				t.Errorf("damaged: %v", p)
 			}
+			if err := ix.MarkUnbuilt(tx); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := ix.Repair(tx); err != nil {
 				t.Fatal(err)
 			}
 			if p, _ := ix.Verify(tx); len(p) != 0 {
 				t.Errorf("after repair: %v", p)
+			}
+			if got, _ := ix.BuildPending(tx); got {
+				t.Error("a build pending after Repair")
 			}
 			return ix.Drop(tx)
 		})

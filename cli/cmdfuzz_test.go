@@ -1,0 +1,175 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/cli"
+)
+
+// commandLines are what FuzzCommandLine builds command lines from: each
+// command that reads or writes a file holding every kind of structure,
+// with its required flags; a $slot is filled from that slot's words, so
+// most lines get past the flags to the command's work, good or bad.
+var commandLines = []string{
+	"geo near --index p --lat $n --lon $n --radius $d",
+	"geo knn --index p --lat $n --lon $n --k $l",
+	"geo box --index p --min-lat $n --min-lon $n --max-lat $n --max-lon $n",
+	"geo within --index p --polygon $poly",
+	"geo get --index p $id", "geo scan --index p", "geo dist --index p $id $id", "geo scopes --index p", "geo hash --index p $id",
+	"geo put --index p --lat $n --lon $n $id", "geo del --index p $id", "geo cells --index p --precision $l", "geo bounds --index p",
+	"geo fset --index p $id $fv", "geo expire --index p --ttl $dur $id", "geo persist --index p $id", "geo sweep", "geo repair --index p",
+	"fence put --fences z --lat $n --lon $n --radius $d $id", "fence put --fences z --polygon $poly $id",
+	"fence put --fences z --min-lat $n --min-lon $n --max-lat $n --max-lon $n $id",
+	"fence get --fences z $id", "fence list --fences z", "fence containing --fences z --lat $n --lon $n",
+	"fence near --fences z --lat $n --lon $n --radius $d", "fence intersecting --fences z --lat $n --lon $n --radius $d",
+	"fence del --fences z $id", "fence expire --fences z --ttl $dur $id", "fence persist --fences z $id", "fence sweep",
+	"table scan --table t $q", "table get --table t $key", "table count --table t", "table set --table t $key $fv",
+	"table del --table t $key", "table expire --table t --ttl $dur $key", "table persist --table t $key", "table sweep",
+	"index lookup --table t --name by_city $q", "index scan --table t --name by_city", "index verify --table t --name by_city",
+	"index repair --table t --name by_city", "index create --table t --name $id --fields $fields", "index build --table t --name $id",
+	"rel link --rel likes $id $id", "rel unlink --rel likes $id $id", "rel list --rel likes --left $id", "rel has --rel likes $id $id",
+	"rel count --rel likes --right $id",
+	"log append --log inbox --parent $id $id", "log get --log inbox --parent $id $l", "log latest --log inbox --parent $id",
+	"log range --log inbox --parent $id --since $time", "log day --log inbox --parent $id --date 2026-11-23", "log count --log inbox --parent $id",
+	"log del --log inbox --parent $id $l", "log trim --log inbox --max-len $l", "log trim --log inbox --older-than $dur",
+	"series add --series temps --sensor $id --time $time $n", "series range --series temps --sensor $id --every $dur",
+	"series sensors --series temps", "stats",
+}
+
+// slotWords are each slot's words, good and bad; extras are the optional
+// flags a line may end with.
+var (
+	slotWords = map[string][]string{
+		"n":      {"0", "1", "1.5", "2", "-1", "90", "-90", "91", "180", "-180", "181", "NaN", "1e400", "0.001", "Inf", "x"},
+		"d":      {"1km", "500m", "0", "-1km", "100km", "1e9", "2mi", "x"},
+		"l":      {"0", "1", "2", "3", "10", "-1", "99999999999999999999", "x"},
+		"id":     {"a", "b", "c", "e", "f1", "f2", "u1", "i1", "ann", "s1", "new", "", "x:y", "\x00", "é", "*", "1", "2"},
+		"time":   {"2026-11-23T10:00:00Z", "1969-01-01T00:00:00Z", "9999-01-01T00:00:00Z", "2026-11-23", "x"},
+		"key":    {"1", "2", "3", "x", "1:2", "", "-1"},
+		"q":      {"1", "*", "Osl*", "Oslo", "1:*", "", "\\"},
+		"fv":     {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
+		"dur":    {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
+		"fields": {"city", "-status", "city,status", "", "x,,y"},
+		"poly":   {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+	}
+	extras = []string{
+		"--scope US", "--scope FR", "--scope US:CA", "--where status=free", "--where speed>=7", "--match a*", "--limit 1",
+		"--limit 2", "--ttl 1h", "--ttl 2d", "--desc", "--any", "--xx", "--nx", "--del status", "--del city", "--output json",
+		"--output ndjson", "--output geojson", "--k 2", "--cursor a", "--reverse", "--skip-bad", "--fences z", "--roam 1km",
+		"--explain", "--every 1h", "--unique", "--cover status",
+	}
+)
+
+var (
+	templateOnce sync.Once
+	template     []byte
+)
+
+// fuzzTemplate is a small file holding one of every structure.
+func fuzzTemplate(tb testing.TB) []byte {
+	templateOnce.Do(func() {
+		db := filepath.Join(tb.TempDir(), "template.db")
+		for _, step := range []struct {
+			stdin string
+			args  string
+		}{
+			{"id,lat,lon,status,cc\na,1,1,free,US\nb,1.01,1,busy,US\nc,2,2,free,FR\n", "geo import --index p --scope-cols cc -"},
+			{"", "geo put --index p --lat 1.5 --lon 1.5 --ttl 1h e"},
+			{"", "fence put --fences z --lat 1 --lon 1 --radius 5km f1"},
+			{"", "fence put --fences z --min-lat 0 --min-lon 0 --max-lat 2 --max-lon 2 --ttl 1h f2"},
+			{"id,city,status\n1,Oslo,open\n2,Lima,shipped\n", "table import --table t --key-cols id -"},
+			{"", "index create --table t --name by_city --fields city"},
+			{"", "index build --table t --name by_city"},
+			{"", "rel link --rel likes u1 i1"},
+			{"", "log append --log inbox --parent ann hello"},
+			{"", "series add --series temps --sensor s1 --time 2026-11-23T10:00:00Z 5"},
+		} {
+			var out, errb bytes.Buffer
+			args := append([]string{"keyspace", "--db", db, "--quiet"}, strings.Fields(step.args)...)
+			if code := cli.Run(args, strings.NewReader(step.stdin), &out, &errb); code != 0 {
+				tb.Fatalf("%s: %s", step.args, errb.String())
+			}
+		}
+		var err error
+		if template, err = os.ReadFile(db); err != nil {
+			tb.Fatal(err)
+		}
+	})
+	return template
+}
+
+// commandLine builds the arguments data says: its first byte picks the
+// line, the next fill its slots in turn, and any left add extras.
+func commandLine(data []byte) []string {
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		b := data[0]
+		data = data[1:]
+		return int(b)
+	}
+	var args []string
+	for _, word := range strings.Fields(commandLines[next()%len(commandLines)]) {
+		if slot, ok := strings.CutPrefix(word, "$"); ok {
+			words := slotWords[slot]
+			word = words[next()%len(words)]
+		}
+		args = append(args, word)
+	}
+	for len(data) > 0 {
+		args = append(args, strings.Fields(extras[next()%len(extras)])...)
+	}
+	return args
+}
+
+// FuzzCommandLine runs command lines built from data (commandLine) on a
+// copy of a file holding every structure, and holds the command line to
+// its contract whatever the words: it never panics, exits 0, 1 or 2, says
+// a failure in one line on stderr that names each package once, and
+// leaves a file that keyspace verify finds sound (a write that fails
+// changes nothing; one that succeeds keeps every index, list and cell in
+// step).
+func FuzzCommandLine(f *testing.F) {
+	for i := range commandLines {
+		f.Add([]byte{byte(i), 1, 2, 3, 4})
+	}
+	f.Add([]byte{9, 3, 3, 17})         // geo put of a new point
+	f.Add([]byte{33, 0, 0, 9, 16, 17}) // table set with --del
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 || len(data) > 24 {
+			return
+		}
+		db := filepath.Join(t.TempDir(), "k.db")
+		if err := os.WriteFile(db, fuzzTemplate(t), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		line := commandLine(data)
+		args := append([]string{"keyspace", "--db", db, "--quiet"}, line...)
+		var stdout, stderr bytes.Buffer
+		code := cli.Run(args, strings.NewReader(""), &stdout, &stderr)
+		if code < 0 || code > 2 {
+			t.Fatalf("%q: exit %d: %s", line, code, stderr.String())
+		}
+		if code != 0 {
+			msg := strings.TrimSuffix(stderr.String(), "\n")
+			if msg == "" || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: exit %d, stderr %q: want one line", line, code, stderr.String())
+			}
+			for _, pkg := range []string{"keyspace: ", "geo: ", "indextable: ", "enumkeys: ", "composite: "} {
+				if strings.Count(msg, pkg) > 1 {
+					t.Fatalf("%q: %q names %q twice", line, msg, pkg)
+				}
+			}
+		}
+		var vout, verr bytes.Buffer
+		if vc := cli.Run([]string{"keyspace", "--db", db, "verify"}, strings.NewReader(""), &vout, &verr); vc != 0 {
+			t.Fatalf("after %q (exit %d, %q): verify exits %d:\n%s%s", line, code, stderr.String(), vc, vout.String(), verr.String())
+		}
+	})
+}
