@@ -128,7 +128,8 @@ func commandLine(data []byte) []string {
 	return args
 }
 
-// FuzzCommandLine runs command lines built from data (commandLine) on a
+// FuzzCommandLine runs up to three command lines built from data (its
+// parts between 0xff bytes, each a commandLine) one after another on a
 // copy of a file holding every structure, and holds the command line to
 // its contract whatever the words: it never panics, exits 0, 1 or 2, says
 // a failure in one line on stderr that names each package once, and
@@ -141,35 +142,44 @@ func FuzzCommandLine(f *testing.F) {
 	}
 	f.Add([]byte{9, 3, 3, 17})         // geo put of a new point
 	f.Add([]byte{33, 0, 0, 9, 16, 17}) // table set with --del
+	f.Add([]byte{45, 10, 0, 0xff, 42, 10, 1, 0xff, 38, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 || len(data) > 24 {
+		parts := bytes.Split(data, []byte{0xff})
+		if len(data) == 0 || len(data) > 48 || len(parts) > 3 {
 			return
 		}
 		db := filepath.Join(t.TempDir(), "k.db")
 		if err := os.WriteFile(db, fuzzTemplate(t), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		line := commandLine(data)
-		args := append([]string{"keyspace", "--db", db, "--quiet"}, line...)
-		var stdout, stderr bytes.Buffer
-		code := cli.Run(args, strings.NewReader(""), &stdout, &stderr)
-		if code < 0 || code > 2 {
-			t.Fatalf("%q: exit %d: %s", line, code, stderr.String())
-		}
-		if code != 0 {
-			msg := strings.TrimSuffix(stderr.String(), "\n")
-			if msg == "" || strings.Contains(msg, "\n") {
-				t.Fatalf("%q: exit %d, stderr %q: want one line", line, code, stderr.String())
+		var lines [][]string
+		for _, part := range parts {
+			if len(part) == 0 {
+				continue
 			}
-			for _, pkg := range []string{"keyspace: ", "geo: ", "indextable: ", "enumkeys: ", "composite: "} {
-				if strings.Count(msg, pkg) > 1 {
-					t.Fatalf("%q: %q names %q twice", line, msg, pkg)
+			line := commandLine(part)
+			lines = append(lines, line)
+			args := append([]string{"keyspace", "--db", db, "--quiet"}, line...)
+			var stdout, stderr bytes.Buffer
+			code := cli.Run(args, strings.NewReader(""), &stdout, &stderr)
+			if code < 0 || code > 2 {
+				t.Fatalf("%q: exit %d: %s", lines, code, stderr.String())
+			}
+			if code != 0 {
+				msg := strings.TrimSuffix(stderr.String(), "\n")
+				if msg == "" || strings.Contains(msg, "\n") {
+					t.Fatalf("%q: exit %d, stderr %q: want one line", lines, code, stderr.String())
+				}
+				for _, pkg := range []string{"keyspace: ", "geo: ", "indextable: ", "enumkeys: ", "composite: "} {
+					if strings.Count(msg, pkg) > 1 {
+						t.Fatalf("%q: %q names %q twice", lines, msg, pkg)
+					}
 				}
 			}
-		}
-		var vout, verr bytes.Buffer
-		if vc := cli.Run([]string{"keyspace", "--db", db, "verify"}, strings.NewReader(""), &vout, &verr); vc != 0 {
-			t.Fatalf("after %q (exit %d, %q): verify exits %d:\n%s%s", line, code, stderr.String(), vc, vout.String(), verr.String())
+			var vout, verr bytes.Buffer
+			if vc := cli.Run([]string{"keyspace", "--db", db, "verify"}, strings.NewReader(""), &vout, &verr); vc != 0 {
+				t.Fatalf("after %q (exit %d, %q): verify exits %d:\n%s%s", lines, code, stderr.String(), vc, vout.String(), verr.String())
+			}
 		}
 	})
 }
