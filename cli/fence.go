@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -472,7 +471,7 @@ func writeFences(c *ucli.Context, format string, fences []geo.Fence) error {
 	}
 	// An EXPIRES column when some fence expires.
 	expiring := slices.ContainsFunc(fences, func(f geo.Fence) bool { return !f.Expires.IsZero() })
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	tw := newTable(c.App.Writer)
 	if expiring {
 		fmt.Fprintln(tw, "ID\tKIND\tREGION\tEXPIRES\tPAYLOAD")
 	} else {
@@ -673,7 +672,7 @@ func fenceNear(c *ucli.Context) error {
 				Fences []nearJSON `json:"fences"`
 			}{out})
 		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		tw := newTable(c.App.Writer)
 		fmt.Fprint(tw, "FENCE\tDISTANCE")
 		if payloads {
 			fmt.Fprint(tw, "\tPAYLOAD")
@@ -745,7 +744,7 @@ func writeFenceIDs(c *ucli.Context, format string, fs *geo.Fences, tx keyspace.T
 				Fences []fenceRef `json:"fences"`
 			}{refs})
 		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		tw := newTable(c.App.Writer)
 		fmt.Fprintln(tw, "FENCE\tPAYLOAD")
 		for _, r := range refs {
 			fmt.Fprintf(tw, "%s\t%s\n", r.ID, payloadCell(r.Payload))
@@ -834,7 +833,7 @@ func writeCrossings(c *ucli.Context, format string, id string, cs []geo.Crossing
 	if format == "json" {
 		return writeJSON(c.App.Writer, newPointCrossings(id, cs))
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	tw := newTable(c.App.Writer)
 	fmt.Fprintln(tw, "FENCE\tCROSSING")
 	for _, x := range cs {
 		fmt.Fprintf(tw, "%s\t%s\n", x.Fence, x.Kind)
@@ -936,7 +935,7 @@ func fenceContainingFile(c *ucli.Context) error {
 	case "ndjson":
 		return writeNDJSON(c.App.Writer, out)
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	tw := newTable(c.App.Writer)
 	fmt.Fprintln(tw, "ID\tFENCES")
 	inAny := 0
 	for _, h := range out {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -770,7 +769,7 @@ func geoHash(c *ucli.Context) error {
 		if format == "json" {
 			return writeJSON(c.App.Writer, out)
 		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		tw := newTable(c.App.Writer)
 		fmt.Fprintln(tw, "ID\tGEOHASH")
 		for _, h := range out {
 			fmt.Fprintf(tw, "%s\t%s\n", h.ID, h.Geohash)
@@ -888,7 +887,7 @@ func geoScopes(c *ucli.Context) error {
 		case "ndjson":
 			return writeNDJSON(c.App.Writer, out)
 		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		tw := newTable(c.App.Writer)
 		if counted {
 			fmt.Fprintln(tw, "SCOPE\tPOINTS")
 		} else {

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -175,7 +178,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 
 // writeTable prints points as a table, payloads cut to 60 characters.
 func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	scoped := slices.ContainsFunc(rs, func(r geo.Result) bool { return len(r.Scope) > 0 })
 	expiring := slices.ContainsFunc(rs, func(r geo.Result) bool { return !r.Expires.IsZero() })
 	cols := []string{"ID"}
@@ -284,7 +287,7 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 		}
 		return writeNDJSON(w, rows)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
 		fmt.Fprintln(tw, line(r))
@@ -324,4 +327,54 @@ func cursorUsage(err error) error {
 		return usageError{err}
 	}
 	return err
+}
+
+// A table is a tabwriter for the table output whose cells are shown
+// safely: a control character in a cell (an id with a zero byte, a
+// newline or a carriage return) is written as its Go escape (\x00, \n,
+// \r), and a byte that is not UTF-8 as \xff, so that it neither vanishes
+// nor breaks the table's lines. Each Write is a row or the start of one:
+// tabs are the table's, and so is a newline that ends a Write.
+type table struct{ tw *tabwriter.Writer }
+
+func newTable(w io.Writer) *table { return &table{tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)} }
+
+func (t *table) Write(p []byte) (int, error) {
+	row, end := p, []byte(nil)
+	if n := len(p); n > 0 && p[n-1] == '\n' {
+		row, end = p[:n-1], p[n-1:]
+	}
+	_, err := t.tw.Write(append(escapeControls(row), end...))
+	return len(p), err
+}
+
+func (t *table) Flush() error { return t.tw.Flush() }
+
+// escapeControls is p with every control character but tab, and every
+// byte that is not UTF-8, escaped.
+func escapeControls(p []byte) []byte {
+	clean := true
+	for i := 0; i < len(p) && clean; {
+		r, size := utf8.DecodeRune(p[i:])
+		clean = !(r == utf8.RuneError && size == 1) && (r == '\t' || !unicode.IsControl(r))
+		i += size
+	}
+	if clean {
+		return slices.Clone(p) // the caller may append
+	}
+	out := make([]byte, 0, len(p)+8)
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = fmt.Appendf(out, `\x%02x`, p[i])
+		case r != '\t' && unicode.IsControl(r):
+			q := strconv.QuoteRune(r) // '\x00', '\n', '\u0085'
+			out = append(out, q[1:len(q)-1]...)
+		default:
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

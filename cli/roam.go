@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -167,7 +166,7 @@ func writeMeetings(c *ucli.Context, format, id string, fences bool, cs []geo.Cro
 			return err
 		}
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	tw := newTable(c.App.Writer)
 	fmt.Fprintln(tw, "NEAR\tKIND\tDISTANCE")
 	for _, m := range ms {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.ID, m.Kind, formatDistance(m.Distance))
@@ -244,7 +243,7 @@ func geoDelAndReport(c *ucli.Context) error {
 			Deleted []deletedPoint `json:"deleted"`
 		}{out})
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	tw := newTable(c.App.Writer)
 	exits := 0
 	if fences {
 		fmt.Fprintln(tw, "ID\tFENCE\tCROSSING")

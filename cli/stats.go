@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -106,7 +105,7 @@ func statsCommand() *ucli.Command {
 			if format == "json" {
 				return writeJSON(c.App.Writer, out)
 			}
-			tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+			tw := newTable(c.App.Writer)
 			fmt.Fprintln(tw, "KIND\tNAME\tITEMS\tKEYS")
 			for _, e := range out.Subspaces {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", e.Kind, e.Name, e.Items, e.Keys)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -406,7 +405,7 @@ func tableCount(c *ucli.Context) error {
 			}
 			return writeJSON(c.App.Writer, out)
 		}
-		tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		tw := newTable(c.App.Writer)
 		fmt.Fprintln(tw, "GROUP\tROWS")
 		for _, g := range groups {
 			fmt.Fprintf(tw, "%s\t%d\n", keyText(g.Group, schema), g.Count)

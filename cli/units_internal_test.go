@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -81,4 +82,28 @@ func FuzzParseDuration(f *testing.F) {
 			t.Fatalf("parseDuration(%q) = %v; %q gives %v, %v", s, got, b.String(), want, werr)
 		}
 	})
+}
+
+// TestTableEscapesControls: a table shows a cell's control characters
+// and bytes that are not UTF-8 as escapes, keeps its own tabs and the
+// newline that ends a row, and lines its columns up by what it shows.
+func TestTableEscapesControls(t *testing.T) {
+	var b strings.Builder
+	tw := newTable(&b)
+	fmt.Fprintln(tw, "ID\tN")
+	fmt.Fprintf(tw, "%s\t%d\n", "a\x00b", 1)
+	fmt.Fprintf(tw, "%s\t%d\n", "line\nbreak\r", 2)
+	fmt.Fprintf(tw, "%s\t", "bad\xffutf8 é")
+	fmt.Fprintf(tw, "%d\n", 3)
+	if err := tw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// The widest cell shown, line\nbreak\r, is 13 characters; 2 apart.
+	want := "ID             N\n" +
+		`a\x00b         1` + "\n" +
+		`line\nbreak\r  2` + "\n" +
+		`bad\xffutf8 é  3` + "\n"
+	if b.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
 }
