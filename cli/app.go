@@ -45,8 +45,9 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 // Run runs the command line with args (args[0] is the program name) and
-// returns the exit code. Ctrl-C cancels the running command: an import or
-// an index build in progress rolls back and says so. A command that does
+// returns the exit code. Ctrl-C cancels the running command: an import in
+// progress rolls back and says so, an index build stops after the batch it
+// is in, for index build to finish. A command that does
 // not stop within interruptGrace of it (a query, or a read of standard
 // input that has not ended), or a second Ctrl-C, ends the process with
 // exit code 130; nothing is half written, as an Update that does not
