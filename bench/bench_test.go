@@ -75,10 +75,15 @@ func TestRunEndToEnd(t *testing.T) {
 			buf.Reset()
 			rep.WriteText(&buf)
 			rep.WriteMarkdown(&buf)
-			for _, want := range []string{"keyspace bbolt", "targets (the targets are set for 1000000 clustered points", "## Targets"} {
+			for _, want := range []string{"keyspace bbolt", "targets (the targets are set for 1000000 clustered points", "## Targets", "(met)"} {
 				if !strings.Contains(buf.String(), want) {
 					t.Errorf("reports lack %q:\n%s", want, buf.String())
 				}
+			}
+			// A run smaller than the targets' gives its verdicts in
+			// brackets: they are not the targets' figures.
+			if strings.Contains(buf.String(), "MISSED") || strings.Contains(buf.String(), "| met |") || strings.Contains(buf.String(), "\n  met ") {
+				t.Errorf("a small run's verdicts without brackets:\n%s", buf.String())
 			}
 		})
 	}

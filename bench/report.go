@@ -124,9 +124,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		figureWidth = max(figureWidth, utf8.RuneCountInString(t.measured()))
 	}
 	pad := func(s string, width int) string { return strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s))) }
+	verdictWidth := len("MISSED")
+	if !r.atTargetSize() {
+		verdictWidth = len("(missed)")
+	}
 	for _, t := range r.Targets {
 		m := t.measured()
-		if _, err := fmt.Fprintf(w, "  %-6s  %s%s  %s%s  wanted %s\n", t.verdict(), t.Goal, pad(t.Goal, goalWidth), pad(m, figureWidth), m, t.wanted()); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-*s  %s%s  %s%s  wanted %s\n", verdictWidth, t.verdict(r.atTargetSize()), t.Goal, pad(t.Goal, goalWidth), pad(m, figureWidth), m, t.wanted()); err != nil {
 			return err
 		}
 	}
@@ -166,7 +170,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteString("| target | measured | wanted | |\n| --- | ---: | ---: | --- |\n")
 		for _, t := range r.Targets {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Goal, t.measured(), t.wanted(), t.verdict())
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Goal, t.measured(), t.wanted(), t.verdict(r.atTargetSize()))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

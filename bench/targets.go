@@ -122,13 +122,18 @@ func round(x float64, decimals int) float64 {
 	return v
 }
 
+// atTargetSize reports whether the run is of the size and dataset the
+// targets are set for.
+func (r *Report) atTargetSize() bool { return r.Points == TargetPoints && r.Dataset == TargetDataset }
+
 // TargetsNote says what the targets are set for when the run differs,
 // and is empty when it does not.
 func (r *Report) TargetsNote() string {
-	if r.Points == TargetPoints && r.Dataset == TargetDataset {
+	if r.atTargetSize() {
 		return ""
 	}
-	return fmt.Sprintf("the targets are set for %d %s points; this run has %d %s points", TargetPoints, TargetDataset, r.Points, r.Dataset)
+	return fmt.Sprintf("the targets are set for %d %s points; this run has %d %s points, so its verdicts, in brackets, are for reference: keyspace bench --points %d --queries 50 checks them",
+		TargetPoints, TargetDataset, r.Points, r.Dataset, TargetPoints)
 }
 
 // measured is the target's value as the report shows it.
@@ -162,9 +167,16 @@ func (t Target) wanted() string {
 	return fmt.Sprintf("%s %g", op, t.Limit)
 }
 
-// verdict is "met" or "MISSED".
-func (t Target) verdict() string {
-	if t.Met {
+// verdict is "met" or "MISSED"; in a run of another size or dataset
+// than the targets', whose figures are not the ones the targets speak
+// of, "(met)" or "(missed)".
+func (t Target) verdict(atSize bool) string {
+	switch {
+	case !atSize && t.Met:
+		return "(met)"
+	case !atSize:
+		return "(missed)"
+	case t.Met:
 		return "met"
 	}
 	return "MISSED"

@@ -71,4 +71,13 @@ func TestTargetsVerdicts(t *testing.T) {
 	if !strings.Contains(rep.TargetsNote(), "1000000 clustered points; this run has 100000") {
 		t.Errorf("note %q", rep.TargetsNote())
 	}
+	// The verdicts: plain at the targets' size, in brackets otherwise.
+	for _, tc := range []struct {
+		met, atSize bool
+		want        string
+	}{{true, true, "met"}, {false, true, "MISSED"}, {true, false, "(met)"}, {false, false, "(missed)"}} {
+		if got := (Target{Met: tc.met}).verdict(tc.atSize); got != tc.want {
+			t.Errorf("verdict met=%v at size=%v: %q, want %q", tc.met, tc.atSize, got, tc.want)
+		}
+	}
 }
