@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,10 @@ var commandLines = []string{
 	"log del --log inbox --parent $id $l", "log trim --log inbox --max-len $l", "log trim --log inbox --older-than $dur",
 	"series add --series temps --sensor $id --time $time $n", "series range --series temps --sensor $id --every $dur",
 	"series sensors --series temps", "stats",
+	"geo drop --index p", "fence drop --fences z", "table drop --table t", "index drop --table t --name by_city",
+	"rel drop --rel likes", "log drop --log inbox", "series drop --series temps",
+	"fence repair --fences z", "table repair --table t", "rel repair --rel likes", "log repair --log inbox",
+	"geo del --index p --match $id", "rel link --rel likes --left-fields $fv $id $id", "log trim --log inbox --parent $id --before $time",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
@@ -154,6 +159,9 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add([]byte{9, 3, 3, 17})         // geo put of a new point
 	f.Add([]byte{33, 0, 0, 9, 16, 17}) // table set with --del
 	f.Add([]byte{45, 10, 0, 0xff, 42, 10, 1, 0xff, 38, 3})
+	// A regression: index create then verify, when create only declared
+	// the index and verify counted its every entry missing.
+	f.Add([]byte{byte(slices.Index(commandLines, "index create --table t --name $id --fields $fields")), 6, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		parts := bytes.Split(data, []byte{0xff})
 		if len(data) == 0 || len(data) > 48 || len(parts) > 3 {
