@@ -54,7 +54,8 @@ func tableCommand() *ucli.Command {
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.BoolFlag{Name: "reverse", Usage: "descending key order"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
-					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"}},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+					whereFlagOf("rows whose field")},
 				Action: tableScan,
 			},
 			{
@@ -336,6 +337,11 @@ func tableScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	keep := recordFilter(conds)
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		r := t.Range()
 		if q := c.Args().First(); q != "" && q != "*" {
@@ -349,7 +355,7 @@ func tableScan(c *ucli.Context) error {
 			}
 			r = pq.Range(t.Records())
 		}
-		page, err := scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"))
+		page, err := scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep)
 		if err != nil {
 			return err
 		}
@@ -541,7 +547,10 @@ type recordPage struct {
 }
 
 // scanPage reads one page of records in r, with a cursor for the next.
-func scanPage(tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, reverse bool, limit int, cursor string) (recordPage, error) {
+// scanPage reads a page of up to limit records of r (all for 0) after
+// cursor, of those keep keeps (all when keep is nil), and the next page's
+// cursor.
+func scanPage(tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, reverse bool, limit int, cursor string, keep func(record) bool) (recordPage, error) {
 	if limit < 0 {
 		return recordPage{}, usagef("--limit %d: must be positive", limit)
 	}
@@ -550,12 +559,15 @@ func scanPage(tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, rev
 	if err != nil {
 		return recordPage{}, usageError{err}
 	}
-	if limit > 0 {
-		rr.Limit = limit + 1
+	if limit > 0 && keep == nil {
+		rr.Limit = limit + 1 // a key a record: one more says whether a next page starts
 	}
 	var p recordPage
 	var last []byte
 	err = t.Scan(tx, rr, func(rec indextable.Record[record]) bool {
+		if keep != nil && !keep(rec.Value) {
+			return true
+		}
 		if limit > 0 && len(p.records) == limit {
 			p.next = r.Cursor(last)
 			return false

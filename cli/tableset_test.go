@@ -234,3 +234,69 @@ func TestIndexCreateBuildsOrChangesNothing(t *testing.T) {
 		t.Errorf("verify after build: exit %d, %q %q", code, out, stderr)
 	}
 }
+
+// TestTableScanWhere: table scan --where keeps the rows whose fields
+// hold every condition, page by page, under a key query or none, as a
+// filter of the imported rows says.
+func TestTableScanWhere(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	r := rand.New(rand.NewPCG(21, 22))
+	type row struct {
+		state, id, status string
+		qty               int
+	}
+	var rows []row
+	var csv strings.Builder
+	csv.WriteString("state,id,status,qty\n")
+	for i := range 60 {
+		w := row{[]string{"CA", "NY"}[r.IntN(2)], fmt.Sprint(i), []string{"open", "shipped"}[r.IntN(2)], r.IntN(10)}
+		rows = append(rows, w)
+		fmt.Fprintf(&csv, "%s,%s,%s,%d\n", w.state, w.id, w.status, w.qty)
+	}
+	if _, stderr, code := run(t, csv.String(), "--db", db, "--quiet", "table", "import", "--table", "o", "--key-cols", "state,id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tc := range []struct {
+		query string
+		where []string
+		keep  func(row) bool
+	}{
+		{"*", []string{"qty>=5"}, func(w row) bool { return w.qty >= 5 }},
+		{"CA:*", []string{"status=open", "qty<3"}, func(w row) bool { return w.state == "CA" && w.status == "open" && w.qty < 3 }},
+		{"NY:*", []string{"qty!=4"}, func(w row) bool { return w.state == "NY" && w.qty != 4 }},
+		{"*", []string{"nothing=here"}, func(row) bool { return false }},
+	} {
+		var want []string
+		for _, w := range rows {
+			if tc.keep(w) {
+				want = append(want, w.state+":"+w.id)
+			}
+		}
+		var got []string
+		for cursor, pages := "", 0; pages < 100; pages++ {
+			args := []string{"--db", db, "--output", "json", "table", "scan", "--table", "o", "--limit", "4", "--cursor", cursor, tc.query}
+			for _, w := range tc.where {
+				args = append(args, "--where", w)
+			}
+			out, stderr, code := run(t, "", args...)
+			var page struct {
+				Rows []struct{ Key string }
+				Next string
+			}
+			if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+				t.Fatalf("%v: exit %d, %v: %s", args, code, err, stderr)
+			}
+			for _, x := range page.Rows {
+				got = append(got, x.Key)
+			}
+			if cursor = page.Next; cursor == "" {
+				break
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("scan %s --where %v: %v, want %v", tc.query, tc.where, got, want)
+		}
+	}
+}

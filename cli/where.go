@@ -50,8 +50,27 @@ func scanFrom(prefix, cursor string) string {
 	return max(cursor, below)
 }
 
-func whereFlag() ucli.Flag {
-	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only points whose payload field `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
+func whereFlag() ucli.Flag { return whereFlagOf("points whose payload field") }
+
+// whereFlagOf is --where on what ("points whose payload field").
+func whereFlagOf(what string) ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only " + what + " `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
+}
+
+// recordFilter is the test of a table record by --where's conditions
+// (nil for none): every condition holds for its fields.
+func recordFilter(conds []condition) func(map[string]any) bool {
+	if len(conds) == 0 {
+		return nil
+	}
+	return func(fields map[string]any) bool {
+		for _, cond := range conds {
+			if !cond.holds(fields) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // A condition is one --where: a payload field, an operator and a value.
