@@ -345,6 +345,9 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	}
 	for _, sc := range s.scope {
 		skip[sc] = true
+		if _, ok := r.fields[sc]; !ok && (r.values != nil || r.feature) {
+			continue // an NDJSON object or a feature without it: no part (an export's unscoped point)
+		}
 		if parts, ok := stringArray(r.values[sc]); ok { // an export's scope of several parts
 			for _, part := range parts {
 				p.Scope = append(p.Scope, part)

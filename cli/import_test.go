@@ -157,6 +157,9 @@ func TestScopesAreText(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "p", "--lat", "1", "--lon", "2", "--scope", `US:CA`, "d"); code != 0 {
 		t.Fatal(stderr)
 	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "p", "--lat", "1", "--lon", "2", "u"); code != 0 { // no scope
+		t.Fatal(stderr)
+	}
 	scan := func(index, scope string) string {
 		t.Helper()
 		out, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", index, "--scope", scope, "--output", "ndjson")
@@ -197,6 +200,11 @@ func TestScopesAreText(t *testing.T) {
 			if got := scan(index, scope); got != want {
 				t.Errorf("after export and import into %s, scan --scope %s = %q, want %q", index, scope, got, want)
 			}
+		}
+		// The whole export is the same, the point without a scope
+		// without one (not under a scope of one empty part).
+		if again, _, _ := run(t, "", "--db", db, "geo", "scan", "--index", index, "--output", "ndjson"); again != ndExport {
+			t.Errorf("%s exports as\n%s\nnot\n%s", index, again, ndExport)
 		}
 	}
 }
