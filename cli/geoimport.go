@@ -381,6 +381,16 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	if len(payload) > 0 {
 		p.Payload, _ = json.Marshal(payload)
 	}
+	// A "payload" that is not an object, and nothing beside it, is how an
+	// export writes a payload that is not a JSON object: text as a JSON
+	// string, other JSON as itself. It comes back as it was.
+	if raw, ok := r.values["payload"]; ok && !r.feature && !skip["payload"] && len(payload) == 1 {
+		if text, isText := raw.(string); isText {
+			p.Payload = []byte(text)
+		} else {
+			p.Payload, _ = json.Marshal(raw)
+		}
+	}
 	return p, nil
 }
 

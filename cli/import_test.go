@@ -531,6 +531,12 @@ func TestJSONImportsKeepTypes(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "geo", "expire", "--index", "nd", "--ttl", "1h", "p1"); code != 0 {
 		t.Fatal(stderr)
 	}
+	// Payloads that are not objects: text, and JSON of other kinds.
+	for id, payload := range map[string]string{"t1": "plain text", "t2": "[1,2]", "t3": `"quoted"`, "t4": "7"} {
+		if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "nd", "--lat", "3", "--lon", "4", "--payload", payload, id); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
 	ndExport, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "nd", "--output", "ndjson")
 	if code != 0 || !strings.Contains(ndExport, `"expires"`) {
 		t.Fatalf("export: exit %d, %s %s", code, ndExport, stderr)
