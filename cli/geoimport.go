@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
 			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or geojson"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+			typedFlag(),
 			ttlFlag(),
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
@@ -245,10 +247,12 @@ type columnSpec struct {
 	expires      string // the column of expiries, if any
 	scope        []string
 	geojson      bool
+	typed        bool // --typed: a CSV's numbers and booleans as JSON's (csvValue)
 }
 
 func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
-	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), expires: c.String("expires-col"), geojson: c.String("format") == "geojson"}
+	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), expires: c.String("expires-col"),
+		geojson: c.String("format") == "geojson", typed: c.Bool("typed")}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}
@@ -372,9 +376,12 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		if skip[k] {
 			continue
 		}
-		if jv, ok := r.values[k]; ok {
+		switch jv, ok := r.values[k]; {
+		case ok:
 			payload[k] = jv // NDJSON, GeoJSON: keep the JSON type
-		} else {
+		case s.typed:
+			payload[k] = csvValue(v)
+		default:
 			payload[k] = v
 		}
 	}
@@ -392,6 +399,32 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 	}
 	return p, nil
+}
+
+// typedFlag is --typed, for CSV imports.
+func typedFlag() ucli.Flag {
+	return &ucli.BoolFlag{Name: "typed", Usage: "store a CSV's values that read as JSON numbers (without a leading zero: ZIP code 02134 stays text) or as true or false as numbers and booleans, not text"}
+}
+
+// jsonNumber is the JSON grammar's number: no leading zeros, no NaN,
+// no Inf, no hexadecimal.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// csvValue is a CSV value as --typed stores it: a JSON number as a number
+// (its digits as written), true and false as booleans, anything else as
+// the text it is.
+func csvValue(v string) any {
+	switch {
+	case v == "true":
+		return true
+	case v == "false":
+		return false
+	case jsonNumber.MatchString(v):
+		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) {
+			return json.Number(v)
+		}
+	}
+	return v
 }
 
 // stringArray is v as strings, if v is a JSON array of one or more

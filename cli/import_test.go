@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -546,5 +547,56 @@ func TestJSONImportsKeepTypes(t *testing.T) {
 	}
 	if again, _, _ := run(t, "", "--db", db, "geo", "scan", "--index", "nd2", "--output", "ndjson"); again != ndExport {
 		t.Errorf("an NDJSON export imported again exports as\n%s\nnot\n%s", again, ndExport)
+	}
+}
+
+// TestTypedCSVImport: with --typed a CSV's values that read as JSON
+// numbers or booleans are stored as such (their digits as written), and
+// everything else, a ZIP code with a leading zero, NaN, a number past
+// float64, as text; key columns stay text; without --typed all is text.
+func TestTypedCSVImport(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	csv := "id,lat,lon,zip,n,f,b,s,neg,big,nan,hex,plus\na,1,2,02134,7,1.5e3,true,x,-0.25,1e400,NaN,0x10,+5\n"
+	want := map[string]any{"zip": "02134", "n": json.Number("7"), "f": json.Number("1.5e3"), "b": true, "s": "x",
+		"neg": json.Number("-0.25"), "big": "1e400", "nan": "NaN", "hex": "0x10", "plus": "+5"}
+	payload := func(index string) map[string]any {
+		out, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", index, "--output", "ndjson")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		var p struct{ Payload json.RawMessage }
+		json.Unmarshal([]byte(out), &p)
+		d := json.NewDecoder(bytes.NewReader(p.Payload))
+		d.UseNumber()
+		var m map[string]any
+		if err := d.Decode(&m); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		return m
+	}
+	for _, typed := range []bool{true, false} {
+		index, args := "plain", []string{"--db", db, "--quiet", "geo", "import", "--index", "plain", "-"}
+		if typed {
+			index, args = "typed", []string{"--db", db, "--quiet", "geo", "import", "--index", "typed", "--typed", "-"}
+		}
+		if _, stderr, code := run(t, csv, args...); code != 0 {
+			t.Fatal(stderr)
+		}
+		got := payload(index)
+		for k, w := range want {
+			if !typed {
+				w = strings.Split(strings.Split(csv, "\n")[1], ",")[slices.Index(strings.Split(strings.Split(csv, "\n")[0], ","), k)]
+			}
+			if got[k] != w {
+				t.Errorf("typed %v: %s = %#v, want %#v", typed, k, got[k], w)
+			}
+		}
+	}
+	// A table: key columns stay text, the rest typed.
+	if _, stderr, code := run(t, "id,zip,n\n17,02134,7\n", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id", "--typed", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if out, _, _ := run(t, "", "--db", db, "--output", "ndjson", "table", "scan", "--table", "t"); out != `{"key":"17","record":{"id":"17","n":7,"zip":"02134"}}`+"\n" {
+		t.Errorf("typed table row: %s", out)
 	}
 }

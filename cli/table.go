@@ -44,6 +44,7 @@ func tableCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
 					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, or ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each)"},
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+					typedFlag(),
 					rowTTLFlag()},
 				Action: tableImport,
 			},
@@ -171,6 +172,9 @@ func tableImport(c *ucli.Context) error {
 			rec := record{}
 			for k, v := range r.fields {
 				rec[k] = v
+				if c.Bool("typed") && !slices.Contains(keyCols, k) { // key columns stay text, as the key reads them
+					rec[k] = csvValue(v)
+				}
 			}
 			maps.Copy(rec, r.values) // NDJSON: the fields with their JSON types
 			key, err := rowKey(r, keyCols, schema, firstAt)
