@@ -785,28 +785,11 @@ func geoScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	var scope composite.Tuple
-	if c.IsSet("scope") {
-		t, err := parseScope(c.String("scope"))
-		if err != nil {
-			return err
-		}
-		scope = t
-	}
 	limit, err := limitOf(c)
 	if err != nil {
 		return err
 	}
-	conds, err := parseWhere(c)
-	if err != nil {
-		return err
-	}
-	where := whereFilter(conds)
-	ix := geo.NewIndex(c.String("index"))
-	return viewDB(c, func(tx keyspace.Tx) error {
-		if err := requireIndex(ix, tx); err != nil {
-			return err
-		}
+	return viewPoints(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error {
 		var page []geo.Result
 		next := ""
 		matches, prefix := idMatcher(c)
@@ -816,7 +799,7 @@ func geoScan(c *ucli.Context) error {
 				// with the pattern's literal start, nothing more matches.
 				return p.ID < prefix || strings.HasPrefix(p.ID, prefix)
 			}
-			if where != nil && !where(p) {
+			if o.Filter != nil && !o.Filter(p) { // --where
 				return true
 			}
 			if limit > 0 && len(page) == limit {
@@ -829,7 +812,7 @@ func geoScan(c *ucli.Context) error {
 		var err error
 		from := scanFrom(prefix, c.String("cursor"))
 		if c.IsSet("scope") {
-			err = ix.ScanScope(tx, scope, from, each)
+			err = ix.ScanScope(tx, o.Scope, from, each)
 		} else {
 			err = ix.Scan(tx, from, each)
 		}
