@@ -36,7 +36,7 @@ func geoFsetCommand() *ucli.Command {
 }
 
 func geoFset(c *ucli.Context) error {
-	set, del, err := fieldEdits(c, "ID")
+	set, del, err := fieldEdits(c, "an ID")
 	if err != nil {
 		return err
 	}
@@ -65,10 +65,11 @@ func geoFset(c *ucli.Context) error {
 }
 
 // fieldEdits reads what geo fset and table set change: the FIELD=VALUE
-// arguments after the first (what names the point or row) and --del.
+// arguments after the first (what names the point or row: "an ID") and
+// --del.
 func fieldEdits(c *ucli.Context, what string) ([]fieldValue, []string, error) {
 	if c.NArg() < 1 {
-		return nil, nil, usagef("%s wants %s %s, then FIELD=VALUE pairs", commandName(c), map[bool]string{true: "an", false: "a"}[what == "ID"], what)
+		return nil, nil, usagef("%s wants %s, then FIELD=VALUE pairs", commandName(c), what)
 	}
 	set, err := parseFieldValues(c.Args().Tail())
 	if err != nil {

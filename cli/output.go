@@ -344,15 +344,19 @@ func (t *table) Write(p []byte) (int, error) {
 	if n := len(p); n > 0 && p[n-1] == '\n' {
 		row, end = p[:n-1], p[n-1:]
 	}
-	_, err := t.tw.Write(append(escapeControls(row), end...))
+	out := p
+	if escaped, changed := escapeControls(row); changed {
+		out = append(escaped, end...)
+	}
+	_, err := t.tw.Write(out)
 	return len(p), err
 }
 
 func (t *table) Flush() error { return t.tw.Flush() }
 
 // escapeControls is p with every control character but tab, and every
-// byte that is not UTF-8, escaped.
-func escapeControls(p []byte) []byte {
+// byte that is not UTF-8, escaped, and whether there were any.
+func escapeControls(p []byte) ([]byte, bool) {
 	clean := true
 	for i := 0; i < len(p) && clean; {
 		r, size := utf8.DecodeRune(p[i:])
@@ -360,7 +364,7 @@ func escapeControls(p []byte) []byte {
 		i += size
 	}
 	if clean {
-		return slices.Clone(p) // the caller may append
+		return p, false
 	}
 	out := make([]byte, 0, len(p)+8)
 	for i := 0; i < len(p); {
@@ -376,5 +380,5 @@ func escapeControls(p []byte) []byte {
 		}
 		i += size
 	}
-	return out
+	return out, true
 }

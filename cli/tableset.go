@@ -35,7 +35,7 @@ func tableSetCommand() *ucli.Command {
 }
 
 func tableSet(c *ucli.Context) error {
-	set, del, err := fieldEdits(c, "KEY")
+	set, del, err := fieldEdits(c, "a KEY")
 	if err != nil {
 		return err
 	}
@@ -54,16 +54,15 @@ func tableSet(c *ucli.Context) error {
 				return usagef("%q is a key column of table %s: the row's KEY says it (to move a row, del it and set the new key)", name, t.Name())
 			}
 		}
-		_, err = t.Get(tx, key)
-		exists := err == nil
-		if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
-			return err
-		}
-		if !exists && c.Bool("xx") {
-			return nil
+		if c.Bool("xx") {
+			if _, err := t.Get(tx, key); errors.Is(err, keyspace.ErrNotFound) {
+				return nil
+			} else if err != nil {
+				return err
+			}
 		}
 		_, err = t.Update(tx, key, func(r *record) error {
-			if !exists {
+			if *r == nil { // no row (or one that expired): Update passes the zero record
 				*r = newRow(key, schema)
 			}
 			body, err := json.Marshal(*r)

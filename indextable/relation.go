@@ -196,19 +196,12 @@ func (r *Relation) Unlink(tx keyspace.Tx, left, right string) (bool, error) {
 
 // unlink deletes the link's three keys, if it exists, leaving the counts.
 func (r *Relation) unlink(tx keyspace.Tx, left, right string) (bool, error) {
-	lk := r.links.Pack(composite.Tuple{left, right})
-	v, err := tx.Get(lk)
-	if errors.Is(err, keyspace.ErrNotFound) {
-		return false, nil
+	at, linked, err := r.Linked(tx, left, right)
+	if err != nil || !linked {
+		return false, err
 	}
-	if err == nil && len(v) != 8 {
-		err = fmt.Errorf("%w: a %d-byte link time", keyspace.ErrCorrupt, len(v))
-	}
-	if err != nil {
-		return false, r.wrap(fmt.Errorf("link %s–%s: %w", errctx.Quote(left), errctx.Quote(right), err))
-	}
-	when := composite.Desc{V: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}
-	for _, k := range [][]byte{lk, r.fwd.Pack(composite.Tuple{left, when, right}), r.back.Pack(composite.Tuple{right, when, left})} {
+	when := composite.Desc{V: at}
+	for _, k := range [][]byte{r.links.Pack(composite.Tuple{left, right}), r.fwd.Pack(composite.Tuple{left, when, right}), r.back.Pack(composite.Tuple{right, when, left})} {
 		if err := tx.Delete(k); err != nil {
 			return false, r.wrap(err)
 		}

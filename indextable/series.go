@@ -329,13 +329,10 @@ func moveRaw(raw map[int64]float64, b Bucket, start time.Time) map[int64]float64
 func (s *Series) Verify(tx keyspace.Tx) ([]string, error) {
 	var problems []string
 	opts := s.opts // the default options, when the stored ones are missing or unread
+	missing := false
 	switch v, err := tx.Get(s.meta); {
 	case errors.Is(err, keyspace.ErrNotFound):
-		r := s.sub.Range()
-		r.Limit = 1
-		for range tx.Scan(r) {
-			problems = append(problems, "buckets without stored options")
-		}
+		missing = true // a problem if there are buckets
 	case err != nil:
 		return nil, s.wrap(err)
 	default:
@@ -347,6 +344,9 @@ func (s *Series) Verify(tx keyspace.Tx) ([]string, error) {
 		}
 	}
 	for k, v := range tx.Scan(s.sub.Range()) {
+		if missing {
+			problems, missing = append(problems, "buckets without stored options"), false
+		}
 		if p := checkBucket(s.sub, opts, k, v); p != "" {
 			problems = append(problems, p)
 		}
