@@ -117,6 +117,7 @@ func tableImport(c *ucli.Context) error {
 		return err
 	}
 	keyCols := strings.Split(c.String("key-cols"), ",")
+	typed := c.Bool("typed")
 	if len(rows) > 0 {
 		for _, k := range keyCols {
 			if _, ok := rows[0].fields[k]; !ok {
@@ -172,7 +173,7 @@ func tableImport(c *ucli.Context) error {
 			rec := record{}
 			for k, v := range r.fields {
 				rec[k] = v
-				if c.Bool("typed") && !slices.Contains(keyCols, k) { // key columns stay text, as the key reads them
+				if typed && !slices.Contains(keyCols, k) { // key columns stay text, as the key reads them
 					rec[k] = csvValue(v)
 				}
 			}
