@@ -113,7 +113,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lon", Usage: "longitude, degrees", DefaultText: "none"},
 					&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME` of --from"},
 					&ucli.StringFlag{Name: "from", Usage: "at the point `ID` of --index"},
-					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "a FILE's format: csv, ndjson or geojson"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "a FILE's format: csv, ndjson, geojson or xml"},
 					&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "a FILE's id `COLUMN`"},
 					&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
 					&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},

@@ -20,7 +20,7 @@ import (
 func geoImportCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "import",
-		Usage: "import points from CSV (with a header), NDJSON or GeoJSON; all or nothing unless --skip-bad",
+		Usage: "import points from CSV (with a header), NDJSON, GeoJSON or XML; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
@@ -31,7 +31,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude)"},
 			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
-			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or geojson"},
+			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson, geojson or xml (each element under the root a row, its attributes the fields)"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 			ttlFlag(),
@@ -259,10 +259,11 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 	if len(rows) == 0 || spec.geojson {
 		return spec, nil
 	}
-	// The columns: a CSV's header, or every field any NDJSON object has
-	// (an export's points carry "expires" only when they expire).
+	// The columns: a CSV's header, or every field any NDJSON object or XML
+	// element has (an export's points carry "expires" only when they
+	// expire).
 	have := rows[0].fields
-	if !spec.geojson && len(rows) > 1 && c.String("format") == "ndjson" {
+	if len(rows) > 1 && c.String("format") != "csv" {
 		have = map[string]string{}
 		for _, r := range rows {
 			for k := range r.fields {
@@ -372,18 +373,11 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		maps.Copy(payload, inner)
 		skip["payload"] = true
 	}
-	for k, v := range r.fields {
+	for k := range r.fields {
 		if skip[k] {
 			continue
 		}
-		switch jv, ok := r.values[k]; {
-		case ok:
-			payload[k] = jv // NDJSON, GeoJSON: keep the JSON type
-		case s.typed:
-			payload[k] = csvValue(v)
-		default:
-			payload[k] = v
-		}
+		payload[k] = r.value(k, s.typed)
 	}
 	if len(payload) > 0 {
 		p.Payload, _ = json.Marshal(payload)

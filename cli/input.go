@@ -1,22 +1,28 @@
 package cli
 
-// What the imports share (geo import, table import, series import): the
+// What the imports share (geo, table, series and log import): the
 // input, read whole into rows with their line numbers before anything is
 // written, so that a bad row stops an import with nothing written; what
 // an import reports; and its progress bars.
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 	"github.com/schollz/progressbar/v3"
@@ -58,6 +64,53 @@ func (r *row) unwrapRecord() {
 	for k, v := range inner {
 		r.fields[k] = jsonField(v)
 	}
+}
+
+// value is field k as a record or payload stores it: with its JSON type
+// when the input has types (NDJSON, GeoJSON), as a number or boolean when
+// a CSV's or XML's text reads as one and typed (--typed) asks for that,
+// and otherwise as the text it is.
+func (r row) value(k string, typed bool) any {
+	if v, ok := r.values[k]; ok {
+		return v
+	}
+	if typed {
+		return csvValue(r.fields[k])
+	}
+	return r.fields[k]
+}
+
+// parseTimeField reads a time from an import's time column: RFC 3339;
+// RFC 3339 without a zone, read as UTC (Stack Exchange's data dumps write
+// 2014-01-21T20:34:28.740); or Unix seconds, with a fraction if any.
+func parseTimeField(text string) (time.Time, error) {
+	text = strings.TrimSpace(text)
+	t, err := time.Parse(time.RFC3339Nano, text)
+	if err != nil {
+		t, err = time.Parse("2006-01-02T15:04:05.999999999", text)
+	}
+	if err != nil {
+		secs, perr := strconv.ParseFloat(text, 64)
+		if perr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
+			return time.Time{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", text)
+		}
+		if math.Abs(secs) > 1e13 { // beyond the year 300,000: int64 nanoseconds would wrap
+			return time.Time{}, fmt.Errorf("time %q is too far from 1970 for a key", text)
+		}
+		whole, frac := math.Modf(secs)
+		t = time.Unix(int64(whole), int64(frac*1e9)).UTC()
+	}
+	if first, last := composite.TimeBounds(); t.Before(first) || t.After(last) {
+		return time.Time{}, fmt.Errorf("time %s is outside %d–%d", t.Format(time.RFC3339), first.Year(), last.Year())
+	}
+	return t, nil
+}
+
+// anyRowHas reports whether a row has column col: for a CSV, whether the
+// header names it; for NDJSON and XML, whose rows may each lack a field,
+// whether any row has it (a column none has is a misspelt flag).
+func anyRowHas(rows []row, col string) bool {
+	return slices.ContainsFunc(rows, func(r row) bool { _, ok := r.fields[col]; return ok })
 }
 
 // where names the row for an error: "line 7", or "feature 7".
@@ -224,8 +277,71 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 			rows = append(rows, r)
 		}
 		return rows, nil
+	case "xml":
+		return readXML(ctx, in)
 	}
-	return nil, usagef("--format %q: want csv, ndjson or geojson", format)
+	return nil, usagef("--format %q: want csv, ndjson, geojson or xml", format)
+}
+
+// readXML reads rows kept as the attributes of the elements under an XML
+// document's root, one element a row, as a Stack Exchange data dump
+// keeps its posts and comments:
+//
+//	<comments>
+//	  <row Id="1" PostId="5" CreationDate="2014-01-21T20:34:28.740" UserId="10" />
+//
+// An element's attributes are its fields, and an attribute it lacks is a
+// field it lacks, as a missing NDJSON field is. A row is named by the line
+// its element ends on. Text or elements inside a row would be left out
+// of it, so they are refused, as is an attribute given twice (which
+// encoding/xml leaves to the reader).
+func readXML(ctx context.Context, in io.Reader) ([]row, error) {
+	d := xml.NewDecoder(in)
+	var rows []row
+	depth, root := 0, false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF && !root {
+			return nil, errors.New("not an XML document: no root element (nothing imported)")
+		}
+		if err == io.EOF {
+			return rows, nil
+		}
+		line, _ := d.InputPos()
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("line %d: %s (nothing imported)", se.Line, se.Msg)
+			}
+			return nil, fmt.Errorf("line %d: %w (nothing imported)", line, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth, root = depth+1, true
+			switch {
+			case depth == 2:
+				if err := interrupted(ctx, len(rows)); err != nil {
+					return nil, err
+				}
+				fields := make(map[string]string, len(t.Attr))
+				for _, a := range t.Attr {
+					if _, twice := fields[a.Name.Local]; twice {
+						return nil, fmt.Errorf("line %d: <%s> has attribute %q twice (nothing imported)", line, t.Name.Local, a.Name.Local)
+					}
+					fields[a.Name.Local] = a.Value
+				}
+				rows = append(rows, row{line: line, fields: fields})
+			case depth > 2:
+				return nil, fmt.Errorf("line %d: <%s> inside a row: an XML import reads each row's attributes, not elements within it (nothing imported)", line, t.Name.Local)
+			}
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if depth >= 2 && len(bytes.TrimSpace(t)) > 0 {
+				return nil, fmt.Errorf("line %d: text inside a row: an XML import reads each row's attributes, not its text (nothing imported)", line)
+			}
+		}
+	}
 }
 
 // checkHeader trims a CSV header's names (and a byte-order mark) in

@@ -45,7 +45,7 @@ func logCommand() *ucli.Command {
 	}
 	return &ucli.Command{
 		Name:  "log",
-		Usage: "enumerable keys: per-parent logs (userID_messageID), latest, previous, next, days, counts; del, trim, repair, drop",
+		Usage: "enumerable keys: per-parent logs (userID_messageID): append or import, then latest, previous, next, days, counts; del, trim, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
@@ -76,6 +76,7 @@ func logCommand() *ucli.Command {
 					return nil
 				},
 			},
+			logImportCommand(),
 			one("get", "one item by id", (*enumkeys.Log).Get),
 			one("prev", "the item before an id (deleted ids are skipped)", (*enumkeys.Log).Prev),
 			one("next", "the item after an id", (*enumkeys.Log).Next),

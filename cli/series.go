@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/indextable"
 	"github.com/keyspacedb/keyspace/internal/errctx"
 	ucli "github.com/urfave/cli/v2"
@@ -42,12 +41,13 @@ func seriesCommand() *ucli.Command {
 				Action: seriesAdd,
 			},
 			{
-				Name: "import", Usage: "fold readings from CSV (with a header) into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
+				Name: "import", Usage: "fold readings from CSV (with a header), NDJSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
 				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
 				Flags: append([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},
-					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: RFC 3339, or Unix seconds"},
+					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: RFC 3339, RFC 3339 without a zone (read as UTC), or Unix seconds"},
 					&ucli.StringFlag{Name: "value-col", Value: "value", Usage: "the reading's `COLUMN`"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or xml (each element under the root a row, its attributes the fields)"},
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 				}, shapeFlags()...),
 				Action: seriesImport,
@@ -134,17 +134,19 @@ func seriesAdd(c *ucli.Context) error {
 }
 
 func seriesImport(c *ucli.Context) error {
-	rows, name, err := importRows(c, "csv")
+	format := c.String("format")
+	if format != "csv" && format != "ndjson" && format != "xml" {
+		return usagef("--format %q: want csv, ndjson or xml", format)
+	}
+	rows, name, err := importRows(c, format)
 	if err != nil {
 		return err
 	}
 	var cols []string // sensor, time, value
 	for _, flag := range []string{"sensor-col", "time-col", "value-col"} {
 		col := c.String(flag)
-		if len(rows) > 0 {
-			if _, ok := rows[0].fields[col]; !ok {
-				return fmt.Errorf("%s: no %s column (choose one with --%s)", name, col, flag)
-			}
+		if len(rows) > 0 && !anyRowHas(rows, col) {
+			return fmt.Errorf("%s: no %s column (choose one with --%s)", name, col, flag)
 		}
 		cols = append(cols, col)
 	}
@@ -178,21 +180,13 @@ func readingOf(r row, cols []string) (indextable.Reading, error) {
 	if sensor == "" {
 		return indextable.Reading{}, errors.New("empty sensor")
 	}
-	t, err := time.Parse(time.RFC3339Nano, at)
+	t, err := parseTimeField(at)
 	if err != nil {
-		secs, perr := strconv.ParseFloat(at, 64)
-		if perr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
-			return indextable.Reading{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", at)
-		}
-		whole, frac := math.Modf(secs)
-		t = time.Unix(int64(whole), int64(frac*1e9)).UTC()
+		return indextable.Reading{}, err
 	}
 	v, err := parseReading(value)
 	if err != nil {
 		return indextable.Reading{}, err
-	}
-	if first, last := composite.TimeBounds(); t.Before(first) || t.After(last) {
-		return indextable.Reading{}, fmt.Errorf("time %s is outside %d–%d", t.Format(time.RFC3339), first.Year(), last.Year())
 	}
 	return indextable.Reading{Sensor: sensor, At: t, Value: v}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,13 +35,13 @@ func tableCommand() *ucli.Command {
 		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "import", Usage: "import a CSV (with a header) or NDJSON keyed by some of its columns; all or nothing",
+				Name: "import", Usage: "import a CSV (with a header), NDJSON or XML keyed by some of its columns; all or nothing",
 				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv\n" +
 					"keyspace table scan --table orders --output ndjson | keyspace --db copy.db table import --table orders --key-cols id --format ndjson -",
 				ArgsUsage: "FILE|-",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
-					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, or ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each)"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv; ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each); or xml: each element under the root a row, its attributes the fields (as Stack Exchange's data dumps)"},
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 					typedFlag(),
 					rowTTLFlag()},
@@ -102,8 +101,8 @@ func tableCommand() *ucli.Command {
 
 func tableImport(c *ucli.Context) error {
 	format := c.String("format")
-	if format != "csv" && format != "ndjson" {
-		return usagef("--format %q: want csv or ndjson", format)
+	if format != "csv" && format != "ndjson" && format != "xml" {
+		return usagef("--format %q: want csv, ndjson or xml", format)
 	}
 	rows, name, err := importRows(c, format)
 	if err != nil {
@@ -118,11 +117,9 @@ func tableImport(c *ucli.Context) error {
 	}
 	keyCols := strings.Split(c.String("key-cols"), ",")
 	typed := c.Bool("typed")
-	if len(rows) > 0 {
-		for _, k := range keyCols {
-			if _, ok := rows[0].fields[k]; !ok {
-				return fmt.Errorf("%s: no key column %q in the header", name, k)
-			}
+	for _, k := range keyCols {
+		if len(rows) > 0 && !anyRowHas(rows, k) {
+			return fmt.Errorf("%s: no key column %q in the header", name, k)
 		}
 	}
 	// A key column is an integer if every value is one (without a leading
@@ -171,13 +168,11 @@ func tableImport(c *ucli.Context) error {
 		firstAt := make(map[string]string, len(rows)) // where each key was first read
 		for _, r := range rows {
 			rec := record{}
-			for k, v := range r.fields {
-				rec[k] = v
-				if typed && !slices.Contains(keyCols, k) { // key columns stay text, as the key reads them
-					rec[k] = csvValue(v)
-				}
+			for k := range r.fields {
+				// NDJSON's fields keep their JSON types; with --typed, a
+				// CSV's key columns stay text, as the key reads them.
+				rec[k] = r.value(k, typed && !slices.Contains(keyCols, k))
 			}
-			maps.Copy(rec, r.values) // NDJSON: the fields with their JSON types
 			key, err := rowKey(r, keyCols, schema, firstAt)
 			row := indextable.Row[record]{Key: key, Value: rec, Expires: expires}
 			if err == nil && r.expires != "" && expires.IsZero() { // an export's row that expires; --ttl overrides it

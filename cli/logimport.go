@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/enumkeys"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func logImportCommand() *ucli.Command {
+	return &ucli.Command{
+		Name: "import", Usage: "append the rows of a CSV (with a header), NDJSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
+		UsageText: "keyspace log import --log comments --parent-col UserId --time-col CreationDate --format xml Comments.xml\n" +
+			"keyspace log range --log inbox --parent alice --output ndjson | keyspace --db copy.db log import --log inbox --parent alice --time-col time --data-col data --format ndjson -",
+		ArgsUsage: "FILE|-",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
+			&ucli.StringFlag{Name: "parent-col", Usage: "the `COLUMN` naming each item's parent (a user)"},
+			&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "every item's `PARENT`, for a file of one parent's items"},
+			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: RFC 3339, RFC 3339 without a zone (read as UTC, as Stack Exchange dumps write it), or Unix seconds", DefaultText: "every item stamped now"},
+			&ucli.StringFlag{Name: "data-col", Usage: "the `COLUMN` whose text is each item's data", DefaultText: "the row's other fields as a JSON object"},
+			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+			typedFlag(),
+		},
+		Action: logImport,
+	}
+}
+
+// logEntry is a row of a log import, read and checked: the item it
+// appends, and the row it came from.
+type logEntry struct {
+	parent string
+	at     time.Time
+	data   []byte
+	where  string
+}
+
+// logImport appends a file's rows to a log in one transaction. The items
+// are appended in time order (ties in the file's order), so that, as in a
+// log written as things happened, a parent's ids follow its items' times
+// and log latest shows the newest, whatever order the file is in (the
+// USGS feed is newest first). Each parent's ids continue from its last.
+func logImport(c *ucli.Context) error {
+	format := c.String("format")
+	if format != "csv" && format != "ndjson" && format != "xml" {
+		return usagef("--format %q: want csv, ndjson or xml", format)
+	}
+	if c.IsSet("parent") == c.IsSet("parent-col") {
+		return usagef("log import needs --parent-col (each row's parent) or --parent (one parent for every row), not both")
+	}
+	rows, name, err := importRows(c, format)
+	if err != nil {
+		return err
+	}
+	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
+	// A column no row has is a misspelt flag, not a file of bad rows.
+	for _, col := range []struct{ flag, name string }{{"parent-col", parentCol}, {"time-col", timeCol}, {"data-col", dataCol}} {
+		if col.name != "" && len(rows) > 0 && !anyRowHas(rows, col.name) {
+			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col.name, col.flag)
+		}
+	}
+	now := time.Now()
+	var entries []logEntry
+	var bad []badRow
+	for _, r := range rows {
+		e, err := logEntryOf(c, r, now)
+		if err != nil {
+			if !c.Bool("skip-bad") {
+				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+			}
+			bad = append(bad, badRow{r.where(), err})
+			continue
+		}
+		entries = append(entries, e)
+	}
+	slices.SortStableFunc(entries, func(a, b logEntry) int { return a.at.Compare(b.at) })
+	l := enumkeys.NewLog(c.String("log"))
+	parents := map[string]bool{}
+	imported := 0
+	err = updateDB(c, func(tx keyspace.Tx) error {
+		for _, e := range entries {
+			// Append checks an item before it writes any of its keys,
+			// so an item it refuses leaves nothing behind to skip.
+			_, err := l.Append(tx, e.parent, e.at, e.data)
+			if errors.Is(err, keyspace.ErrKeyTooLarge) || errors.Is(err, enumkeys.ErrBadTime) {
+				if !c.Bool("skip-bad") {
+					return badRow{fmt.Sprintf("%s: %s", name, e.where), err}
+				}
+				bad = append(bad, badRow{e.where, err})
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			imported++
+			parents[e.parent] = true
+		}
+		return nil
+	})
+	if errors.As(err, new(badRow)) {
+		return fmt.Errorf("%w (nothing imported)", err)
+	}
+	if err != nil {
+		return stoppedUpdate(err, "nothing imported")
+	}
+	reportImport(c, count(imported, "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad)
+	return nil
+}
+
+// logEntryOf reads a row's parent, time and data.
+func logEntryOf(c *ucli.Context, r row, now time.Time) (logEntry, error) {
+	e := logEntry{parent: c.String("parent"), at: now, where: r.where()}
+	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
+	if parentCol != "" {
+		p, err := logField(r, "parent", parentCol)
+		if err == nil && p == "" {
+			err = fmt.Errorf("no parent: %s is empty", parentCol)
+		}
+		if err != nil {
+			return e, err
+		}
+		e.parent = p
+	}
+	if timeCol != "" {
+		text, err := logField(r, "time", timeCol)
+		if err != nil {
+			return e, err
+		}
+		if e.at, err = parseTimeField(text); err != nil {
+			return e, err
+		}
+	}
+	if dataCol != "" {
+		text, err := logField(r, "data", dataCol)
+		e.data = []byte(text)
+		return e, err
+	}
+	obj := map[string]any{}
+	for k := range r.fields {
+		if k != parentCol && k != timeCol {
+			obj[k] = r.value(k, c.Bool("typed"))
+		}
+	}
+	e.data, _ = json.Marshal(obj)
+	return e, nil
+}
+
+// logField is a row's column col, which says the item's what; a row
+// without it (an XML element or NDJSON object lacking it) is bad.
+func logField(r row, what, col string) (string, error) {
+	v, ok := r.fields[col]
+	if !ok {
+		return "", fmt.Errorf("no %s: the row has no %s", what, col)
+	}
+	return v, nil
+}

@@ -1,0 +1,325 @@
+package cli_test
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// message is a row of the files TestLogImportAgainstRows imports.
+type message struct {
+	user  string
+	at    time.Time
+	post  int
+	text  string
+	index int // its place in the file
+}
+
+// logItems reads every item of a parent's log with log range, in id order.
+func logItems(t *testing.T, db, log, parent string) []struct {
+	ID   uint64
+	Time time.Time
+	Data string
+} {
+	t.Helper()
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "log", "range", "--log", log, "--parent", parent)
+	var page struct {
+		Items []struct {
+			ID   uint64
+			Time time.Time
+			Data string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+		t.Fatalf("log range %s %s: exit %d, %v: %s", log, parent, code, err, stderr)
+	}
+	return page.Items
+}
+
+// TestLogImportAgainstRows: log import of the same messages as CSV, NDJSON
+// and XML gives each parent the items the rows name, in time order (ties
+// in file order), with ids continuing from the parent's last, and the
+// data each file's row holds; checked against the rows themselves.
+func TestLogImportAgainstRows(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(3, 4))
+	base := time.Date(2016, 3, 1, 0, 0, 0, 0, time.UTC)
+	texts := []string{"plain", `with "quotes", commas`, "two\nlines", "cr\rhere", "ünïcode ✓", "", "<tag> & ampersand", " padded "}
+	var msgs []message
+	for i := range 120 {
+		msgs = append(msgs, message{
+			user:  fmt.Sprint("u", r.IntN(7)),
+			at:    base.Add(time.Duration(r.IntN(40)) * time.Hour).Add(time.Duration(r.IntN(3)) * 250 * time.Millisecond), // ties
+			post:  r.IntN(1000),
+			text:  texts[r.IntN(len(texts))],
+			index: i,
+		})
+	}
+	var csvBuf, ndjson, xmlBuf bytes.Buffer
+	w := csv.NewWriter(&csvBuf)
+	w.Write([]string{"UserId", "CreationDate", "PostId", "Text"})
+	xmlBuf.WriteString("\ufeff<?xml version=\"1.0\" encoding=\"utf-8\"?>\r\n<comments>\r\n")
+	for _, m := range msgs {
+		// The XML writes Stack Exchange's time without a zone, the CSV
+		// RFC 3339, the NDJSON Unix seconds.
+		w.Write([]string{m.user, m.at.Format(time.RFC3339Nano), fmt.Sprint(m.post), m.text})
+		line, _ := json.Marshal(map[string]any{"UserId": m.user, "CreationDate": float64(m.at.UnixMilli()) / 1000, "PostId": m.post, "Text": m.text})
+		ndjson.Write(append(line, '\n'))
+		fmt.Fprintf(&xmlBuf, "  <row UserId=%q CreationDate=\"%s\" PostId=\"%d\" Text=\"", m.user, m.at.Format("2006-01-02T15:04:05.000"), m.post)
+		xml.EscapeText(&xmlBuf, []byte(m.text))
+		xmlBuf.WriteString("\" />\r\n")
+	}
+	w.Flush()
+	xmlBuf.WriteString("</comments>\r\n")
+	files := map[string]string{}
+	for format, body := range map[string][]byte{"csv": csvBuf.Bytes(), "ndjson": ndjson.Bytes(), "xml": xmlBuf.Bytes()} {
+		files[format] = filepath.Join(dir, "messages."+format)
+		if err := os.WriteFile(files[format], body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The model: each user's messages in time order, ties in file order.
+	byUser := map[string][]message{}
+	for _, m := range msgs {
+		byUser[m.user] = append(byUser[m.user], m)
+	}
+	for _, ms := range byUser {
+		slices.SortStableFunc(ms, func(a, b message) int { return a.at.Compare(b.at) })
+	}
+	for _, tc := range []struct {
+		format string
+		args   []string
+		data   func(m message) any // what an item's data decodes to
+	}{
+		{"csv", nil, func(m message) any { return map[string]any{"PostId": fmt.Sprint(m.post), "Text": m.text} }},
+		{"csv", []string{"--typed"}, func(m message) any { return map[string]any{"PostId": float64(m.post), "Text": m.text} }},
+		{"ndjson", nil, func(m message) any { return map[string]any{"PostId": float64(m.post), "Text": m.text} }},
+		{"xml", nil, func(m message) any { return map[string]any{"PostId": fmt.Sprint(m.post), "Text": m.text} }},
+		{"xml", []string{"--data-col", "Text"}, func(m message) any { return m.text }},
+	} {
+		t.Run(tc.format+strings.Join(tc.args, ""), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "k.db")
+			// u0 has two items already: its imported ids start at 3.
+			for range 2 {
+				if _, stderr, code := run(t, "", "--db", db, "log", "append", "--log", "c", "--parent", "u0", "before"); code != 0 {
+					t.Fatal(stderr)
+				}
+			}
+			args := append([]string{"--db", db, "log", "import", "--log", "c", "--parent-col", "UserId", "--time-col", "CreationDate", "--format", tc.format}, tc.args...)
+			_, stderr, code := run(t, "", append(args, files[tc.format])...)
+			if code != 0 || !strings.Contains(stderr, fmt.Sprintf("imported %d items into log c under %d parents", len(msgs), len(byUser))) {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for user, ms := range byUser {
+				items := logItems(t, db, "c", user)
+				first := uint64(1)
+				if user == "u0" {
+					first, items = 3, items[2:]
+				}
+				if len(items) != len(ms) {
+					t.Fatalf("%s: %d items, want %d", user, len(items), len(ms))
+				}
+				for i, it := range items {
+					m := ms[i]
+					var got any = it.Data
+					if _, isText := tc.data(m).(string); !isText {
+						got = nil
+						if err := json.Unmarshal([]byte(it.Data), &got); err != nil {
+							t.Fatalf("%s item %d: data %q: %v", user, it.ID, it.Data, err)
+						}
+					}
+					if it.ID != first+uint64(i) || !it.Time.Equal(m.at) || !reflect.DeepEqual(got, tc.data(m)) {
+						t.Errorf("%s: item %d at %v holds %#v, want item %d at %v holding %#v (row %d)",
+							user, it.ID, it.Time, got, first+uint64(i), m.at, tc.data(m), m.index)
+					}
+				}
+			}
+			if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+				t.Errorf("verify: exit %d: %s%s", code, out, stderr)
+			}
+		})
+	}
+}
+
+// TestLogImportRoundTrip: one parent's items exported with log range
+// --output ndjson import back, under --parent, as the same times and data.
+func TestLogImportRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	base := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
+	for i, data := range []string{`{"a":1}`, "plain text", "", "line\nbreak", "tab\there"} {
+		at := base.Add(time.Duration(5-i) * time.Minute) // appended newest first
+		if _, stderr, code := run(t, "", "--db", from, "log", "append", "--log", "l", "--parent", "alice", "--time", at.Format(time.RFC3339), data); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	export, stderr, code := run(t, "", "--db", from, "--output", "ndjson", "log", "range", "--log", "l", "--parent", "alice")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if _, stderr, code := run(t, export, "--db", to, "log", "import", "--log", "l", "--parent", "alice", "--time-col", "time", "--data-col", "data", "--format", "ndjson", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	want := logItems(t, from, "l", "alice")
+	slices.SortStableFunc(want, func(a, b struct {
+		ID   uint64
+		Time time.Time
+		Data string
+	}) int {
+		return cmp.Compare(a.Time.UnixNano(), b.Time.UnixNano())
+	})
+	got := logItems(t, to, "l", "alice")
+	if len(got) != len(want) {
+		t.Fatalf("%d items back, want %d", len(got), len(want))
+	}
+	for i := range got {
+		// Ids are handed out again, in time order.
+		if got[i].ID != uint64(i+1) || !got[i].Time.Equal(want[i].Time) || got[i].Data != want[i].Data {
+			t.Errorf("item %d: %+v, want id %d, %v, %q", i, got[i], i+1, want[i].Time, want[i].Data)
+		}
+	}
+}
+
+// TestLogImportBadInput: a bad row, a misspelt column or a malformed file
+// is an error naming it, and nothing is imported (--skip-bad imports the
+// rest and names the rows it skipped).
+func TestLogImportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := "<c>\n<row U=\"1\" T=\"2016-01-01T00:00:00\" X=\"a\"/>\n"
+	for _, tc := range []struct {
+		name, format, body string
+		args               []string
+		code               int
+		want               string
+	}{
+		{"missing parent", "xml", good + "<row T=\"2016-01-01T00:00:00\"/>\n</c>", nil, 1, "line 3: no parent: the row has no U"},
+		{"empty parent", "csv", "U,T\n1,2016-01-01T00:00:00Z\n,2016-01-01T00:00:00Z\n", nil, 1, "line 3: no parent: U is empty"},
+		{"bad time", "csv", "U,T\n1,2016-01-01T00:00:00Z\n2,yesterday\n", nil, 1, `line 3: time "yesterday" is neither RFC 3339 nor Unix seconds`},
+		{"time out of range", "csv", "U,T\n1,3000-01-01T00:00:00Z\n", nil, 1, "line 2: time 3000-01-01T00:00:00Z is outside 1677–2262"},
+		{"misspelt column", "xml", good + "</c>", []string{"--time-col", "Time"}, 1, "no row has a Time column (choose one with --time-col; nothing imported)"},
+		{"missing data column", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"/>\n</c>", []string{"--data-col", "X"}, 1, "line 3: no data: the row has no X"},
+		{"xml syntax", "xml", good + "<row U=\"2\" T=oops/>\n</c>", nil, 1, "line 3: unquoted or missing attribute value in element"},
+		{"xml unclosed", "xml", good, nil, 1, "unexpected EOF"},
+		{"xml text in a row", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\">hello</row>\n</c>", nil, 1, "line 3: text inside a row"},
+		{"xml element in a row", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\">\n<b/></row>\n</c>", nil, 1, "line 4: <b> inside a row"},
+		{"xml attribute twice", "xml", good + "<row U=\"2\" U=\"3\" T=\"2016-01-01T00:00:00\"/>\n</c>", nil, 1, `line 3: <row> has attribute "U" twice`},
+		{"xml empty", "xml", "", nil, 1, "no root element"},
+		{"ndjson not an object", "ndjson", "{\"U\":\"1\",\"T\":1451606400}\n[1]\n", nil, 1, "line 2: not a JSON object"},
+		{"parent too long", "csv", "U,T\n" + strings.Repeat("p", 40000) + ",2016-01-01T00:00:00Z\n", nil, 1, "line 2: enumkeys: log l: parent"},
+		{"both parents", "csv", "U,T\n1,2016-01-01T00:00:00Z\n", []string{"--parent", "x"}, 2, "--parent-col (each row's parent) or --parent"},
+		{"bad format", "csv", "U,T\n", []string{"--format", "tsv"}, 2, `--format "tsv": want csv, ndjson or xml`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "k.db")
+			file := write(strings.ReplaceAll(tc.name, " ", "_")+"."+tc.format, tc.body)
+			args := append([]string{"--db", db, "log", "import", "--log", "l", "--parent-col", "U", "--time-col", "T", "--format", tc.format}, tc.args...)
+			_, stderr, code := run(t, "", append(args, file)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Fatalf("exit %d (want %d), stderr %q, want it to say %q on one line", code, tc.code, stderr, tc.want)
+			}
+			if code == 1 && !strings.Contains(stderr, "nothing imported") {
+				t.Errorf("stderr %q does not say that nothing was imported", stderr)
+			}
+			if _, err := os.Stat(db); err == nil {
+				if out, _, _ := run(t, "", "--db", db, "--output", "json", "log", "count", "--log", "l", "--parent", "1"); strings.TrimSpace(out) != "0" && !strings.Contains(out, `"count": 0`) {
+					t.Errorf("after a failed import, parent 1 holds items: %s", out)
+				}
+			}
+		})
+	}
+	// --skip-bad imports the good rows and names the others.
+	db := filepath.Join(dir, "skip.db")
+	file := write("skip.xml", good+"<row T=\"2016-01-01T00:00:00\"/>\n<row U=\"1\" T=\"never\"/>\n<row U=\"2\" T=\"2016-01-02T00:00:00\"/>\n</c>")
+	_, stderr, code := run(t, "", "--db", db, "log", "import", "--log", "l", "--parent-col", "U", "--time-col", "T", "--format", "xml", "--skip-bad", file)
+	if code != 0 || !strings.Contains(stderr, "imported 2 items into log l under 2 parents; skipped 2 bad rows: line 3: no parent") || !strings.Contains(stderr, `line 4: time "never"`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestLogImportStackExchange imports the Stack Exchange comments dump of
+// ../shared/data (when it is there) as userID_commentID logs, and checks
+// each user's items against the file read by encoding/xml's Unmarshal.
+func TestLogImportStackExchange(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "data", "beer.stackexchange_Comments.xml")
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("no Stack Exchange dump: %v", err)
+	}
+	var dump struct {
+		Rows []struct {
+			ID           string `xml:"Id,attr"`
+			PostID       string `xml:"PostId,attr"`
+			CreationDate string `xml:"CreationDate,attr"`
+			UserID       string `xml:"UserId,attr"`
+		} `xml:"row"`
+	}
+	if err := xml.Unmarshal(body, &dump); err != nil {
+		t.Fatal(err)
+	}
+	type comment struct {
+		id string
+		at time.Time
+	}
+	byUser := map[string][]comment{}
+	orphans := 0
+	for _, r := range dump.Rows {
+		if r.UserID == "" {
+			orphans++
+			continue
+		}
+		at, err := time.Parse("2006-01-02T15:04:05.000", r.CreationDate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byUser[r.UserID] = append(byUser[r.UserID], comment{r.ID, at})
+	}
+	db := filepath.Join(t.TempDir(), "se.db")
+	_, stderr, code := run(t, "", "--db", db, "log", "import", "--log", "comments", "--parent-col", "UserId", "--time-col", "CreationDate", "--format", "xml", "--skip-bad", path)
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("into log comments under %d parents; skipped %d bad rows", len(byUser), orphans)) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	users := slices.Sorted(func(yield func(string) bool) {
+		for u := range byUser {
+			if !yield(u) {
+				return
+			}
+		}
+	})
+	// The most active users, and every 40th.
+	slices.SortStableFunc(users, func(a, b string) int { return cmp.Compare(len(byUser[b]), len(byUser[a])) })
+	for i, u := range users {
+		if i >= 3 && i%40 != 0 {
+			continue
+		}
+		want := byUser[u]
+		slices.SortStableFunc(want, func(a, b comment) int { return a.at.Compare(b.at) })
+		items := logItems(t, db, "comments", u)
+		if len(items) != len(want) {
+			t.Fatalf("user %s: %d items, want %d", u, len(items), len(want))
+		}
+		for j, it := range items {
+			var data struct{ Id string }
+			if err := json.Unmarshal([]byte(it.Data), &data); err != nil || it.ID != uint64(j+1) || !it.Time.Equal(want[j].at) || data.Id != want[j].id {
+				t.Errorf("user %s item %d: %v %s, want comment %s at %v", u, it.ID, it.Time, it.Data, want[j].id, want[j].at)
+			}
+		}
+	}
+}
