@@ -312,14 +312,14 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 		if s, ok := props["payload"].(string); ok && len(props) == 1 {
 			f.Payload = []byte(s) // a payload that is not a JSON object, as fenceFeature writes it
 		} else if len(props) > 0 {
-			f.Payload, _ = json.Marshal(props)
+			f.Payload, _ = marshal(props)
 		}
 	}()
 	if e, ok := feat.Properties["expires"]; ok {
 		s, _ := e.(string)
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
-			b, _ := json.Marshal(e)
+			b, _ := marshal(e)
 			return f, fmt.Errorf("fence %q: expires property %s: want an RFC 3339 time, as fence get writes it", f.ID, b)
 		}
 		delete(props, "expires")

@@ -101,7 +101,7 @@ func parseFieldValues(args []string) ([]fieldValue, error) {
 		var decoded any
 		raw := json.RawMessage(value)
 		if json.Unmarshal(raw, &decoded) != nil {
-			raw, _ = json.Marshal(value) // a string always encodes
+			raw, _ = marshal(value) // a string always encodes
 		} else {
 			var compact bytes.Buffer
 			json.Compact(&compact, raw) // valid, so it cannot fail
@@ -144,7 +144,7 @@ func setFields(payload []byte, set []fieldValue, del []string) ([]byte, int, err
 			changed++
 		}
 	}
-	out, err := json.Marshal(fields)
+	out, err := marshal(fields)
 	return out, changed, err
 }
 
@@ -155,8 +155,8 @@ func sameJSON(a, b json.RawMessage) bool {
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return bytes.Equal(a, b)
 	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
+	xb, _ := marshal(x)
+	yb, _ := marshal(y)
 	return bytes.Equal(xb, yb)
 }
 

@@ -380,7 +380,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		payload[k] = r.value(k, s.typed)
 	}
 	if len(payload) > 0 {
-		p.Payload, _ = json.Marshal(payload)
+		p.Payload, _ = marshal(payload)
 	}
 	// A "payload" that is not an object, and nothing beside it, is how an
 	// export writes a payload that is not a JSON object: text as a JSON
@@ -389,7 +389,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		if text, isText := raw.(string); isText {
 			p.Payload = []byte(text)
 		} else {
-			p.Payload, _ = json.Marshal(raw)
+			p.Payload, _ = marshal(raw)
 		}
 	}
 	return p, nil

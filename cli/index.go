@@ -76,7 +76,7 @@ func typed(v any) (any, bool) {
 	case bool:
 		return v, true
 	}
-	b, _ := json.Marshal(v)
+	b, _ := marshal(v)
 	return string(b), true
 }
 
@@ -265,7 +265,7 @@ func indexCreate(c *ucli.Context) error {
 		if _, err := tx.Get(indexKey(table, d.Name)); err == nil {
 			return fmt.Errorf("index %s already exists on table %s", d.Name, table)
 		}
-		b, _ := json.Marshal(d)
+		b, _ := marshal(d)
 		if err := tx.Put(indexKey(table, d.Name), b); err != nil {
 			return err
 		}
@@ -549,7 +549,7 @@ func indexRead(c *ucli.Context, records bool) error {
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "entries", out, page.Next, "VALUE\tKEY\tDATA", func(r row) string {
 			data := []byte(r.Covered)
 			if records {
-				data, _ = json.Marshal(r.Record)
+				data, _ = marshal(r.Record)
 			}
 			return r.Value + "\t" + r.Key + "\t" + string(data)
 		})

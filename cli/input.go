@@ -418,7 +418,7 @@ func jsonField(v any) string {
 	case nil:
 		return ""
 	}
-	b, _ := json.Marshal(v)
+	b, _ := marshal(v)
 	return string(b)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -147,7 +146,7 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (logEntry, error) {
 			obj[k] = r.value(k, c.Bool("typed"))
 		}
 	}
-	e.data, _ = json.Marshal(obj)
+	e.data, _ = marshal(obj)
 	return e, nil
 }
 

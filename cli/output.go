@@ -58,7 +58,7 @@ func payloadJSON(p []byte) json.RawMessage {
 	if json.Valid(p) {
 		return p
 	}
-	b, _ := json.Marshal(string(p))
+	b, _ := marshal(string(p))
 	return b
 }
 
@@ -229,9 +229,25 @@ func formatDistance(m float64) string {
 	return fmt.Sprintf("%.1f m", m)
 }
 
+// marshal is json.Marshal without its HTML escaping: a payload's <p> or
+// a URL's & is written as it is, not as \u003c or \u0026, escapes that
+// matter only to JSON pasted into HTML. The JSON the command line
+// writes, to the file or to its output, goes through it or an encoder set
+// so; only --output geojson, which orb's geojson writes, keeps them.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
@@ -239,6 +255,7 @@ func writeJSON(w io.Writer, v any) error {
 // writeNDJSON writes one JSON line per item.
 func writeNDJSON[T any](w io.Writer, items []T) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	for _, it := range items {
 		if err := enc.Encode(it); err != nil {
 			return err
@@ -264,14 +281,14 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 		if rows == nil {
 			rows = []T{} // [] rather than null
 		}
-		body, err := json.Marshal(rows)
+		body, err := marshal(rows)
 		if err != nil {
 			return err
 		}
-		name, _ := json.Marshal(key)
+		name, _ := marshal(key)
 		doc := append(append(append([]byte(`{`), name...), ':'), body...)
 		if next != "" {
-			cursor, _ := json.Marshal(next)
+			cursor, _ := marshal(next)
 			doc = append(append(doc, `,"next":`...), cursor...)
 		}
 		var out bytes.Buffer

@@ -279,7 +279,7 @@ func saveSchema(tx keyspace.Tx, table string, schema composite.Schema) error {
 	for _, col := range schema {
 		cols = append(cols, schemaColumn{col.Name, col.Kind.String()})
 	}
-	b, _ := json.Marshal(cols)
+	b, _ := marshal(cols)
 	return tx.Put(catalogKey(table), b)
 }
 
@@ -522,7 +522,7 @@ func writeRows(c *ucli.Context, format string, rows []jsonRow, next string) erro
 		header = "KEY\tEXPIRES\tRECORD"
 	}
 	return writeListing(c.App.Writer, c.App.ErrWriter, format, "rows", rows, next, header, func(r jsonRow) string {
-		b, _ := json.Marshal(r.Record)
+		b, _ := marshal(r.Record)
 		if expiring {
 			at, _ := time.Parse(time.RFC3339Nano, r.Expires)
 			return r.Key + "\t" + cmp.Or(formatExpires(at), "never") + "\t" + string(b)

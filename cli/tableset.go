@@ -65,7 +65,7 @@ func tableSet(c *ucli.Context) error {
 			if *r == nil { // no row (or one that expired): Update passes the zero record
 				*r = newRow(key, schema)
 			}
-			body, err := json.Marshal(*r)
+			body, err := marshal(*r)
 			if err != nil {
 				return err
 			}

@@ -46,10 +46,22 @@ type Codec interface {
 	Unmarshal(data []byte, v any) error
 }
 
-// JSON is the default codec.
+// JSON is the default codec: encoding/json, except that it writes <, >
+// and & as they are rather than as \u003c, \u003e and \u0026 (escapes
+// for JSON pasted into HTML, which a stored record is not), so that a
+// record holding HTML or a URL reads back as it was written when printed.
 type JSON struct{}
 
-func (JSON) Marshal(v any) ([]byte, error)      { return json.Marshal(v) }
+func (JSON) Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
 func (JSON) Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 // Options configure a table.
