@@ -156,6 +156,15 @@ func logCommand() *ucli.Command {
 				Action: logCount,
 			},
 			{
+				Name: "parents", Usage: "the log's parents in key order, each with its count of items and last id, a page at a time (one key read a parent)",
+				UsageText: "keyspace log parents --log inbox --limit 20",
+				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` parents per page", DefaultText: "all"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+					&ucli.BoolFlag{Name: "reverse", Usage: "last parent first"}),
+				Action: logParents,
+			},
+			{
 				Name: "del", Usage: "delete items by id, all or none (their ids are not reused)", ArgsUsage: "ID...",
 				UsageText: "keyspace log del --log inbox --parent alice 3 7",
 				Flags:     logFlags(),
@@ -247,6 +256,42 @@ func logCount(c *ucli.Context) error {
 			noteEmptyLog(c, l, tx)
 		}
 		return writeCount(c.App.Writer, format, n)
+	})
+}
+
+// logParents lists the log's parents (Log.Parents).
+func logParents(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	if _, err := limitOf(c); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usagef("log parents takes no arguments, got %q", c.Args().First())
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		l := enumkeys.NewLog(c.String("log"))
+		page, err := l.Parents(tx, &enumkeys.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")})
+		if err != nil {
+			return cursorUsage(err)
+		}
+		if len(page.Parents) == 0 {
+			noteEmptyLog(c, l, tx)
+		}
+		type jsonParent struct {
+			Parent string `json:"parent"`
+			Items  int    `json:"items"`
+			LastID uint64 `json:"last_id"`
+		}
+		var out []jsonParent
+		for _, p := range page.Parents {
+			out = append(out, jsonParent{p.Parent, p.Count, p.LastID})
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "parents", out, page.Next, "PARENT\tITEMS\tLAST ID", func(p jsonParent) string {
+			return fmt.Sprintf("%s\t%d\t%d", p.Parent, p.Items, p.LastID)
+		})
 	})
 }
 

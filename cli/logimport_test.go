@@ -145,6 +145,36 @@ func TestLogImportAgainstRows(t *testing.T) {
 					}
 				}
 			}
+			// log parents, two a page: each user's count and last id.
+			var parents []string
+			for cursor, pages := "", 0; pages == 0 || cursor != ""; pages++ {
+				out, stderr, code := run(t, "", "--db", db, "--output", "json", "log", "parents", "--log", "c", "--limit", "2", "--cursor", cursor)
+				var page struct {
+					Parents []struct {
+						Parent string
+						Items  int
+						LastID uint64 `json:"last_id"`
+					}
+					Next string
+				}
+				if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil || len(page.Parents) > 2 || pages > len(byUser) {
+					t.Fatalf("log parents: exit %d, %v, %d parents on page %d: %s", code, err, len(page.Parents), pages, stderr)
+				}
+				for _, p := range page.Parents {
+					want := len(byUser[p.Parent])
+					if p.Parent == "u0" {
+						want += 2
+					}
+					if p.Items != want || p.LastID != uint64(want) {
+						t.Errorf("log parents: %+v, want %d items, last id %d", p, want, want)
+					}
+					parents = append(parents, p.Parent)
+				}
+				cursor = page.Next
+			}
+			if !slices.IsSorted(parents) || len(parents) != len(byUser) {
+				t.Errorf("log parents listed %v, want the %d users in order", parents, len(byUser))
+			}
 			if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
 				t.Errorf("verify: exit %d: %s%s", code, out, stderr)
 			}

@@ -284,6 +284,33 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 				gotB, _ := log.Between(tx, p, a, b, &ListOptions{Reverse: true})
 				sameItems(t, "between reversed", gotB.Items, reversed(m.between(p, a, b)))
 			}
+			// Parents: every parent with a counter (appended to, and not
+			// deleted whole), in key order, paged either way.
+			var want []ParentCount
+			for p, last := range m.last {
+				want = append(want, ParentCount{Parent: p, Count: len(m.items[p]), LastID: last})
+			}
+			slices.SortFunc(want, func(a, b ParentCount) int { return strings.Compare(a.Parent, b.Parent) })
+			for _, reverse := range []bool{false, true} {
+				limit, cursor := r.IntN(3), ""
+				var got []ParentCount
+				for pages := 0; pages <= len(want)+1; pages++ {
+					page, err := log.Parents(tx, &ListOptions{Limit: limit, Cursor: cursor, Reverse: reverse})
+					if err != nil || limit > 0 && len(page.Parents) > limit {
+						t.Fatalf("Parents: %d with limit %d, %v", len(page.Parents), limit, err)
+					}
+					got = append(got, page.Parents...)
+					if cursor = page.Next; cursor == "" {
+						break
+					}
+				}
+				if reverse {
+					slices.Reverse(got)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("step %d: Parents (reverse %v, limit %d) = %+v; model %+v", step, reverse, limit, got, want)
+				}
+			}
 			return nil
 		})
 	}

@@ -1,6 +1,7 @@
 package enumkeys
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -160,25 +161,69 @@ func (l *Log) timeRange(parent string, from, to time.Time) (keyspace.Range, erro
 
 // page reads one page of r with decode, and makes the cursor for the next.
 func (l *Log) page(tx keyspace.Tx, r keyspace.Range, opts *ListOptions, decode func(k, v []byte) (Item, error)) (Page, error) {
+	items, next, err := pageOf(l, tx, r, opts, decode)
+	return Page{Items: items, Next: next}, err
+}
+
+// pageOf reads one page of r with decode, items or parents, and makes the
+// cursor for the next.
+func pageOf[T any](l *Log, tx keyspace.Tx, r keyspace.Range, opts *ListOptions, decode func(k, v []byte) (T, error)) ([]T, string, error) {
 	var o ListOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Limit < 0 {
-		return Page{}, l.wrap(fmt.Errorf("%w: negative limit %d", ErrBadRange, o.Limit))
+		return nil, "", l.wrap(fmt.Errorf("%w: negative limit %d", ErrBadRange, o.Limit))
 	}
 	r.Reverse = o.Reverse
-	items, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, decode)
+	out, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, decode)
 	if errors.Is(err, keyspace.ErrBadCursor) {
-		return Page{}, l.wrap(errctx.Bare("keyspace", err))
+		return nil, "", l.wrap(errctx.Bare("keyspace", err))
 	}
 	if err != nil {
-		return Page{}, err // decode's, wrapped already
+		return nil, "", err // decode's, wrapped already
 	}
 	if err := tx.Err(); err != nil {
-		return Page{}, l.wrap(err)
+		return nil, "", l.wrap(err)
 	}
-	return Page{Items: items, Next: next}, nil
+	return out, next, nil
+}
+
+// ParentCount is one parent of a log, with what its counter keeps.
+type ParentCount struct {
+	Parent string
+	Count  int    // its live items
+	LastID uint64 // the last id handed out to it, deleted or not
+}
+
+// ParentPage is one page of a log's parents and the cursor for the next
+// ("" when done).
+type ParentPage struct {
+	Parents []ParentCount
+	Next    string
+}
+
+// Parents lists the log's parents in key order (bytewise; Reverse: last
+// first), a page at a time (opts as for items), each with its count of
+// items and last id: one key a parent, its counter, and no item read.
+// It is what a Redis user gets from SCAN over user:* keys and an XLEN
+// each. A parent whose items were all deleted or trimmed is listed with
+// a count of 0, since its counter stays to keep its ids from being reused,
+// until DeleteParent or Drop removes it.
+func (l *Log) Parents(tx keyspace.Tx, opts *ListOptions) (ParentPage, error) {
+	parents, next, err := pageOf(l, tx, l.counters.Range(), opts, func(k, v []byte) (ParentCount, error) {
+		t, err := l.counters.Unpack(k)
+		parent, ok := "", err == nil && len(t) == 1
+		if ok {
+			parent, ok = t[0].(string)
+		}
+		if !ok || len(v) != 16 {
+			return ParentCount{}, l.wrap(fmt.Errorf("%w: counter %q → %d bytes", keyspace.ErrCorrupt, k, len(v)))
+		}
+		c := counter{binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:])}
+		return ParentCount{Parent: parent, Count: int(c.count), LastID: c.last}, nil
+	})
+	return ParentPage{Parents: parents, Next: next}, err
 }
 
 // toUint reads an id element (tuples decode integers as int64, or uint64

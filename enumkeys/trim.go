@@ -90,24 +90,15 @@ func (l *Log) Trim(tx keyspace.Tx, parent string, opts TrimOptions) (int, error)
 // TrimAll is Trim of every parent that has a counter, and returns how many
 // items it deleted in all.
 func (l *Log) TrimAll(tx keyspace.Tx, opts TrimOptions) (int, error) {
-	var parents []string
-	for k := range tx.Scan(l.counters.Range()) {
-		t, err := l.counters.Unpack(k)
-		parent, ok := "", err == nil && len(t) == 1
-		if ok {
-			parent, ok = t[0].(string)
-		}
-		if !ok {
-			return 0, l.wrap(fmt.Errorf("%w: counter key %q: %v", keyspace.ErrCorrupt, k, err))
-		}
-		parents = append(parents, parent)
-	}
-	if err := tx.Err(); err != nil {
-		return 0, l.wrap(err)
+	// Every parent is read before any is trimmed: a scan must not
+	// outlive a write.
+	page, err := l.Parents(tx, nil)
+	if err != nil {
+		return 0, err
 	}
 	total := 0
-	for _, p := range parents {
-		n, err := l.Trim(tx, p, opts)
+	for _, p := range page.Parents {
+		n, err := l.Trim(tx, p.Parent, opts)
 		if err != nil {
 			return 0, err
 		}
