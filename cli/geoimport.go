@@ -72,7 +72,7 @@ func geoImport(c *ucli.Context) error {
 	}
 	ix := geo.NewIndex(c.String("index"))
 	var points []geo.Point
-	var bad []badRow
+	bad := newBadRows(c, name)
 	firstAt := map[string]string{} // where each id was first read
 	for _, r := range rows {
 		p, err := spec.point(r)
@@ -92,10 +92,9 @@ func geoImport(c *ucli.Context) error {
 			}
 		}
 		if err != nil {
-			if !c.Bool("skip-bad") {
-				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+			if err := bad.add(r.where(), err); err != nil {
+				return err
 			}
-			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
 		points = append(points, p)
@@ -178,7 +177,7 @@ func geoImport(c *ucli.Context) error {
 	if leftOut > 0 {
 		notes = append(notes, only.leftOut(leftOut))
 	}
-	reportImport(c, count(len(points), "point"), ix.Name(), bad, notes...)
+	reportImport(c, count(len(points), "point"), ix.Name(), bad.rows, notes...)
 	return nil
 }
 

@@ -130,6 +130,28 @@ type badRow struct {
 func (b badRow) Error() string { return fmt.Sprintf("%s: %v", b.where, b.err) }
 func (b badRow) Unwrap() error { return b.err }
 
+// badRows gathers an import's bad rows: with --skip-bad each is noted and
+// the import goes on; without, the first stops it.
+type badRows struct {
+	skip bool   // --skip-bad
+	name string // the input, as errors name it
+	rows []badRow
+}
+
+func newBadRows(c *ucli.Context, name string) *badRows {
+	return &badRows{skip: c.Bool("skip-bad"), name: name}
+}
+
+// add notes the bad row at where and returns nil, or, without
+// --skip-bad, returns the error that stops the import.
+func (b *badRows) add(where string, err error) error {
+	if !b.skip {
+		return fmt.Errorf("%s: %s: %w (nothing imported)", b.name, where, err)
+	}
+	b.rows = append(b.rows, badRow{where, err})
+	return nil
+}
+
 // importRows reads the rows of an import's one FILE argument ("-" for
 // standard input), and returns them with the name errors give the input.
 func importRows(c *ucli.Context, format string) ([]row, string, error) {

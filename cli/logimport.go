@@ -66,14 +66,13 @@ func logImport(c *ucli.Context) error {
 	}
 	now := time.Now()
 	var entries []logEntry
-	var bad []badRow
+	bad := newBadRows(c, name)
 	for _, r := range rows {
 		e, err := logEntryOf(c, r, now)
 		if err != nil {
-			if !c.Bool("skip-bad") {
-				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+			if err := bad.add(r.where(), err); err != nil {
+				return err
 			}
-			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
 		entries = append(entries, e)
@@ -88,10 +87,9 @@ func logImport(c *ucli.Context) error {
 			// so an item it refuses leaves nothing behind to skip.
 			_, err := l.Append(tx, e.parent, e.at, e.data)
 			if errors.Is(err, keyspace.ErrKeyTooLarge) || errors.Is(err, enumkeys.ErrBadTime) {
-				if !c.Bool("skip-bad") {
-					return badRow{fmt.Sprintf("%s: %s", name, e.where), err}
+				if err := bad.add(e.where, err); err != nil {
+					return err
 				}
-				bad = append(bad, badRow{e.where, err})
 				continue
 			}
 			if err != nil {
@@ -102,13 +100,10 @@ func logImport(c *ucli.Context) error {
 		}
 		return nil
 	})
-	if errors.As(err, new(badRow)) {
-		return fmt.Errorf("%w (nothing imported)", err)
-	}
 	if err != nil {
-		return stoppedUpdate(err, "nothing imported")
+		return err
 	}
-	reportImport(c, count(imported, "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad)
+	reportImport(c, count(imported, "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows)
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
 	ucli "github.com/urfave/cli/v2"
@@ -231,18 +232,11 @@ func formatDistance(m float64) string {
 
 // marshal is json.Marshal without its HTML escaping: a payload's <p> or
 // a URL's & is written as it is, not as \u003c or \u0026, escapes that
-// matter only to JSON pasted into HTML. The JSON the command line
-// writes, to the file or to its output, goes through it or an encoder set
-// so; only --output geojson, which orb's geojson writes, keeps them.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}
+// matter only to JSON pasted into HTML; it is the tables' JSON codec. The
+// JSON the command line writes, to the file or to its output, goes
+// through it or an encoder set so; only --output geojson, which orb's
+// geojson writes, keeps them.
+func marshal(v any) ([]byte, error) { return indextable.JSON{}.Marshal(v) }
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {

@@ -152,14 +152,13 @@ func seriesImport(c *ucli.Context) error {
 	}
 	var readings []indextable.Reading
 	var wheres []string // each reading's row
-	var bad []badRow
+	bad := newBadRows(c, name)
 	for _, r := range rows {
 		rd, err := readingOf(r, cols)
 		if err != nil {
-			if !c.Bool("skip-bad") {
-				return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+			if err := bad.add(r.where(), err); err != nil {
+				return err
 			}
-			bad = append(bad, badRow{r.where(), err})
 			continue
 		}
 		readings, wheres = append(readings, rd), append(wheres, r.where())
@@ -170,7 +169,7 @@ func seriesImport(c *ucli.Context) error {
 		}
 		return err
 	}
-	reportImport(c, count(len(readings), "reading"), "series "+c.String("series"), bad)
+	reportImport(c, count(len(readings), "reading"), "series "+c.String("series"), bad.rows)
 	return nil
 }
 

@@ -141,7 +141,7 @@ func tableImport(c *ucli.Context) error {
 	}
 	defer s.Close()
 	bar := newBar(c, len(rows), "importing")
-	var bad []badRow
+	bad := newBadRows(c, name)
 	imported := 0
 	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		// A table imported before keeps its key: rows keyed by other
@@ -182,10 +182,9 @@ func tableImport(c *ucli.Context) error {
 				err = table.Validate(row) // what the table refuses: keys too long, of the record or an index entry
 			}
 			if err != nil {
-				if !c.Bool("skip-bad") {
-					return fmt.Errorf("%s: %s: %w (nothing imported)", name, r.where(), err)
+				if err := bad.add(r.where(), err); err != nil {
+					return err
 				}
-				bad = append(bad, badRow{r.where(), err})
 				continue
 			}
 			batch = append(batch, row)
@@ -203,7 +202,7 @@ func tableImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	reportImport(c, count(imported, "row"), fmt.Sprintf("table %s keyed %s", c.String("table"), strings.Join(keyCols, ":")), bad)
+	reportImport(c, count(imported, "row"), fmt.Sprintf("table %s keyed %s", c.String("table"), strings.Join(keyCols, ":")), bad.rows)
 	return nil
 }
 
