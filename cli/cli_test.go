@@ -281,7 +281,7 @@ func TestBadImportsChangeNothing(t *testing.T) {
 		"text in number": {"id,lat,lon\nc,1,2\nd,north,3\n", `line 3: latitude "north" is not a number`},
 		"latitude 91":    {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
 		"empty id":       {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
-		"truncated":      {"id,lat,lon\nc,1,2\nd,1", "line 3: wrong number of fields"},
+		"truncated":      {"id,lat,lon\nc,1,2\nd,1", "line 3: 2 fields where the header has 3"},
 		"id too long":    {"id,lat,lon\nc,1,2\n" + strings.Repeat("x", keyspace.MaxKeySize) + ",1,2\n", `line 3: geo: index p: point "xxx`},
 		"column twice":   {"id,lat,lon,lat\nc,1,2,3\n", `line 1: columns 2 and 4 of the header are both named "lat"`},
 		"unnamed column": {"id,lat,lon,\nc,1,2,x\n", "line 1: column 4 of the header has no name"},

@@ -20,7 +20,7 @@ import (
 func geoImportCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "import",
-		Usage: "import points from CSV (with a header), NDJSON, GeoJSON or XML; all or nothing unless --skip-bad",
+		Usage: "import points from CSV or TSV (with a header, or --columns), NDJSON, GeoJSON or XML; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
@@ -31,7 +31,8 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude)"},
 			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
-			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson, geojson or xml (each element under the root a row, its attributes the fields)"},
+			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson, geojson or xml (each element under the root a row, its attributes the fields)"},
+			columnsFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 			ttlFlag(),

@@ -163,7 +163,11 @@ func importRows(c *ucli.Context, format string) ([]row, string, error) {
 		return nil, "", err
 	}
 	defer closeIn()
-	rows, err := readRows(c.Context, in, format)
+	columns, err := namedColumns(c)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := readRows(c.Context, in, format, columns)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
@@ -216,42 +220,15 @@ func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) 
 }
 
 // readRows reads every record of the input, with its line number,
-// stopping at a row boundary once ctx is cancelled (Ctrl-C).
-func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
+// stopping at a row boundary once ctx is cancelled (Ctrl-C). columns
+// names a CSV's or TSV's columns when its first line is not a header.
+func readRows(ctx context.Context, in io.Reader, format string, columns []string) ([]row, error) {
+	if columns != nil && format != "csv" && format != "tsv" {
+		return nil, usagef("--columns names the columns of a CSV or TSV without a header, not of --format %s", format)
+	}
 	switch format {
-	case "csv":
-		r := csv.NewReader(in)
-		r.ReuseRecord = false
-		header, err := r.Read()
-		if err != nil {
-			return nil, fmt.Errorf("reading the CSV header: %w", err)
-		}
-		if err := checkHeader(header); err != nil {
-			return nil, err
-		}
-		var rows []row
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				return rows, nil
-			}
-			if err != nil {
-				var pe *csv.ParseError
-				if errors.As(err, &pe) {
-					return nil, fmt.Errorf("line %d: %v (nothing imported)", pe.Line, pe.Err)
-				}
-				return nil, err
-			}
-			if err := interrupted(ctx, len(rows)); err != nil {
-				return nil, err
-			}
-			line, _ := r.FieldPos(0)
-			fields := make(map[string]string, len(header))
-			for i, h := range header {
-				fields[h] = rec[i]
-			}
-			rows = append(rows, row{line: line, fields: fields})
-		}
+	case "csv", "tsv":
+		return readTable(ctx, in, format, columns)
 	case "ndjson":
 		sc := bufio.NewScanner(in)
 		sc.Buffer(make([]byte, 1<<20), 1<<26)
@@ -302,7 +279,87 @@ func readRows(ctx context.Context, in io.Reader, format string) ([]row, error) {
 	case "xml":
 		return readXML(ctx, in)
 	}
-	return nil, usagef("--format %q: want csv, ndjson, geojson or xml", format)
+	return nil, usagef("--format %q: want csv, tsv, ndjson, geojson or xml", format)
+}
+
+// readTable reads a CSV (RFC 4180, by encoding/csv) or a TSV (IANA's
+// text/tab-separated-values, as GeoNames' dumps are written: each line's
+// fields split at its tabs, no quoting, so a " is a character like any
+// other), its first line the header unless columns names the columns.
+// Empty lines are skipped, and a line with another number of fields than
+// the header's is refused, by its number.
+func readTable(ctx context.Context, in io.Reader, format string, columns []string) ([]row, error) {
+	var next func() (rec []string, line int, err error) // io.EOF after the last
+	if format == "tsv" {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 1<<20), 1<<26)
+		line := 0
+		next = func() ([]string, int, error) {
+			for sc.Scan() {
+				line++
+				if text := strings.TrimSuffix(sc.Text(), "\r"); text != "" {
+					return strings.Split(text, "\t"), line, nil
+				}
+			}
+			if err := sc.Err(); err != nil {
+				return nil, line + 1, err
+			}
+			return nil, line, io.EOF
+		}
+	} else {
+		r := csv.NewReader(in)
+		r.FieldsPerRecord = -1 // checked below, as for a TSV
+		next = func() ([]string, int, error) {
+			rec, err := r.Read()
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, pe.Line, pe.Err
+			}
+			if err != nil {
+				return nil, 0, err
+			}
+			line, _ := r.FieldPos(0)
+			return rec, line, nil
+		}
+	}
+	header := columns
+	if header == nil {
+		rec, line, err := next()
+		if err == io.EOF {
+			return nil, fmt.Errorf("no %s header: the input is empty (nothing imported)", strings.ToUpper(format))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: reading the %s header: %v (nothing imported)", line, strings.ToUpper(format), err)
+		}
+		if err := checkHeader(rec); err != nil {
+			return nil, err
+		}
+		header = rec
+	}
+	var rows []row
+	for {
+		rec, line, err := next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if len(rows) == 0 && len(rec) > 0 { // a byte-order mark before data named by --columns
+			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v (nothing imported)", line, err)
+		}
+		if len(rec) != len(header) {
+			return nil, fmt.Errorf("line %d: %s where the header has %d (nothing imported)", line, count(len(rec), "field"), len(header))
+		}
+		if err := interrupted(ctx, len(rows)); err != nil {
+			return nil, err
+		}
+		fields := make(map[string]string, len(header))
+		for i, h := range header {
+			fields[h] = rec[i]
+		}
+		rows = append(rows, row{line: line, fields: fields})
+	}
 }
 
 // readXML reads rows kept as the attributes of the elements under an XML
@@ -364,6 +421,32 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 			}
 		}
 	}
+}
+
+// namedColumns reads --columns, the names of a CSV's or TSV's columns for
+// a file without a header: nil when not given. Each must be named once.
+func namedColumns(c *ucli.Context) ([]string, error) {
+	if !c.IsSet("columns") {
+		return nil, nil
+	}
+	names := strings.Split(c.String("columns"), ",")
+	if err := checkHeader(names); err != nil {
+		return nil, usagef("--columns %q: %v", c.String("columns"), strings.TrimSuffix(strings.TrimPrefix(err.Error(), "line 1: "), " (nothing imported)"))
+	}
+	return names, nil
+}
+
+// importFormat is --format, if it is one of the formats the import reads.
+func importFormat(c *ucli.Context, formats ...string) (string, error) {
+	if f := c.String("format"); slices.Contains(formats, f) {
+		return f, nil
+	}
+	return "", usagef("--format %q: this import reads %s", c.String("format"), strings.Join(formats, ", "))
+}
+
+// columnsFlag is --columns, for imports of CSV and TSV.
+func columnsFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "columns", Usage: "the `NAMES` of the columns (comma-separated), for a CSV or TSV whose first line is data, not a header (GeoNames' dumps)"}
 }
 
 // checkHeader trims a CSV header's names (and a byte-order mark) in

@@ -13,7 +13,7 @@ import (
 
 func logImportCommand() *ucli.Command {
 	return &ucli.Command{
-		Name: "import", Usage: "append the rows of a CSV (with a header), NDJSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
+		Name: "import", Usage: "append the rows of a CSV or TSV (with a header, or --columns), NDJSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
 		UsageText: "keyspace log import --log comments --parent-col UserId --time-col CreationDate --format xml Comments.xml\n" +
 			"keyspace log range --log inbox --parent alice --output ndjson | keyspace --db copy.db log import --log inbox --parent alice --time-col time --data-col data --format ndjson -",
 		ArgsUsage: "FILE|-",
@@ -23,7 +23,8 @@ func logImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "every item's `PARENT`, for a file of one parent's items"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: RFC 3339, RFC 3339 without a zone (read as UTC, as Stack Exchange dumps write it), or Unix seconds", DefaultText: "every item stamped now"},
 			&ucli.StringFlag{Name: "data-col", Usage: "the `COLUMN` whose text is each item's data", DefaultText: "the row's other fields as a JSON object"},
-			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+			columnsFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 		},
@@ -46,9 +47,9 @@ type logEntry struct {
 // and log latest shows the newest, whatever order the file is in (the
 // USGS feed is newest first). Each parent's ids continue from its last.
 func logImport(c *ucli.Context) error {
-	format := c.String("format")
-	if format != "csv" && format != "ndjson" && format != "xml" {
-		return usagef("--format %q: want csv, ndjson or xml", format)
+	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
+	if err != nil {
+		return err
 	}
 	if c.IsSet("parent") == c.IsSet("parent-col") {
 		return usagef("log import needs --parent-col (each row's parent) or --parent (one parent for every row), not both")

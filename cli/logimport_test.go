@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 // message is a row of the files TestLogImportAgainstRows imports.
@@ -255,7 +257,12 @@ func TestLogImportBadInput(t *testing.T) {
 		{"ndjson not an object", "ndjson", "{\"U\":\"1\",\"T\":1451606400}\n[1]\n", nil, 1, "line 2: not a JSON object"},
 		{"parent too long", "csv", "U,T\n" + strings.Repeat("p", 40000) + ",2016-01-01T00:00:00Z\n", nil, 1, "line 2: enumkeys: log l: parent"},
 		{"both parents", "csv", "U,T\n1,2016-01-01T00:00:00Z\n", []string{"--parent", "x"}, 2, "--parent-col (each row's parent) or --parent"},
-		{"bad format", "csv", "U,T\n", []string{"--format", "tsv"}, 2, `--format "tsv": want csv, ndjson or xml`},
+		{"tsv fields", "tsv", "U\tT\n1\t2016-01-01T00:00:00Z\textra\n", nil, 1, "line 2: 3 fields where the header has 2"},
+		{"empty csv", "csv", "", nil, 1, "no CSV header: the input is empty"},
+		{"bad format", "csv", "U,T\n", []string{"--format", "json"}, 2, `--format "json": this import reads csv, tsv, ndjson, xml`},
+		{"geojson", "csv", "U,T\n", []string{"--format", "geojson"}, 2, `--format "geojson": this import reads csv, tsv, ndjson, xml`},
+		{"columns of ndjson", "ndjson", "{}\n", []string{"--columns", "U,T"}, 2, "--columns names the columns of a CSV or TSV without a header, not of --format ndjson"},
+		{"columns twice", "csv", "1,2\n", []string{"--columns", "U,T,U"}, 2, `--columns "U,T,U": columns 1 and 3 of the header are both named "U"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "k.db")
@@ -288,10 +295,10 @@ func TestLogImportBadInput(t *testing.T) {
 // ../shared/data (when it is there) as userID_commentID logs, and checks
 // each user's items against the file read by encoding/xml's Unmarshal.
 func TestLogImportStackExchange(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "data", "beer.stackexchange_Comments.xml")
+	path := dataset.Path(t, "beer.stackexchange_Comments.xml")
 	body, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("no Stack Exchange dump: %v", err)
+		t.Fatal(err)
 	}
 	var dump struct {
 		Rows []struct {

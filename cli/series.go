@@ -41,13 +41,14 @@ func seriesCommand() *ucli.Command {
 				Action: seriesAdd,
 			},
 			{
-				Name: "import", Usage: "fold readings from CSV (with a header), NDJSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
+				Name: "import", Usage: "fold readings from CSV or TSV (with a header, or --columns), NDJSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
 				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
 				Flags: append([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},
 					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: RFC 3339, RFC 3339 without a zone (read as UTC), or Unix seconds"},
 					&ucli.StringFlag{Name: "value-col", Value: "value", Usage: "the reading's `COLUMN`"},
-					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+					columnsFlag(),
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 				}, shapeFlags()...),
 				Action: seriesImport,
@@ -134,9 +135,9 @@ func seriesAdd(c *ucli.Context) error {
 }
 
 func seriesImport(c *ucli.Context) error {
-	format := c.String("format")
-	if format != "csv" && format != "ndjson" && format != "xml" {
-		return usagef("--format %q: want csv, ndjson or xml", format)
+	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
+	if err != nil {
+		return err
 	}
 	rows, name, err := importRows(c, format)
 	if err != nil {

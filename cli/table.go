@@ -35,13 +35,14 @@ func tableCommand() *ucli.Command {
 		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "import", Usage: "import a CSV (with a header), NDJSON or XML keyed by some of its columns; all or nothing",
+				Name: "import", Usage: "import a CSV or TSV (with a header, or --columns), NDJSON or XML keyed by some of its columns; all or nothing",
 				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv\n" +
 					"keyspace table scan --table orders --output ndjson | keyspace --db copy.db table import --table orders --key-cols id --format ndjson -",
 				ArgsUsage: "FILE|-",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
-					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv; ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each); or xml: each element under the root a row, its attributes the fields (as Stack Exchange's data dumps)"},
+					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv; tsv; ndjson: one JSON object a row, its fields with their JSON types, or table scan --output ndjson's lines (the \"record\" of each); or xml: each element under the root a row, its attributes the fields (as Stack Exchange's data dumps)"},
+					columnsFlag(),
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 					typedFlag(),
 					rowTTLFlag()},
@@ -100,9 +101,9 @@ func tableCommand() *ucli.Command {
 }
 
 func tableImport(c *ucli.Context) error {
-	format := c.String("format")
-	if format != "csv" && format != "ndjson" && format != "xml" {
-		return usagef("--format %q: want csv, ndjson or xml", format)
+	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
+	if err != nil {
+		return err
 	}
 	rows, name, err := importRows(c, format)
 	if err != nil {

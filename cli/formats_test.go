@@ -8,9 +8,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 // xmlRows writes records as a Stack Exchange dump writes them: each an
@@ -35,19 +39,36 @@ func xmlRows(header []string, records [][]string) []byte {
 	return b.Bytes()
 }
 
+// csvRows writes records as a CSV, after a header unless header is nil.
 func csvRows(header []string, records [][]string) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write(header)
+	if header != nil {
+		w.Write(header)
+	}
 	w.WriteAll(records)
 	return b.Bytes()
 }
 
-// TestXMLImportsAsCSV: geo, table and series imports of XML rows store
-// what the same rows imported as CSV store (the CSV imports are checked
-// against brute force and recomputation elsewhere), compared by what each
-// file exports.
-func TestXMLImportsAsCSV(t *testing.T) {
+// tsvRows writes records as GeoNames writes its dumps: fields joined by
+// tabs, nothing quoted, after a header unless header is nil.
+func tsvRows(header []string, records [][]string) []byte {
+	var b bytes.Buffer
+	if header != nil {
+		b.WriteString(strings.Join(header, "\t") + "\n")
+	}
+	for _, rec := range records {
+		b.WriteString(strings.Join(rec, "\t") + "\n")
+	}
+	return b.Bytes()
+}
+
+// TestImportFormatsAgree: geo, table and series imports of the same rows
+// as XML, as TSV (a " in a field is a character, not a quote), and as CSV
+// or TSV without a header (--columns) store what the rows imported as
+// CSV store (the CSV imports are checked against brute force and
+// recomputation elsewhere), compared by what each file exports.
+func TestImportFormatsAgree(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(5, 6))
 	names := []string{"Oslo", "Rome, Lazio", `"quoted"`, "a & b <c>", "ünï"}
@@ -84,7 +105,7 @@ func TestXMLImportsAsCSV(t *testing.T) {
 			[][]string{{"--output", "json", "series", "range", "--series", "s", "--sensor", "s0"}, {"--output", "json", "series", "range", "--series", "s", "--sensor", "s2", "--every", "1h"}}},
 	}
 	exportOf := func(t *testing.T, format string, body []byte, importArgs []string, exports [][]string) string {
-		db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(dir, fmt.Sprintf("%s-%d.%s", importArgs[0], len(body), format))
+		db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(t.TempDir(), "rows."+format)
 		if err := os.WriteFile(file, body, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -108,8 +129,20 @@ func TestXMLImportsAsCSV(t *testing.T) {
 				h, recs = readingHeader, readings
 			}
 			want := exportOf(t, "csv", csvRows(h, recs), tc.import_, tc.export)
-			if got := exportOf(t, "xml", xmlRows(h, recs), tc.import_, tc.export); got != want {
-				t.Errorf("XML import exports\n%s\nCSV import\n%s", got, want)
+			named := append(slices.Clone(tc.import_), "--columns", strings.Join(h, ","))
+			for _, other := range []struct {
+				format string
+				body   []byte
+				args   []string
+			}{
+				{"xml", xmlRows(h, recs), tc.import_},
+				{"tsv", tsvRows(h, recs), tc.import_},
+				{"tsv", tsvRows(nil, recs), named},
+				{"csv", csvRows(nil, recs), named},
+			} {
+				if got := exportOf(t, other.format, other.body, other.args, tc.export); got != want {
+					t.Errorf("%s import %v exports\n%s\nCSV import\n%s", other.format, other.args, got, want)
+				}
 			}
 			if tc.what == "series" {
 				if got := exportOf(t, "ndjson", readingsNDJSON.Bytes(), tc.import_, tc.export); got != want {
@@ -130,5 +163,59 @@ func TestXMLImportsAsCSV(t *testing.T) {
 	_, stderr, code = run(t, "", "--db", db, "table", "import", "--table", "t", "--key-cols", "ID", "--format", "xml", file)
 	if code != 1 || !strings.Contains(stderr, `no key column "ID"`) {
 		t.Errorf("a key column no row has: exit %d, %q", code, stderr)
+	}
+}
+
+// TestGeoNamesTSV imports GeoNames' cities15000 dump (a TSV without a
+// header, when ../shared/data holds it) with --format tsv --columns, and
+// checks near and knn queries against brute force over the file as
+// encoding/csv reads it with tabs for commas.
+func TestGeoNamesTSV(t *testing.T) {
+	path := dataset.Path(t, "geonames_cities15000.txt")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(f)
+	r.Comma = '\t'
+	recs, err := r.ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cities []city
+	for _, rec := range recs {
+		lat, _ := strconv.ParseFloat(rec[4], 64)
+		lon, _ := strconv.ParseFloat(rec[5], 64)
+		cities = append(cities, city{rec[0], lat, lon})
+	}
+	columns := "geonameid,name,asciiname,alternatenames,latitude,longitude,feature_class,feature_code,country_code,cc2," +
+		"admin1,admin2,admin3,admin4,population,elevation,dem,timezone,modified"
+	db := filepath.Join(t.TempDir(), "geonames.db")
+	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", "--format", "tsv", "--columns", columns, "--id-col", "geonameid", "--typed", path)
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("imported %d points into g", len(cities))) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, c := range []city{cities[0], cities[len(cities)/2], {"pole", 78.2, 15.6}, {"dateline", -17.7, 179.9}} {
+		lat, lon := fmt.Sprint(c.lat), fmt.Sprint(c.lon)
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "g", "--lat", lat, "--lon", lon, "--radius", "60km")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if got, want := ids(decode(t, out)), brute(cities, c.lat, c.lon, func(_ city, d float64) bool { return d <= 60000 }); !slices.Equal(got, want) {
+			t.Errorf("near %s: %v, brute force %v", c.id, got, want)
+		}
+		out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "g", "--lat", lat, "--lon", lon, "--k", "5")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if got, want := ids(decode(t, out)), brute(cities, c.lat, c.lon, func(city, float64) bool { return true })[:5]; !slices.Equal(got, want) {
+			t.Errorf("knn %s: %v, brute force %v", c.id, got, want)
+		}
+	}
+	// The payload holds the other columns, numbers as numbers (--typed).
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "g", recs[0][0])
+	if code != 0 || !strings.Contains(out, `"population": `+recs[0][14]) || !strings.Contains(out, `"asciiname": "`+recs[0][2]+`"`) {
+		t.Errorf("geo get %s: exit %d, %s%s", recs[0][0], code, out, stderr)
 	}
 }
