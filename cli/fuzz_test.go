@@ -24,7 +24,7 @@ import (
 )
 
 // FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
-// to `table import` as CSV, NDJSON or XML keyed by its id column, to
+// to `table import` as CSV, NDJSON, XML or TSV keyed by its id column, to
 // `series import` as sensor,time,value CSV, or to `log import` as XML
 // rows with parent U and time T, in process, and holds them to all or
 // nothing: an import exits 0 having imported exactly the points, rows,
@@ -52,6 +52,8 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"id":1}`+"\n"+`{"id":1}`+"\n"+`{"key":"3","expires":"soon","record":{"id":3}}`+"\n"), uint8(5), true)
 	f.Add([]byte("sensor,time,value\ns1,2026-11-23T10:00:05Z,1.5\ns1,1763892000,2\ns2,2026-11-23T10:00:05Z,-3\n"), uint8(4), false) // series import
 	f.Add([]byte("sensor,time,value\ns1,yesterday,1\ns1,1763892000,NaN\n,1,1\n"), uint8(4), true)
+	f.Add([]byte("id\tcity\n1\t\"Oslo\n2\tRome\t\n\n3\r\n"), uint8(8), false) // table import, TSV
+	f.Add([]byte("id\tcity\n1\tOslo\n1\tRome\n"), uint8(8), true)
 	f.Add([]byte("<r>\n<row id=\"1\" city=\"Oslo\"/>\n<row id=\"2\" city=\"&amp;\"/></r>"), uint8(7), false) // table import, XML
 	f.Add([]byte("<r><row id=\"1\"/><row id=\"1\" id=\"2\"/><row><x/></row></r>"), uint8(7), true)
 	f.Add([]byte("\ufeff<?xml version=\"1.0\"?>\r\n<c>\r\n<row U=\"1\" T=\"2014-01-21T20:34:28.740\" X=\"a\"/>\r\n<row U=\"1\" T=\"1390336468\"/><row U=\"2\" T=\"2014-01-21T20:34:28Z\"/></c>"), uint8(6), false) // log import
@@ -59,13 +61,13 @@ func FuzzImport(f *testing.F) {
 	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s|items? into log l under \d+ parents?)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
-		table, series, log := format%8 == 3 || format%8 == 5 || format%8 == 7, format%8 == 4, format%8 == 6
+		table, series, log := format%9 == 3 || format%9 == 5 || format%9 >= 7, format%9 == 4, format%9 == 6
 		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson"}[min(format%8, 2)], "-"}
+			"--format", []string{"csv", "ndjson", "geojson"}[min(format%9, 2)], "-"}
 		switch {
 		case table:
 			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id",
-				"--format", map[uint8]string{3: "csv", 5: "ndjson", 7: "xml"}[format%8], "-"}
+				"--format", map[uint8]string{3: "csv", 5: "ndjson", 7: "xml", 8: "tsv"}[format%9], "-"}
 		case series:
 			args = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s", "-"}
 		case log:
@@ -141,7 +143,7 @@ func FuzzImport(f *testing.F) {
 			// The rows, the table's schema in the catalog, and (NDJSON
 			// rows with "expires") expiry entries, which Verify matched
 			// with the records.
-			if table && (n != records || keys < n+1 || format%8 != 5 && keys != n+1) {
+			if table && (n != records || keys < n+1 || format%9 != 5 && keys != n+1) {
 				t.Fatalf("said %s rows; the file holds %d records in %d keys", m[1], records, keys)
 			}
 		case 1:
