@@ -156,6 +156,21 @@ func logCommand() *ucli.Command {
 				Action: logCount,
 			},
 			{
+				Name: "scan", Usage: "the items of every parent, parents in key order and each one's by id, a page at a time: the whole log, as NDJSON that log import reads back",
+				UsageText: "keyspace log scan --log inbox --limit 100\n" +
+					"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
+				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}}, pageFlags...),
+				Action: func(c *ucli.Context) error {
+					if c.NArg() > 0 {
+						return usagef("log scan takes no arguments, got %q", c.Args().First())
+					}
+					return logListing(c, true, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
+						p, err := l.Scan(tx, opts(c))
+						return p.Items, p.Next, err
+					})
+				},
+			},
+			{
 				Name: "parents", Usage: "the log's parents in key order, each with its count of items and last id, a page at a time (one key read a parent)",
 				UsageText: "keyspace log parents --log inbox --limit 20",
 				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}},
@@ -374,6 +389,14 @@ func noteEmptyLog(c *ucli.Context, l *enumkeys.Log, tx keyspace.Tx) {
 // logRead runs a read on the log and prints the items (and the next
 // page's cursor).
 func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error)) error {
+	return logListing(c, false, fn)
+}
+
+// logListing prints the items fn reads, with a PARENT column in the
+// table when they are of several parents (log scan); JSON names each
+// item's parent always, so that any log read's NDJSON imports back with
+// log import --parent-col parent --time-col time --data-col data.
+func logListing(c *ucli.Context, parents bool, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error)) error {
 	format, err := output(c, "table", "json", "ndjson")
 	if err != nil {
 		return err
@@ -391,16 +414,23 @@ func logRead(c *ucli.Context, fn func(l *enumkeys.Log, tx keyspace.Tx) ([]enumke
 			noteEmptyLog(c, l, tx)
 		}
 		type jsonItem struct {
-			ID   uint64    `json:"id"`
-			Time time.Time `json:"time"`
-			Data string    `json:"data"`
+			Parent string    `json:"parent"`
+			ID     uint64    `json:"id"`
+			Time   time.Time `json:"time"`
+			Data   string    `json:"data"`
 		}
 		var out []jsonItem
 		for _, it := range items {
-			out = append(out, jsonItem{it.ID, it.Time, string(it.Data)})
+			out = append(out, jsonItem{it.Parent, it.ID, it.Time, string(it.Data)})
 		}
-		return writeListing(c.App.Writer, c.App.ErrWriter, format, "items", out, next, "ID\tTIME\tDATA", func(it jsonItem) string {
+		header, line := "ID\tTIME\tDATA", func(it jsonItem) string {
 			return fmt.Sprintf("%d\t%s\t%s", it.ID, it.Time.Format(time.RFC3339), it.Data)
-		})
+		}
+		if parents {
+			header, line = "PARENT\t"+header, func(it jsonItem) string {
+				return fmt.Sprintf("%s\t%d\t%s\t%s", it.Parent, it.ID, it.Time.Format(time.RFC3339), it.Data)
+			}
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "items", out, next, header, line)
 	})
 }

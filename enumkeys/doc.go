@@ -16,7 +16,8 @@
 // rolled-back append leaves no gap. Deleted ids are not reused (the counter
 // keeps the last id handed out), so Prev and Next step over them. The
 // counters are also the log's list of parents: Parents pages through
-// them, a parent and its count per key, without reading an item.
+// them, a parent and its count per key, without reading an item. Scan
+// pages through every parent's items, the whole log, for an export.
 //
 // The time index (the seeds' "messages packed per day") puts a parent's
 // items in time order whatever order they were appended in: a day, in any

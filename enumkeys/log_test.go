@@ -284,6 +284,19 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 				gotB, _ := log.Between(tx, p, a, b, &ListOptions{Reverse: true})
 				sameItems(t, "between reversed", gotB.Items, reversed(m.between(p, a, b)))
 			}
+			// Scan: every parent's items, parents in key order, paged
+			// either way.
+			var all []Item
+			for _, p := range slices.Sorted(maps.Keys(m.items)) {
+				all = append(all, m.items[p]...)
+			}
+			limit := r.IntN(4)
+			sameItems(t, "scan", allPages(t, limit, func(c string) (Page, error) {
+				return log.Scan(tx, &ListOptions{Limit: limit, Cursor: c})
+			}), all)
+			sameItems(t, "reverse scan", allPages(t, limit, func(c string) (Page, error) {
+				return log.Scan(tx, &ListOptions{Reverse: true, Limit: limit, Cursor: c})
+			}), reversed(all))
 			// Parents: every parent with a counter (appended to, and not
 			// deleted whole), in key order, paged either way.
 			var want []ParentCount

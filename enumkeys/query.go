@@ -89,6 +89,24 @@ func (l *Log) Range(tx keyspace.Tx, parent string, from, to uint64, opts *ListOp
 	})
 }
 
+// Scan lists the live items of every parent, a parent after another in
+// key order (bytewise) and each parent's in id order (Reverse: the last
+// parent's newest first), a page at a time: the whole log, for an export
+// (keyspace log scan) that log import reads back.
+func (l *Log) Scan(tx keyspace.Tx, opts *ListOptions) (Page, error) {
+	return l.page(tx, l.items.Range(), opts, func(k, v []byte) (Item, error) {
+		t, err := l.items.Unpack(k)
+		parent, ok := "", err == nil && len(t) == 2
+		if ok {
+			parent, ok = t[0].(string)
+		}
+		if !ok {
+			return Item{}, l.wrap(fmt.Errorf("%w: item key %q", keyspace.ErrCorrupt, k))
+		}
+		return decodeItem(parent, toUint(t[1]), v)
+	})
+}
+
 // Between lists the items of parent stamped in [from, to), in time order
 // (ties by id; reverse: latest first). It scans the time index, so it reads
 // only the items of the period, not the parent's whole log. A zero from or
