@@ -35,10 +35,8 @@ func logImportCommand() *ucli.Command {
 // logEntry is a row of a log import, read and checked: the item it
 // appends, and the row it came from.
 type logEntry struct {
-	parent string
-	at     time.Time
-	data   []byte
-	where  string
+	enumkeys.Entry
+	where string
 }
 
 // logImport appends a file's rows to a log in one transaction. The items
@@ -66,51 +64,48 @@ func logImport(c *ucli.Context) error {
 		}
 	}
 	now := time.Now()
+	l := enumkeys.NewLog(c.String("log"))
 	var entries []logEntry
 	bad := newBadRows(c, name)
 	for _, r := range rows {
 		e, err := logEntryOf(c, r, now)
+		if err == nil {
+			err = l.Validate(e.Parent, e.At) // what Append refuses: a parent too long for a key
+		}
 		if err != nil {
 			if err := bad.add(r.where(), err); err != nil {
 				return err
 			}
 			continue
 		}
-		entries = append(entries, e)
+		entries = append(entries, logEntry{e, r.where()})
 	}
-	slices.SortStableFunc(entries, func(a, b logEntry) int { return a.at.Compare(b.at) })
-	l := enumkeys.NewLog(c.String("log"))
+	slices.SortStableFunc(entries, func(a, b logEntry) int { return a.At.Compare(b.At) })
+	batch := make([]enumkeys.Entry, len(entries))
 	parents := map[string]bool{}
-	imported := 0
-	err = updateDB(c, func(tx keyspace.Tx) error {
-		for _, e := range entries {
-			// Append checks an item before it writes any of its keys,
-			// so an item it refuses leaves nothing behind to skip.
-			_, err := l.Append(tx, e.parent, e.at, e.data)
-			if errors.Is(err, keyspace.ErrKeyTooLarge) || errors.Is(err, enumkeys.ErrBadTime) {
-				if err := bad.add(e.where, err); err != nil {
-					return err
-				}
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			imported++
-			parents[e.parent] = true
+	for i, e := range entries {
+		batch[i] = e.Entry
+		parents[e.Parent] = true
+	}
+	// One AppendAll: each parent's counter read and written once, the
+	// keys written in order (as bbolt needs a large transaction's).
+	if err := updateDB(c, func(tx keyspace.Tx) error {
+		_, err := l.AppendAll(tx, batch)
+		if ee := (*enumkeys.EntryError)(nil); errors.As(err, &ee) {
+			return bad.add(entries[ee.Index].where, ee.Err)
 		}
-		return nil
-	})
-	if err != nil {
+		return err
+	}); err != nil {
 		return err
 	}
+	imported := len(batch)
 	reportImport(c, count(imported, "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows)
 	return nil
 }
 
 // logEntryOf reads a row's parent, time and data.
-func logEntryOf(c *ucli.Context, r row, now time.Time) (logEntry, error) {
-	e := logEntry{parent: c.String("parent"), at: now, where: r.where()}
+func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
+	e := enumkeys.Entry{Parent: c.String("parent"), At: now}
 	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
 	if parentCol != "" {
 		p, err := logField(r, "parent", parentCol)
@@ -120,20 +115,20 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (logEntry, error) {
 		if err != nil {
 			return e, err
 		}
-		e.parent = p
+		e.Parent = p
 	}
 	if timeCol != "" {
 		text, err := logField(r, "time", timeCol)
 		if err != nil {
 			return e, err
 		}
-		if e.at, err = parseTimeField(text); err != nil {
+		if e.At, err = parseTimeField(text); err != nil {
 			return e, err
 		}
 	}
 	if dataCol != "" {
 		text, err := logField(r, "data", dataCol)
-		e.data = []byte(text)
+		e.Data = []byte(text)
 		return e, err
 	}
 	obj := map[string]any{}
@@ -142,7 +137,7 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (logEntry, error) {
 			obj[k] = r.value(k, c.Bool("typed"))
 		}
 	}
-	e.data, _ = marshal(obj)
+	e.Data, _ = marshal(obj)
 	return e, nil
 }
 

@@ -2,6 +2,7 @@ package enumkeys
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -83,5 +84,45 @@ func BenchmarkReads(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkAppendAll: a bulk load of 50,000 items of 1,000 parents, at
+// random times, into an empty log in one transaction, through Append one
+// item at a time and through AppendAll; ns/op is the whole load's.
+func BenchmarkAppendAll(b *testing.B) {
+	const n = 50_000
+	r := rand.New(rand.NewPCG(1, 2))
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i] = Entry{fmt.Sprint("user", r.IntN(1000)), time.Unix(1_700_000_000+r.Int64N(10_000_000), 0), make([]byte, 100)}
+	}
+	for _, be := range storetest.Backends() {
+		for _, bulk := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/AppendAll=%v", be.Name, bulk), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					s := be.Open(b)
+					b.StartTimer()
+					err := s.Update(func(tx keyspace.Tx) error {
+						log := NewLog("bench")
+						if bulk {
+							_, err := log.AppendAll(tx, entries)
+							return err
+						}
+						for _, e := range entries {
+							if _, err := log.Append(tx, e.Parent, e.At, e.Data); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
+			})
+		}
 	}
 }

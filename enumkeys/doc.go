@@ -25,6 +25,11 @@
 // reads keys only. Times are stored in UTC with nanosecond precision,
 // between the years 1678 and 2262.
 //
+// AppendAll is Append of a batch (an import), writing the same keys in
+// ascending order, each parent's counter once (bulk.go): bbolt, which
+// splits pages only at commit, takes a large transaction of unsorted
+// writes in time that grows with the square of its size.
+//
 // Trim keeps a retention period or a maximum length per parent (Redis's
 // XTRIM): the time index finds the items older than a time, and the
 // parent's first item keys the oldest ids (trim.go).

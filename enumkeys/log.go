@@ -116,19 +116,13 @@ func (c counter) bytes() []byte {
 // consecutive ids, and a transaction that rolls back consumes none. A zero
 // at means now.
 func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (Item, error) {
-	if parent == "" {
-		return Item{}, l.wrap(ErrEmptyParent)
-	}
-	if err := l.parentFits(parent); err != nil {
-		return Item{}, l.wrap(err)
+	if err := l.Validate(parent, at); err != nil {
+		return Item{}, err
 	}
 	if at.IsZero() {
 		at = time.Now()
 	}
 	at = at.UTC()
-	if _, err := (composite.Tuple{at}).TryPack(); err != nil {
-		return Item{}, l.wrap(fmt.Errorf("%w: %s", ErrBadTime, at.Format(time.RFC3339)))
-	}
 	c, err := l.readCounter(tx, parent)
 	if err != nil {
 		return Item{}, err
@@ -136,8 +130,7 @@ func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (
 	c.last++
 	c.count++
 	it := Item{Parent: parent, ID: c.last, Time: at, Data: data}
-	v := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(data)), uint64(at.UnixNano()))
-	if err := tx.Put(l.items.Pack(composite.Tuple{parent, it.ID}), append(v, data...)); err != nil {
+	if err := tx.Put(l.items.Pack(composite.Tuple{parent, it.ID}), itemValue(at, data)); err != nil {
 		return Item{}, l.wrap(err)
 	}
 	if err := tx.Put(l.times.Pack(composite.Tuple{parent, at, it.ID}), nil); err != nil {
@@ -147,6 +140,13 @@ func (l *Log) Append(tx keyspace.Tx, parent string, at time.Time, data []byte) (
 		return Item{}, l.wrap(err)
 	}
 	return it, nil
+}
+
+// itemValue is an item's value: its time in Unix nanoseconds, then its
+// data.
+func itemValue(at time.Time, data []byte) []byte {
+	v := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(data)), uint64(at.UnixNano()))
+	return append(v, data...)
 }
 
 // timeEntryExtra is the most bytes an item's time entry, (times, parent,

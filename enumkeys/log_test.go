@@ -129,6 +129,22 @@ func logAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, every i
 		abort := r.IntN(8) == 0
 		if storetest.UpdateOrAbort(t, s, abort, func(tx keyspace.Tx) error {
 			switch op := r.IntN(20); {
+			case op < 3: // AppendAll of a few entries, as appends in their order
+				var entries []Entry
+				for j := range 1 + r.IntN(4) {
+					p := parents[r.IntN(len(parents))]
+					entries = append(entries, Entry{p, base.Add(time.Duration(r.Int64N(int64(96 * time.Hour)))), []byte(fmt.Sprint("b", step, ".", j))})
+				}
+				ids, err := log.AppendAll(tx, entries)
+				if err != nil {
+					return err
+				}
+				for j, e := range entries {
+					if ids[j] != w.last[e.Parent]+1 {
+						t.Fatalf("AppendAll entry %d of %s got id %d after %d", j, e.Parent, ids[j], w.last[e.Parent])
+					}
+					w.append(Item{Parent: e.Parent, ID: ids[j], Time: e.At.UTC(), Data: e.Data})
+				}
 			case op < 14: // append, times out of order
 				at := base.Add(time.Duration(r.Int64N(int64(96 * time.Hour))))
 				it, err := log.Append(tx, parent, at, []byte(fmt.Sprint("m", step)))
