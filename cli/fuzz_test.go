@@ -25,13 +25,14 @@ import (
 
 // FuzzImport feeds any bytes to `geo import` as CSV, NDJSON or GeoJSON,
 // to `table import` as CSV, NDJSON, XML or TSV keyed by its id column, to
-// `series import` as sensor,time,value CSV, or to `log import` as XML
-// rows with parent U and time T, in process, and holds them to all or
-// nothing: an import exits 0 having imported exactly the points, rows,
-// readings or items it says, which the file then holds (the readings as
-// its buckets' counts; the log's time index and counters verify), or
-// exits 1 with one line on stderr and leaves no key behind; it never
-// panics.
+// `series import` as sensor,time,value CSV, to `log import` as XML rows
+// with parent U and time T, or to `rel import` as CSV linking id to city,
+// in process, and holds them to all or nothing: an import exits 0 having
+// imported exactly the points, rows, readings, items or links it says,
+// which the file then holds (the readings as its buckets' counts; the
+// log's time index and counters and the relation's lists and counts
+// verify), or exits 1 with one line on stderr and leaves no key behind;
+// it never panics.
 func FuzzImport(f *testing.F) {
 	f.Add([]byte("id,lat,lon\na,1,2\nb,3,4\n"), uint8(0), false)
 	f.Add([]byte("id,lat,lon\na,91,2\nb,3,4\n"), uint8(0), true)
@@ -52,33 +53,37 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"id":1}`+"\n"+`{"id":1}`+"\n"+`{"key":"3","expires":"soon","record":{"id":3}}`+"\n"), uint8(5), true)
 	f.Add([]byte("sensor,time,value\ns1,2026-11-23T10:00:05Z,1.5\ns1,1763892000,2\ns2,2026-11-23T10:00:05Z,-3\n"), uint8(4), false) // series import
 	f.Add([]byte("sensor,time,value\ns1,yesterday,1\ns1,1763892000,NaN\n,1,1\n"), uint8(4), true)
+	f.Add([]byte("id,city\nu1,Oslo\nu1,Rome\nu1,Oslo\n,Oslo\n"), uint8(9), true) // rel import
+	f.Add([]byte("id,city\nu1,Oslo\n"), uint8(9), false)
 	f.Add([]byte("id\tcity\n1\t\"Oslo\n2\tRome\t\n\n3\r\n"), uint8(8), false) // table import, TSV
 	f.Add([]byte("id\tcity\n1\tOslo\n1\tRome\n"), uint8(8), true)
 	f.Add([]byte("<r>\n<row id=\"1\" city=\"Oslo\"/>\n<row id=\"2\" city=\"&amp;\"/></r>"), uint8(7), false) // table import, XML
 	f.Add([]byte("<r><row id=\"1\"/><row id=\"1\" id=\"2\"/><row><x/></row></r>"), uint8(7), true)
 	f.Add([]byte("\ufeff<?xml version=\"1.0\"?>\r\n<c>\r\n<row U=\"1\" T=\"2014-01-21T20:34:28.740\" X=\"a\"/>\r\n<row U=\"1\" T=\"1390336468\"/><row U=\"2\" T=\"2014-01-21T20:34:28Z\"/></c>"), uint8(6), false) // log import
 	f.Add([]byte("<c><row T=\"2014-01-21T20:34:28Z\"/><row U=\"1\" T=\"soon\"/><row U=\"\" T=\"0\"/><row U=\"1\" T=\"-1e12\"/></c>"), uint8(6), true)
-	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s|items? into log l under \d+ parents?)(; skipped \d+ bad rows?: .*)?\n$`)
+	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s|items? into log l under \d+ parents?|links? into relation r(?:; \d+ rows? named a pair an earlier row did \(linked at the last one's time\))?)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
-		table, series, log := format%9 == 3 || format%9 == 5 || format%9 >= 7, format%9 == 4, format%9 == 6
+		table, series, log, rel := format%10 == 3 || format%10 == 5 || format%10 == 7 || format%10 == 8, format%10 == 4, format%10 == 6, format%10 == 9
 		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson"}[min(format%9, 2)], "-"}
+			"--format", []string{"csv", "ndjson", "geojson"}[min(format%10, 2)], "-"}
 		switch {
 		case table:
 			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id",
-				"--format", map[uint8]string{3: "csv", 5: "ndjson", 7: "xml", 8: "tsv"}[format%9], "-"}
+				"--format", map[uint8]string{3: "csv", 5: "ndjson", 7: "xml", 8: "tsv"}[format%10], "-"}
 		case series:
 			args = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s", "-"}
 		case log:
 			args = []string{"keyspace", "--db", db, "--quiet", "log", "import", "--log", "l", "--parent-col", "U", "--time-col", "T", "--format", "xml", "-"}
+		case rel:
+			args = []string{"keyspace", "--db", db, "--quiet", "rel", "import", "--rel", "r", "--left-col", "id", "--right-col", "city", "-"}
 		}
 		if skipBad {
 			args = append(args, "--skip-bad")
 		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
-		keys, points, readings, buckets, records, items, counters := 0, 0, 0, 0, 0, 0, 0
+		keys, points, readings, buckets, records, items, counters, links := 0, 0, 0, 0, 0, 0, 0, 0
 		if _, err := os.Stat(db); err == nil {
 			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
 			if err != nil {
@@ -115,6 +120,14 @@ func FuzzImport(f *testing.F) {
 				if problems, err := enumkeys.NewLog("l").Verify(tx); err != nil || len(problems) > 0 {
 					t.Fatalf("the log's time index and counters: %v, %v", problems, err)
 				}
+				// A relation's links, whose lists and counts must match
+				// them.
+				for range tx.Scan(composite.NewSubspace("x", "r", "l").Range()) {
+					links++
+				}
+				if problems, err := indextable.NewRelation("r").Verify(tx); err != nil || len(problems) > 0 {
+					t.Fatalf("the relation's lists and counts: %v, %v", problems, err)
+				}
 				return geo.NewIndex("p").Scan(tx, "", func(geo.Point) bool { points++; return true })
 			})
 			s.Close() // before exportImportsBack writes
@@ -131,19 +144,22 @@ func FuzzImport(f *testing.F) {
 			if series && (n != readings || n > 0 && keys != buckets+1) { // the buckets and the series' options
 				t.Fatalf("said %s readings; the buckets count %d readings in %d buckets, and the file holds %d keys", m[1], readings, buckets, keys)
 			}
+			if rel && n != links {
+				t.Fatalf("said %s links; the relation holds %d", m[1], links)
+			}
 			if log && (n != items || keys != 2*items+counters) { // each item's two keys, a counter per parent
 				t.Fatalf("said %s items; the log holds %d items and %d counters in %d keys", m[1], items, counters, keys)
 			}
-			if !table && !series && !log && (n != points || keys != 2*points) {
+			if !table && !series && !log && !rel && (n != points || keys != 2*points) {
 				t.Fatalf("said %s points; the index holds %d points in %d keys", m[1], points, keys)
 			}
-			if !table && !series && !log && points > 0 {
+			if !table && !series && !log && !rel && points > 0 {
 				exportImportsBack(t, db)
 			}
 			// The rows, the table's schema in the catalog, and (NDJSON
 			// rows with "expires") expiry entries, which Verify matched
 			// with the records.
-			if table && (n != records || keys < n+1 || format%9 != 5 && keys != n+1) {
+			if table && (n != records || keys < n+1 || format%10 != 5 && keys != n+1) {
 				t.Fatalf("said %s rows; the file holds %d records in %d keys", m[1], records, keys)
 			}
 		case 1:

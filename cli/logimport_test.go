@@ -414,7 +414,9 @@ func TestLogScanRoundTrip(t *testing.T) {
 		}
 		cursor = page.Next
 	}
-	if !slices.EqualFunc(got, items, func(a, b item) bool { return a.parent == b.parent && a.id == b.id && a.at.Equal(b.at) && a.data == b.data }) {
+	if !slices.EqualFunc(got, items, func(a, b item) bool {
+		return a.parent == b.parent && a.id == b.id && a.at.Equal(b.at) && a.data == b.data
+	}) {
 		t.Fatalf("log scan: %v\nwant %v", got, items)
 	}
 	out, stderr, code := run(t, "", "--db", from, "--output", "ndjson", "log", "scan", "--log", "l")

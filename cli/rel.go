@@ -18,8 +18,9 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link, unlink, list, has, count, repair, drop",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link or import, unlink, list, has, count, repair, drop",
 		Subcommands: []*ucli.Command{
+			relImportCommand(),
 			{
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
 				UsageText: `keyspace rel link --rel likes --left-fields '{"name":"jerrylou"}' --right-fields '{"title":"mac pro"}' u1 i1`,

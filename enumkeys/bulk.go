@@ -64,7 +64,7 @@ func (l *Log) AppendAll(tx keyspace.Tx, entries []Entry) ([]uint64, error) {
 	now := time.Now()
 	for i, e := range entries {
 		if err := l.Validate(e.Parent, e.At); err != nil {
-			return nil, &EntryError{Index: i, Err: err}
+			return nil, l.wrap(&EntryError{Index: i, Err: err}) // "enumkeys: log l: entry 2: empty parent"
 		}
 	}
 	ids := make([]uint64, len(entries))

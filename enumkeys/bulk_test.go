@@ -88,6 +88,9 @@ func TestAppendAllRefusesAll(t *testing.T) {
 		if !errors.As(err, &ee) || ee.Index != 2 || !errors.Is(err, tc.want) {
 			t.Errorf("AppendAll with %.20q: %v, want entry 2 refused with %v", tc.bad.Parent, err, tc.want)
 		}
+		if !strings.HasPrefix(fmt.Sprint(err), "enumkeys: log l: entry 2: ") || strings.Count(fmt.Sprint(err), "enumkeys") > 1 {
+			t.Errorf("the error %q does not name the log and the entry once", err)
+		}
 		if v := log.Validate(tc.bad.Parent, tc.bad.At); !errors.Is(v, tc.want) {
 			t.Errorf("Validate(%.20q) = %v, want %v", tc.bad.Parent, v, tc.want)
 		}

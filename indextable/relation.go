@@ -36,6 +36,9 @@ import (
 //
 // SetLeftFields and SetRightFields rewrite every copy of one entity's fields
 // in the caller's transaction, so a rename reaches every list at once.
+//
+// LinkAll is Link of a batch (an import), writing the same keys in
+// ascending order (relation_bulk.go), as bbolt needs a large transaction's.
 type Relation struct {
 	name                  string
 	links, fwd, back      composite.Subspace
@@ -119,23 +122,9 @@ func (r *Relation) fields(tx keyspace.Tx, ref composite.Subspace, id string) ([]
 // Link links left to right at time at (re-linking moves the link to the new
 // time), copying each side's current fields into the other's list.
 func (r *Relation) Link(tx keyspace.Tx, left, right string, at time.Time) error {
-	if left == "" || right == "" {
-		return r.wrap(ErrEmptyKey)
-	}
-	if first, last := composite.TimeBounds(); at.Before(first) || at.After(last) {
-		return r.wrap(fmt.Errorf("%w: link time %s is outside %d–%d", composite.ErrIntegerRange, at.Format(time.RFC3339), first.Year(), last.Year()))
-	}
-	when := composite.Desc{V: at.UTC()}
-	keys := [3][]byte{ // the link, and its entries in both lists: the longest keys a link has
-		r.links.Pack(composite.Tuple{left, right}),
-		r.fwd.Pack(composite.Tuple{left, when, right}),
-		r.back.Pack(composite.Tuple{right, when, left}),
-	}
-	for _, k := range keys {
-		if len(k) > keyspace.MaxKeySize {
-			return r.wrap(fmt.Errorf("link %s–%s: %w: a key of it is %d bytes (the most is %d)",
-				errctx.Quote(left), errctx.Quote(right), errctx.Bare("keyspace", keyspace.ErrKeyTooLarge), len(k), keyspace.MaxKeySize))
-		}
+	keys, err := r.linkKeys(left, right, at)
+	if err != nil {
+		return err
 	}
 	existed, err := r.unlink(tx, left, right)
 	if err != nil {

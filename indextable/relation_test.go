@@ -362,6 +362,18 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 						return err
 					}
 					w.rightFs[right] = f
+				case 3: // LinkAll of a few edges, as Links in their order
+					var edges []Edge
+					for j := range 1 + r.IntN(4) {
+						e := Edge{lefts[r.IntN(len(lefts))], rights[r.IntN(len(rights))], base.Add(time.Duration(step/3+j%2) * time.Second)}
+						edges = append(edges, e)
+					}
+					if err := rel.LinkAll(tx, edges); err != nil {
+						return err
+					}
+					for _, e := range edges {
+						w.links[pair{e.Left, e.Right}] = e.At
+					}
 				default:
 					at := base.Add(time.Duration(step/3) * time.Second)
 					if err := rel.Link(tx, left, right, at); err != nil {

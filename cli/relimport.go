@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/indextable"
+	ucli "github.com/urfave/cli/v2"
+)
+
+func relImportCommand() *ucli.Command {
+	return &ucli.Command{
+		Name: "import", Usage: "link the pairs a CSV or TSV (with a header, or --columns), NDJSON or XML file's rows name (a user likes an item), in one transaction; all or nothing unless --skip-bad",
+		UsageText: "keyspace rel import --rel likes --left-col user --right-col item --time-col at likes.csv\n" +
+			"keyspace rel import --rel commented --left-col UserId --right-col PostId --time-col CreationDate --format xml --skip-bad Comments.xml",
+		ArgsUsage: "FILE|-",
+		Flags: []ucli.Flag{relFlag(),
+			&ucli.StringFlag{Name: "left-col", Required: true, Usage: "the `COLUMN` of each link's left side (a user)"},
+			&ucli.StringFlag{Name: "right-col", Required: true, Usage: "the `COLUMN` of each link's right side (an item)"},
+			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: RFC 3339, RFC 3339 without a zone (read as UTC), or Unix seconds", DefaultText: "every link made now"},
+			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
+			columnsFlag(),
+			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+		},
+		Action: relImport,
+	}
+}
+
+// relImport links a file's pairs with one LinkAll: as rel link of each
+// row in the file's order would (a pair named twice is linked at its last
+// row's time), its keys written in order.
+func relImport(c *ucli.Context) error {
+	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
+	if err != nil {
+		return err
+	}
+	rows, name, err := importRows(c, format)
+	if err != nil {
+		return err
+	}
+	leftCol, rightCol, timeCol := c.String("left-col"), c.String("right-col"), c.String("time-col")
+	for _, col := range []struct{ flag, name string }{{"left-col", leftCol}, {"right-col", rightCol}, {"time-col", timeCol}} {
+		if col.name != "" && len(rows) > 0 && !anyRowHas(rows, col.name) {
+			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col.name, col.flag)
+		}
+	}
+	rel := indextable.NewRelation(c.String("rel"))
+	now := time.Now()
+	var edges []indextable.Edge
+	var wheres []string // each edge's row
+	bad := newBadRows(c, name)
+	for _, r := range rows {
+		e, err := edgeOf(r, leftCol, rightCol, timeCol, now)
+		if err == nil {
+			err = rel.ValidateLink(e.Left, e.Right, e.At)
+		}
+		if err != nil {
+			if err := bad.add(r.where(), err); err != nil {
+				return err
+			}
+			continue
+		}
+		edges, wheres = append(edges, e), append(wheres, r.where())
+	}
+	if err := updateDB(c, func(tx keyspace.Tx) error {
+		err := rel.LinkAll(tx, edges)
+		if ee := (*indextable.EdgeError)(nil); errors.As(err, &ee) {
+			return bad.add(wheres[ee.Index], ee.Err)
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	type pair struct{ left, right string }
+	distinct := map[pair]bool{}
+	for _, e := range edges {
+		distinct[pair{e.Left, e.Right}] = true
+	}
+	var notes []string
+	if n := len(edges) - len(distinct); n > 0 {
+		notes = append(notes, fmt.Sprintf("%s named a pair an earlier row did (linked at the last one's time)", count(n, "row")))
+	}
+	reportImport(c, count(len(distinct), "link"), "relation "+c.String("rel"), bad.rows, notes...)
+	return nil
+}
+
+// edgeOf reads a row's left, right and time.
+func edgeOf(r row, leftCol, rightCol, timeCol string, now time.Time) (indextable.Edge, error) {
+	e := indextable.Edge{At: now}
+	for _, side := range []struct {
+		col string
+		to  *string
+	}{{leftCol, &e.Left}, {rightCol, &e.Right}} {
+		v, ok := r.fields[side.col]
+		switch {
+		case !ok:
+			return e, fmt.Errorf("the row has no %s", side.col)
+		case v == "":
+			return e, fmt.Errorf("%s is empty", side.col)
+		}
+		*side.to = v
+	}
+	if timeCol != "" {
+		text, ok := r.fields[timeCol]
+		if !ok {
+			return e, fmt.Errorf("the row has no %s", timeCol)
+		}
+		at, err := parseTimeField(text)
+		if err != nil {
+			return e, err
+		}
+		e.At = at
+	}
+	return e, nil
+}
