@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/keyspacedb/keyspace"
@@ -233,19 +234,28 @@ func (ix *Index[R]) Repair(tx keyspace.Tx) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Entries that are as they should be stay; the rest are deleted and
+	// the missing written, in key order (bbolt, which splits a page only
+	// when the transaction commits, slows with the square of a large
+	// transaction's unsorted writes).
 	var stale [][]byte
 	for k, v := range tx.Scan(ix.sub.Range()) {
-		if w, ok := want[string(k)]; !ok || !bytes.Equal(w.cover, v) {
+		if w, ok := want[string(k)]; ok && bytes.Equal(w.cover, v) {
+			delete(want, string(k))
+		} else {
 			stale = append(stale, append([]byte(nil), k...))
 		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, ix.wrap(err)
 	}
 	for _, k := range stale {
 		if err := tx.Delete(k); err != nil {
 			return nil, err
 		}
 	}
-	for k, e := range want {
-		if err := tx.Put([]byte(k), e.cover); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if err := tx.Put([]byte(k), want[k].cover); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,8 @@
 package fixes
 
 import (
+	"bytes"
+	"maps"
 	"slices"
 
 	"github.com/keyspacedb/keyspace"
@@ -28,8 +30,13 @@ func (s *Set) Put(key, value []byte) {
 	s.puts[string(key)] = value
 }
 
-// Apply writes the set in tx: the deletes, then the puts.
+// Apply writes the set in tx: the deletes, then the puts, each in key
+// order. The order matters on bbolt, which splits a page only when the
+// transaction commits: a repair that rewrites a whole subspace (300,000
+// missing time entries of a log) in the map's random order inserted into
+// ever larger nodes, and took a minute where key order takes seconds.
 func (s *Set) Apply(tx keyspace.Tx) error {
+	slices.SortFunc(s.dels, bytes.Compare)
 	for _, k := range s.dels {
 		if _, put := s.puts[string(k)]; put {
 			continue
@@ -38,8 +45,8 @@ func (s *Set) Apply(tx keyspace.Tx) error {
 			return err
 		}
 	}
-	for k, v := range s.puts {
-		if err := tx.Put([]byte(k), v); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(s.puts)) {
+		if err := tx.Put([]byte(k), s.puts[k]); err != nil {
 			return err
 		}
 	}
