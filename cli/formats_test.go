@@ -219,3 +219,19 @@ func TestGeoNamesTSV(t *testing.T) {
 		t.Errorf("geo get %s: exit %d, %s%s", recs[0][0], code, out, stderr)
 	}
 }
+
+// TestColumnsAfterByteOrderMark: a headerless file that starts with a
+// byte-order mark keys its first row by what follows the mark.
+func TestColumnsAfterByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"csv", "tsv"} {
+		db, file := filepath.Join(dir, format+".db"), filepath.Join(dir, "rows."+format)
+		os.WriteFile(file, []byte("\ufeff1"+map[string]string{"csv": ",", "tsv": "\t"}[format]+"Oslo\r\n"), 0o644)
+		if _, stderr, code := run(t, "", "--db", db, "table", "import", "--table", "t", "--key-cols", "id", "--format", format, "--columns", "id,city", file); code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if out, stderr, code := run(t, "", "--db", db, "--output", "json", "table", "get", "--table", "t", "1"); code != 0 || !strings.Contains(out, `"city": "Oslo"`) {
+			t.Errorf("%s: table get 1: exit %d: %s%s", format, code, out, stderr)
+		}
+	}
+}

@@ -342,11 +342,11 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 		if err == io.EOF {
 			return rows, nil
 		}
-		if len(rows) == 0 && len(rec) > 0 { // a byte-order mark before data named by --columns
-			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
-		}
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v (nothing imported)", line, err)
+		}
+		if columns != nil && len(rows) == 0 && len(rec) > 0 { // a byte-order mark before the first line, data
+			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
 		}
 		if len(rec) != len(header) {
 			return nil, fmt.Errorf("line %d: %s where the header has %d (nothing imported)", line, count(len(rec), "field"), len(header))
