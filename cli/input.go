@@ -80,19 +80,27 @@ func (r row) value(k string, typed bool) any {
 	return r.fields[k]
 }
 
+// timeColumnForms is what a time column of an import may hold, for its
+// flag's usage: what parseTimeField reads.
+const timeColumnForms = "RFC 3339; without a zone, read as UTC (2014-01-21T20:34:28.740, 2014-01-21 20:34:28); a date; or Unix seconds"
+
 // parseTimeField reads a time from an import's time column: RFC 3339;
-// RFC 3339 without a zone, read as UTC (Stack Exchange's data dumps write
-// 2014-01-21T20:34:28.740); or Unix seconds, with a fraction if any.
+// RFC 3339 without a zone, its T or a space between date and time, read
+// as UTC (Stack Exchange's data dumps write 2014-01-21T20:34:28.740, SQL
+// exports 2014-01-21 20:34:28); a date alone, its midnight UTC; or Unix
+// seconds, with a fraction if any.
 func parseTimeField(text string) (time.Time, error) {
 	text = strings.TrimSpace(text)
 	t, err := time.Parse(time.RFC3339Nano, text)
-	if err != nil {
-		t, err = time.Parse("2006-01-02T15:04:05.999999999", text)
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", time.DateOnly} {
+		if err != nil {
+			t, err = time.Parse(layout, text)
+		}
 	}
 	if err != nil {
 		secs, perr := strconv.ParseFloat(text, 64)
 		if perr != nil || math.IsNaN(secs) || math.IsInf(secs, 0) {
-			return time.Time{}, fmt.Errorf("time %q is neither RFC 3339 nor Unix seconds", text)
+			return time.Time{}, fmt.Errorf("time %q is not RFC 3339 (with or without a zone), a date or Unix seconds", text)
 		}
 		if math.Abs(secs) > 1e13 { // beyond the year 300,000: int64 nanoseconds would wrap
 			return time.Time{}, fmt.Errorf("time %q is too far from 1970 for a key", text)

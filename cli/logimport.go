@@ -15,13 +15,13 @@ func logImportCommand() *ucli.Command {
 	return &ucli.Command{
 		Name: "import", Usage: "append the rows of a CSV or TSV (with a header, or --columns), NDJSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
 		UsageText: "keyspace log import --log comments --parent-col UserId --time-col CreationDate --format xml Comments.xml\n" +
-			"keyspace log range --log inbox --parent alice --output ndjson | keyspace --db copy.db log import --log inbox --parent alice --time-col time --data-col data --format ndjson -",
+			"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
 		ArgsUsage: "FILE|-",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 			&ucli.StringFlag{Name: "parent-col", Usage: "the `COLUMN` naming each item's parent (a user)"},
 			&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "every item's `PARENT`, for a file of one parent's items"},
-			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: RFC 3339, RFC 3339 without a zone (read as UTC, as Stack Exchange dumps write it), or Unix seconds", DefaultText: "every item stamped now"},
+			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: " + timeColumnForms, DefaultText: "every item stamped now"},
 			&ucli.StringFlag{Name: "data-col", Usage: "the `COLUMN` whose text is each item's data", DefaultText: "the row's other fields as a JSON object"},
 			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
 			columnsFlag(),
@@ -98,8 +98,7 @@ func logImport(c *ucli.Context) error {
 	}); err != nil {
 		return err
 	}
-	imported := len(batch)
-	reportImport(c, count(imported, "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows)
+	reportImport(c, count(len(batch), "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows)
 	return nil
 }
 

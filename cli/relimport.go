@@ -19,7 +19,7 @@ func relImportCommand() *ucli.Command {
 		Flags: []ucli.Flag{relFlag(),
 			&ucli.StringFlag{Name: "left-col", Required: true, Usage: "the `COLUMN` of each link's left side (a user)"},
 			&ucli.StringFlag{Name: "right-col", Required: true, Usage: "the `COLUMN` of each link's right side (an item)"},
-			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: RFC 3339, RFC 3339 without a zone (read as UTC), or Unix seconds", DefaultText: "every link made now"},
+			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: " + timeColumnForms, DefaultText: "every link made now"},
 			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
 			columnsFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},

@@ -45,7 +45,7 @@ func seriesCommand() *ucli.Command {
 				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
 				Flags: append([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},
-					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: RFC 3339, RFC 3339 without a zone (read as UTC), or Unix seconds"},
+					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: " + timeColumnForms},
 					&ucli.StringFlag{Name: "value-col", Value: "value", Usage: "the reading's `COLUMN`"},
 					&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
 					columnsFlag(),

@@ -107,3 +107,32 @@ func TestTableEscapesControls(t *testing.T) {
 		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+func TestParseTimeField(t *testing.T) {
+	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	}
+	for _, tc := range []struct {
+		in   string
+		want time.Time
+	}{
+		{"2014-01-21T20:34:28.740Z", utc(2014, 1, 21, 20, 34, 28, 740e6)},
+		{"2014-01-21T21:34:28+01:00", utc(2014, 1, 21, 20, 34, 28, 0)},
+		{"2014-01-21T20:34:28.740", utc(2014, 1, 21, 20, 34, 28, 740e6)},
+		{"2014-01-21 20:34:28", utc(2014, 1, 21, 20, 34, 28, 0)},
+		{" 2014-01-21 20:34:28.5 ", utc(2014, 1, 21, 20, 34, 28, 5e8)},
+		{"2014-01-21", utc(2014, 1, 21, 0, 0, 0, 0)},
+		{"1390336468", utc(2014, 1, 21, 20, 34, 28, 0)},
+		{"1390336468.25", utc(2014, 1, 21, 20, 34, 28, 25e7)},
+		{"-1", utc(1969, 12, 31, 23, 59, 59, 0)},
+	} {
+		if got, err := parseTimeField(tc.in); err != nil || !got.Equal(tc.want) {
+			t.Errorf("parseTimeField(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"", "yesterday", "2014-13-01", "2014-01-21T25:00:00", "NaN", "Inf", "1e300", "1e12", "2263-01-01", "1600-01-01T00:00:00Z"} {
+		if got, err := parseTimeField(in); err == nil {
+			t.Errorf("parseTimeField(%q) = %v, want an error", in, got)
+		}
+	}
+}
