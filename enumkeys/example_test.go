@@ -70,3 +70,31 @@ func ExampleLog_Trim() {
 	// 4 2 days ago
 	// 3 4 days ago
 }
+
+// An import: a batch of messages of several users in one AppendAll, in
+// time order, then each user's count and last id.
+func ExampleLog_AppendAll() {
+	store := keyspace.NewMemory()
+	comments := enumkeys.NewLog("comments")
+	at := time.Date(2014, 1, 21, 20, 0, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		ids, err := comments.AppendAll(tx, []enumkeys.Entry{
+			{Parent: "39", At: at, Data: []byte("off-topic?")},
+			{Parent: "10", At: at.Add(time.Minute), Data: []byte("a matter of taste")},
+			{Parent: "39", At: at.Add(2 * time.Minute), Data: []byte("retracted")},
+		})
+		fmt.Println("ids", ids)
+		return err
+	})
+	store.View(func(tx keyspace.Tx) error {
+		page, _ := comments.Parents(tx, nil)
+		for _, p := range page.Parents {
+			fmt.Printf("user %s: %d comments, last id %d\n", p.Parent, p.Count, p.LastID)
+		}
+		return nil
+	})
+	// Output:
+	// ids [1 1 2]
+	// user 10: 1 comments, last id 1
+	// user 39: 2 comments, last id 2
+}

@@ -75,6 +75,34 @@ func ExampleRelation() {
 	// i1 has 2 likers; u1 likes 2 items
 }
 
+// An import of likes: one LinkAll, as Link of each edge in order (u1's
+// second like of i1 moves it to the later time, and counts once).
+func ExampleRelation_LinkAll() {
+	store := keyspace.NewMemory()
+	likes := indextable.NewRelation("likes")
+	at := time.Date(2017, 12, 1, 3, 42, 0, 0, time.UTC)
+	store.Update(func(tx keyspace.Tx) error {
+		return likes.LinkAll(tx, []indextable.Edge{
+			{Left: "u1", Right: "i1", At: at},
+			{Left: "u2", Right: "i1", At: at.Add(time.Hour)},
+			{Left: "u1", Right: "i1", At: at.Add(2 * time.Hour)},
+		})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		page, _ := likes.Lefts(tx, "i1", nil)
+		for _, l := range page.Links {
+			fmt.Println(l.ID, l.Time.Format(time.Kitchen))
+		}
+		n, _ := likes.CountLefts(tx, "i1")
+		fmt.Println("i1 has", n, "likers")
+		return nil
+	})
+	// Output:
+	// u1 5:42AM
+	// u2 4:42AM
+	// i1 has 2 likers
+}
+
 // Seed 004's buckets: readings folded into one record a minute.
 func ExampleSeries() {
 	store := keyspace.NewMemory()
