@@ -1442,7 +1442,7 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		{[]string{"series", "add", "--series", "temps", "--sensor", "s1", "--width", "1h", "5"}, "", "it has 1m0s buckets; this writer asks for 1h0m0s"},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,1\ns1,yesterday,2\n", `line 3: time "yesterday" is not RFC 3339`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,NaN\n", `line 2: reading "NaN" is not a finite number`},
-		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no time column (choose one with --time-col)"},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no row has a time column (choose one with --time-col; nothing imported)"},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1.7e308\ns9,2026-11-23T23:58:30Z,1e308\n",
 			`line 3: bad reading: 1e+308 takes the sum of bucket "s9" 2026-11-23T23:58:00Z past the largest float64 (nothing imported)`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1\n" + strings.Repeat("s", keyspace.MaxKeySize) + ",2026-11-23T23:58:00Z,1\n",

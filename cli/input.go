@@ -121,6 +121,18 @@ func anyRowHas(rows []row, col string) bool {
 	return slices.ContainsFunc(rows, func(r row) bool { _, ok := r.fields[col]; return ok })
 }
 
+// checkColumnFlags refuses a column flag (--time-col) naming a column no
+// row has: a misspelt flag, not a file of bad rows. A flag left empty
+// names no column.
+func checkColumnFlags(c *ucli.Context, rows []row, name string, flags ...string) error {
+	for _, flag := range flags {
+		if col := c.String(flag); col != "" && len(rows) > 0 && !anyRowHas(rows, col) {
+			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col, flag)
+		}
+	}
+	return nil
+}
+
 // where names the row for an error: "line 7", or "feature 7".
 func (r row) where() string {
 	if r.feature {

@@ -56,12 +56,8 @@ func logImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
-	// A column no row has is a misspelt flag, not a file of bad rows.
-	for _, col := range []struct{ flag, name string }{{"parent-col", parentCol}, {"time-col", timeCol}, {"data-col", dataCol}} {
-		if col.name != "" && len(rows) > 0 && !anyRowHas(rows, col.name) {
-			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col.name, col.flag)
-		}
+	if err := checkColumnFlags(c, rows, name, "parent-col", "time-col", "data-col"); err != nil {
+		return err
 	}
 	now := time.Now()
 	l := enumkeys.NewLog(c.String("log"))

@@ -40,12 +40,10 @@ func relImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	leftCol, rightCol, timeCol := c.String("left-col"), c.String("right-col"), c.String("time-col")
-	for _, col := range []struct{ flag, name string }{{"left-col", leftCol}, {"right-col", rightCol}, {"time-col", timeCol}} {
-		if col.name != "" && len(rows) > 0 && !anyRowHas(rows, col.name) {
-			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col.name, col.flag)
-		}
+	if err := checkColumnFlags(c, rows, name, "left-col", "right-col", "time-col"); err != nil {
+		return err
 	}
+	leftCol, rightCol, timeCol := c.String("left-col"), c.String("right-col"), c.String("time-col")
 	rel := indextable.NewRelation(c.String("rel"))
 	now := time.Now()
 	var edges []indextable.Edge

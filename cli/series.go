@@ -143,14 +143,10 @@ func seriesImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	var cols []string // sensor, time, value
-	for _, flag := range []string{"sensor-col", "time-col", "value-col"} {
-		col := c.String(flag)
-		if len(rows) > 0 && !anyRowHas(rows, col) {
-			return fmt.Errorf("%s: no %s column (choose one with --%s)", name, col, flag)
-		}
-		cols = append(cols, col)
+	if err := checkColumnFlags(c, rows, name, "sensor-col", "time-col", "value-col"); err != nil {
+		return err
 	}
+	cols := []string{c.String("sensor-col"), c.String("time-col"), c.String("value-col")}
 	var readings []indextable.Reading
 	var wheres []string // each reading's row
 	bad := newBadRows(c, name)
