@@ -291,10 +291,17 @@ func TestLogImportBadInput(t *testing.T) {
 	}
 }
 
-// TestLogImportStackExchange imports the Stack Exchange comments dump of
-// ../shared/data (when it is there) as userID_commentID logs, and checks
-// each user's items against the file read by encoding/xml's Unmarshal.
-func TestLogImportStackExchange(t *testing.T) {
+// seComment is a comment of the Stack Exchange dump, as encoding/xml's
+// Unmarshal reads it (apart from the imports' own XML reader).
+type seComment struct {
+	ID, PostID, UserID string // UserID "" for a deleted user
+	At                 time.Time
+}
+
+// stackExchangeComments reads the Stack Exchange comments dump of
+// ../shared/data, or skips t when it is absent.
+func stackExchangeComments(t *testing.T) (string, []seComment) {
+	t.Helper()
 	path := dataset.Path(t, "beer.stackexchange_Comments.xml")
 	body, err := os.ReadFile(path)
 	if err != nil {
@@ -311,22 +318,34 @@ func TestLogImportStackExchange(t *testing.T) {
 	if err := xml.Unmarshal(body, &dump); err != nil {
 		t.Fatal(err)
 	}
+	var out []seComment
+	for _, r := range dump.Rows {
+		at, err := time.Parse("2006-01-02T15:04:05.000", r.CreationDate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, seComment{r.ID, r.PostID, r.UserID, at})
+	}
+	return path, out
+}
+
+// TestLogImportStackExchange imports the Stack Exchange comments dump of
+// ../shared/data (when it is there) as userID_commentID logs, and checks
+// each user's items against the file read by encoding/xml's Unmarshal.
+func TestLogImportStackExchange(t *testing.T) {
+	path, all := stackExchangeComments(t)
 	type comment struct {
 		id string
 		at time.Time
 	}
 	byUser := map[string][]comment{}
 	orphans := 0
-	for _, r := range dump.Rows {
-		if r.UserID == "" {
+	for _, c := range all {
+		if c.UserID == "" {
 			orphans++
 			continue
 		}
-		at, err := time.Parse("2006-01-02T15:04:05.000", r.CreationDate)
-		if err != nil {
-			t.Fatal(err)
-		}
-		byUser[r.UserID] = append(byUser[r.UserID], comment{r.ID, at})
+		byUser[c.UserID] = append(byUser[c.UserID], comment{c.ID, c.At})
 	}
 	db := filepath.Join(t.TempDir(), "se.db")
 	_, stderr, code := run(t, "", "--db", db, "log", "import", "--log", "comments", "--parent-col", "UserId", "--time-col", "CreationDate", "--format", "xml", "--skip-bad", path)

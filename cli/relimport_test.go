@@ -3,7 +3,6 @@ package cli_test
 import (
 	"cmp"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 type relLink struct {
@@ -108,29 +105,11 @@ func TestRelImportAgainstRows(t *testing.T) {
 // checks users' and posts' lists against the dump read by encoding/xml's
 // Unmarshal: a pair at its last comment's time.
 func TestRelImportStackExchange(t *testing.T) {
-	path := dataset.Path(t, "beer.stackexchange_Comments.xml")
-	body, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dump struct {
-		Rows []struct {
-			PostID       string `xml:"PostId,attr"`
-			CreationDate string `xml:"CreationDate,attr"`
-			UserID       string `xml:"UserId,attr"`
-		} `xml:"row"`
-	}
-	if err := xml.Unmarshal(body, &dump); err != nil {
-		t.Fatal(err)
-	}
+	path, comments := stackExchangeComments(t)
 	links := map[[2]string]time.Time{}
-	for _, r := range dump.Rows {
-		if r.UserID != "" {
-			at, err := time.Parse("2006-01-02T15:04:05.000", r.CreationDate)
-			if err != nil {
-				t.Fatal(err)
-			}
-			links[[2]string{r.UserID, r.PostID}] = at
+	for _, c := range comments {
+		if c.UserID != "" {
+			links[[2]string{c.UserID, c.PostID}] = c.At
 		}
 	}
 	db := filepath.Join(t.TempDir(), "se.db")
