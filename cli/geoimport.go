@@ -262,13 +262,13 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 	// The columns: a CSV's header, or every field any NDJSON object or XML
 	// element has (an export's points carry "expires" only when they
 	// expire).
-	have := rows[0].fields
-	if len(rows) > 1 && c.String("format") != "csv" {
-		have = map[string]string{}
-		for _, r := range rows {
-			for k := range r.fields {
-				have[k] = ""
-			}
+	have := map[string]string{}
+	for _, r := range rows {
+		for k := range r.names() {
+			have[k] = ""
+		}
+		if r.header != nil {
+			break // every row has the header's
 		}
 	}
 	find := func(flag, given string, names ...string) (string, error) {
@@ -310,7 +310,7 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 
 // point turns a row into a point, checking everything Put would.
 func (s columnSpec) point(r row) (geo.Point, error) {
-	p := geo.Point{ID: r.fields[s.id]}
+	p := geo.Point{ID: r.get(s.id)}
 	if s.geojson {
 		if r.point == nil {
 			return p, errors.New("the feature's geometry is not a Point")
@@ -321,10 +321,10 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 	} else {
 		var err error
-		if p.Lat, err = number(r.fields[s.lat], "latitude"); err != nil {
+		if p.Lat, err = number(r.get(s.lat), "latitude"); err != nil {
 			return p, err
 		}
-		if p.Lon, err = number(r.fields[s.lon], "longitude"); err != nil {
+		if p.Lon, err = number(r.get(s.lon), "longitude"); err != nil {
 			return p, err
 		}
 	}
@@ -337,7 +337,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	case p.Lon < -180 || p.Lon > 180:
 		return p, fmt.Errorf("longitude %v out of range [-180, 180]", p.Lon)
 	}
-	if v := strings.TrimSpace(r.fields[s.expires]); s.expires != "" && v != "" {
+	if v := strings.TrimSpace(r.get(s.expires)); s.expires != "" && v != "" {
 		t, err := parseExpiry(v, fmt.Sprintf(" (column %q)", s.expires))
 		if err != nil {
 			return p, err
@@ -350,7 +350,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	}
 	for _, sc := range s.scope {
 		skip[sc] = true
-		if _, ok := r.fields[sc]; !ok && (r.values != nil || r.feature) {
+		if _, ok := r.field(sc); !ok && (r.values != nil || r.feature) {
 			continue // an NDJSON object or a feature without it: no part (an export's unscoped point)
 		}
 		if parts, ok := stringArray(r.values[sc]); ok { // an export's scope of several parts
@@ -359,7 +359,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 			}
 			continue
 		}
-		p.Scope = append(p.Scope, r.fields[sc])
+		p.Scope = append(p.Scope, r.get(sc))
 	}
 	if _, err := composite.Tuple(p.Scope).TryPack(); err != nil {
 		return p, fmt.Errorf("scope: %w", err)
@@ -373,7 +373,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		maps.Copy(payload, inner)
 		skip["payload"] = true
 	}
-	for k := range r.fields {
+	for k := range r.names() {
 		if skip[k] {
 			continue
 		}

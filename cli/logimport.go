@@ -127,7 +127,7 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
 		return e, err
 	}
 	obj := map[string]any{}
-	for k := range r.fields {
+	for k := range r.names() {
 		if k != parentCol && k != timeCol {
 			obj[k] = r.value(k, c.Bool("typed"))
 		}
@@ -139,7 +139,7 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
 // logField is a row's column col, which says the item's what; a row
 // without it (an XML element or NDJSON object lacking it) is bad.
 func logField(r row, what, col string) (string, error) {
-	v, ok := r.fields[col]
+	v, ok := r.field(col)
 	if !ok {
 		return "", fmt.Errorf("no %s: the row has no %s", what, col)
 	}

@@ -91,7 +91,7 @@ func edgeOf(r row, leftCol, rightCol, timeCol string, now time.Time) (indextable
 		col string
 		to  *string
 	}{{leftCol, &e.Left}, {rightCol, &e.Right}} {
-		v, ok := r.fields[side.col]
+		v, ok := r.field(side.col)
 		switch {
 		case !ok:
 			return e, fmt.Errorf("the row has no %s", side.col)
@@ -101,7 +101,7 @@ func edgeOf(r row, leftCol, rightCol, timeCol string, now time.Time) (indextable
 		*side.to = v
 	}
 	if timeCol != "" {
-		text, ok := r.fields[timeCol]
+		text, ok := r.field(timeCol)
 		if !ok {
 			return e, fmt.Errorf("the row has no %s", timeCol)
 		}

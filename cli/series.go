@@ -172,7 +172,7 @@ func seriesImport(c *ucli.Context) error {
 
 // readingOf reads a CSV row's sensor, time and value columns.
 func readingOf(r row, cols []string) (indextable.Reading, error) {
-	sensor, at, value := r.fields[cols[0]], strings.TrimSpace(r.fields[cols[1]]), r.fields[cols[2]]
+	sensor, at, value := r.get(cols[0]), strings.TrimSpace(r.get(cols[1])), r.get(cols[2])
 	if sensor == "" {
 		return indextable.Reading{}, errors.New("empty sensor")
 	}

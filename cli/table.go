@@ -130,7 +130,7 @@ func tableImport(c *ucli.Context) error {
 	for i, k := range keyCols {
 		schema[i] = composite.Column{Name: k, Kind: composite.KindInt}
 		for _, r := range rows {
-			if v := r.fields[k]; v != "" && !isPlainInt(v) {
+			if v := r.get(k); v != "" && !isPlainInt(v) {
 				schema[i].Kind = composite.KindString
 				break
 			}
@@ -169,7 +169,7 @@ func tableImport(c *ucli.Context) error {
 		firstAt := make(map[string]string, len(rows)) // where each key was first read
 		for _, r := range rows {
 			rec := record{}
-			for k := range r.fields {
+			for k := range r.names() {
 				// NDJSON's fields keep their JSON types; with --typed, a
 				// CSV's key columns stay text, as the key reads them.
 				rec[k] = r.value(k, typed && !slices.Contains(keyCols, k))
@@ -216,7 +216,7 @@ func tableImport(c *ucli.Context) error {
 func rowKey(r row, keyCols []string, schema composite.Schema, firstAt map[string]string) (composite.Tuple, error) {
 	key := make(composite.Tuple, len(keyCols))
 	for j, k := range keyCols {
-		v := r.fields[k]
+		v := r.get(k)
 		if v == "" {
 			return nil, fmt.Errorf("empty key column %q", k)
 		}
