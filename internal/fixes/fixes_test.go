@@ -1,6 +1,7 @@
 package fixes
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -33,5 +34,51 @@ func TestApply(t *testing.T) {
 	want := map[string]string{"b": "new", "c": "old", "d": ""}
 	if len(got) != len(want) || got["b"] != "new" || got["c"] != "old" || got["d"] != "" {
 		t.Errorf("after Apply: %q, want %q", got, want)
+	}
+}
+
+// orderTx records the order of a transaction's writes.
+type orderTx struct {
+	keyspace.Tx
+	writes []string
+}
+
+func (o *orderTx) Put(k, v []byte) error {
+	o.writes = append(o.writes, "put "+string(k))
+	return o.Tx.Put(k, v)
+}
+
+func (o *orderTx) Delete(k []byte) error {
+	o.writes = append(o.writes, "del "+string(k))
+	return o.Tx.Delete(k)
+}
+
+// Finish sorts the problems and, for a repair only, applies the set: the
+// deletes, then the puts, each in key order (as bbolt wants a large
+// transaction's writes).
+func TestFinish(t *testing.T) {
+	s := keyspace.NewMemory()
+	var set Set
+	for _, k := range []string{"m", "c", "x", "a"} {
+		set.Put([]byte(k), []byte("v"))
+	}
+	for _, k := range []string{"z", "b", "k"} {
+		set.Delete([]byte(k))
+	}
+	var rec orderTx
+	if err := s.Update(func(tx keyspace.Tx) error {
+		rec.Tx = tx
+		problems, err := set.Finish(&rec, []string{"stale b", "missing a"}, false)
+		if err != nil || len(problems) != 2 || problems[0] != "missing a" || len(rec.writes) != 0 {
+			t.Errorf("a verify's Finish: %q, %v, writes %q", problems, err, rec.writes)
+		}
+		_, err = set.Finish(&rec, nil, true)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"del b", "del k", "del z", "put a", "put c", "put m", "put x"}
+	if strings.Join(rec.writes, ",") != strings.Join(want, ",") {
+		t.Errorf("a repair wrote %q, want %q", rec.writes, want)
 	}
 }
