@@ -3,6 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -20,6 +23,8 @@ func relImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "left-col", Required: true, Usage: "the `COLUMN` of each link's left side (a user)"},
 			&ucli.StringFlag{Name: "right-col", Required: true, Usage: "the `COLUMN` of each link's right side (an item)"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: " + timeColumnForms, DefaultText: "every link made now"},
+			&ucli.StringFlag{Name: "left-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values, as a JSON object, show with each left in its rights' lists (rel link --left-fields; a left's last row sets them)"},
+			&ucli.StringFlag{Name: "right-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values show with each right in its lefts' lists (rel link --right-fields)"},
 			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson or xml (each element under the root a row, its attributes the fields)"},
 			columnsFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
@@ -30,7 +35,9 @@ func relImportCommand() *ucli.Command {
 
 // relImport links a file's pairs with one LinkAll: as rel link of each
 // row in the file's order would (a pair named twice is linked at its last
-// row's time), its keys written in order.
+// row's time), its keys written in order. With --left-fields-cols and
+// --right-fields-cols it records each entity's fields, from its last row,
+// before the links copy them.
 func relImport(c *ucli.Context) error {
 	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
 	if err != nil {
@@ -43,8 +50,21 @@ func relImport(c *ucli.Context) error {
 	if err := checkColumnFlags(c, rows, name, "left-col", "right-col", "time-col"); err != nil {
 		return err
 	}
+	var fieldCols [2][]string // the left's and the right's
+	for i, flag := range []string{"left-fields-cols", "right-fields-cols"} {
+		if c.String(flag) == "" {
+			continue
+		}
+		for _, col := range strings.Split(c.String(flag), ",") {
+			if len(rows) > 0 && !anyRowHas(rows, col) {
+				return fmt.Errorf("%s: no row has a %s column (choose others with --%s; nothing imported)", name, col, flag)
+			}
+			fieldCols[i] = append(fieldCols[i], col)
+		}
+	}
 	leftCol, rightCol, timeCol := c.String("left-col"), c.String("right-col"), c.String("time-col")
 	rel := indextable.NewRelation(c.String("rel"))
+	fields := [2]map[string][]byte{{}, {}} // each left's and right's, from its last row
 	now := time.Now()
 	var edges []indextable.Edge
 	var wheres []string // each edge's row
@@ -61,8 +81,28 @@ func relImport(c *ucli.Context) error {
 			continue
 		}
 		edges, wheres = append(edges, e), append(wheres, r.where())
+		for i, id := range []string{e.Left, e.Right} {
+			if fieldCols[i] != nil {
+				obj := map[string]any{}
+				for _, col := range fieldCols[i] {
+					if _, ok := r.field(col); ok {
+						obj[col] = r.value(col, false)
+					}
+				}
+				fields[i][id], _ = marshal(obj)
+			}
+		}
 	}
 	if err := updateDB(c, func(tx keyspace.Tx) error {
+		// The entities' fields first, in key order, so that the links
+		// copy them; then the links.
+		for i, set := range []func(keyspace.Tx, string, []byte) (int, error){rel.SetLeftFields, rel.SetRightFields} {
+			for _, id := range slices.Sorted(maps.Keys(fields[i])) {
+				if _, err := set(tx, id, fields[i][id]); err != nil {
+					return err
+				}
+			}
+		}
 		err := rel.LinkAll(tx, edges)
 		if ee := (*indextable.EdgeError)(nil); errors.As(err, &ee) {
 			return bad.add(wheres[ee.Index], ee.Err)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,8 +15,9 @@ import (
 )
 
 type relLink struct {
-	ID   string
-	Time time.Time
+	ID     string
+	Time   time.Time
+	Fields json.RawMessage
 }
 
 // relList reads one side's whole list with rel list, newest first.
@@ -35,7 +37,7 @@ func wantLinks(links map[[2]string]time.Time, side int, id string) []relLink {
 	var out []relLink
 	for p, at := range links {
 		if p[side] == id {
-			out = append(out, relLink{p[1-side], at})
+			out = append(out, relLink{ID: p[1-side], Time: at})
 		}
 	}
 	slices.SortFunc(out, func(a, b relLink) int { return cmp.Or(b.Time.Compare(a.Time), strings.Compare(a.ID, b.ID)) })
@@ -58,22 +60,26 @@ func TestRelImportAgainstRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	base := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	links := map[[2]string]time.Time{}
+	names := map[string]string{} // each user's name and item's title, from its last good row
 	var b strings.Builder
-	b.WriteString("user\titem\tat\n")
+	b.WriteString("user\titem\tat\tname\ttitle\n")
 	for i := range 150 {
 		u, it := fmt.Sprint("u", r.IntN(8)), fmt.Sprint("i:", r.IntN(12))
 		at := base.Add(time.Duration(r.IntN(500)) * time.Minute)
+		name, title := fmt.Sprint("name ", i), fmt.Sprint("<b>", i, "</b> & co")
 		if i%40 == 39 {
-			fmt.Fprintf(&b, "\t%s\t%d\n", it, at.Unix()) // no user: a bad row
+			fmt.Fprintf(&b, "\t%s\t%d\t%s\t%s\n", it, at.Unix(), name, title) // no user: a bad row
 			continue
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%d\n", u, it, at.Unix())
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%s\t%s\n", u, it, at.Unix(), name, title)
 		links[[2]string{u, it}] = at
+		names[u], names[it] = name, title
 	}
 	file := filepath.Join(dir, "likes.tsv")
 	os.WriteFile(file, []byte(b.String()), 0o644)
 	db := filepath.Join(dir, "k.db")
-	args := []string{"--db", db, "rel", "import", "--rel", "likes", "--left-col", "user", "--right-col", "item", "--time-col", "at", "--format", "tsv", file}
+	args := []string{"--db", db, "rel", "import", "--rel", "likes", "--left-col", "user", "--right-col", "item", "--time-col", "at", "--format", "tsv",
+		"--left-fields-cols", "name", "--right-fields-cols", "title", file}
 	if _, stderr, code := run(t, "", args...); code != 1 || !strings.Contains(stderr, "line 41: user is empty (nothing imported)") {
 		t.Fatalf("a bad row without --skip-bad: exit %d, %q", code, stderr)
 	}
@@ -88,7 +94,16 @@ func TestRelImportAgainstRows(t *testing.T) {
 		for n := range 12 {
 			id := fmt.Sprint(prefix, n)
 			want := wantLinks(links, side, id)
-			sameLinks(t, "list "+id, relList(t, db, "likes", []string{"left", "right"}[side], id), want)
+			got := relList(t, db, "likes", []string{"left", "right"}[side], id)
+			sameLinks(t, "list "+id, got, want)
+			// Each entry shows the other side's fields, from its last row.
+			for _, l := range got {
+				var fields map[string]string
+				want := map[string]string{[]string{"title", "name"}[side]: names[l.ID]}
+				if err := json.Unmarshal(l.Fields, &fields); err != nil || !maps.Equal(fields, want) {
+					t.Errorf("list %s: %s shows %s, want %v", id, l.ID, l.Fields, want)
+				}
+			}
 			out, _, _ := run(t, "", "--db", db, "rel", "count", "--rel", "likes", "--"+[]string{"left", "right"}[side], id)
 			if strings.TrimSpace(out) != fmt.Sprint(len(want)) {
 				t.Errorf("count %s: %q, want %d", id, out, len(want))
