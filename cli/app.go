@@ -53,8 +53,14 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exit code 130; nothing is half written, as an Update that does not
 // commit leaves the file as it was.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(context.Background(), args, stdin, stdout, stderr)
+}
+
+// run is Run under parent, whose values the command sees: the script's
+// transaction, for a line of shell --atomic (sharedTx).
+func run(parent context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	handling := new(interruptHandling)
-	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), interruptKey{}, handling))
+	ctx, cancel := context.WithCancel(context.WithValue(parent, interruptKey{}, handling))
 	defer cancel()
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt)
@@ -215,8 +221,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 	}
 }
 
-// openRead opens the database read-only for a query: it must exist.
+// openRead opens the database read-only for a query: it must exist. A
+// command that reads the file itself (stats, verify, backup) opens it so,
+// and is refused in a shell --atomic script, whose writes are not in the
+// file until the script ends; the others open it with openView.
 func openRead(c *ucli.Context) (*keyspace.BoltStore, error) {
+	if _, ok := sharedTx(c); ok {
+		return nil, usagef("%s reads the file, which holds none of a shell --atomic script's writes until it ends: run it before or after the script", c.Command.FullName())
+	}
 	path := common(c, "db")
 	s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: true})
 	if errors.Is(err, os.ErrNotExist) {
@@ -225,8 +237,26 @@ func openRead(c *ucli.Context) (*keyspace.BoltStore, error) {
 	return s, explainOpen(path, err)
 }
 
-// openWrite opens (or creates) the database for writing.
-func openWrite(c *ucli.Context) (*writeStore, error) {
+// openView opens the database for a command that reads it through
+// transactions: the file read-only, or, in a shell --atomic script, the
+// script's transaction.
+func openView(c *ucli.Context) (keyspace.Store, error) {
+	if s, ok, err := sharedStore(c); ok || err != nil {
+		return s, err
+	}
+	s, err := openRead(c)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openWrite opens (or creates) the database for writing: the file, or,
+// in a shell --atomic script, the script's transaction.
+func openWrite(c *ucli.Context) (keyspace.Store, error) {
+	if s, ok, err := sharedStore(c); ok || err != nil {
+		return s, err
+	}
 	path := common(c, "db")
 	_, statErr := os.Stat(path)
 	s, err := keyspace.Open(path, nil)
@@ -458,7 +488,7 @@ func completionCommand() *ucli.Command {
 
 // viewDB runs fn in a read transaction on the database, opened read-only.
 func viewDB(c *ucli.Context, fn func(tx keyspace.Tx) error) error {
-	s, err := openRead(c)
+	s, err := openView(c)
 	if err != nil {
 		return err
 	}

@@ -459,7 +459,7 @@ func viewPoints(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, o *geo.Q
 	if err != nil {
 		return err
 	}
-	s, err := openRead(c)
+	s, err := openView(c)
 	if err != nil {
 		return err
 	}

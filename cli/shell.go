@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/keyspacedb/keyspace"
 	"github.com/mattn/go-shellwords"
 	"github.com/peterh/liner"
 	ucli "github.com/urfave/cli/v2"
@@ -30,14 +32,17 @@ import (
 // file is opened and closed by each command, so another process may write
 // it between two lines, as it may between two commands. A command's
 // standard input is empty, since the shell's is its lines: import from a
-// file, not from "-".
+// file, not from "-". With --atomic, a script's lines share one write
+// transaction instead (atomic.go): all of them are written, or none.
 
 func shellCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "shell",
 		Usage: "run commands one per line without repeating keyspace --db: a prompt with history and Tab completion at a terminal, else a script that stops at its first failing line",
 		UsageText: "keyspace --db cities.db shell\n" +
-			"keyspace --db cities.db shell < setup.ks",
+			"keyspace --db cities.db shell < setup.ks\n" +
+			"keyspace --db shop.db shell --atomic < order.ks   # every line in one transaction: all of them, or none",
+		Flags:  []ucli.Flag{&ucli.BoolFlag{Name: "atomic", Usage: "run the script's lines in one transaction, as Redis's MULTI … EXEC: if a line fails, none of them is written (the commands that read the file itself, stats, verify and backup, are refused)"}},
 		Action: shell,
 	}
 }
@@ -50,36 +55,70 @@ func shell(c *ucli.Context) error {
 	if common(c, "quiet") == "true" {
 		prefix = append(prefix, "--quiet")
 	}
+	atTerminal := false
 	if in, ok := c.App.Reader.(*os.File); ok && isTerminal(in) && isTerminal(c.App.Writer) {
+		atTerminal = true
+	}
+	switch {
+	case c.Bool("atomic") && atTerminal:
+		return usagef("shell --atomic runs a script from standard input (keyspace shell --atomic < script.ks); at a prompt each line is written when it runs")
+	case c.Bool("atomic"):
+		return shellAtomic(c, prefix)
+	case atTerminal:
 		return shellPrompt(c, prefix)
 	}
-	return shellScript(c, prefix, c.App.Reader)
+	_, err := shellScript(c, prefix, c.App.Reader, context.Background())
+	return err
 }
 
-// shellScript runs the lines of r, stopping at the first that fails.
-func shellScript(c *ucli.Context, prefix []string, r io.Reader) error {
+// shellAtomic runs the script of standard input in one write
+// transaction (atomic.go): it commits once every line has run, and rolls
+// back at the first that fails.
+func shellAtomic(c *ucli.Context, prefix []string) error {
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	lines := 0
+	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
+		var err error
+		lines, err = shellScript(c, prefix, c.App.Reader, context.WithValue(context.Background(), sharedKey{}, shared{tx, common(c, "db")}))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%w; nothing the script wrote was kept (shell --atomic)", stoppedUpdate(err, "nothing written"))
+	}
+	fmt.Fprintf(c.App.ErrWriter, "committed %s in one transaction\n", count(lines, "line"))
+	return nil
+}
+
+// shellScript runs the lines of r, stopping at the first that fails, and
+// returns how many commands it ran. Each runs under ctx's values.
+func shellScript(c *ucli.Context, prefix []string, r io.Reader, ctx context.Context) (int, error) {
 	lines := bufio.NewScanner(r)
 	lines.Buffer(make([]byte, 64*1024), 16*1024*1024) // a polygon's GeoJSON may be long
+	ran := 0
 	for n := 1; lines.Scan(); n++ {
-		code, exit, err := shellLine(c, prefix, lines.Text())
+		code, exit, err := shellLine(ctx, c, prefix, lines.Text(), &ran)
 		var ue usageError
 		switch {
 		case errors.As(err, &ue):
-			return usagef("line %d: %w", n, err)
+			return ran, usagef("line %d: %w", n, err)
 		case err != nil:
-			return fmt.Errorf("line %d: %w", n, err)
+			return ran, fmt.Errorf("line %d: %w", n, err)
 		case code == 2:
-			return usagef("line %d failed (exit 2); the lines after it were not run", n)
+			return ran, usagef("line %d failed (exit 2); the lines after it were not run", n)
 		case code != 0:
-			return fmt.Errorf("line %d failed (exit %d); the lines after it were not run", n, code)
+			return ran, fmt.Errorf("line %d failed (exit %d); the lines after it were not run", n, code)
 		case exit:
-			return nil
+			return ran, nil
 		}
 	}
 	if err := lines.Err(); err != nil {
-		return fmt.Errorf("reading the script: %w", err)
+		return ran, fmt.Errorf("reading the script: %w", err)
 	}
-	return nil
+	return ran, nil
 }
 
 // shellPrompt reads lines at a terminal until exit, quit or Ctrl-D. A
@@ -129,7 +168,7 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 		if strings.TrimSpace(line) != "" {
 			term.AppendHistory(line)
 		}
-		_, exit, err := shellLine(c, prefix, line)
+		_, exit, err := shellLine(context.Background(), c, prefix, line, new(int))
 		if err != nil {
 			fmt.Fprintf(c.App.ErrWriter, "keyspace: %s\n", oneLine(err))
 		}
@@ -139,11 +178,11 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 	}
 }
 
-// shellLine runs one line: nothing for a blank line or a # comment, and
-// exit or quit end the shell. It returns the command's exit code, or an
+// shellLine runs one line, under ctx's values, counting it in ran: nothing
+// for a blank line or a # comment, and exit or quit end the shell. It returns the command's exit code, or an
 // error for a line that is no command (unbalanced quotes, a shell inside
 // the shell).
-func shellLine(c *ucli.Context, prefix []string, line string) (code int, exit bool, err error) {
+func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line string, ran *int) (code int, exit bool, err error) {
 	words, err := shellwords.Parse(line)
 	if err != nil {
 		return 0, false, usageError{fmt.Errorf("%w: %s", err, strings.TrimSpace(line))}
@@ -159,7 +198,8 @@ func shellLine(c *ucli.Context, prefix []string, line string) (code int, exit bo
 	case "keyspace": // pasted from the command line
 		words = words[1:]
 	}
-	return Run(append(slices.Clone(prefix), words...), strings.NewReader(""), c.App.Writer, c.App.ErrWriter), false, nil
+	*ran++
+	return run(ctx, append(slices.Clone(prefix), words...), strings.NewReader(""), c.App.Writer, c.App.ErrWriter), false, nil
 }
 
 // complete is the shell's Tab completion of the last word of line: the
