@@ -886,10 +886,11 @@ func fenceContainingFile(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, spec, name, err := pointRows(c)
+	rows, spec, bad, err := pointRows(c)
 	if err != nil {
 		return err
 	}
+	name := bad.name
 	points := make([]geo.Point, len(rows))
 	for i, r := range rows {
 		if points[i], err = spec.point(r); err != nil {

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
@@ -232,6 +233,59 @@ func TestColumnsAfterByteOrderMark(t *testing.T) {
 		}
 		if out, stderr, code := run(t, "", "--db", db, "--output", "json", "table", "get", "--table", "t", "1"); code != 0 || !strings.Contains(out, `"city": "Oslo"`) {
 			t.Errorf("%s: table get 1: exit %d: %s%s", format, code, out, stderr)
+		}
+	}
+}
+
+// TestOpenStreetMapXML: geo import --format xml reads an OpenStreetMap
+// .osm file's nodes as points (id, lat and lon are its default columns),
+// their <tag k v> elements as payload fields; the bounds, ways and
+// relations are bad rows that --skip-bad names and leaves out. Queries
+// find the nodes as brute force over them does.
+func TestOpenStreetMapXML(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(13, 14))
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<osm version="0.6" generator="test">` + "\n")
+	b.WriteString(`  <bounds minlat="52.50" minlon="13.35" maxlat="52.54" maxlon="13.43"/>` + "\n")
+	var nodes []city
+	names := map[string]string{}
+	for i := range 40 {
+		id := fmt.Sprint(1000 + i)
+		lat, lon := 52.50+r.Float64()*0.04, 13.35+r.Float64()*0.08
+		nodes = append(nodes, city{id, lat, lon})
+		fmt.Fprintf(&b, `  <node id="%s" visible="true" version="2" lat="%.7f" lon="%.7f"`, id, lat, lon)
+		if i%3 == 0 {
+			b.WriteString("/>\n") // a node without tags
+			continue
+		}
+		names[id] = fmt.Sprintf("Café & Bar %d", i)
+		fmt.Fprintf(&b, ">\n    <tag k=\"name\" v=\"Café &amp; Bar %d\"/>\n    <tag k=\"amenity\" v=\"cafe\"/>\n  </node>\n", i)
+	}
+	b.WriteString(`  <way id="7"><nd ref="1000"/><nd ref="1001"/><tag k="highway" v="footway"/></way>` + "\n")
+	b.WriteString(`  <relation id="8"><member type="node" ref="1000" role=""/></relation>` + "\n</osm>\n")
+	file, db := filepath.Join(dir, "map.osm"), filepath.Join(dir, "osm.db")
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	if _, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "osm", "--format", "xml", file); code != 1 || !strings.Contains(stderr, "line 3: no latitude: the row has no lat") {
+		t.Errorf("without --skip-bad: exit %d, %q", code, stderr)
+	}
+	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "osm", "--format", "xml", "--skip-bad", file)
+	if code != 0 || !strings.Contains(stderr, "imported 40 points into osm; skipped 3 bad rows") || !strings.Contains(stderr, "<nd> inside the row") || !strings.Contains(stderr, "<member> inside the row") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "osm", "--lat", "52.52", "--lon", "13.39", "--radius", "1.5km")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	got := decode(t, out)
+	if want := brute(nodes, 52.52, 13.39, func(_ city, d float64) bool { return d <= 1500 }); !slices.Equal(ids(got), want) {
+		t.Errorf("near: %v, brute force %v", ids(got), want)
+	}
+	for _, res := range got.Results {
+		var payload struct{ Name, Amenity, Version string }
+		json.Unmarshal(res.Payload, &payload)
+		if payload.Name != names[res.ID] || payload.Version != "2" || (names[res.ID] != "") != (payload.Amenity == "cafe") {
+			t.Errorf("node %s: payload %s, want name %q", res.ID, res.Payload, names[res.ID])
 		}
 	}
 }

@@ -47,20 +47,20 @@ func geoImportCommand() *ucli.Command {
 
 // pointRows reads the rows of a file of points (geo import, fence
 // containing FILE) and finds their columns.
-func pointRows(c *ucli.Context) ([]row, columnSpec, string, error) {
-	rows, name, err := importRows(c, c.String("format"))
+func pointRows(c *ucli.Context) ([]row, columnSpec, *badRows, error) {
+	rows, bad, err := importRows(c, c.String("format"))
 	if err != nil {
-		return nil, columnSpec{}, "", err
+		return nil, columnSpec{}, nil, err
 	}
 	spec, err := newColumnSpec(c, rows)
 	if err != nil {
-		return nil, columnSpec{}, "", fmt.Errorf("%s: %w", name, err)
+		return nil, columnSpec{}, nil, fmt.Errorf("%s: %w", bad.name, err)
 	}
-	return rows, spec, name, nil
+	return rows, spec, bad, nil
 }
 
 func geoImport(c *ucli.Context) error {
-	rows, spec, name, err := pointRows(c)
+	rows, spec, bad, err := pointRows(c)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,6 @@ func geoImport(c *ucli.Context) error {
 	}
 	ix := geo.NewIndex(c.String("index"))
 	var points []geo.Point
-	bad := newBadRows(c, name)
 	firstAt := map[string]string{} // where each id was first read
 	for _, r := range rows {
 		p, err := spec.point(r)
@@ -310,6 +309,9 @@ func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
 
 // point turns a row into a point, checking everything Put would.
 func (s columnSpec) point(r row) (geo.Point, error) {
+	if r.bad != nil {
+		return geo.Point{}, r.bad
+	}
 	p := geo.Point{ID: r.get(s.id)}
 	if s.geojson {
 		if r.point == nil {
@@ -320,12 +322,18 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 			p.ID = r.id
 		}
 	} else {
-		var err error
-		if p.Lat, err = number(r.get(s.lat), "latitude"); err != nil {
-			return p, err
-		}
-		if p.Lon, err = number(r.get(s.lon), "longitude"); err != nil {
-			return p, err
+		for _, c := range []struct {
+			col, what string
+			to        *float64
+		}{{s.lat, "latitude", &p.Lat}, {s.lon, "longitude", &p.Lon}} {
+			v, ok := r.field(c.col)
+			if !ok { // an NDJSON object or XML element without it
+				return p, fmt.Errorf("no %s: the row has no %s", c.what, c.col)
+			}
+			var err error
+			if *c.to, err = number(v, c.what); err != nil {
+				return p, err
+			}
 		}
 	}
 	if p.ID == "" {

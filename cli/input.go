@@ -52,6 +52,7 @@ type row struct {
 	point   *orb.Point // GeoJSON geometry, when the input has one
 	id      string     // GeoJSON feature id
 	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
+	bad     error      // why the reader could not read the row (an XML element holding text)
 }
 
 // header is a CSV's or TSV's columns and where each is in a row.
@@ -228,25 +229,29 @@ func (b *badRows) add(where string, err error) error {
 }
 
 // importRows reads the rows of an import's one FILE argument ("-" for
-// standard input), and returns them with the name errors give the input.
-func importRows(c *ucli.Context, format string) ([]row, string, error) {
+// standard input), and returns them with the import's collector of bad
+// rows, which knows the name errors give the input. A row the reader
+// could not read (an XML element holding text) has its reason in bad,
+// which the import's reading of each row returns first, so that bad rows
+// are met in the file's order.
+func importRows(c *ucli.Context, format string) ([]row, *badRows, error) {
 	if c.NArg() != 1 {
-		return nil, "", usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
+		return nil, nil, usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
 	}
 	in, name, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	defer closeIn()
 	columns, err := namedColumns(c)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	rows, err := readRows(c.Context, in, format, columns)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return rows, name, nil
+	return rows, newBadRows(c, name), nil
 }
 
 // reportImport says on stderr what an import wrote, and the first bad rows
@@ -442,14 +447,30 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 //	  <row Id="1" PostId="5" CreationDate="2014-01-21T20:34:28.740" UserId="10" />
 //
 // An element's attributes are its fields, and an attribute it lacks is a
-// field it lacks, as a missing NDJSON field is. A row is named by the line
-// its element ends on. Text or elements inside a row would be left out
-// of it, so they are refused, as is an attribute given twice (which
-// encoding/xml leaves to the reader).
+// field it lacks, as a missing NDJSON field is. The elements <tag k="K"
+// v="V"/> inside a row are fields too, K=V, as OpenStreetMap's XML keeps
+// a node's tags:
+//
+//	<osm>
+//	  <node id="240109189" lat="52.5170365" lon="13.3888599">
+//	    <tag k="name" v="Berlin"/>
+//
+// so a .osm file's nodes import as points (their ways and relations,
+// which hold <nd> and <member> elements, are bad rows, which --skip-bad
+// leaves out). A row is named by the line its start tag ends on. Text or
+// other elements inside a row would be left out of it, and an attribute
+// or tag given twice would lose one of its values, so such a row is bad;
+// a document that is not well-formed XML is an error.
 func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 	d := xml.NewDecoder(in)
 	var rows []row
 	depth, root := 0, false
+	// rowBad marks the row being read bad, keeping the first reason.
+	rowBad := func(err error) {
+		if r := &rows[len(rows)-1]; r.bad == nil {
+			r.bad = err
+		}
+	}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF && !root {
@@ -474,22 +495,27 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 				if err := interrupted(ctx, len(rows)); err != nil {
 					return nil, err
 				}
-				fields := make(map[string]string, len(t.Attr))
+				rows = append(rows, row{line: line, fields: make(map[string]string, len(t.Attr))})
 				for _, a := range t.Attr {
-					if _, twice := fields[a.Name.Local]; twice {
-						return nil, fmt.Errorf("line %d: <%s> has attribute %q twice (nothing imported)", line, t.Name.Local, a.Name.Local)
+					if _, twice := rows[len(rows)-1].fields[a.Name.Local]; twice {
+						rowBad(fmt.Errorf("<%s> has attribute %q twice", t.Name.Local, a.Name.Local))
 					}
-					fields[a.Name.Local] = a.Value
+					rows[len(rows)-1].fields[a.Name.Local] = a.Value
 				}
-				rows = append(rows, row{line: line, fields: fields})
-			case depth > 2:
-				return nil, fmt.Errorf("line %d: <%s> inside a row: an XML import reads each row's attributes, not elements within it (nothing imported)", line, t.Name.Local)
+			case depth == 3 && t.Name.Local == "tag" && len(t.Attr) == 2 && t.Attr[0].Name.Local == "k" && t.Attr[1].Name.Local == "v":
+				k, v := t.Attr[0].Value, t.Attr[1].Value
+				if _, twice := rows[len(rows)-1].fields[k]; twice {
+					rowBad(fmt.Errorf("<tag k=%q> (line %d) names a field the row has already", k, line))
+				}
+				rows[len(rows)-1].fields[k] = v
+			case depth == 3:
+				rowBad(fmt.Errorf("<%s> inside the row (line %d): an XML import reads a row's attributes and its <tag k v> elements, not other elements", t.Name.Local, line))
 			}
 		case xml.EndElement:
 			depth--
 		case xml.CharData:
 			if depth >= 2 && len(bytes.TrimSpace(t)) > 0 {
-				return nil, fmt.Errorf("line %d: text inside a row: an XML import reads each row's attributes, not its text (nothing imported)", line)
+				rowBad(fmt.Errorf("text inside the row (line %d): an XML import reads a row's attributes, not its text", line))
 			}
 		}
 	}

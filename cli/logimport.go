@@ -52,17 +52,17 @@ func logImport(c *ucli.Context) error {
 	if c.IsSet("parent") == c.IsSet("parent-col") {
 		return usagef("log import needs --parent-col (each row's parent) or --parent (one parent for every row), not both")
 	}
-	rows, name, err := importRows(c, format)
+	rows, bad, err := importRows(c, format)
 	if err != nil {
 		return err
 	}
+	name := bad.name
 	if err := checkColumnFlags(c, rows, name, "parent-col", "time-col", "data-col"); err != nil {
 		return err
 	}
 	now := time.Now()
 	l := enumkeys.NewLog(c.String("log"))
 	var entries []logEntry
-	bad := newBadRows(c, name)
 	for _, r := range rows {
 		e, err := logEntryOf(c, r, now)
 		if err == nil {
@@ -101,6 +101,9 @@ func logImport(c *ucli.Context) error {
 // logEntryOf reads a row's parent, time and data.
 func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
 	e := enumkeys.Entry{Parent: c.String("parent"), At: now}
+	if r.bad != nil {
+		return e, r.bad
+	}
 	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
 	if parentCol != "" {
 		p, err := logField(r, "parent", parentCol)

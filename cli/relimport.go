@@ -43,10 +43,11 @@ func relImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, name, err := importRows(c, format)
+	rows, bad, err := importRows(c, format)
 	if err != nil {
 		return err
 	}
+	name := bad.name
 	if err := checkColumnFlags(c, rows, name, "left-col", "right-col", "time-col"); err != nil {
 		return err
 	}
@@ -68,7 +69,6 @@ func relImport(c *ucli.Context) error {
 	now := time.Now()
 	var edges []indextable.Edge
 	var wheres []string // each edge's row
-	bad := newBadRows(c, name)
 	for _, r := range rows {
 		e, err := edgeOf(r, leftCol, rightCol, timeCol, now)
 		if err == nil {
@@ -127,6 +127,9 @@ func relImport(c *ucli.Context) error {
 // edgeOf reads a row's left, right and time.
 func edgeOf(r row, leftCol, rightCol, timeCol string, now time.Time) (indextable.Edge, error) {
 	e := indextable.Edge{At: now}
+	if r.bad != nil {
+		return e, r.bad
+	}
 	for _, side := range []struct {
 		col string
 		to  *string

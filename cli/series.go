@@ -139,17 +139,17 @@ func seriesImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, name, err := importRows(c, format)
+	rows, bad, err := importRows(c, format)
 	if err != nil {
 		return err
 	}
+	name := bad.name
 	if err := checkColumnFlags(c, rows, name, "sensor-col", "time-col", "value-col"); err != nil {
 		return err
 	}
 	cols := []string{c.String("sensor-col"), c.String("time-col"), c.String("value-col")}
 	var readings []indextable.Reading
 	var wheres []string // each reading's row
-	bad := newBadRows(c, name)
 	for _, r := range rows {
 		rd, err := readingOf(r, cols)
 		if err != nil {
@@ -172,6 +172,9 @@ func seriesImport(c *ucli.Context) error {
 
 // readingOf reads a CSV row's sensor, time and value columns.
 func readingOf(r row, cols []string) (indextable.Reading, error) {
+	if r.bad != nil {
+		return indextable.Reading{}, r.bad
+	}
 	sensor, at, value := r.get(cols[0]), strings.TrimSpace(r.get(cols[1])), r.get(cols[2])
 	if sensor == "" {
 		return indextable.Reading{}, errors.New("empty sensor")

@@ -105,10 +105,11 @@ func tableImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, name, err := importRows(c, format)
+	rows, bad, err := importRows(c, format)
 	if err != nil {
 		return err
 	}
+	name := bad.name
 	for i := range rows {
 		rows[i].unwrapRecord()
 	}
@@ -142,7 +143,6 @@ func tableImport(c *ucli.Context) error {
 	}
 	defer s.Close()
 	bar := newBar(c, len(rows), "importing")
-	bad := newBadRows(c, name)
 	imported := 0
 	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		// A table imported before keeps its key: rows keyed by other
@@ -208,12 +208,15 @@ func tableImport(c *ucli.Context) error {
 }
 
 // rowKey is r's primary key under the table's schema, or why r has none:
-// an empty key column, text in an integer column, a key too deep to pack,
+// why the reader could not read it (row.bad), an empty key column, text in an integer column, a key too deep to pack,
 // or a key an earlier row has (firstAt, which rowKey fills). A repeated key
 // would overwrite the earlier row and leave one record where the file has
 // two: key columns that do not name each row once (cities by name alone)
 // would lose rows silently.
 func rowKey(r row, keyCols []string, schema composite.Schema, firstAt map[string]string) (composite.Tuple, error) {
+	if r.bad != nil {
+		return nil, r.bad
+	}
 	key := make(composite.Tuple, len(keyCols))
 	for j, k := range keyCols {
 		v := r.get(k)
