@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/cli"
 )
 
@@ -210,4 +212,105 @@ func FuzzCommandLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzAtomicScript runs up to four command lines built from data as one
+// shell --atomic script on a copy of a file holding every structure, and
+// holds it to all or nothing: it exits 0, 1 or 2; a script that fails
+// leaves the file byte for byte as it was; one that commits says how many
+// lines it ran, leaves a file keyspace verify finds sound, and holds as
+// many keys as the same lines run one by one on another copy, each of
+// which succeeds too.
+func FuzzAtomicScript(f *testing.F) {
+	f.Add([]byte{9, 3, 3, 17, 0xff, 33, 0, 0, 9})
+	f.Add([]byte{45, 10, 0, 0xff, 42, 10, 1, 0xff, 38, 3})
+	f.Add([]byte{byte(slices.Index(commandLines, "stats")), 0xff, 9, 3, 3, 17})
+	f.Add([]byte{byte(slices.Index(commandLines, "index create --table t --name $id --fields $fields")), 6, 0, 0xff, 33, 0, 0, 9})
+	quote := func(w string) string { return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'" }
+	keys := func(t *testing.T, db string) int {
+		s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		n := 0
+		s.View(func(tx keyspace.Tx) error {
+			for range tx.Scan(keyspace.Range{}) {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts := bytes.Split(data, []byte{0xff})
+		if len(data) == 0 || len(data) > 64 || len(parts) > 4 {
+			return
+		}
+		dir := t.TempDir()
+		atomic, oneByOne := filepath.Join(dir, "atomic.db"), filepath.Join(dir, "lines.db")
+		for _, db := range []string{atomic, oneByOne} {
+			if err := os.WriteFile(db, fuzzTemplate(t), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var lines [][]string
+		var script strings.Builder
+		for _, part := range parts {
+			if len(part) == 0 {
+				continue
+			}
+			line := commandLine(part)
+			if strings.ContainsRune(strings.Join(line, " "), 0) {
+				return // a script's line holds no zero byte
+			}
+			lines = append(lines, line)
+			for i, w := range line {
+				if i > 0 {
+					script.WriteByte(' ')
+				}
+				script.WriteString(quote(w))
+			}
+			script.WriteByte('\n')
+		}
+		var stdout, stderr bytes.Buffer
+		code := cli.Run([]string{"keyspace", "--db", atomic, "--quiet", "shell", "--atomic"}, strings.NewReader(script.String()), &stdout, &stderr)
+		after, err := os.ReadFile(atomic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case code < 0 || code > 2:
+			t.Fatalf("%q: exit %d: %s", lines, code, stderr.String())
+		case code != 0:
+			if !bytes.Equal(after, fuzzTemplate(t)) {
+				t.Fatalf("%q failed (exit %d, %s) and changed the file", lines, code, stderr.String())
+			}
+			return
+		}
+		if want := fmt.Sprintf("committed %s in one transaction\n", plural(len(lines), "line")); !strings.HasSuffix(stderr.String(), want) {
+			t.Fatalf("%q: stderr %q, want it to end %q", lines, stderr.String(), want)
+		}
+		var vout, verr bytes.Buffer
+		if vc := cli.Run([]string{"keyspace", "--db", atomic, "verify"}, strings.NewReader(""), &vout, &verr); vc != 0 {
+			t.Fatalf("after %q: verify exits %d:\n%s%s", lines, vc, vout.String(), verr.String())
+		}
+		for _, line := range lines {
+			var out, errb bytes.Buffer
+			if c := cli.Run(append([]string{"keyspace", "--db", oneByOne, "--quiet"}, line...), strings.NewReader(""), &out, &errb); c != 0 {
+				t.Fatalf("%q committed as a script, but %q alone exits %d: %s", lines, line, c, errb.String())
+			}
+		}
+		if a, b := keys(t, atomic), keys(t, oneByOne); a != b {
+			t.Fatalf("%q: the script left %d keys, its lines one by one %d", lines, a, b)
+		}
+	})
+}
+
+// plural is count's "1 line", "2 lines".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
