@@ -19,11 +19,14 @@ import (
 // script wrote is in the file. The commands that read the file itself
 // (stats, verify, backup) are refused inside a script (openRead).
 
-// shared is what a script's lines share: its transaction, and the file
-// it is on.
+// shared is what a script's lines share: its transaction, the file it is
+// on, and the cancelling of the transaction's context, which a line's
+// Ctrl-C calls (txStore): the command stops at its next write, and the
+// transaction, which it leaves half done, rolls back.
 type shared struct {
-	tx   keyspace.Tx
-	path string
+	tx     keyspace.Tx
+	path   string
+	cancel context.CancelFunc
 }
 
 // sharedKey is the context key of a script's shared.
@@ -50,25 +53,34 @@ func sharedStore(c *ucli.Context) (keyspace.Store, bool, error) {
 	if a, b := filepath.Clean(common(c, "db")), filepath.Clean(sh.path); a != b {
 		return nil, true, usagef("--db %s: a shell --atomic script writes to one file, %s", common(c, "db"), sh.path)
 	}
-	return txStore{sh.tx}, true, nil
+	return txStore{sh}, true, nil
 }
 
 // txStore is a Store all of whose transactions are one: a shell --atomic
 // script's. Update, View and Batch run fn in it (an error fails the
 // command, and so the script, whose transaction then rolls back), and
-// Close leaves it open for the next line.
-type txStore struct{ tx keyspace.Tx }
+// Close leaves it open for the next line. The Context forms stop the
+// shared transaction when their context is done (a Ctrl-C of the line).
+type txStore struct{ sh shared }
 
-func (s txStore) View(fn func(tx keyspace.Tx) error) error   { return fn(s.tx) }
-func (s txStore) Update(fn func(tx keyspace.Tx) error) error { return fn(s.tx) }
-func (s txStore) Batch(fn func(tx keyspace.Tx) error) error  { return fn(s.tx) }
-func (s txStore) ViewContext(_ context.Context, fn func(tx keyspace.Tx) error) error {
-	return fn(s.tx)
+func (s txStore) View(fn func(tx keyspace.Tx) error) error   { return fn(s.sh.tx) }
+func (s txStore) Update(fn func(tx keyspace.Tx) error) error { return fn(s.sh.tx) }
+func (s txStore) Batch(fn func(tx keyspace.Tx) error) error  { return fn(s.sh.tx) }
+func (s txStore) ViewContext(ctx context.Context, fn func(tx keyspace.Tx) error) error {
+	return s.under(ctx, fn)
 }
-func (s txStore) UpdateContext(_ context.Context, fn func(tx keyspace.Tx) error) error {
-	return fn(s.tx)
+func (s txStore) UpdateContext(ctx context.Context, fn func(tx keyspace.Tx) error) error {
+	return s.under(ctx, fn)
 }
-func (s txStore) BatchContext(_ context.Context, fn func(tx keyspace.Tx) error) error {
-	return fn(s.tx)
+func (s txStore) BatchContext(ctx context.Context, fn func(tx keyspace.Tx) error) error {
+	return s.under(ctx, fn)
 }
 func (s txStore) Close() error { return nil }
+
+// under runs fn in the shared transaction, stopping it if ctx is done
+// before fn returns.
+func (s txStore) under(ctx context.Context, fn func(tx keyspace.Tx) error) error {
+	stop := context.AfterFunc(ctx, s.sh.cancel)
+	defer stop()
+	return fn(s.sh.tx)
+}

@@ -33,7 +33,8 @@ import (
 // it between two lines, as it may between two commands. A command's
 // standard input is empty, since the shell's is its lines: import from a
 // file, not from "-". With --atomic, a script's lines share one write
-// transaction instead (atomic.go): all of them are written, or none.
+// transaction instead (atomic.go): all of them are written, or none; at
+// the prompt, so do the lines from begin to commit.
 
 func shellCommand() *ucli.Command {
 	return &ucli.Command{
@@ -81,9 +82,11 @@ func shellAtomic(c *ucli.Context, prefix []string) error {
 	}
 	defer s.Close()
 	lines := 0
-	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	err = s.UpdateContext(ctx, func(tx keyspace.Tx) error {
 		var err error
-		lines, err = shellScript(c, prefix, c.App.Reader, context.WithValue(context.Background(), sharedKey{}, shared{tx, common(c, "db")}))
+		lines, err = shellScript(c, prefix, c.App.Reader, context.WithValue(context.Background(), sharedKey{}, shared{tx, common(c, "db"), cancel}))
 		return err
 	})
 	if err != nil {
@@ -152,7 +155,7 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 			f.Close()
 		}
 	}()
-	fmt.Fprintf(c.App.Writer, "keyspace shell on %s: commands as on the command line, without keyspace; exit or Ctrl-D to leave\n", common(c, "db"))
+	fmt.Fprintf(c.App.Writer, "keyspace shell on %s: commands as on the command line, without keyspace; begin … commit for one transaction; exit or Ctrl-D to leave\n", common(c, "db"))
 	prompt := filepath.Base(common(c, "db")) + "> "
 	for {
 		line, err := term.Prompt(prompt)
@@ -168,6 +171,16 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 		if strings.TrimSpace(line) != "" {
 			term.AppendHistory(line)
 		}
+		switch strings.TrimSpace(line) {
+		case "begin":
+			if err := promptTransaction(c, prefix, term, prompt); err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "keyspace: %s\n", oneLine(err))
+			}
+			continue
+		case "commit", "rollback":
+			fmt.Fprintf(c.App.ErrWriter, "keyspace: no transaction to %s: begin starts one\n", strings.TrimSpace(line))
+			continue
+		}
 		_, exit, err := shellLine(context.Background(), c, prefix, line, new(int))
 		if err != nil {
 			fmt.Fprintf(c.App.ErrWriter, "keyspace: %s\n", oneLine(err))
@@ -176,6 +189,75 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 			return nil
 		}
 	}
+}
+
+// errRollback is a prompt transaction's rollback, asked for.
+var errRollback = errors.New("rolled back")
+
+// promptTransaction runs the prompt's lines from begin to commit or
+// rollback in one write transaction (atomic.go), as sqlite3 and psql do,
+// with a * in the prompt meanwhile: commit writes what they wrote,
+// rollback or Ctrl-D nothing, and a command that fails (or a Ctrl-C that
+// stops one) rolls the transaction back, since what it half did cannot be
+// taken out alone. The file stays locked to other writers until then.
+func promptTransaction(c *ucli.Context, prefix []string, term *liner.State, prompt string) error {
+	s, err := openWrite(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	ran := 0
+	inTx := strings.TrimSuffix(prompt, "> ") + "*> "
+	say := func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, format+"\n", args...) }
+	err = s.UpdateContext(ctx, func(tx keyspace.Tx) error {
+		lineCtx := context.WithValue(context.Background(), sharedKey{}, shared{tx, common(c, "db"), cancel})
+		for {
+			line, err := term.Prompt(inTx)
+			switch {
+			case errors.Is(err, liner.ErrPromptAborted):
+				continue
+			case errors.Is(err, io.EOF):
+				fmt.Fprintln(c.App.Writer)
+				return errRollback
+			case err != nil:
+				return fmt.Errorf("reading a line: %w", err)
+			}
+			if strings.TrimSpace(line) != "" {
+				term.AppendHistory(line)
+			}
+			switch strings.TrimSpace(line) {
+			case "commit":
+				return nil
+			case "rollback":
+				return errRollback
+			case "begin":
+				say("keyspace: already in a transaction: commit or rollback it")
+				continue
+			case "exit", "quit":
+				say("keyspace: in a transaction: commit or rollback it first")
+				continue
+			}
+			code, _, err := shellLine(lineCtx, c, prefix, line, &ran)
+			if err != nil { // not a command (unbalanced quotes): nothing ran
+				say("keyspace: %s", oneLine(err))
+				continue
+			}
+			if code != 0 {
+				return fmt.Errorf("a command failed (exit %d)", code)
+			}
+		}
+	})
+	switch {
+	case err == nil:
+		say("committed %s", count(ran, "command"))
+	case errors.Is(err, errRollback):
+		say("rolled back %s", count(ran, "command"))
+	default:
+		return fmt.Errorf("%w: the transaction rolled back, with its %s", stoppedUpdate(err, "nothing written"), count(ran, "command"))
+	}
+	return nil
 }
 
 // shellLine runs one line, under ctx's values, counting it in ran: nothing
@@ -237,7 +319,7 @@ func complete(commands []*ucli.Command, line string) []string {
 			names = append(names, c.Name)
 		}
 		if leaf == nil {
-			names = append(names, "exit", "quit")
+			names = append(names, "exit", "quit", "begin", "commit", "rollback")
 		}
 	}
 	head := line[:len(line)-len(last)]

@@ -153,3 +153,78 @@ func TestShellPromptSurvivesCtrlC(t *testing.T) {
 		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
 	}
 }
+
+// TestShellPromptTransactions: at the prompt, begin … commit writes the
+// commands between them in one transaction, whose later commands read its
+// earlier ones' writes; rollback, and a command that fails, write none of
+// them.
+func TestShellPromptTransactions(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
+	cmd := exec.Command(binary, "--db", db, "shell")
+	cmd.Env = append(os.Environ(), "HOME="+dir) // the history file
+	term, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer term.Close()
+	var mu sync.Mutex
+	var out strings.Builder
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := term.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	at := 0
+	waitFor := func(s string) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			mu.Lock()
+			text := out.String()
+			mu.Unlock()
+			if i := strings.Index(text[at:], s); i >= 0 {
+				at += i + len(s)
+				return
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("no %q in the shell's output:\n%s", s, out.String()[at:])
+	}
+	say := func(line, then string) {
+		t.Helper()
+		fmt.Fprintf(term, "%s\r", line)
+		waitFor(then)
+	}
+	waitFor("k.db> ")
+	say("commit", "no transaction to commit")
+	say("begin", "k.db*> ")
+	say("geo put --index p --lat 1 --lon 1 t1", "k.db*> ")
+	say("geo get --index p t1", "t1") // its own write
+	say("exit", "commit or rollback it first")
+	say("rollback", "rolled back 2 commands")
+	say("begin", "k.db*> ")
+	say("geo put --index p --lat 1 --lon 1 t2", "k.db*> ")
+	say("commit", "committed 1 command")
+	say("begin", "k.db*> ")
+	say("geo put --index p --lat 1 --lon 1 t3", "k.db*> ")
+	say("geo put --index p --lat 91 --lon 1 t4", "a command failed (exit 1): the transaction rolled back, with its 2 commands")
+	waitFor("k.db> ")
+	fmt.Fprint(term, "exit\r")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the shell ended with %v", err)
+	}
+	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1} {
+		if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "p", id); code != want {
+			t.Errorf("geo get %s: exit %d, want %d: %s", id, code, want, stderr)
+		}
+	}
+}
