@@ -177,6 +177,24 @@ func anyRowHas(rows []row, col string) bool {
 	return slices.ContainsFunc(rows, func(r row) bool { _, ok := r.field(col); return ok })
 }
 
+// recordRows reads the rows of an import of records (table, series, log
+// and rel import: CSV, TSV, NDJSON or XML, not GeoJSON) and checks that
+// its column flags name columns the rows have.
+func recordRows(c *ucli.Context, columnFlags ...string) ([]row, *badRows, error) {
+	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, bad, err := importRows(c, format)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkColumnFlags(c, rows, bad.name, columnFlags...); err != nil {
+		return nil, nil, err
+	}
+	return rows, bad, nil
+}
+
 // checkColumnFlags refuses a column flag (--time-col) naming a column no
 // row has: a misspelt flag, not a file of bad rows. A flag left empty
 // names no column.

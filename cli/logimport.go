@@ -45,19 +45,11 @@ type logEntry struct {
 // and log latest shows the newest, whatever order the file is in (the
 // USGS feed is newest first). Each parent's ids continue from its last.
 func logImport(c *ucli.Context) error {
-	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
-	if err != nil {
-		return err
-	}
 	if c.IsSet("parent") == c.IsSet("parent-col") {
 		return usagef("log import needs --parent-col (each row's parent) or --parent (one parent for every row), not both")
 	}
-	rows, bad, err := importRows(c, format)
+	rows, bad, err := recordRows(c, "parent-col", "time-col", "data-col")
 	if err != nil {
-		return err
-	}
-	name := bad.name
-	if err := checkColumnFlags(c, rows, name, "parent-col", "time-col", "data-col"); err != nil {
 		return err
 	}
 	now := time.Now()

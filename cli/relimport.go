@@ -39,18 +39,11 @@ func relImportCommand() *ucli.Command {
 // --right-fields-cols it records each entity's fields, from its last row,
 // before the links copy them.
 func relImport(c *ucli.Context) error {
-	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
-	if err != nil {
-		return err
-	}
-	rows, bad, err := importRows(c, format)
+	rows, bad, err := recordRows(c, "left-col", "right-col", "time-col")
 	if err != nil {
 		return err
 	}
 	name := bad.name
-	if err := checkColumnFlags(c, rows, name, "left-col", "right-col", "time-col"); err != nil {
-		return err
-	}
 	var fieldCols [2][]string // the left's and the right's
 	for i, flag := range []string{"left-fields-cols", "right-fields-cols"} {
 		if c.String(flag) == "" {

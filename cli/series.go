@@ -135,18 +135,11 @@ func seriesAdd(c *ucli.Context) error {
 }
 
 func seriesImport(c *ucli.Context) error {
-	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
-	if err != nil {
-		return err
-	}
-	rows, bad, err := importRows(c, format)
+	rows, bad, err := recordRows(c, "sensor-col", "time-col", "value-col")
 	if err != nil {
 		return err
 	}
 	name := bad.name
-	if err := checkColumnFlags(c, rows, name, "sensor-col", "time-col", "value-col"); err != nil {
-		return err
-	}
 	cols := []string{c.String("sensor-col"), c.String("time-col"), c.String("value-col")}
 	var readings []indextable.Reading
 	var wheres []string // each reading's row

@@ -97,58 +97,14 @@ func TestShellPromptSurvivesCtrlC(t *testing.T) {
 	}
 	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
-	cmd := exec.Command(binary, "--db", db, "shell")
-	cmd.Env = append(os.Environ(), "HOME="+dir) // the history file
-	term, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer term.Close()
-	var mu sync.Mutex
-	var out strings.Builder
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := term.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	// waitFor waits until the output after from holds s, and returns
-	// where it ends.
-	waitFor := func(s string, from int) int {
-		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			mu.Lock()
-			text := out.String()
-			mu.Unlock()
-			if i := strings.Index(text[from:], s); i >= 0 {
-				return from + i + len(s)
-			}
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("no %q in the shell's output:\n%s", s, out.String()[from:])
-		return 0
-	}
-	at := waitFor("k.db> ", 0)
-	fmt.Fprintf(term, "geo import --index p %s\r", file)
-	at = waitFor("reading", at)
-	term.Write([]byte{3}) // Ctrl-C
-	at = waitFor("interrupted", at)
+	sh := startShell(t, db, dir)
+	sh.waitFor("k.db> ")
+	sh.say("geo import --index p "+file, "reading")
+	sh.term.Write([]byte{3}) // Ctrl-C
+	sh.waitFor("interrupted")
 	time.Sleep(2500 * time.Millisecond) // past interruptGrace
-	fmt.Fprint(term, "stats\r")
-	waitFor("KIND", at)
-	fmt.Fprint(term, "exit\r")
-	if err := cmd.Wait(); err != nil {
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("the shell ended with %v:\n%s", err, out.String())
-	}
+	sh.say("stats", "KIND")
+	sh.exit()
 	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
 		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
 	}
@@ -162,69 +118,98 @@ func TestShellPromptTransactions(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "k.db")
 	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
-	cmd := exec.Command(binary, "--db", db, "shell")
-	cmd.Env = append(os.Environ(), "HOME="+dir) // the history file
-	term, err := pty.Start(cmd)
+	sh := startShell(t, db, dir)
+	sh.waitFor("k.db> ")
+	sh.say("commit", "no transaction to commit")
+	sh.say("begin", "k.db*> ")
+	sh.say("geo put --index p --lat 1 --lon 1 t1", "k.db*> ")
+	sh.say("geo get --index p t1", "t1") // its own write
+	sh.say("exit", "commit or rollback it first")
+	sh.say("rollback", "rolled back 2 commands")
+	sh.say("begin", "k.db*> ")
+	sh.say("geo put --index p --lat 1 --lon 1 t2", "k.db*> ")
+	sh.say("commit", "committed 1 command")
+	sh.say("begin", "k.db*> ")
+	sh.say("geo put --index p --lat 1 --lon 1 t3", "k.db*> ")
+	sh.say("geo put --index p --lat 91 --lon 1 t4", "a command failed (exit 1): the transaction rolled back, with its 2 commands")
+	sh.waitFor("k.db> ")
+	sh.exit()
+	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1} {
+		if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "p", id); code != want {
+			t.Errorf("geo get %s: exit %d, want %d: %s", id, code, want, stderr)
+		}
+	}
+}
+
+// ptyShell is keyspace shell run on a pseudo-terminal, as a person at a
+// terminal runs it, with what it has printed so far.
+type ptyShell struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	term *os.File
+	mu   sync.Mutex
+	out  strings.Builder
+	at   int // how much of out waitFor has passed
+}
+
+// startShell starts keyspace --db db shell on a pseudo-terminal, with
+// home for its history, or skips t where there is none.
+func startShell(t *testing.T, db, home string) *ptyShell {
+	p := &ptyShell{t: t, cmd: exec.Command(binary, "--db", db, "shell")}
+	p.cmd.Env = append(os.Environ(), "HOME="+home) // the history file
+	term, err := pty.Start(p.cmd)
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	defer term.Close()
-	var mu sync.Mutex
-	var out strings.Builder
+	p.term = term
+	t.Cleanup(func() { term.Close() })
 	go func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := term.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
+			p.mu.Lock()
+			p.out.Write(buf[:n])
+			p.mu.Unlock()
 			if err != nil {
 				return
 			}
 		}
 	}()
-	at := 0
-	waitFor := func(s string) {
-		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			mu.Lock()
-			text := out.String()
-			mu.Unlock()
-			if i := strings.Index(text[at:], s); i >= 0 {
-				at += i + len(s)
-				return
-			}
+	return p
+}
+
+// waitFor waits until the shell prints s after what the last waitFor
+// found.
+func (p *ptyShell) waitFor(s string) {
+	p.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		p.mu.Lock()
+		text := p.out.String()
+		p.mu.Unlock()
+		if i := strings.Index(text[p.at:], s); i >= 0 {
+			p.at += i + len(s)
+			return
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("no %q in the shell's output:\n%s", s, out.String()[at:])
 	}
-	say := func(line, then string) {
-		t.Helper()
-		fmt.Fprintf(term, "%s\r", line)
-		waitFor(then)
-	}
-	waitFor("k.db> ")
-	say("commit", "no transaction to commit")
-	say("begin", "k.db*> ")
-	say("geo put --index p --lat 1 --lon 1 t1", "k.db*> ")
-	say("geo get --index p t1", "t1") // its own write
-	say("exit", "commit or rollback it first")
-	say("rollback", "rolled back 2 commands")
-	say("begin", "k.db*> ")
-	say("geo put --index p --lat 1 --lon 1 t2", "k.db*> ")
-	say("commit", "committed 1 command")
-	say("begin", "k.db*> ")
-	say("geo put --index p --lat 1 --lon 1 t3", "k.db*> ")
-	say("geo put --index p --lat 91 --lon 1 t4", "a command failed (exit 1): the transaction rolled back, with its 2 commands")
-	waitFor("k.db> ")
-	fmt.Fprint(term, "exit\r")
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("the shell ended with %v", err)
-	}
-	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1} {
-		if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "p", id); code != want {
-			t.Errorf("geo get %s: exit %d, want %d: %s", id, code, want, stderr)
-		}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.t.Fatalf("no %q in the shell's output:\n%s", s, p.out.String()[p.at:])
+}
+
+// say types line and waits for then.
+func (p *ptyShell) say(line, then string) {
+	p.t.Helper()
+	fmt.Fprintf(p.term, "%s\r", line)
+	p.waitFor(then)
+}
+
+// exit types exit and waits for the shell to end.
+func (p *ptyShell) exit() {
+	p.t.Helper()
+	fmt.Fprint(p.term, "exit\r")
+	if err := p.cmd.Wait(); err != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.t.Fatalf("the shell ended with %v:\n%s", err, p.out.String())
 	}
 }

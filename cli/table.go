@@ -101,11 +101,7 @@ func tableCommand() *ucli.Command {
 }
 
 func tableImport(c *ucli.Context) error {
-	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
-	if err != nil {
-		return err
-	}
-	rows, bad, err := importRows(c, format)
+	rows, bad, err := recordRows(c)
 	if err != nil {
 		return err
 	}
