@@ -133,8 +133,24 @@ func TestShellPromptTransactions(t *testing.T) {
 	sh.say("geo put --index p --lat 1 --lon 1 t3", "k.db*> ")
 	sh.say("geo put --index p --lat 91 --lon 1 t4", "a command failed (exit 1): the transaction rolled back, with its 2 commands")
 	sh.waitFor("k.db> ")
+	// Ctrl-C stops a command in a transaction, and the transaction.
+	var big strings.Builder
+	big.WriteString("id,lat,lon\n")
+	for i := range 300_000 {
+		fmt.Fprintf(&big, "p%d,%v,%v\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
+	}
+	file := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh.say("begin", "k.db*> ")
+	sh.say("geo put --index p --lat 1 --lon 1 t5", "k.db*> ")
+	sh.say("geo import --index p "+file, "reading")
+	sh.term.Write([]byte{3}) // Ctrl-C
+	sh.waitFor("the transaction rolled back, with its 2 commands")
+	sh.waitFor("k.db> ")
 	sh.exit()
-	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1} {
+	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1, "t5": 1, "p0": 1} {
 		if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "p", id); code != want {
 			t.Errorf("geo get %s: exit %d, want %d: %s", id, code, want, stderr)
 		}
