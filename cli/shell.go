@@ -39,7 +39,7 @@ import (
 func shellCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "shell",
-		Usage: "run commands one per line without repeating keyspace --db: a prompt with history and Tab completion at a terminal, else a script that stops at its first failing line",
+		Usage: "run commands one per line without repeating keyspace --db: a prompt with history and Tab completion at a terminal, else a script that stops at its first failing line; --atomic, or begin … commit at the prompt, for one transaction",
 		UsageText: "keyspace --db cities.db shell\n" +
 			"keyspace --db cities.db shell < setup.ks\n" +
 			"keyspace --db shop.db shell --atomic < order.ks   # every line in one transaction: all of them, or none",
