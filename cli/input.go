@@ -1,6 +1,6 @@
 package cli
 
-// What the imports share (geo, table, series and log import): the
+// What the imports share (geo, table, series, log and rel import): the
 // input, read whole into rows with their line numbers before anything is
 // written, so that a bad row stops an import with nothing written; what
 // an import reports; and its progress bars.
