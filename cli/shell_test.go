@@ -103,7 +103,8 @@ func TestShellPromptSurvivesCtrlC(t *testing.T) {
 	sh.term.Write([]byte{3}) // Ctrl-C
 	sh.waitFor("interrupted")
 	time.Sleep(2500 * time.Millisecond) // past interruptGrace
-	sh.say("stats", "KIND")
+	sh.waitFor("\nk.db> ")
+	sh.say("stats", "KIND", "\nk.db> ") // the prompt back before exit is typed: liner drops what is typed while a command runs
 	sh.exit()
 	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
 		t.Errorf("the interrupted import changed the database:\n%s\n%s", before, after)
@@ -119,20 +120,24 @@ func TestShellPromptTransactions(t *testing.T) {
 	db := filepath.Join(dir, "k.db")
 	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
 	sh := startShell(t, db, dir)
+	// Each step waits for what the command prints and then for the next
+	// prompt on a line of its own (a redraw of the line being typed
+	// starts with a carriage return, not a newline): liner drops what is
+	// typed while a command runs.
+	const plain, inTx = "\nk.db> ", "\nk.db*> "
 	sh.waitFor("k.db> ")
-	sh.say("commit", "no transaction to commit")
-	sh.say("begin", "k.db*> ")
-	sh.say("geo put --index p --lat 1 --lon 1 t1", "k.db*> ")
-	sh.say("geo get --index p t1", "t1") // its own write
-	sh.say("exit", "commit or rollback it first")
-	sh.say("rollback", "rolled back 2 commands")
-	sh.say("begin", "k.db*> ")
-	sh.say("geo put --index p --lat 1 --lon 1 t2", "k.db*> ")
-	sh.say("commit", "committed 1 command")
-	sh.say("begin", "k.db*> ")
-	sh.say("geo put --index p --lat 1 --lon 1 t3", "k.db*> ")
-	sh.say("geo put --index p --lat 91 --lon 1 t4", "a command failed (exit 1): the transaction rolled back, with its 2 commands")
-	sh.waitFor("k.db> ")
+	sh.say("commit", "no transaction to commit", plain)
+	sh.say("begin", inTx)
+	sh.say("geo put --index p --lat 1 --lon 1 t1", inTx)
+	sh.say("geo get --index p t1", "1.000000", inTx) // its own write
+	sh.say("exit", "commit or rollback it first", inTx)
+	sh.say("rollback", "rolled back 2 commands", plain)
+	sh.say("begin", inTx)
+	sh.say("geo put --index p --lat 1 --lon 1 t2", inTx)
+	sh.say("commit", "committed 1 command", plain)
+	sh.say("begin", inTx)
+	sh.say("geo put --index p --lat 1 --lon 1 t3", inTx)
+	sh.say("geo put --index p --lat 91 --lon 1 t4", "the transaction rolled back, with its 2 commands", plain)
 	// Ctrl-C stops a command in a transaction, and the transaction.
 	var big strings.Builder
 	big.WriteString("id,lat,lon\n")
@@ -143,12 +148,12 @@ func TestShellPromptTransactions(t *testing.T) {
 	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sh.say("begin", "k.db*> ")
-	sh.say("geo put --index p --lat 1 --lon 1 t5", "k.db*> ")
+	sh.say("begin", inTx)
+	sh.say("geo put --index p --lat 1 --lon 1 t5", inTx)
 	sh.say("geo import --index p "+file, "reading")
 	sh.term.Write([]byte{3}) // Ctrl-C
 	sh.waitFor("the transaction rolled back, with its 2 commands")
-	sh.waitFor("k.db> ")
+	sh.waitFor(plain)
 	sh.exit()
 	for id, want := range map[string]int{"first": 0, "t1": 1, "t2": 0, "t3": 1, "t4": 1, "t5": 1, "p0": 1} {
 		if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "p", id); code != want {
@@ -212,11 +217,13 @@ func (p *ptyShell) waitFor(s string) {
 	p.t.Fatalf("no %q in the shell's output:\n%s", s, p.out.String()[p.at:])
 }
 
-// say types line and waits for then.
-func (p *ptyShell) say(line, then string) {
+// say types line and waits for each of then, in order.
+func (p *ptyShell) say(line string, then ...string) {
 	p.t.Helper()
 	fmt.Fprintf(p.term, "%s\r", line)
-	p.waitFor(then)
+	for _, s := range then {
+		p.waitFor(s)
+	}
 }
 
 // exit types exit and waits for the shell to end.
