@@ -83,6 +83,10 @@ func TestShellAtomic(t *testing.T) {
 			t.Errorf("after the script, the file lacks %s:\n%s", want, after)
 		}
 	}
+	// begin in a script says how a script gets one transaction.
+	if _, stderr, code := run(t, "begin\n", "--db", db, "shell"); code != 2 || !strings.Contains(stderr, "keyspace shell --atomic") {
+		t.Errorf("begin in a script: exit %d, %q", code, stderr)
+	}
 	// A script that would create the file and fails leaves none.
 	fresh := filepath.Join(dir, "fresh.db")
 	if _, _, code := run(t, "geo put --index p --lat 1 --lon 2 a\ngeo put --index p --lat 91 --lon 2 b\n", "--db", fresh, "shell", "--atomic"); code != 1 {

@@ -277,6 +277,8 @@ func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line strin
 		return 0, true, nil
 	case "shell":
 		return 0, false, usagef("already in the shell")
+	case "begin", "commit", "rollback": // at the prompt, handled before
+		return 0, false, usagef("%s: a script runs in one transaction with keyspace shell --atomic; begin … commit is for the prompt", words[0])
 	case "keyspace": // pasted from the command line
 		words = words[1:]
 	}
