@@ -1,0 +1,129 @@
+package cli_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/dataset"
+)
+
+// TestUSGSQuakes imports the USGS feed's month of earthquakes (newest
+// first, when ../shared/data holds it) as points and as a log per
+// network, and checks them against the file as encoding/csv reads it: the
+// nearest quakes of magnitude 4 or more, by brute force with --typed
+// magnitudes, and each network's log in time order, ids 1, 2, 3… from its
+// oldest quake, whatever order the feed is in.
+func TestUSGSQuakes(t *testing.T) {
+	path := dataset.Path(t, "usgs_all_month_2025-06-05.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	type quake struct {
+		id, net  string
+		lat, lon float64
+		mag      float64
+		hasMag   bool
+		at       time.Time
+	}
+	var quakes []quake
+	for _, r := range recs[1:] {
+		q := quake{id: r[col["id"]], net: r[col["net"]]}
+		q.lat, _ = strconv.ParseFloat(r[col["latitude"]], 64)
+		q.lon, _ = strconv.ParseFloat(r[col["longitude"]], 64)
+		q.mag, err = strconv.ParseFloat(r[col["mag"]], 64)
+		q.hasMag = err == nil
+		if q.at, err = time.Parse(time.RFC3339Nano, r[col["time"]]); err != nil {
+			t.Fatal(err)
+		}
+		quakes = append(quakes, q)
+	}
+	db := filepath.Join(t.TempDir(), "quakes.db")
+	for _, args := range [][]string{
+		{"geo", "import", "--index", "quakes", "--typed", path},
+		{"log", "import", "--log", "quakes", "--parent-col", "net", "--time-col", "time", "--data-col", "id", path},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 || !strings.Contains(stderr, fmt.Sprintf("imported %d ", len(quakes))) {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	// The 5 nearest quakes of magnitude 4 or more to three places.
+	for _, at := range []struct{ lat, lon float64 }{{35.68, 139.69}, {61.2, -149.9}, {-33.45, -70.66}} {
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "quakes",
+			"--lat", fmt.Sprint(at.lat), "--lon", fmt.Sprint(at.lon), "--k", "5", "--where", "mag>=4")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		type hit struct {
+			id string
+			d  float64
+		}
+		var hits []hit
+		for _, q := range quakes {
+			if q.hasMag && q.mag >= 4 {
+				hits = append(hits, hit{q.id, geo.Distance(at.lat, at.lon, q.lat, q.lon)})
+			}
+		}
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.d != b.d {
+				return int(math.Copysign(1, a.d-b.d))
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		var want []string
+		for _, h := range hits[:5] {
+			want = append(want, h.id)
+		}
+		if got := ids(decode(t, out)); !slices.Equal(got, want) {
+			t.Errorf("knn mag>=4 near %v: %v, brute force %v", at, got, want)
+		}
+	}
+	// Each network's log: its quakes oldest first (ties in the file's
+	// order), ids from 1.
+	byNet := map[string][]quake{}
+	for _, q := range quakes {
+		byNet[q.net] = append(byNet[q.net], q)
+	}
+	for net, qs := range byNet {
+		slices.SortStableFunc(qs, func(a, b quake) int { return a.at.Compare(b.at) }) // the feed is newest first
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "log", "range", "--log", "quakes", "--parent", net)
+		var page struct {
+			Items []struct {
+				ID   uint64
+				Time time.Time
+				Data string
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+			t.Fatalf("log range %s: exit %d, %v: %s", net, code, err, stderr)
+		}
+		if len(page.Items) != len(qs) {
+			t.Fatalf("network %s: %d items, %d quakes", net, len(page.Items), len(qs))
+		}
+		for i, it := range page.Items {
+			if it.ID != uint64(i+1) || it.Data != qs[i].id || !it.Time.Equal(qs[i].at) {
+				t.Errorf("network %s item %d: %d %s at %v, want %s at %v", net, i, it.ID, it.Data, it.Time, qs[i].id, qs[i].at)
+				break
+			}
+		}
+	}
+}
