@@ -127,3 +127,47 @@ func TestUSGSQuakes(t *testing.T) {
 		}
 	}
 }
+
+// TestZIPCodesTies imports the 42,049 US ZIP code centroids (when
+// ../shared/data holds them), many of which share a centroid, and checks
+// near and knn against brute force, ties by id: 00501 and 00544 lie on
+// one point. Leading zeros stay in the ids, with or without --typed.
+func TestZIPCodesTies(t *testing.T) {
+	path := dataset.Path(t, "vega_zipcodes.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zips []city
+	for _, r := range recs[1:] {
+		lat, _ := strconv.ParseFloat(r[1], 64)
+		lon, _ := strconv.ParseFloat(r[2], 64)
+		zips = append(zips, city{r[0], lat, lon})
+	}
+	db := filepath.Join(t.TempDir(), "zips.db")
+	if _, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "zips", "--id-col", "zip_code", "--typed", path); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, z := range []city{zips[0], zips[100], zips[20000]} {
+		lat, lon := fmt.Sprint(z.lat), fmt.Sprint(z.lon)
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "zips", "--lat", lat, "--lon", lon, "--radius", "3km")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if got, want := ids(decode(t, out)), brute(zips, z.lat, z.lon, func(_ city, d float64) bool { return d <= 3000 }); !slices.Equal(got, want) {
+			t.Errorf("near %s: %v, brute force %v", z.id, got, want)
+		}
+		out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "zips", "--lat", lat, "--lon", lon, "--k", "12")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if got, want := ids(decode(t, out)), brute(zips, z.lat, z.lon, func(city, float64) bool { return true })[:12]; !slices.Equal(got, want) {
+			t.Errorf("knn %s: %v, brute force %v", z.id, got, want)
+		}
+	}
+}
