@@ -22,6 +22,7 @@ func TestJSONKeepsHTMLAsWritten(t *testing.T) {
 		{"table", "import", "--table", "t", "--key-cols", "id", file},
 		{"geo", "import", "--index", "p", file},
 		{"log", "import", "--log", "l", "--parent-col", "user", "--time-col", "time", file},
+		{"fence", "put", "--fences", "z", "--lat", "1", "--lon", "2", "--radius", "1km", "--payload", `{"body":"` + body + `","url":"` + url + `"}`, "f"},
 	} {
 		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
@@ -36,6 +37,8 @@ func TestJSONKeepsHTMLAsWritten(t *testing.T) {
 		{"--output", "ndjson", "geo", "scan", "--index", "p"},
 		{"log", "latest", "--log", "l", "--parent", "u1"},
 		{"--output", "json", "log", "latest", "--log", "l", "--parent", "u1"},
+		{"--output", "geojson", "geo", "near", "--index", "p", "--lat", "1", "--lon", "2", "--radius", "1km"},
+		{"--output", "geojson", "fence", "list", "--fences", "z"},
 	} {
 		out, stderr, code := run(t, "", append([]string{"--db", db}, args...)...)
 		if code != 0 {

@@ -173,7 +173,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
+	_, err = fmt.Fprintf(w, "%s\n", unescapeHTML(b))
 	return err
 }
 
@@ -234,16 +234,55 @@ func formatDistance(m float64) string {
 // a URL's & is written as it is, not as \u003c or \u0026, escapes that
 // matter only to JSON pasted into HTML; it is the tables' JSON codec. The
 // JSON the command line writes, to the file or to its output, goes
-// through it or an encoder set so; only --output geojson, which orb's
-// geojson writes, keeps them.
+// through it or an encoder set so, and what orb's GeoJSON types escape
+// themselves through unescapeHTML.
 func marshal(v any) ([]byte, error) { return indextable.JSON{}.Marshal(v) }
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(unescapeHTML(b.Bytes()))
+	return err
+}
+
+// unescapeHTML undoes encoding/json's escapes of <, > and & (\u003c,
+// \u003e, \u0026) in JSON text, which orb's GeoJSON types write from their
+// own MarshalJSON whatever the encoder asks: a fence's or point's payload
+// then prints as marshal writes it elsewhere. It reads escapes a pair of
+// bytes at a time, so a backslash that is itself escaped (\\u003c, the
+// text \u003c) is left as it is.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 == len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			}
+		}
+		out, i = append(out, b[i], b[i+1]), i+1
+	}
+	return out
 }
 
 // writeNDJSON writes one JSON line per item.
