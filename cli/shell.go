@@ -260,10 +260,10 @@ func promptTransaction(c *ucli.Context, prefix []string, term *liner.State, prom
 	return nil
 }
 
-// shellLine runs one line, under ctx's values, counting it in ran: nothing
-// for a blank line or a # comment, and exit or quit end the shell. It returns the command's exit code, or an
-// error for a line that is no command (unbalanced quotes, a shell inside
-// the shell).
+// shellLine runs one line, under ctx's values, counting it in ran:
+// nothing for a blank line or a # comment, and exit or quit end the
+// shell. It returns the command's exit code, or an error for a line that
+// is no command (unbalanced quotes, a shell inside the shell).
 func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line string, ran *int) (code int, exit bool, err error) {
 	words, err := shellwords.Parse(line)
 	if err != nil {
