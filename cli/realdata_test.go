@@ -3,7 +3,9 @@ package cli_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -168,6 +170,79 @@ func TestZIPCodesTies(t *testing.T) {
 		}
 		if got, want := ids(decode(t, out)), brute(zips, z.lat, z.lon, func(city, float64) bool { return true })[:12]; !slices.Equal(got, want) {
 			t.Errorf("knn %s: %v, brute force %v", z.id, got, want)
+		}
+	}
+}
+
+// TestStackExchangeAnswers imports the Stack Exchange posts dump (when
+// ../shared/data holds it) as a table keyed by id, with --typed, indexes
+// each question's answers best first (ParentId, -Score), and checks the
+// lookup of several questions against the dump read by encoding/xml's
+// Unmarshal: their answers, highest score first, ties by id.
+func TestStackExchangeAnswers(t *testing.T) {
+	path := dataset.Path(t, "beer.stackexchange_Posts.xml")
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dump struct {
+		Rows []struct {
+			ID       string `xml:"Id,attr"`
+			ParentID string `xml:"ParentId,attr"`
+			Score    int    `xml:"Score,attr"`
+		} `xml:"row"`
+	}
+	if err := xml.Unmarshal(body, &dump); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		id    string
+		score int
+	}
+	answers := map[string][]answer{}
+	for _, r := range dump.Rows {
+		if r.ParentID != "" {
+			answers[r.ParentID] = append(answers[r.ParentID], answer{r.ID, r.Score})
+		}
+	}
+	db := filepath.Join(t.TempDir(), "posts.db")
+	for _, args := range [][]string{
+		{"table", "import", "--table", "posts", "--key-cols", "Id", "--format", "xml", "--typed", path},
+		{"index", "create", "--table", "posts", "--name", "answers", "--fields", "ParentId,-Score"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	questions := slices.Sorted(maps.Keys(answers))
+	slices.SortStableFunc(questions, func(a, b string) int { return len(answers[b]) - len(answers[a]) })
+	for _, q := range slices.Concat(questions[:3], []string{"5", questions[len(questions)-1]}) {
+		want := answers[q]
+		// Scores descending; ties by primary key, an integer column here.
+		slices.SortFunc(want, func(a, b answer) int {
+			if a.score != b.score {
+				return b.score - a.score
+			}
+			ai, _ := strconv.Atoi(a.id)
+			bi, _ := strconv.Atoi(b.id)
+			return ai - bi
+		})
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "index", "lookup", "--table", "posts", "--name", "answers", q)
+		var page struct {
+			Entries []struct {
+				Key    string
+				Record struct{ Score int }
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+			t.Fatalf("lookup %s: exit %d, %v: %s", q, code, err, stderr)
+		}
+		var got []answer
+		for _, e := range page.Entries {
+			got = append(got, answer{e.Key, e.Record.Score})
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("question %s's answers: %v, want %v", q, got, want)
 		}
 	}
 }
