@@ -479,6 +479,16 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 // other elements inside a row would be left out of it, and an attribute
 // or tag given twice would lose one of its values, so such a row is bad;
 // a document that is not well-formed XML is an error.
+// isTag reports whether e is an OpenStreetMap tag: <tag k="…" v="…"/>,
+// its two attributes in either order.
+func isTag(e xml.StartElement) bool {
+	if e.Name.Local != "tag" || len(e.Attr) != 2 {
+		return false
+	}
+	a, b := e.Attr[0].Name.Local, e.Attr[1].Name.Local
+	return a == "k" && b == "v" || a == "v" && b == "k"
+}
+
 func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 	d := xml.NewDecoder(in)
 	var rows []row
@@ -520,13 +530,16 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 					}
 					rows[len(rows)-1].fields[a.Name.Local] = a.Value
 				}
-			case depth == 3 && t.Name.Local == "tag" && len(t.Attr) == 2 && t.Attr[0].Name.Local == "k" && t.Attr[1].Name.Local == "v":
+			case depth == 3 && isTag(t):
 				k, v := t.Attr[0].Value, t.Attr[1].Value
+				if t.Attr[0].Name.Local == "v" {
+					k, v = v, k
+				}
 				if _, twice := rows[len(rows)-1].fields[k]; twice {
 					rowBad(fmt.Errorf("<tag k=%q> (line %d) names a field the row has already", k, line))
 				}
 				rows[len(rows)-1].fields[k] = v
-			case depth == 3:
+			case depth >= 3:
 				rowBad(fmt.Errorf("<%s> inside the row (line %d): an XML import reads a row's attributes and its <tag k v> elements, not other elements", t.Name.Local, line))
 			}
 		case xml.EndElement:

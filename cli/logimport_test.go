@@ -252,6 +252,8 @@ func TestLogImportBadInput(t *testing.T) {
 		{"xml unclosed", "xml", good, nil, 1, "unexpected EOF"},
 		{"xml text in a row", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\">hello</row>\n</c>", nil, 1, "line 3: text inside the row (line 3)"},
 		{"xml element in a row", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\">\n<b/></row>\n</c>", nil, 1, "line 3: <b> inside the row (line 4)"},
+		{"xml element in a tag", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><tag k=\"a\" v=\"b\"><x/></tag></row>\n</c>", nil, 1, "line 3: <x> inside the row (line 3)"},
+		{"xml tag twice", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><tag v=\"b\" k=\"a\"/><tag k=\"a\" v=\"c\"/></row>\n</c>", nil, 1, `line 3: <tag k="a"> (line 3) names a field the row has already`},
 		{"xml attribute twice", "xml", good + "<row U=\"2\" U=\"3\" T=\"2016-01-01T00:00:00\"/>\n</c>", nil, 1, `line 3: <row> has attribute "U" twice`},
 		{"xml empty", "xml", "", nil, 1, "no root element"},
 		{"ndjson not an object", "ndjson", "{\"U\":\"1\",\"T\":1451606400}\n[1]\n", nil, 1, "line 2: not a JSON object"},
