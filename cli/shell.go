@@ -199,7 +199,8 @@ var errRollback = errors.New("rolled back")
 // with a * in the prompt meanwhile: commit writes what they wrote,
 // rollback or Ctrl-D nothing, and a command that fails (or a Ctrl-C that
 // stops one) rolls the transaction back, since what it half did cannot be
-// taken out alone. The file stays locked to other writers until then.
+// taken out alone. Until then the file is locked, as it is while any
+// command writes: another process that opens it waits, then is told so.
 func promptTransaction(c *ucli.Context, prefix []string, term *liner.State, prompt string) error {
 	s, err := openWrite(c)
 	if err != nil {
