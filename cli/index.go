@@ -227,7 +227,7 @@ func indexCommand() *ucli.Command {
 }
 
 func batchFlag() ucli.Flag {
-	return &ucli.IntFlag{Name: "batch", Value: 10_000, Usage: "records per transaction"}
+	return &ucli.IntFlag{Name: "batch", Value: 100_000, Usage: "records per transaction"}
 }
 
 // indexCreate declares the index, marks it unbuilt (lookups refuse it

@@ -85,7 +85,7 @@ func BenchmarkLookup(b *testing.B) {
 }
 
 // BenchmarkBuild: an index added to a table of 1,000,000 records
-// (KEYSPACE_BENCH_RECORDS to change), built in batches of 10,000 on bbolt,
+// (KEYSPACE_BENCH_RECORDS to change), built in batches of 100,000 on bbolt,
 // interrupted half way and resumed, then verified.
 func BenchmarkBuild(b *testing.B) {
 	n := 1_000_000

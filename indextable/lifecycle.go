@@ -14,7 +14,12 @@ import (
 
 // BuildOptions tune Build.
 type BuildOptions struct {
-	BatchSize int // records per transaction; default 10,000
+	// BatchSize is how many records a transaction indexes; default
+	// 100,000. A batch's entries are written in key order (but a unique
+	// index's, which are checked as they go): on bbolt, 1,000,000 records
+	// indexed in batches of 10,000 took 10.1 s, of 100,000 4.4 s, and
+	// before the sorting 12.8 and 10.5 s.
+	BatchSize int
 	// Progress is told how many records are done after each batch. An
 	// error stops the build; the next Build resumes after the last batch.
 	Progress func(done int) error
@@ -32,7 +37,7 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 		o = *opts
 	}
 	if o.BatchSize <= 0 {
-		o.BatchSize = 10_000
+		o.BatchSize = 100_000
 	}
 	mark := ix.buildMark()
 	done := 0
@@ -48,14 +53,34 @@ func (ix *Index[R]) Build(s keyspace.Store, opts *BuildOptions) (int, error) {
 			r.Limit = o.BatchSize
 			var lastKey []byte
 			var werr error
+			// A unique index checks each value as it goes, against the
+			// entries written before; any other collects the batch's
+			// entries and writes them in key order after the scan (bbolt
+			// takes a large transaction's unsorted writes slowly).
+			type kv struct{ key, value []byte }
+			var batch []kv
 			err := ix.t.scanStored(tx, r, func(rec Record[R]) bool {
 				n++
 				lastKey, _ = ix.t.recordKey(rec.Key)
-				werr = ix.add(tx, rec)
+				if ix.spec.Unique {
+					werr = ix.add(tx, rec)
+					return werr == nil
+				}
+				entries, err := ix.entryKeys(rec.Value, rec.Key, nanos(rec.Expires), true)
+				for k, e := range entries {
+					batch = append(batch, kv{[]byte(k), e.cover})
+				}
+				werr = err
 				return werr == nil
 			})
 			if err = errors.Join(err, werr); err != nil {
 				return err
+			}
+			slices.SortFunc(batch, func(a, b kv) int { return bytes.Compare(a.key, b.key) })
+			for _, w := range batch {
+				if err := tx.Put(w.key, w.value); err != nil {
+					return err
+				}
 			}
 			if n < o.BatchSize {
 				return tx.Delete(mark) // finished

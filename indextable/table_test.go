@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -595,5 +596,51 @@ func FuzzIndexRepair(f *testing.F) {
 		}
 		storetest.CheckRepair(t, s, sound, each((*Index[user]).Verify), each((*Index[user]).Repair))
 
+	})
+}
+
+// TestBuildWritesWhatWritesKeep: the indexes of usersTable (covering,
+// unique, multikey, descending) built over existing records, some of
+// which expire, in batches of 7, hold exactly the keys and values that
+// the same indexes kept by the writes themselves hold, on both backends.
+func TestBuildWritesWhatWritesKeep(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, built keyspace.Store) {
+		kept := keyspace.NewMemory()
+		defer kept.Close()
+		r := rand.New(rand.NewPCG(31, 32))
+		now := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+		var rows []Row[user]
+		for i := range 200 {
+			u := user{Name: fmt.Sprint("n", i), City: fmt.Sprint("c", r.IntN(9)), Status: []string{"open", "done"}[r.IntN(2)],
+				Created: int64(r.IntN(1000))}
+			if r.IntN(3) > 0 {
+				u.Email = fmt.Sprint("u", i, "@x")
+			}
+			for range r.IntN(4) {
+				u.Tags = append(u.Tags, fmt.Sprint("t", r.IntN(6)))
+			}
+			row := Row[user]{Key: composite.Tuple{int64(i)}, Value: u}
+			if r.IntN(4) == 0 {
+				row.Expires = now.Add(time.Duration(r.IntN(100)-50) * time.Hour) // some past, some to come
+			}
+			rows = append(rows, row)
+		}
+		withIndexes, _ := usersTable(t)
+		if err := kept.Update(func(tx keyspace.Tx) error { return withIndexes.PutAll(tx, rows) }); err != nil {
+			t.Fatal(err)
+		}
+		bare := New[user]("users", nil)
+		if err := built.Update(func(tx keyspace.Tx) error { return bare.PutAll(tx, rows) }); err != nil {
+			t.Fatal(err)
+		}
+		_, ix := usersTable(t) // the same table, declaring its indexes over the records
+		for _, index := range []*Index[user]{ix.city, ix.email, ix.tags, ix.status} {
+			if _, err := index.Build(built, &BuildOptions{BatchSize: 7}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a, b := storetest.Contents(t, built), storetest.Contents(t, kept); !maps.Equal(a, b) {
+			t.Errorf("built indexes: %d keys, kept by the writes: %d, or other values", len(a), len(b))
+		}
 	})
 }
