@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	encbin "encoding/binary"
-	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -27,7 +26,6 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
-	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 // binary is the keyspace command, built once for the end-to-end tests.
@@ -150,16 +148,7 @@ func ids(r jsonResults) []string {
 // TestCitiesEndToEnd imports the real cities file with the binary and checks
 // each query kind against brute force over the same CSV.
 func TestCitiesEndToEnd(t *testing.T) {
-	path := dataset.Path(t, "dr5hn_cities_flat.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, recs := datasetCSV(t, "dr5hn_cities_flat.csv", ',')
 	var cities []city
 	for _, r := range recs[1:] {
 		lat, _ := strconv.ParseFloat(r[8], 64)

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 // xmlRows writes records as a Stack Exchange dump writes them: each an
@@ -172,18 +170,7 @@ func TestImportFormatsAgree(t *testing.T) {
 // checks near and knn queries against brute force over the file as
 // encoding/csv reads it with tabs for commas.
 func TestGeoNamesTSV(t *testing.T) {
-	path := dataset.Path(t, "geonames_cities15000.txt")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := csv.NewReader(f)
-	r.Comma = '\t'
-	recs, err := r.ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, recs := datasetCSV(t, "geonames_cities15000.txt", '\t')
 	var cities []city
 	for _, rec := range recs {
 		lat, _ := strconv.ParseFloat(rec[4], 64)
@@ -198,21 +185,7 @@ func TestGeoNamesTSV(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, c := range []city{cities[0], cities[len(cities)/2], {"pole", 78.2, 15.6}, {"dateline", -17.7, 179.9}} {
-		lat, lon := fmt.Sprint(c.lat), fmt.Sprint(c.lon)
-		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "g", "--lat", lat, "--lon", lon, "--radius", "60km")
-		if code != 0 {
-			t.Fatal(stderr)
-		}
-		if got, want := ids(decode(t, out)), brute(cities, c.lat, c.lon, func(_ city, d float64) bool { return d <= 60000 }); !slices.Equal(got, want) {
-			t.Errorf("near %s: %v, brute force %v", c.id, got, want)
-		}
-		out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "g", "--lat", lat, "--lon", lon, "--k", "5")
-		if code != 0 {
-			t.Fatal(stderr)
-		}
-		if got, want := ids(decode(t, out)), brute(cities, c.lat, c.lon, func(city, float64) bool { return true })[:5]; !slices.Equal(got, want) {
-			t.Errorf("knn %s: %v, brute force %v", c.id, got, want)
-		}
+		nearAndKNN(t, db, "g", cities, c, 60000, 5)
 	}
 	// The payload holds the other columns, numbers as numbers (--typed).
 	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "g", recs[0][0])

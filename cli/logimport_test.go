@@ -15,8 +15,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
 // message is a row of the files TestLogImportAgainstRows imports.
@@ -304,11 +302,6 @@ type seComment struct {
 // ../shared/data, or skips t when it is absent.
 func stackExchangeComments(t *testing.T) (string, []seComment) {
 	t.Helper()
-	path := dataset.Path(t, "beer.stackexchange_Comments.xml")
-	body, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var dump struct {
 		Rows []struct {
 			ID           string `xml:"Id,attr"`
@@ -317,9 +310,7 @@ func stackExchangeComments(t *testing.T) (string, []seComment) {
 			UserID       string `xml:"UserId,attr"`
 		} `xml:"row"`
 	}
-	if err := xml.Unmarshal(body, &dump); err != nil {
-		t.Fatal(err)
-	}
+	path := datasetXML(t, "beer.stackexchange_Comments.xml", &dump)
 	var out []seComment
 	for _, r := range dump.Rows {
 		at, err := time.Parse("2006-01-02T15:04:05.000", r.CreationDate)

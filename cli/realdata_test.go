@@ -19,6 +19,61 @@ import (
 	"github.com/keyspacedb/keyspace/internal/dataset"
 )
 
+// datasetCSV reads a file of ../shared/data with encoding/csv, fields
+// separated by comma, or skips t when it is absent.
+func datasetCSV(t *testing.T, name string, comma rune) (string, [][]string) {
+	t.Helper()
+	path := dataset.Path(t, name)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comma = comma
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, recs
+}
+
+// datasetXML reads an XML file of ../shared/data into v with
+// encoding/xml's Unmarshal, or skips t when it is absent.
+func datasetXML(t *testing.T, name string, v any) string {
+	t.Helper()
+	path := dataset.Path(t, name)
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(body, v); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// nearAndKNN checks geo near (radius metres) and geo knn (k) of index at
+// centre against brute force over pts.
+func nearAndKNN(t *testing.T, db, index string, pts []city, centre city, metres float64, k int) {
+	t.Helper()
+	lat, lon := fmt.Sprint(centre.lat), fmt.Sprint(centre.lon)
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", index, "--lat", lat, "--lon", lon, "--radius", fmt.Sprint(metres))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, want := ids(decode(t, out)), brute(pts, centre.lat, centre.lon, func(_ city, d float64) bool { return d <= metres }); !slices.Equal(got, want) {
+		t.Errorf("near %s: %v, brute force %v", centre.id, got, want)
+	}
+	out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", index, "--lat", lat, "--lon", lon, "--k", fmt.Sprint(k))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, want := ids(decode(t, out)), brute(pts, centre.lat, centre.lon, func(city, float64) bool { return true })[:k]; !slices.Equal(got, want) {
+		t.Errorf("knn %s: %v, brute force %v", centre.id, got, want)
+	}
+}
+
 // TestUSGSQuakes imports the USGS feed's month of earthquakes (newest
 // first, when ../shared/data holds it) as points and as a log per
 // network, and checks them against the file as encoding/csv reads it: the
@@ -26,16 +81,7 @@ import (
 // magnitudes, and each network's log in time order, ids 1, 2, 3… from its
 // oldest quake, whatever order the feed is in.
 func TestUSGSQuakes(t *testing.T) {
-	path := dataset.Path(t, "usgs_all_month_2025-06-05.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, recs := datasetCSV(t, "usgs_all_month_2025-06-05.csv", ',')
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i
@@ -48,6 +94,7 @@ func TestUSGSQuakes(t *testing.T) {
 		at       time.Time
 	}
 	var quakes []quake
+	var err error
 	for _, r := range recs[1:] {
 		q := quake{id: r[col["id"]], net: r[col["net"]]}
 		q.lat, _ = strconv.ParseFloat(r[col["latitude"]], 64)
@@ -135,16 +182,7 @@ func TestUSGSQuakes(t *testing.T) {
 // near and knn against brute force, ties by id: 00501 and 00544 lie on
 // one point. Leading zeros stay in the ids, with or without --typed.
 func TestZIPCodesTies(t *testing.T) {
-	path := dataset.Path(t, "vega_zipcodes.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, recs := datasetCSV(t, "vega_zipcodes.csv", ',')
 	var zips []city
 	for _, r := range recs[1:] {
 		lat, _ := strconv.ParseFloat(r[1], 64)
@@ -156,21 +194,7 @@ func TestZIPCodesTies(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	for _, z := range []city{zips[0], zips[100], zips[20000]} {
-		lat, lon := fmt.Sprint(z.lat), fmt.Sprint(z.lon)
-		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "zips", "--lat", lat, "--lon", lon, "--radius", "3km")
-		if code != 0 {
-			t.Fatal(stderr)
-		}
-		if got, want := ids(decode(t, out)), brute(zips, z.lat, z.lon, func(_ city, d float64) bool { return d <= 3000 }); !slices.Equal(got, want) {
-			t.Errorf("near %s: %v, brute force %v", z.id, got, want)
-		}
-		out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "zips", "--lat", lat, "--lon", lon, "--k", "12")
-		if code != 0 {
-			t.Fatal(stderr)
-		}
-		if got, want := ids(decode(t, out)), brute(zips, z.lat, z.lon, func(city, float64) bool { return true })[:12]; !slices.Equal(got, want) {
-			t.Errorf("knn %s: %v, brute force %v", z.id, got, want)
-		}
+		nearAndKNN(t, db, "zips", zips, z, 3000, 12)
 	}
 }
 
@@ -180,11 +204,6 @@ func TestZIPCodesTies(t *testing.T) {
 // lookup of several questions against the dump read by encoding/xml's
 // Unmarshal: their answers, highest score first, ties by id.
 func TestStackExchangeAnswers(t *testing.T) {
-	path := dataset.Path(t, "beer.stackexchange_Posts.xml")
-	body, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var dump struct {
 		Rows []struct {
 			ID       string `xml:"Id,attr"`
@@ -192,9 +211,7 @@ func TestStackExchangeAnswers(t *testing.T) {
 			Score    int    `xml:"Score,attr"`
 		} `xml:"row"`
 	}
-	if err := xml.Unmarshal(body, &dump); err != nil {
-		t.Fatal(err)
-	}
+	path := datasetXML(t, "beer.stackexchange_Posts.xml", &dump)
 	type answer struct {
 		id    string
 		score int

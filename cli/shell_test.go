@@ -86,15 +86,7 @@ func TestShellScript(t *testing.T) {
 func TestShellPromptSurvivesCtrlC(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "k.db")
-	var big strings.Builder
-	big.WriteString("id,lat,lon\n")
-	for i := range 400_000 {
-		fmt.Fprintf(&big, "p%d,%v,%v\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
-	}
-	file := filepath.Join(dir, "big.csv")
-	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := pointsFile(t, dir, 400_000)
 	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
 	sh := startShell(t, db, dir)
@@ -139,15 +131,7 @@ func TestShellPromptTransactions(t *testing.T) {
 	sh.say("geo put --index p --lat 1 --lon 1 t3", inTx)
 	sh.say("geo put --index p --lat 91 --lon 1 t4", "the transaction rolled back, with its 2 commands", plain)
 	// Ctrl-C stops a command in a transaction, and the transaction.
-	var big strings.Builder
-	big.WriteString("id,lat,lon\n")
-	for i := range 300_000 {
-		fmt.Fprintf(&big, "p%d,%v,%v\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
-	}
-	file := filepath.Join(dir, "big.csv")
-	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := pointsFile(t, dir, 300_000)
 	sh.say("begin", inTx)
 	sh.say("geo put --index p --lat 1 --lon 1 t5", inTx)
 	sh.say("geo import --index p "+file, "reading")
@@ -235,4 +219,19 @@ func (p *ptyShell) exit() {
 		defer p.mu.Unlock()
 		p.t.Fatalf("the shell ended with %v:\n%s", err, p.out.String())
 	}
+}
+
+// pointsFile writes a CSV of n points into dir, for an import long
+// enough to press Ctrl-C during, and returns its path.
+func pointsFile(t *testing.T, dir string, n int) string {
+	var big strings.Builder
+	big.WriteString("id,lat,lon\n")
+	for i := range n {
+		fmt.Fprintf(&big, "p%d,%v,%v\n", i, float64(i%1800)/20-45, float64(i%3600)/20-90)
+	}
+	file := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(file, []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }
