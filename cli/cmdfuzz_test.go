@@ -36,7 +36,7 @@ var commandLines = []string{
 	"index lookup --table t --name by_city $q", "index scan --table t --name by_city", "index verify --table t --name by_city",
 	"index repair --table t --name by_city", "index create --table t --name $id --fields $fields", "index build --table t --name $id",
 	"rel link --rel likes $id $id", "rel unlink --rel likes $id $id", "rel list --rel likes --left $id", "rel has --rel likes $id $id",
-	"rel count --rel likes --right $id",
+	"rel count --rel likes --right $id", "rel scan --rel likes",
 	"log append --log inbox --parent $id $id", "log get --log inbox --parent $id $l", "log latest --log inbox --parent $id",
 	"log range --log inbox --parent $id --since $time", "log day --log inbox --parent $id --date 2026-11-23", "log count --log inbox --parent $id", "log parents --log inbox", "log scan --log inbox",
 	"log del --log inbox --parent $id $l", "log trim --log inbox --max-len $l", "log trim --log inbox --older-than $dur",
@@ -79,7 +79,7 @@ var readOnly = map[string]bool{
 	"geo dist": true, "geo scopes": true, "geo hash": true, "geo cells": true, "geo bounds": true,
 	"fence get": true, "fence list": true, "fence containing": true, "fence near": true, "fence intersecting": true,
 	"table scan": true, "table get": true, "table count": true, "index lookup": true, "index scan": true, "index verify": true,
-	"rel list": true, "rel has": true, "rel count": true, "log get": true, "log latest": true, "log range": true, "log parents": true, "log scan": true,
+	"rel list": true, "rel has": true, "rel scan": true, "rel count": true, "log get": true, "log latest": true, "log range": true, "log parents": true, "log scan": true,
 	"log day": true, "log count": true, "series range": true, "series sensors": true,
 }
 

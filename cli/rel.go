@@ -18,7 +18,7 @@ func relFlag() ucli.Flag {
 func relCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "rel",
-		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link or import, unlink, list, has, count, repair, drop",
+		Usage: "many-to-many relations kept in both directions, newest first, with each side's fields; link or import, unlink, list, scan, has, count, repair, drop",
 		Subcommands: []*ucli.Command{
 			relImportCommand(),
 			{
@@ -83,6 +83,16 @@ func relCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					&ucli.BoolFlag{Name: "reverse", Usage: "oldest first"}),
 				Action: relList,
+			},
+			{
+				Name: "scan", Usage: "every link of the relation, by left then right, a page at a time: the whole relation, as NDJSON that rel import reads back (the links, not the entities' fields)",
+				UsageText: "keyspace rel scan --rel likes --limit 100\n" +
+					"keyspace rel scan --rel likes --output ndjson | keyspace --db copy.db rel import --rel likes --left-col left --right-col right --time-col time --format ndjson -",
+				Flags: []ucli.Flag{relFlag(),
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links per page", DefaultText: "all"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+					&ucli.BoolFlag{Name: "reverse", Usage: "the last link first"}},
+				Action: relScan,
 			},
 			{
 				Name: "has", Usage: "whether LEFT links to each RIGHT, and since when (Redis's SISMEMBER, SMISMEMBER): which items of a page a user likes", ArgsUsage: "LEFT RIGHT...",
@@ -159,6 +169,38 @@ func relList(c *ucli.Context) error {
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, page.Next, "ID\tTIME\tFIELDS", func(l link) string {
 			return fmt.Sprintf("%s\t%s\t%s", l.ID, l.Time.Format(time.RFC3339), l.Fields)
+		})
+	})
+}
+
+// relScan is rel scan: Relation.Edges.
+func relScan(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return err
+	}
+	if _, err := limitOf(c); err != nil {
+		return err
+	}
+	if c.NArg() > 0 {
+		return usagef("rel scan takes no arguments, got %q", c.Args().First())
+	}
+	return viewDB(c, func(tx keyspace.Tx) error {
+		page, err := indextable.NewRelation(c.String("rel")).Edges(tx, &indextable.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")})
+		if err != nil {
+			return cursorUsage(err)
+		}
+		type edge struct {
+			Left  string    `json:"left"`
+			Right string    `json:"right"`
+			Time  time.Time `json:"time"`
+		}
+		var out []edge
+		for _, e := range page.Edges {
+			out = append(out, edge{e.Left, e.Right, e.At})
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, page.Next, "LEFT\tRIGHT\tTIME", func(e edge) string {
+			return fmt.Sprintf("%s\t%s\t%s", e.Left, e.Right, e.Time.Format(time.RFC3339))
 		})
 	})
 }

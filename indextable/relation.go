@@ -38,7 +38,8 @@ import (
 // in the caller's transaction, so a rename reaches every list at once.
 //
 // LinkAll is Link of a batch (an import), writing the same keys in
-// ascending order (relation_bulk.go), as bbolt needs a large transaction's.
+// ascending order (relation_bulk.go), as bbolt needs a large transaction's;
+// Edges lists every link, for an export LinkAll takes back.
 type Relation struct {
 	name                  string
 	links, fwd, back      composite.Subspace

@@ -151,3 +151,42 @@ func (r *Relation) LinkAll(tx keyspace.Tx, edges []Edge) error {
 	}
 	return nil
 }
+
+// EdgePage is one page of a relation's links and the cursor for the next
+// ("" when done).
+type EdgePage struct {
+	Edges []Edge
+	Next  string
+}
+
+// Edges lists every link of the relation, in key order (by left, then
+// right; Reverse: the last first), a page at a time, each with its time:
+// the whole relation, for an export (keyspace rel scan) that LinkAll
+// takes back. It reads the link keys only, not the entities' fields.
+func (r *Relation) Edges(tx keyspace.Tx, opts *ListOptions) (EdgePage, error) {
+	var o ListOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Limit < 0 {
+		return EdgePage{}, r.wrap(fmt.Errorf("negative limit %d", o.Limit))
+	}
+	rg := r.links.Range()
+	rg.Reverse = o.Reverse
+	edges, next, err := keyspace.ScanPage(tx, rg, o.Cursor, o.Limit, func(k, v []byte) (Edge, error) {
+		t, err := r.links.Unpack(k)
+		if err != nil || len(t) != 2 || len(v) != 8 {
+			return Edge{}, fmt.Errorf("%w: link key %q", keyspace.ErrCorrupt, k)
+		}
+		left, _ := t[0].(string)
+		right, _ := t[1].(string)
+		return Edge{Left: left, Right: right, At: time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()}, nil
+	})
+	if err == nil {
+		err = tx.Err()
+	}
+	if err != nil {
+		return EdgePage{}, r.wrap(errctx.Bare("keyspace", err))
+	}
+	return EdgePage{Edges: edges, Next: next}, nil
+}

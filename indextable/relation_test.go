@@ -458,6 +458,30 @@ func relationAgainstModel(t *testing.T, s keyspace.Store, seed uint64, steps, ev
 					}
 				}
 			}
+			// Edges: every link, by left then right, paged either way.
+			var wantEdges []Edge
+			for p, at := range m.links {
+				wantEdges = append(wantEdges, Edge{p.left, p.right, at})
+			}
+			slices.SortFunc(wantEdges, func(a, b Edge) int { return cmp.Or(strings.Compare(a.Left, b.Left), strings.Compare(a.Right, b.Right)) })
+			opts := &ListOptions{Limit: r.IntN(4), Reverse: r.IntN(2) == 0}
+			if opts.Reverse {
+				slices.Reverse(wantEdges)
+			}
+			var gotEdges []Edge
+			for pages := 0; ; pages++ {
+				page, err := rel.Edges(tx, opts)
+				if err != nil || opts.Limit > 0 && len(page.Edges) > opts.Limit || pages > len(wantEdges) {
+					t.Fatalf("step %d: Edges page %d: %d edges, limit %d, %v", step, pages, len(page.Edges), opts.Limit, err)
+				}
+				gotEdges = append(gotEdges, page.Edges...)
+				if opts.Cursor = page.Next; opts.Cursor == "" {
+					break
+				}
+			}
+			if !slices.EqualFunc(gotEdges, wantEdges, func(a, b Edge) bool { return a.Left == b.Left && a.Right == b.Right && a.At.Equal(b.At) }) {
+				t.Fatalf("step %d: Edges (%+v) = %v, model %v", step, *opts, gotEdges, wantEdges)
+			}
 			if problems, err := rel.Verify(tx); err != nil || len(problems) > 0 {
 				t.Fatalf("step %d: Verify = %v, %v", step, problems, err)
 			}
