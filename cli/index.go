@@ -178,11 +178,9 @@ func indexCommand() *ucli.Command {
 				UsageText: "keyspace index scan --table cities --name by_state_name CA --limit 20\n" +
 					"keyspace index scan --table orders --name status_created completed --from 300 --to 100   # created is descending: 300 down to 101",
 				ArgsUsage: "[VALUE]",
-				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries per page", DefaultText: "all"},
-					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					&ucli.BoolFlag{Name: "reverse", Usage: "descending"},
+				Flags: indexFlags(append(pageFlags("entries", "descending"),
 					&ucli.StringFlag{Name: "from", Usage: "the field after VALUE starts at `V`, in the index's order (for a -field, the largest first)"},
-					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"}),
+					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"})...),
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
 			{

@@ -35,11 +35,7 @@ func logCommand() *ucli.Command {
 			},
 		}
 	}
-	pageFlags := []ucli.Flag{
-		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` items per page", DefaultText: "all"},
-		&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-		&ucli.BoolFlag{Name: "reverse", Usage: "newest first"},
-	}
+	paging := pageFlags("items", "newest first")
 	opts := func(c *ucli.Context) *enumkeys.ListOptions {
 		return &enumkeys.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
 	}
@@ -100,7 +96,7 @@ func logCommand() *ucli.Command {
 				Flags: logFlags(append([]ucli.Flag{
 					&ucli.StringFlag{Name: "date", Required: true, Usage: "`YYYY-MM-DD`"},
 					tzFlag(),
-				}, pageFlags...)...),
+				}, paging...)...),
 				Action: func(c *ucli.Context) error {
 					day, err := dayOf(c)
 					if err != nil {
@@ -121,7 +117,7 @@ func logCommand() *ucli.Command {
 					&ucli.Uint64Flag{Name: "to", Value: ^uint64(0), DefaultText: "the latest", Usage: "last `ID`"},
 					&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "items stamped at or after `TIME` (RFC 3339), in time order (Log.Between)"},
 					&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "items stamped before `TIME` (RFC 3339)"},
-				}, pageFlags...)...),
+				}, paging...)...),
 				Action: func(c *ucli.Context) error {
 					byTime := c.IsSet("since") || c.IsSet("until")
 					if byTime && (c.IsSet("from") || c.IsSet("to")) {
@@ -159,7 +155,7 @@ func logCommand() *ucli.Command {
 				Name: "scan", Usage: "the items of every parent, parents in key order and each one's by id, a page at a time: the whole log, as NDJSON that log import reads back",
 				UsageText: "keyspace log scan --log inbox --limit 100\n" +
 					"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
-				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}}, pageFlags...),
+				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}}, paging...),
 				Action: func(c *ucli.Context) error {
 					if c.NArg() > 0 {
 						return usagef("log scan takes no arguments, got %q", c.Args().First())
@@ -174,9 +170,7 @@ func logCommand() *ucli.Command {
 				Name: "parents", Usage: "the log's parents in key order, each with its count of items and last id, a page at a time (one key read a parent)",
 				UsageText: "keyspace log parents --log inbox --limit 20",
 				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}},
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` parents per page", DefaultText: "all"},
-					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					&ucli.BoolFlag{Name: "reverse", Usage: "last parent first"}),
+					pageFlags("parents", "last parent first")...),
 				Action: logParents,
 			},
 			{
@@ -276,15 +270,9 @@ func logCount(c *ucli.Context) error {
 
 // logParents lists the log's parents (Log.Parents).
 func logParents(c *ucli.Context) error {
-	format, err := output(c, "table", "json", "ndjson")
+	format, err := wholeListing(c)
 	if err != nil {
 		return err
-	}
-	if _, err := limitOf(c); err != nil {
-		return err
-	}
-	if c.NArg() > 0 {
-		return usagef("log parents takes no arguments, got %q", c.Args().First())
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {
 		l := enumkeys.NewLog(c.String("log"))

@@ -361,6 +361,33 @@ func writeCount(w io.Writer, format string, n int) error {
 	return err
 }
 
+// pageFlags are a paged listing's --limit (of noun per page), --cursor and
+// --reverse (whose order reverse says).
+func pageFlags(noun, reverse string) []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` " + noun + " per page", DefaultText: "all"},
+		&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
+		&ucli.BoolFlag{Name: "reverse", Usage: reverse},
+	}
+}
+
+// wholeListing checks a paged listing of a whole structure (log parents,
+// rel scan): its --output, its --limit, and that it is given no
+// arguments. It returns the output format.
+func wholeListing(c *ucli.Context) (string, error) {
+	format, err := output(c, "table", "json", "ndjson")
+	if err != nil {
+		return "", err
+	}
+	if _, err := limitOf(c); err != nil {
+		return "", err
+	}
+	if c.NArg() > 0 {
+		return "", usagef("%s takes no arguments, got %q", commandName(c), c.Args().First())
+	}
+	return format, nil
+}
+
 // limitOf reads a listing's --limit (0 for all); a negative one is a usage
 // error.
 func limitOf(c *ucli.Context) (int, error) {

@@ -78,20 +78,14 @@ func relCommand() *ucli.Command {
 			{
 				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time",
 				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20",
-				Flags: append(sideFlags(),
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links per page", DefaultText: "all"},
-					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					&ucli.BoolFlag{Name: "reverse", Usage: "oldest first"}),
-				Action: relList,
+				Flags:     append(sideFlags(), pageFlags("links", "oldest first")...),
+				Action:    relList,
 			},
 			{
 				Name: "scan", Usage: "every link of the relation, by left then right, a page at a time: the whole relation, as NDJSON that rel import reads back (the links, not the entities' fields)",
 				UsageText: "keyspace rel scan --rel likes --limit 100\n" +
 					"keyspace rel scan --rel likes --output ndjson | keyspace --db copy.db rel import --rel likes --left-col left --right-col right --time-col time --format ndjson -",
-				Flags: []ucli.Flag{relFlag(),
-					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` links per page", DefaultText: "all"},
-					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					&ucli.BoolFlag{Name: "reverse", Usage: "the last link first"}},
+				Flags:  append([]ucli.Flag{relFlag()}, pageFlags("links", "the last link first")...),
 				Action: relScan,
 			},
 			{
@@ -175,15 +169,9 @@ func relList(c *ucli.Context) error {
 
 // relScan is rel scan: Relation.Edges.
 func relScan(c *ucli.Context) error {
-	format, err := output(c, "table", "json", "ndjson")
+	format, err := wholeListing(c)
 	if err != nil {
 		return err
-	}
-	if _, err := limitOf(c); err != nil {
-		return err
-	}
-	if c.NArg() > 0 {
-		return usagef("rel scan takes no arguments, got %q", c.Args().First())
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {
 		page, err := indextable.NewRelation(c.String("rel")).Edges(tx, &indextable.ListOptions{Limit: c.Int("limit"), Cursor: c.String("cursor"), Reverse: c.Bool("reverse")})
