@@ -55,8 +55,9 @@ func logImport(c *ucli.Context) error {
 	now := time.Now()
 	l := enumkeys.NewLog(c.String("log"))
 	var entries []logEntry
+	cols := newLogColumns(c)
 	for _, r := range rows {
-		e, err := logEntryOf(c, r, now)
+		e, err := cols.entry(r, now)
 		if err == nil {
 			err = l.Validate(e.Parent, e.At) // what Append refuses: a parent too long for a key
 		}
@@ -90,25 +91,36 @@ func logImport(c *ucli.Context) error {
 	return nil
 }
 
-// logEntryOf reads a row's parent, time and data.
-func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
-	e := enumkeys.Entry{Parent: c.String("parent"), At: now}
+// logColumns is what a log import reads from each row, its flags read
+// once: the parent (a column, or one for every row), the time and the
+// data columns, and --typed.
+type logColumns struct {
+	parent, parentCol, timeCol, dataCol string
+	typed                               bool
+}
+
+func newLogColumns(c *ucli.Context) logColumns {
+	return logColumns{c.String("parent"), c.String("parent-col"), c.String("time-col"), c.String("data-col"), c.Bool("typed")}
+}
+
+// entry reads a row's parent, time and data.
+func (lc logColumns) entry(r row, now time.Time) (enumkeys.Entry, error) {
+	e := enumkeys.Entry{Parent: lc.parent, At: now}
 	if r.bad != nil {
 		return e, r.bad
 	}
-	parentCol, timeCol, dataCol := c.String("parent-col"), c.String("time-col"), c.String("data-col")
-	if parentCol != "" {
-		p, err := logField(r, "parent", parentCol)
+	if lc.parentCol != "" {
+		p, err := logField(r, "parent", lc.parentCol)
 		if err == nil && p == "" {
-			err = fmt.Errorf("no parent: %s is empty", parentCol)
+			err = fmt.Errorf("no parent: %s is empty", lc.parentCol)
 		}
 		if err != nil {
 			return e, err
 		}
 		e.Parent = p
 	}
-	if timeCol != "" {
-		text, err := logField(r, "time", timeCol)
+	if lc.timeCol != "" {
+		text, err := logField(r, "time", lc.timeCol)
 		if err != nil {
 			return e, err
 		}
@@ -116,15 +128,15 @@ func logEntryOf(c *ucli.Context, r row, now time.Time) (enumkeys.Entry, error) {
 			return e, err
 		}
 	}
-	if dataCol != "" {
-		text, err := logField(r, "data", dataCol)
+	if lc.dataCol != "" {
+		text, err := logField(r, "data", lc.dataCol)
 		e.Data = []byte(text)
 		return e, err
 	}
 	obj := map[string]any{}
 	for k := range r.names() {
-		if k != parentCol && k != timeCol {
-			obj[k] = r.value(k, c.Bool("typed"))
+		if k != lc.parentCol && k != lc.timeCol {
+			obj[k] = r.value(k, lc.typed)
 		}
 	}
 	e.Data, _ = marshal(obj)
