@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -47,6 +48,54 @@ func csvRows(header []string, records [][]string) []byte {
 	}
 	w.WriteAll(records)
 	return b.Bytes()
+}
+
+// jsonRows writes records as a JSON array of objects whose fields are
+// strings, as a CSV's are, but for empty ones, which are left out, and,
+// when typed, numbers, as --typed reads a CSV's.
+func jsonRows(header []string, records [][]string, typed bool) []byte {
+	var objs []map[string]any
+	for _, rec := range records {
+		obj := map[string]any{}
+		for i, h := range header {
+			if _, err := strconv.ParseFloat(rec[i], 64); typed && err == nil {
+				obj[h] = json.Number(rec[i])
+			} else if rec[i] != "" {
+				obj[h] = rec[i]
+			}
+		}
+		objs = append(objs, obj)
+	}
+	b, _ := json.MarshalIndent(objs, "", "  ")
+	return b
+}
+
+// nestedJSONRows writes records as jsonRows does, split among the "rows"
+// arrays of the objects of a "groups" array, itself in an object, some
+// groups empty: --each groups.rows finds them in order.
+func nestedJSONRows(header []string, records [][]string, typed bool) []byte {
+	var groups []json.RawMessage
+	for i := 0; i < len(records); i += 7 {
+		groups = append(groups, json.RawMessage(`{"name":"empty","rows":[]}`))
+		g := fmt.Sprintf(`{"name":%q,"rows":%s}`, fmt.Sprint("g", i), jsonRows(header, records[i:min(i+7, len(records))], typed))
+		groups = append(groups, json.RawMessage(g))
+	}
+	b, _ := json.Marshal(map[string]any{"groups": groups, "note": "x"})
+	return b
+}
+
+// bzip2ed is b compressed by the bzip2 command, or nil where there is
+// none (Go's standard library reads bzip2 but does not write it).
+func bzip2ed(t *testing.T, b []byte) []byte {
+	t.Helper()
+	cmd := exec.Command("bzip2", "-c")
+	cmd.Stdin = bytes.NewReader(b)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Logf("no bzip2 command, no bzip2 file: %v", err)
+		return nil
+	}
+	return out
 }
 
 // tsvRows writes records as GeoNames writes its dumps: fields joined by
@@ -103,13 +152,18 @@ func TestImportFormatsAgree(t *testing.T) {
 		{"series", nil, []string{"series", "import", "--series", "s"},
 			[][]string{{"--output", "json", "series", "range", "--series", "s", "--sensor", "s0"}, {"--output", "json", "series", "range", "--series", "s", "--sensor", "s2", "--every", "1h"}}},
 	}
-	exportOf := func(t *testing.T, format string, body []byte, importArgs []string, exports [][]string) string {
-		db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(t.TempDir(), "rows."+format)
+	// exportOf imports body as a file of the name given, with --format
+	// format unless format is "", and exports.
+	exportOf := func(t *testing.T, name, format string, body []byte, importArgs []string, exports [][]string) string {
+		db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(t.TempDir(), name)
 		if err := os.WriteFile(file, body, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, stderr, code := run(t, "", append(append([]string{"--db", db}, importArgs...), "--format", format, file)...); code != 0 {
-			t.Fatalf("%s %v: exit %d: %s", format, importArgs, code, stderr)
+		if format != "" {
+			importArgs = append(slices.Clone(importArgs), "--format", format)
+		}
+		if _, stderr, code := run(t, "", append(append([]string{"--db", db}, importArgs...), file)...); code != 0 {
+			t.Fatalf("%s %s %v: exit %d: %s", name, format, importArgs, code, stderr)
 		}
 		var all strings.Builder
 		for _, args := range exports {
@@ -127,24 +181,36 @@ func TestImportFormatsAgree(t *testing.T) {
 			if tc.what == "series" {
 				h, recs = readingHeader, readings
 			}
-			want := exportOf(t, "csv", csvRows(h, recs), tc.import_, tc.export)
+			want := exportOf(t, "rows.csv", "csv", csvRows(h, recs), tc.import_, tc.export)
 			named := append(slices.Clone(tc.import_), "--columns", strings.Join(h, ","))
+			nested := append(slices.Clone(tc.import_), "--each", "groups.rows")
+			typed := slices.Contains(tc.import_, "--typed")
 			for _, other := range []struct {
-				format string
-				body   []byte
-				args   []string
+				name, format string // no format: found from the name or the bytes
+				body         []byte
+				args         []string
 			}{
-				{"xml", xmlRows(h, recs), tc.import_},
-				{"tsv", tsvRows(h, recs), tc.import_},
-				{"tsv", tsvRows(nil, recs), named},
-				{"csv", csvRows(nil, recs), named},
+				{"rows.xml", "xml", xmlRows(h, recs), tc.import_},
+				{"rows.tsv", "tsv", tsvRows(h, recs), tc.import_},
+				{"rows.tsv", "tsv", tsvRows(nil, recs), named},
+				{"rows.csv", "csv", csvRows(nil, recs), named},
+				{"rows.json", "json", jsonRows(h, recs, typed), tc.import_},
+				{"rows.csv.gz", "", gzipped(string(csvRows(h, recs))), tc.import_},
+				{"rows.txt", "", tsvRows(h, recs), tc.import_},
+				{"rows.dat", "", []byte(" \n" + string(jsonRows(h, recs, typed))), tc.import_},
+				{"rows", "", xmlRows(h, recs), tc.import_},
+				{"rows.json.bz2", "", bzip2ed(t, jsonRows(h, recs, typed)), tc.import_},
+				{"nested.json", "", nestedJSONRows(h, recs, typed), nested},
 			} {
-				if got := exportOf(t, other.format, other.body, other.args, tc.export); got != want {
-					t.Errorf("%s import %v exports\n%s\nCSV import\n%s", other.format, other.args, got, want)
+				if other.body == nil {
+					continue // no bzip2 command
+				}
+				if got := exportOf(t, other.name, other.format, other.body, other.args, tc.export); got != want {
+					t.Errorf("%s %s import %v exports\n%s\nCSV import\n%s", other.name, other.format, other.args, got, want)
 				}
 			}
 			if tc.what == "series" {
-				if got := exportOf(t, "ndjson", readingsNDJSON.Bytes(), tc.import_, tc.export); got != want {
+				if got := exportOf(t, "rows.ndjson", "ndjson", readingsNDJSON.Bytes(), tc.import_, tc.export); got != want {
 					t.Errorf("NDJSON import exports\n%s\nCSV import\n%s", got, want)
 				}
 			}

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,23 +62,48 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("<r><row id=\"1\"/><row id=\"1\" id=\"2\"/><row><x/></row></r>"), uint8(7), true)
 	f.Add([]byte("\ufeff<?xml version=\"1.0\"?>\r\n<c>\r\n<row U=\"1\" T=\"2014-01-21T20:34:28.740\" X=\"a\"/>\r\n<row U=\"1\" T=\"1390336468\"/><row U=\"2\" T=\"2014-01-21T20:34:28Z\"/></c>"), uint8(6), false) // log import
 	f.Add([]byte("<c><row T=\"2014-01-21T20:34:28Z\"/><row U=\"1\" T=\"soon\"/><row U=\"\" T=\"0\"/><row U=\"1\" T=\"-1e12\"/></c>"), uint8(6), true)
+	f.Add([]byte(`[{"id":"a","lat":1,"lon":2},{"id":"b","lat":"3","lon":4}]`), uint8(20), false)                               // geo import, --format json
+	f.Add([]byte(`[{"id":"a","lat":1,"lon":2}, 7, {"id":"b"}] `), uint8(20), true)                                             // elements that are not rows
+	f.Add([]byte(`[{"n":"x","c":[{"id":"a","lat":1,"lon":2}]},{"c":{"id":"b","lat":1,"lon":3}},{"c":"no"}]`), uint8(30), true) // --each c
+	f.Add([]byte(`{"id":"p","c":[[{"id":"a","lat":1,"lon":2}],[]]}`), uint8(30), false)                                        // arrays within arrays
+	f.Add([]byte(`{"c":[{"id":1,".id":2}],"id":9}`), uint8(33), false)                                                         // table import: a lent field's name taken
+	f.Add([]byte(`{"rows":[{"key":"1","record":{"id":1}}]}`), uint8(23), false)                                                // table import: table scan --output json
+	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xffJ\xcc\x01\x00\x00\x00\xff\xff"), uint8(10), false)                   // a gzip stream, cut short
+	f.Add(gzipped("id,lat,lon\na,1,2\nb,3,4\n"), uint8(10), false)                                                             // a gzip stream
+	f.Add(gzipped(`[{"id":1}]`), uint8(13), false)
+	f.Add([]byte("BZh91AY&SY"), uint8(13), true)               // a bzip2 stream, cut short
+	f.Add([]byte("id\tlat\tlon\na\t1\t2\n"), uint8(10), false) // found to be a TSV
 	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s|items? into log l under \d+ parents?|links? into relation r(?:; \d+ rows? named a pair an earlier row did \(linked at the last one's time\))?)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
 		table, series, log, rel := format%10 == 3 || format%10 == 5 || format%10 == 7 || format%10 == 8, format%10 == 4, format%10 == 6, format%10 == 9
-		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p",
-			"--format", []string{"csv", "ndjson", "geojson"}[min(format%10, 2)], "-"}
+		args := []string{"keyspace", "--db", db, "--quiet", "geo", "import", "--index", "p"}
+		formatName := []string{"csv", "ndjson", "geojson"}[min(format%10, 2)]
 		switch {
 		case table:
-			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id",
-				"--format", map[uint8]string{3: "csv", 5: "ndjson", 7: "xml", 8: "tsv"}[format%10], "-"}
+			args = []string{"keyspace", "--db", db, "--quiet", "table", "import", "--table", "t", "--key-cols", "id"}
+			formatName = map[uint8]string{3: "csv", 5: "ndjson", 7: "xml", 8: "tsv"}[format%10]
 		case series:
-			args = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s", "-"}
+			args, formatName = []string{"keyspace", "--db", db, "--quiet", "series", "import", "--series", "s"}, "csv"
 		case log:
-			args = []string{"keyspace", "--db", db, "--quiet", "log", "import", "--log", "l", "--parent-col", "U", "--time-col", "T", "--format", "xml", "-"}
+			args, formatName = []string{"keyspace", "--db", db, "--quiet", "log", "import", "--log", "l", "--parent-col", "U", "--time-col", "T"}, "xml"
 		case rel:
-			args = []string{"keyspace", "--db", db, "--quiet", "rel", "import", "--rel", "r", "--left-col", "id", "--right-col", "city", "-"}
+			args, formatName = []string{"keyspace", "--db", db, "--quiet", "rel", "import", "--rel", "r", "--left-col", "id", "--right-col", "city"}, "csv"
 		}
+		// format/10 varies how the input's format is named: 0 names it
+		// (--format), 1 leaves it to be found from the bytes, 2 reads
+		// them as one JSON document (--format json), and 3 as the rows
+		// under each "c" key of one (--each c), which keep every field of
+		// the objects above them (--with '*').
+		switch format / 10 % 4 {
+		case 0:
+			args = append(args, "--format", formatName)
+		case 2:
+			args = append(args, "--format", "json")
+		case 3:
+			args = append(args, "--each", "c", "--with", "*")
+		}
+		args = append(args, "-")
 		if skipBad {
 			args = append(args, "--skip-bad")
 		}
@@ -159,7 +185,7 @@ func FuzzImport(f *testing.F) {
 			// The rows, the table's schema in the catalog, and (NDJSON
 			// rows with "expires") expiry entries, which Verify matched
 			// with the records.
-			if table && (n != records || keys < n+1 || format%10 != 5 && keys != n+1) {
+			if table && (n != records || keys < n+1 || format%10 != 5 && format/10%4 < 2 && keys != n+1) {
 				t.Fatalf("said %s rows; the file holds %d records in %d keys", m[1], records, keys)
 			}
 		case 1:
@@ -316,4 +342,13 @@ func exportImportsBack(t *testing.T, db string) {
 	if again := run("", "--output", "ndjson", "geo", "scan", "--index", "p2"); !reflect.DeepEqual(decode(again), decode(export)) {
 		t.Fatalf("the export imported again exports as\n%s\nnot\n%s", again, export)
 	}
+}
+
+// gzipped is text as a gzip stream.
+func gzipped(text string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	return b.Bytes()
 }

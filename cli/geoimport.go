@@ -31,8 +31,10 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude)"},
 			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
-			&ucli.StringFlag{Name: "format", Value: "csv", Usage: "csv, tsv, ndjson, geojson or xml (each element under the root a row, its attributes the fields)"},
+			formatFlag(pointFormats...),
 			columnsFlag(),
+			eachFlag(),
+			withFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 			ttlFlag(),
@@ -45,14 +47,18 @@ func geoImportCommand() *ucli.Command {
 	}
 }
 
+// pointFormats are the formats a file of points may be in: every import
+// format.
+var pointFormats = importFormats
+
 // pointRows reads the rows of a file of points (geo import, fence
 // containing FILE) and finds their columns.
 func pointRows(c *ucli.Context) ([]row, columnSpec, *badRows, error) {
-	rows, bad, err := importRows(c, c.String("format"))
+	rows, format, bad, err := importRows(c, pointFormats)
 	if err != nil {
 		return nil, columnSpec{}, nil, err
 	}
-	spec, err := newColumnSpec(c, rows)
+	spec, err := newColumnSpec(c, rows, format == "geojson")
 	if err != nil {
 		return nil, columnSpec{}, nil, fmt.Errorf("%s: %w", bad.name, err)
 	}
@@ -249,9 +255,9 @@ type columnSpec struct {
 	typed        bool // --typed: a CSV's numbers and booleans as JSON's (csvValue)
 }
 
-func newColumnSpec(c *ucli.Context, rows []row) (columnSpec, error) {
+func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error) {
 	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), expires: c.String("expires-col"),
-		geojson: c.String("format") == "geojson", typed: c.Bool("typed")}
+		geojson: geojson, typed: c.Bool("typed")}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}

@@ -49,6 +49,7 @@ type row struct {
 	// number, [1,2] an array); fields holds them as text for the columns
 	// read as text (id, latitude, scope). Nil for CSV, which has no types.
 	values  map[string]any
+	path    string     // a JSON document's row: where it is, as jq writes it (.[3].cities[0])
 	point   *orb.Point // GeoJSON geometry, when the input has one
 	id      string     // GeoJSON feature id
 	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
@@ -177,15 +178,15 @@ func anyRowHas(rows []row, col string) bool {
 	return slices.ContainsFunc(rows, func(r row) bool { _, ok := r.field(col); return ok })
 }
 
+// recordFormats are the formats an import of records reads: all but
+// GeoJSON.
+var recordFormats = []string{"csv", "tsv", "ndjson", "json", "xml"}
+
 // recordRows reads the rows of an import of records (table, series, log
-// and rel import: CSV, TSV, NDJSON or XML, not GeoJSON) and checks that
-// its column flags name columns the rows have.
+// and rel import: recordFormats) and checks that its column flags name
+// columns the rows have.
 func recordRows(c *ucli.Context, columnFlags ...string) ([]row, *badRows, error) {
-	format, err := importFormat(c, "csv", "tsv", "ndjson", "xml")
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, bad, err := importRows(c, format)
+	rows, _, bad, err := importRows(c, recordFormats)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,8 +208,12 @@ func checkColumnFlags(c *ucli.Context, rows []row, name string, flags ...string)
 	return nil
 }
 
-// where names the row for an error: "line 7", or "feature 7".
+// where names the row for an error: "line 7", "feature 7", or a JSON
+// document's ".[3].cities[0]".
 func (r row) where() string {
+	if r.path != "" {
+		return r.path
+	}
 	if r.feature {
 		return fmt.Sprintf("feature %d", r.line)
 	}
@@ -247,29 +252,38 @@ func (b *badRows) add(where string, err error) error {
 }
 
 // importRows reads the rows of an import's one FILE argument ("-" for
-// standard input), and returns them with the import's collector of bad
-// rows, which knows the name errors give the input. A row the reader
-// could not read (an XML element holding text) has its reason in bad,
-// which the import's reading of each row returns first, so that bad rows
-// are met in the file's order.
-func importRows(c *ucli.Context, format string) ([]row, *badRows, error) {
+// standard input), gzip or bzip2 compressed or not, in one of formats
+// (inputFormat), and returns them with the format and the import's
+// collector of bad rows, which knows the name errors give the input. A
+// row the reader could not read (an XML element holding text) has its
+// reason in bad, which the import's reading of each row returns first,
+// so that bad rows are met in the file's order.
+func importRows(c *ucli.Context, formats []string) ([]row, string, *badRows, error) {
 	if c.NArg() != 1 {
-		return nil, nil, usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
+		return nil, "", nil, usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
+	}
+	columns, err := namedColumns(c)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	each, err := eachPath(c)
+	if err != nil {
+		return nil, "", nil, err
 	}
 	in, name, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	defer closeIn()
-	columns, err := namedColumns(c)
+	format, err := inputFormat(c, c.Args().First(), name, in, formats)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	rows, err := readRows(c.Context, in, format, columns)
+	rows, err := readRows(c.Context, in, format, columns, each)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, "", nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return rows, newBadRows(c, name), nil
+	return rows, format, newBadRows(c, name), nil
 }
 
 // reportImport says on stderr what an import wrote, and the first bad rows
@@ -296,10 +310,15 @@ func firstBad(bad []badRow) string {
 	return strings.Join(parts, "; ")
 }
 
-// openInput opens a file, or standard input for "-".
-func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) {
+// openInput opens a file, or standard input for "-", uncompressed
+// (decompressed): its bytes as a bufio.Reader, for a peek at its format.
+func openInput(c *ucli.Context, path string) (*bufio.Reader, string, func(), error) {
 	if path == "-" {
-		return c.App.Reader, "standard input", func() {}, nil
+		in, err := decompressed(c.App.Reader)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("standard input: %w", err)
+		}
+		return in, "standard input", func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -314,15 +333,23 @@ func openInput(c *ucli.Context, path string) (io.Reader, string, func(), error) 
 		r := progressbar.NewReader(in, bar)
 		in = &r
 	}
-	return in, path, func() { f.Close() }, nil
+	out, err := decompressed(in)
+	if err != nil {
+		f.Close()
+		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, path, func() { f.Close() }, nil
 }
 
 // readRows reads every record of the input, with its line number,
 // stopping at a row boundary once ctx is cancelled (Ctrl-C). columns
 // names a CSV's or TSV's columns when its first line is not a header.
-func readRows(ctx context.Context, in io.Reader, format string, columns []string) ([]row, error) {
+func readRows(ctx context.Context, in io.Reader, format string, columns []string, each jsonPath) ([]row, error) {
 	if columns != nil && format != "csv" && format != "tsv" {
 		return nil, usagef("--columns names the columns of a CSV or TSV without a header, not of --format %s", format)
+	}
+	if each.keys != nil && format != "json" {
+		return nil, usagef("--each walks a JSON document, not --format %s", format)
 	}
 	switch format {
 	case "csv", "tsv":
@@ -374,10 +401,12 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 			rows = append(rows, r)
 		}
 		return rows, nil
+	case "json":
+		return readJSON(ctx, in, each)
 	case "xml":
 		return readXML(ctx, in)
 	}
-	return nil, usagef("--format %q: want csv, tsv, ndjson, geojson or xml", format)
+	return nil, usagef("--format %q: want %s", format, strings.Join(importFormats, ", "))
 }
 
 // readTable reads a CSV (RFC 4180, by encoding/csv) or a TSV (IANA's
@@ -426,6 +455,9 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 		if err == io.EOF {
 			return nil, fmt.Errorf("no %s header: the input is empty (nothing imported)", strings.ToUpper(format))
 		}
+		if err != nil && line == 0 { // not the CSV's fault: a gzip stream cut short
+			return nil, fmt.Errorf("reading the %s header: %w (nothing imported)", strings.ToUpper(format), err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("line %d: reading the %s header: %v (nothing imported)", line, strings.ToUpper(format), err)
 		}
@@ -440,6 +472,9 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 		rec, line, err := next()
 		if err == io.EOF {
 			return rows, nil
+		}
+		if err != nil && line == 0 { // not the CSV's fault: a gzip stream cut short
+			return nil, fmt.Errorf("%w (nothing imported)", err)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v (nothing imported)", line, err)
@@ -563,14 +598,6 @@ func namedColumns(c *ucli.Context) ([]string, error) {
 		return nil, usagef("--columns %q: %v", c.String("columns"), strings.TrimSuffix(strings.TrimPrefix(err.Error(), "line 1: "), " (nothing imported)"))
 	}
 	return names, nil
-}
-
-// importFormat is --format, if it is one of the formats the import reads.
-func importFormat(c *ucli.Context, formats ...string) (string, error) {
-	if f := c.String("format"); slices.Contains(formats, f) {
-		return f, nil
-	}
-	return "", usagef("--format %q: this import reads %s", c.String("format"), strings.Join(formats, ", "))
 }
 
 // columnsFlag is --columns, for imports of CSV and TSV.

@@ -259,8 +259,8 @@ func TestLogImportBadInput(t *testing.T) {
 		{"both parents", "csv", "U,T\n1,2016-01-01T00:00:00Z\n", []string{"--parent", "x"}, 2, "--parent-col (each row's parent) or --parent"},
 		{"tsv fields", "tsv", "U\tT\n1\t2016-01-01T00:00:00Z\textra\n", nil, 1, "line 2: 3 fields where the header has 2"},
 		{"empty csv", "csv", "", nil, 1, "no CSV header: the input is empty"},
-		{"bad format", "csv", "U,T\n", []string{"--format", "json"}, 2, `--format "json": this import reads csv, tsv, ndjson, xml`},
-		{"geojson", "csv", "U,T\n", []string{"--format", "geojson"}, 2, `--format "geojson": this import reads csv, tsv, ndjson, xml`},
+		{"bad format", "csv", "U,T\n", []string{"--format", "yaml"}, 2, `--format "yaml": want csv, tsv, ndjson, json, xml`},
+		{"geojson", "csv", "U,T\n", []string{"--format", "geojson"}, 2, `--format "geojson": this import reads csv, tsv, ndjson, json, xml`},
 		{"columns of ndjson", "ndjson", "{}\n", []string{"--columns", "U,T"}, 2, "--columns names the columns of a CSV or TSV without a header, not of --format ndjson"},
 		{"columns twice", "csv", "1,2\n", []string{"--columns", "U,T,U"}, 2, `--columns "U,T,U": columns 1 and 3 of the header are both named "U"`},
 	} {

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -261,5 +262,123 @@ func TestStackExchangeAnswers(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("question %s's answers: %v, want %v", q, got, want)
 		}
+	}
+}
+
+// TestCountriesStatesCitiesJSON imports the nested countries → states →
+// cities document (gzip compressed, its format found from its bytes) with
+// --each states.cities, as a table keyed country:state:id and as points
+// scoped by country, and checks both against the document as
+// encoding/json's Unmarshal reads it: every city's key, name and state
+// name in three countries' scans, the count of rows, and near and knn by
+// brute force; standard input, the same gzip stream piped, imports the
+// same points.
+func TestCountriesStatesCitiesJSON(t *testing.T) {
+	path := dataset.Path(t, "dr5hn_countries+states+cities.json.gz")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var countries []struct {
+		ISO2   string `json:"iso2"`
+		States []struct {
+			ISO2   string `json:"iso2"`
+			Name   string `json:"name"`
+			Cities []struct {
+				ID        int    `json:"id"`
+				Name      string `json:"name"`
+				Latitude  string `json:"latitude"`
+				Longitude string `json:"longitude"`
+			} `json:"cities"`
+		} `json:"states"`
+	}
+	if err := json.NewDecoder(zr).Decode(&countries); err != nil {
+		t.Fatal(err)
+	}
+	type want struct{ name, state string }
+	byKey := map[string]want{}
+	country := map[string]string{} // a city's id, its country
+	var cities []city
+	for _, c := range countries {
+		for _, s := range c.States {
+			for _, x := range s.Cities {
+				byKey[fmt.Sprintf("%s:%s:%d", c.ISO2, s.ISO2, x.ID)] = want{x.Name, s.Name}
+				lat, _ := strconv.ParseFloat(x.Latitude, 64)
+				lon, _ := strconv.ParseFloat(x.Longitude, 64)
+				cities = append(cities, city{fmt.Sprint(x.ID), lat, lon})
+				country[fmt.Sprint(x.ID)] = c.ISO2
+			}
+		}
+	}
+	db := filepath.Join(t.TempDir(), "world.db")
+	for _, args := range [][]string{
+		{"table", "import", "--table", "cities", "--each", "states.cities", "--key-cols", ".iso2,.states.iso2,id", "--with", ".states.name", path},
+		{"geo", "import", "--index", "cities", "--each", "states.cities", "--lat-col", "latitude", "--lon-col", "longitude", "--scope-cols", ".iso2", path},
+	} {
+		_, stderr, code := run(t, "", append([]string{"--db", db}, args...)...)
+		if code != 0 || !strings.HasPrefix(stderr, fmt.Sprintf("imported %d ", len(cities))) {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	if len(byKey) != len(cities) {
+		t.Fatalf("%d cities under %d keys: the key columns do not name a city", len(cities), len(byKey))
+	}
+	for _, iso2 := range []string{"DE", "NO", "JP"} {
+		out, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "table", "scan", "--table", "cities", iso2+":*")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		got := map[string]want{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r struct {
+				Key    string
+				Record map[string]any
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			got[r.Key] = want{fmt.Sprint(r.Record["name"]), fmt.Sprint(r.Record[".states.name"])}
+			if _, ok := r.Record[".name"]; ok {
+				t.Errorf("%s: the country's name, which no flag names, was kept: %v", r.Key, r.Record)
+			}
+		}
+		wanted := maps.Collect(func(yield func(string, want) bool) {
+			for k, v := range byKey {
+				if strings.HasPrefix(k, iso2+":") && !yield(k, v) {
+					return
+				}
+			}
+		})
+		if len(wanted) == 0 || !maps.Equal(got, wanted) {
+			t.Errorf("%s: %d rows scanned, the document has %d", iso2, len(got), len(wanted))
+		}
+	}
+	// Points scoped by a country's field: near Strasbourg, in France's
+	// scope, only the French cities, though Germany's are as near.
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", "cities", "--scope", "FR", "--lat", "48.58", "--lon", "7.75", "--radius", "30km")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	french := slices.DeleteFunc(slices.Clone(cities), func(c city) bool { return country[c.id] != "FR" })
+	if got, want := ids(decode(t, out)), brute(french, 48.58, 7.75, func(_ city, d float64) bool { return d <= 30_000 }); len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("near Strasbourg in FR: %v, brute force %v", got, want)
+	}
+	// The gzip stream on standard input, its format found from its
+	// bytes, unscoped.
+	gz, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	piped := filepath.Join(t.TempDir(), "piped.db")
+	if _, stderr, code := run(t, string(gz), "--db", piped, "geo", "import", "--index", "cities", "--each", "states.cities", "--lat-col", "latitude", "--lon-col", "longitude", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, centre := range []city{{"Berlin", 52.52, 13.405}, {"Tokyo", 35.68, 139.76}, {"dateline", -17.7, 179.9}} {
+		nearAndKNN(t, piped, "cities", cities, centre, 20_000, 10)
 	}
 }
