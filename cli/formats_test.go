@@ -232,9 +232,11 @@ func TestImportFormatsAgree(t *testing.T) {
 }
 
 // TestGeoNamesTSV imports GeoNames' cities15000 dump (a TSV without a
-// header, when ../shared/data holds it) with --format tsv --columns, and
-// checks near and knn queries against brute force over the file as
-// encoding/csv reads it with tabs for commas.
+// header, when ../shared/data holds it) with --columns and no --format
+// (its name, .txt, says none: its lines, with as many tabs each and
+// commas in their alternate names, are found to be a TSV's), and checks
+// near and knn queries against brute force over the file as encoding/csv
+// reads it with tabs for commas.
 func TestGeoNamesTSV(t *testing.T) {
 	path, recs := datasetCSV(t, "geonames_cities15000.txt", '\t')
 	var cities []city
@@ -246,7 +248,7 @@ func TestGeoNamesTSV(t *testing.T) {
 	columns := "geonameid,name,asciiname,alternatenames,latitude,longitude,feature_class,feature_code,country_code,cc2," +
 		"admin1,admin2,admin3,admin4,population,elevation,dem,timezone,modified"
 	db := filepath.Join(t.TempDir(), "geonames.db")
-	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", "--format", "tsv", "--columns", columns, "--id-col", "geonameid", "--typed", path)
+	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", "--columns", columns, "--id-col", "geonameid", "--typed", path)
 	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("imported %d points into g", len(cities))) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -326,5 +328,46 @@ func TestOpenStreetMapXML(t *testing.T) {
 		if payload.Name != names[res.ID] || payload.Version != "2" || (names[res.ID] != "") != (payload.Amenity == "cafe") {
 			t.Errorf("node %s: payload %s, want name %q", res.ID, res.Payload, names[res.ID])
 		}
+	}
+}
+
+// TestTableJSONRoundTrip: a table's whole export as one JSON document
+// (table scan --output json: {"rows": [{"key", "record"}, …]}) imports
+// back with --each rows as the table it came from, JSON types, expiries
+// and all, compared by their NDJSON exports.
+func TestTableJSONRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	from, to, file := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db"), filepath.Join(dir, "export.json")
+	rows := `{"id":1,"city":"Oslo","tags":["a",{"b":null}]}` + "\n" + `{"id":2,"city":"<Rome & co>","n":12345678901234567891}` + "\n"
+	for _, args := range [][]string{
+		{"table", "import", "--table", "t", "--key-cols", "id", "--format", "ndjson", "-"},
+		{"table", "import", "--table", "t", "--key-cols", "id", "--ttl", "24h", "--format", "ndjson", "-"},
+	} {
+		stdin := rows
+		if slices.Contains(args, "--ttl") {
+			stdin = `{"id":3,"city":"Bergen"}` + "\n"
+		}
+		if _, stderr, code := run(t, stdin, append([]string{"--db", from}, args...)...); code != 0 {
+			t.Fatal(stderr)
+		}
+	}
+	export, stderr, code := run(t, "", "--db", from, "--output", "json", "table", "scan", "--table", "t")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	os.WriteFile(file, []byte(export), 0o644)
+	if _, stderr, code := run(t, "", "--db", to, "table", "import", "--table", "t", "--key-cols", "id", "--each", "rows", file); code != 0 {
+		t.Fatal(stderr)
+	}
+	var exports []string
+	for _, db := range []string{from, to} {
+		out, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "table", "scan", "--table", "t")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		exports = append(exports, out)
+	}
+	if exports[0] != exports[1] || strings.Count(exports[0], "\n") != 3 || !strings.Contains(exports[0], `"expires"`) {
+		t.Errorf("exported\n%s\nimported back\n%s", exports[0], exports[1])
 	}
 }

@@ -514,16 +514,6 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 // other elements inside a row would be left out of it, and an attribute
 // or tag given twice would lose one of its values, so such a row is bad;
 // a document that is not well-formed XML is an error.
-// isTag reports whether e is an OpenStreetMap tag: <tag k="…" v="…"/>,
-// its two attributes in either order.
-func isTag(e xml.StartElement) bool {
-	if e.Name.Local != "tag" || len(e.Attr) != 2 {
-		return false
-	}
-	a, b := e.Attr[0].Name.Local, e.Attr[1].Name.Local
-	return a == "k" && b == "v" || a == "v" && b == "k"
-}
-
 func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 	d := xml.NewDecoder(in)
 	var rows []row
@@ -701,4 +691,14 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// isTag reports whether e is an OpenStreetMap tag: <tag k="…" v="…"/>,
+// its two attributes in either order.
+func isTag(e xml.StartElement) bool {
+	if e.Name.Local != "tag" || len(e.Attr) != 2 {
+		return false
+	}
+	a, b := e.Attr[0].Name.Local, e.Attr[1].Name.Local
+	return a == "k" && b == "v" || a == "v" && b == "k"
 }

@@ -111,9 +111,9 @@ var featureCollection = regexp.MustCompile(`"type"\s*:\s*"FeatureCollection"`)
 // formatByContent is the format in's first bytes say: XML starts with <,
 // a JSON array with [, GeoJSON is an object whose type is
 // FeatureCollection (within its first 64 KiB), NDJSON an object alone on
-// its first line, and another object is one JSON document; a first line
-// with a tab and no comma is a TSV's, and anything else a CSV's. It only
-// peeks: in reads from its start after.
+// its first line, and another object is one JSON document; lines with
+// as many tabs each (up to ten of them) are a TSV's, and anything else a
+// CSV's. It only peeks: in reads from its start after.
 func formatByContent(in *bufio.Reader) string {
 	head, _ := in.Peek(1 << 16)
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
@@ -134,8 +134,20 @@ func formatByContent(in *bufio.Reader) string {
 		}
 		return "json" // one object over many lines
 	}
-	first, _, _ := bytes.Cut(head, []byte("\n"))
-	if bytes.IndexByte(first, '\t') >= 0 && bytes.IndexByte(first, ',') < 0 {
+	// A TSV's lines have as many tabs each, one or more; a CSV's commas
+	// may not be counted so (GeoNames' alternate names hold commas, in a
+	// TSV), nor need it hold a tab.
+	lines := bytes.Split(head, []byte("\n"))
+	if len(lines) > 1 {
+		lines = lines[:len(lines)-1] // the last may be cut short
+	}
+	tabs := bytes.Count(lines[0], []byte("\t"))
+	for _, l := range lines[1:min(len(lines), 10)] {
+		if len(bytes.TrimSpace(l)) > 0 && bytes.Count(l, []byte("\t")) != tabs {
+			return "csv"
+		}
+	}
+	if tabs > 0 {
 		return "tsv"
 	}
 	return "csv"

@@ -79,16 +79,19 @@ func TestFormatFound(t *testing.T) {
 		}
 	}
 	for content, want := range map[string]string{
-		"":                                  "csv",
-		"id,lat,lon\n":                      "csv",
-		"id\tlat\tlon\n":                    "tsv",
-		"name\tnote, with comma\n":          "csv", // a comma on the first line: a CSV whose field holds a tab, likelier
-		"\ufeff  <?xml version=\"1.0\"?>":   "xml",
-		"\n [ {\"id\": 1} ]":                "json",
-		"{\"id\":1}\n{\"id\":2}\n":          "ndjson",
-		"{\"id\":1}":                        "ndjson",
-		"{\n  \"rows\": [\n":                "json",
-		"{\"type\": \"FeatureCollection\",": "geojson",
+		"":               "csv",
+		"id,lat,lon\n":   "csv",
+		"id\tlat\tlon\n": "tsv",
+		"3040051\tles Escaldes\tEscaldes,Escaldes-Engordany\n3041563\tAndorra la Vella\tALV,Ando-la-Vyey\n": "tsv", // GeoNames: commas in a TSV
+		"name,note\nx,\"a\ttab\"\ny,none\n":                       "csv", // a tab in one field of a CSV
+		"a\tb\nc\td\te\n":                                         "csv",
+		"a\tb\nc\td\n\ne\tf":                                      "tsv", // an empty line, and a last line cut short
+		"\ufeff  <?xml version=\"1.0\"?>":                         "xml",
+		"\n [ {\"id\": 1} ]":                                      "json",
+		"{\"id\":1}\n{\"id\":2}\n":                                "ndjson",
+		"{\"id\":1}":                                              "ndjson",
+		"{\n  \"rows\": [\n":                                      "json",
+		"{\"type\": \"FeatureCollection\",":                       "geojson",
 		"{\n \"features\": [],\n \"type\":\"FeatureCollection\"}": "geojson",
 	} {
 		if got := formatByContent(bufio.NewReader(strings.NewReader(content))); got != want {
