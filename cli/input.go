@@ -343,7 +343,8 @@ func openInput(c *ucli.Context, path string) (*bufio.Reader, string, func(), err
 
 // readRows reads every record of the input, with its line number,
 // stopping at a row boundary once ctx is cancelled (Ctrl-C). columns
-// names a CSV's or TSV's columns when its first line is not a header.
+// names a CSV's or TSV's columns when its first line is not a header;
+// each is the path to a JSON document's rows (--each).
 func readRows(ctx context.Context, in io.Reader, format string, columns []string, each jsonPath) ([]row, error) {
 	if columns != nil && format != "csv" && format != "tsv" {
 		return nil, usagef("--columns names the columns of a CSV or TSV without a header, not of --format %s", format)

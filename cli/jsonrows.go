@@ -144,8 +144,16 @@ func readJSON(ctx context.Context, in io.Reader, path jsonPath) ([]row, error) {
 	return w.rows, nil
 }
 
-// jsonError is a decoding error as an import says it.
+// jsonError is a decoding error as an import says it, with where in the
+// (uncompressed) input it is when the decoder says.
 func jsonError(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("not JSON at byte %d: %v (nothing imported)", se.Offset, err)
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return errors.New("not JSON: the input ends before the document does (nothing imported)")
+	}
 	return fmt.Errorf("not JSON: %v (nothing imported)", err)
 }
 
