@@ -101,6 +101,13 @@ func run(parent context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
+	if feed, ok := app.Writer.(*csvFeed); ok {
+		// What the command wrote, as CSV: all of it when it failed
+		// part way, as NDJSON would have been.
+		if ferr := feed.Flush(); err == nil {
+			err = ferr
+		}
+	}
 	if err == nil {
 		err = unknown
 	}
@@ -170,7 +177,7 @@ func commonFlags(leaf bool) []ucli.Flag {
 	}
 	return []ucli.Flag{
 		db,
-		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson or geojson"},
+		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson, csv (the NDJSON's fields as columns, a payload's or record's own) or geojson"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bars"},
 	}
 }
@@ -337,10 +344,21 @@ func explainOpen(path string, err error) error {
 // output returns the --output format, checked against those allowed.
 func output(c *ucli.Context, allowed ...string) (string, error) {
 	f := common(c, "output")
+	if f == "csv" && slices.Contains(allowed, "ndjson") {
+		// The command writes NDJSON, which the CSV is made from when
+		// it ends (csvFeed; run flushes it).
+		if _, ok := c.App.Writer.(*csvFeed); !ok {
+			c.App.Writer = &csvFeed{out: c.App.Writer}
+		}
+		return "ndjson", nil
+	}
 	for _, a := range allowed {
 		if f == a {
 			return f, nil
 		}
+	}
+	if slices.Contains(allowed, "ndjson") {
+		allowed = append(allowed, "csv")
 	}
 	return "", usagef("--output %q: this command writes %s", f, strings.Join(allowed, ", "))
 }

@@ -103,7 +103,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "containing",
-				Usage: "the fences that hold a point (edges included): at --lat/--lon, at a geo index's point --from ID, or at every point of a FILE (CSV, NDJSON or GeoJSON, as geo import reads them)",
+				Usage: "the fences that hold a point (edges included): at --lat/--lon, at a geo index's point --from ID, or at every point of a FILE (CSV, TSV, NDJSON, JSON, GeoJSON or XML, as geo import reads them)",
 				UsageText: "keyspace fence containing --fences zones --lat 52.52 --lon 13.41\n" +
 					"keyspace fence containing --fences zones --index fleet --from car-7\n" +
 					"keyspace fence containing --fences states --output ndjson addresses.csv",

@@ -20,7 +20,7 @@ import (
 func geoImportCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "import",
-		Usage: "import points from CSV or TSV (with a header, or --columns), NDJSON, GeoJSON or XML; all or nothing unless --skip-bad",
+		Usage: "import points from CSV or TSV (with a header, or --columns), NDJSON, JSON, GeoJSON or XML, compressed or not; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +

@@ -13,7 +13,7 @@ import (
 
 func logImportCommand() *ucli.Command {
 	return &ucli.Command{
-		Name: "import", Usage: "append the rows of a CSV or TSV (with a header, or --columns), NDJSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
+		Name: "import", Usage: "append the rows of a CSV or TSV (with a header, or --columns), NDJSON, JSON or XML file as items, each under its parent, in time order; all or nothing unless --skip-bad",
 		UsageText: "keyspace log import --log comments --parent-col UserId --time-col CreationDate --format xml --skip-bad Comments.xml\n" +
 			"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
 		ArgsUsage: "FILE|-",

@@ -40,8 +40,6 @@ type jsonStats struct {
 	Results    int `json:"results"`
 }
 
-// payloadJSON returns a payload as JSON: itself when it is JSON (imports
-// store the other columns as an object), else a JSON string.
 // payloadCell is a payload in a table's cell: tabs made spaces, and cut
 // to 60 characters.
 func payloadCell(p []byte) string {
@@ -52,6 +50,8 @@ func payloadCell(p []byte) string {
 	return payload
 }
 
+// payloadJSON returns a payload as JSON: itself when it is JSON (imports
+// store the other columns as an object), else a JSON string.
 func payloadJSON(p []byte) json.RawMessage {
 	if len(p) == 0 {
 		return nil

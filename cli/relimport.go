@@ -15,7 +15,7 @@ import (
 
 func relImportCommand() *ucli.Command {
 	return &ucli.Command{
-		Name: "import", Usage: "link the pairs a CSV or TSV (with a header, or --columns), NDJSON or XML file's rows name (a user likes an item), in one transaction; all or nothing unless --skip-bad",
+		Name: "import", Usage: "link the pairs a CSV or TSV (with a header, or --columns), NDJSON, JSON or XML file's rows name (a user likes an item), in one transaction; all or nothing unless --skip-bad",
 		UsageText: "keyspace rel import --rel likes --left-col user --right-col item --time-col at likes.csv\n" +
 			"keyspace rel import --rel commented --left-col UserId --right-col PostId --time-col CreationDate --format xml --skip-bad Comments.xml",
 		ArgsUsage: "FILE|-",

@@ -41,7 +41,7 @@ func seriesCommand() *ucli.Command {
 				Action: seriesAdd,
 			},
 			{
-				Name: "import", Usage: "fold readings from CSV or TSV (with a header, or --columns), NDJSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
+				Name: "import", Usage: "fold readings from CSV or TSV (with a header, or --columns), NDJSON, JSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
 				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
 				Flags: append([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},

@@ -35,7 +35,7 @@ func tableCommand() *ucli.Command {
 		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "import", Usage: "import a CSV or TSV (with a header, or --columns), NDJSON or XML keyed by some of its columns; all or nothing",
+				Name: "import", Usage: "import a CSV or TSV (with a header, or --columns), NDJSON, JSON or XML keyed by some of its columns; all or nothing",
 				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv\n" +
 					"keyspace table scan --table orders --output ndjson | keyspace --db copy.db table import --table orders --key-cols id --format ndjson -",
 				ArgsUsage: "FILE|-",
