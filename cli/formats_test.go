@@ -98,6 +98,18 @@ func bzip2ed(t *testing.T, b []byte) []byte {
 	return out
 }
 
+// semicolonRows writes records as csvRows does, but with semicolons
+// between fields, as a spreadsheet writes CSV where the comma is the
+// decimal mark.
+func semicolonRows(header []string, records [][]string) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Comma = ';'
+	w.Write(header)
+	w.WriteAll(records)
+	return b.Bytes()
+}
+
 // tsvRows writes records as GeoNames writes its dumps: fields joined by
 // tabs, nothing quoted, after a header unless header is nil.
 func tsvRows(header []string, records [][]string) []byte {
@@ -196,6 +208,7 @@ func TestImportFormatsAgree(t *testing.T) {
 				{"rows.csv", "csv", csvRows(nil, recs), named},
 				{"rows.json", "json", jsonRows(h, recs, typed), tc.import_},
 				{"rows.csv.gz", "", gzipped(string(csvRows(h, recs))), tc.import_},
+				{"semicolons.csv", "", semicolonRows(h, recs), tc.import_},
 				{"rows.txt", "", tsvRows(h, recs), tc.import_},
 				{"rows.dat", "", []byte(" \n" + string(jsonRows(h, recs, typed))), tc.import_},
 				{"rows", "", xmlRows(h, recs), tc.import_},

@@ -435,7 +435,12 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 			return nil, line, io.EOF
 		}
 	} else {
-		r := csv.NewReader(in)
+		br, ok := in.(*bufio.Reader)
+		if !ok {
+			br = bufio.NewReader(in)
+		}
+		r := csv.NewReader(br)
+		r.Comma = csvComma(br)
 		r.FieldsPerRecord = -1 // checked below, as for a TSV
 		next = func() ([]string, int, error) {
 			rec, err := r.Read()

@@ -153,6 +153,28 @@ func formatByContent(in *bufio.Reader) string {
 	return "csv"
 }
 
+// csvComma is what separates a CSV's fields: a semicolon where its first
+// line has one or more and no comma, and its next lines (up to ten) as
+// many each, as spreadsheets write CSV where the comma is the decimal
+// mark (1,5;2,25); else a comma. It only peeks.
+func csvComma(in *bufio.Reader) rune {
+	head, _ := in.Peek(1 << 16)
+	lines := bytes.Split(bytes.TrimPrefix(head, []byte("\ufeff")), []byte("\n"))
+	if len(lines) > 1 {
+		lines = lines[:len(lines)-1] // the last may be cut short
+	}
+	semicolons := bytes.Count(lines[0], []byte(";"))
+	if semicolons == 0 || bytes.IndexByte(lines[0], ',') >= 0 {
+		return ','
+	}
+	for _, l := range lines[1:min(len(lines), 10)] {
+		if len(bytes.TrimSpace(l)) > 0 && bytes.Count(l, []byte(";")) != semicolons {
+			return ','
+		}
+	}
+	return ';'
+}
+
 // inputFormat is the format of an import's input: --format when given,
 // else the file's name's (formatByName), else its first bytes'
 // (formatByContent); --each, which walks a JSON document, makes it json.

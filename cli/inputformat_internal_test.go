@@ -100,6 +100,27 @@ func TestFormatFound(t *testing.T) {
 	}
 }
 
+// TestCSVComma: a semicolon separates a CSV's fields where its lines have
+// as many each and its first line no comma, as a spreadsheet writes CSV
+// where the comma is the decimal mark; otherwise a comma does.
+func TestCSVComma(t *testing.T) {
+	for content, want := range map[string]rune{
+		"":                              ',',
+		"id,lat,lon\na,1,2\n":           ',',
+		"id;lat;lon\na;1,5;2,25\n":      ';',
+		"\ufeffid;lat;lon\r\na;1;2\r\n": ';',
+		"id;lat;lon\na;1;2\n\nb;3":      ';', // an empty line, and a last line cut short
+		"id,note\na,x;y\n":              ',', // a comma on the first line
+		"note\nx;y\n":                   ',', // no semicolon on the first line
+		"a;b\nc;d;e\n":                  ',', // unequal counts
+		"id;lat\n\"a;b\";1\n":           ',', // a quoted semicolon makes the counts differ: left to the comma
+	} {
+		if got := csvComma(bufio.NewReader(strings.NewReader(content))); got != want {
+			t.Errorf("csvComma(%q) = %q, want %q", content, got, want)
+		}
+	}
+}
+
 // TestReadJSONEdges: what a JSON document's rows are in the cases a
 // reader gets wrong, each row shown as its path and its fields.
 func TestReadJSONEdges(t *testing.T) {
