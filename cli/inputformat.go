@@ -137,42 +137,35 @@ func formatByContent(in *bufio.Reader) string {
 	// A TSV's lines have as many tabs each, one or more; a CSV's commas
 	// may not be counted so (GeoNames' alternate names hold commas, in a
 	// TSV), nor need it hold a tab.
-	lines := bytes.Split(head, []byte("\n"))
-	if len(lines) > 1 {
-		lines = lines[:len(lines)-1] // the last may be cut short
-	}
-	tabs := bytes.Count(lines[0], []byte("\t"))
-	for _, l := range lines[1:min(len(lines), 10)] {
-		if len(bytes.TrimSpace(l)) > 0 && bytes.Count(l, []byte("\t")) != tabs {
-			return "csv"
-		}
-	}
-	if tabs > 0 {
+	if _, even := separators(head, '\t'); even {
 		return "tsv"
 	}
 	return "csv"
 }
 
-// csvComma is what separates a CSV's fields: a semicolon where its first
-// line has one or more and no comma, and its next lines (up to ten) as
-// many each, as spreadsheets write CSV where the comma is the decimal
-// mark (1,5;2,25); else a comma. It only peeks.
-func csvComma(in *bufio.Reader) rune {
-	head, _ := in.Peek(1 << 16)
+// separators is how many sep the first line of head holds, and whether
+// it holds one or more and its next lines (up to ten, empty ones aside,
+// the last left out as it may be cut short) as many each.
+func separators(head []byte, sep byte) (int, bool) {
 	lines := bytes.Split(bytes.TrimPrefix(head, []byte("\ufeff")), []byte("\n"))
 	if len(lines) > 1 {
-		lines = lines[:len(lines)-1] // the last may be cut short
+		lines = lines[:len(lines)-1]
 	}
-	semicolons := bytes.Count(lines[0], []byte(";"))
-	if semicolons == 0 || bytes.IndexByte(lines[0], ',') >= 0 {
-		return ','
-	}
+	n := bytes.Count(lines[0], []byte{sep})
 	for _, l := range lines[1:min(len(lines), 10)] {
-		if len(bytes.TrimSpace(l)) > 0 && bytes.Count(l, []byte(";")) != semicolons {
-			return ','
+		if len(bytes.TrimSpace(l)) > 0 && bytes.Count(l, []byte{sep}) != n {
+			return n, false
 		}
 	}
-	return ';'
+	return n, n > 0
+}
+
+func csvComma(in *bufio.Reader) rune {
+	head, _ := in.Peek(1 << 16)
+	if _, even := separators(head, ';'); even && bytes.IndexByte(bytes.SplitN(head, []byte("\n"), 2)[0], ',') < 0 {
+		return ';'
+	}
+	return ','
 }
 
 // inputFormat is the format of an import's input: --format when given,
