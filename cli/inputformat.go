@@ -2,8 +2,10 @@ package cli
 
 // What an import's input is: compressed or not (gzip and bzip2, found by
 // their first bytes, so that a .gz file and a gzip stream on standard
-// input import alike), and its format when --format does not say (from
-// the file's name, else from its first bytes).
+// input import alike); its format when --format does not say (from the
+// file's name, else from its first bytes); and what separates a CSV's
+// fields (commas, or semicolons as spreadsheets write them where the
+// comma is the decimal mark).
 
 import (
 	"bufio"
