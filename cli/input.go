@@ -349,13 +349,16 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 	if columns != nil && format != "csv" && format != "tsv" {
 		return nil, usagef("--columns names the columns of a CSV or TSV without a header, not of --format %s", format)
 	}
-	if each.keys != nil && format != "json" {
-		return nil, usagef("--each walks a JSON document, not --format %s", format)
+	if each.keys != nil && format != "json" && format != "ndjson" {
+		return nil, usagef("--each walks a JSON document or NDJSON's lines, not --format %s", format)
 	}
 	switch format {
 	case "csv", "tsv":
 		return readTable(ctx, in, format, columns)
 	case "ndjson":
+		if each.keys != nil {
+			return readJSONLines(ctx, in, each)
+		}
 		sc := bufio.NewScanner(in)
 		sc.Buffer(make([]byte, 1<<20), 1<<26)
 		var rows []row

@@ -172,7 +172,8 @@ func csvComma(in *bufio.Reader) rune {
 
 // inputFormat is the format of an import's input: --format when given,
 // else the file's name's (formatByName), else its first bytes'
-// (formatByContent); --each, which walks a JSON document, makes it json.
+// (formatByContent); with --each, which walks JSON, json unless that is
+// ndjson.
 // The format must be one of those the import reads (formats); one it
 // found rather than was told is said in the error, with how to choose.
 // arg is the FILE argument, name the input as errors name it.
@@ -187,12 +188,12 @@ func inputFormat(c *ucli.Context, arg, name string, in *bufio.Reader, formats []
 		}
 		return f, nil
 	}
-	if c.IsSet("each") {
-		return "json", nil
-	}
 	f, how := formatByName(arg), "its name"
 	if f == "" || arg == "-" {
 		f, how = formatByContent(in), "its first bytes"
+	}
+	if c.IsSet("each") && f != "ndjson" {
+		f = "json" // --each walks JSON: a document, or NDJSON's lines
 	}
 	if !slices.Contains(formats, f) {
 		return "", fmt.Errorf("%s reads as %s (from %s), which this import does not read: --format %s (nothing imported)", name, f, how, strings.Join(formats, ", "))

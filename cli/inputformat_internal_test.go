@@ -234,5 +234,20 @@ func TestReadJSONAgainstFlattening(t *testing.T) {
 		if !slices.EqualFunc(got, want, maps.Equal) {
 			t.Fatalf("seed %d: rows %v\nwant %v\nfrom %s", seed, got, want, text)
 		}
+		// The same countries as NDJSON, a line each, walked line by line.
+		var lines bytes.Buffer
+		for _, country := range doc {
+			b, _ := json.Marshal(country)
+			lines.Write(append(b, '\n'))
+		}
+		byLine, lineErr := readJSONLines(context.Background(), &lines, jsonPath{keys: []string{"states", "cities"}, with: []string{".name", ".states.*"}})
+		if (lineErr == nil) != (err == nil) || len(byLine) != len(rows) {
+			t.Fatalf("seed %d: as NDJSON %d rows (%v), as a document %d (%v)", seed, len(byLine), lineErr, len(rows), err)
+		}
+		for i, row := range byLine {
+			if !maps.Equal(row.fields, rows[i].fields) || !strings.HasPrefix(row.where(), "line ") {
+				t.Fatalf("seed %d: NDJSON row %s %v, the document's %s %v", seed, row.where(), row.fields, rows[i].where(), rows[i].fields)
+			}
+		}
 	}
 }

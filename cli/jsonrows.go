@@ -21,7 +21,7 @@ import (
 
 // eachFlag is --each, the path to the rows of a nested JSON document.
 func eachFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "each", Usage: "in a JSON document, the `PATH` of keys down to the objects that are rows (states.cities: each city of each state of each element of the top array); " +
+	return &ucli.StringFlag{Name: "each", Usage: "in a JSON document (or each line of NDJSON), the `PATH` of keys down to the objects that are rows (states.cities: each city of each state of each element of the top array); " +
 		"the plain fields of the objects above a row, named by their path from the top as jq writes them (.iso2 the country's, .states.name the state's), are the row's too when a column flag (--key-cols .iso2,.states.iso2,id) or --with names them"}
 }
 
@@ -96,11 +96,10 @@ func (p jsonPath) keeps(name string) bool {
 // A top array is read an element at a time, so a large file takes the
 // memory of its rows and of its largest element, not of its text.
 func readJSON(ctx context.Context, in io.Reader, path jsonPath) ([]row, error) {
-	each := path.keys
 	br := bufio.NewReader(in)
 	d := json.NewDecoder(br)
 	d.UseNumber()
-	w := &jsonWalk{ctx: ctx, each: each, keeps: path.keeps, reached: make([]bool, len(each)), had: make([]bool, len(each))}
+	w := newJSONWalk(ctx, path)
 	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
 		br.Discard(3)
 	}
@@ -136,9 +135,50 @@ func readJSON(ctx context.Context, in io.Reader, path jsonPath) ([]row, error) {
 	if _, err := d.Token(); err != io.EOF {
 		return nil, errors.New("not one JSON document: more follows it (NDJSON is --format ndjson; nothing imported)")
 	}
-	for depth, key := range each {
+	return w.done()
+}
+
+// readJSONLines is readJSON for NDJSON (--each with --format ndjson):
+// each line an object walked as a document is, its rows named by the
+// line and their path in it (line 3 .states[2].cities[0]).
+func readJSONLines(ctx context.Context, in io.Reader, path jsonPath) ([]row, error) {
+	w := newJSONWalk(ctx, path)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		obj, err := decodeObject(text)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: not a JSON object: %v (nothing imported)", line, err)
+		}
+		from := len(w.rows)
+		if err := w.walk(obj, 0, ".", nil); err != nil {
+			return nil, err
+		}
+		for i := from; i < len(w.rows); i++ {
+			w.rows[i].path = fmt.Sprintf("line %d %s", line, w.rows[i].path)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return w.done()
+}
+
+// newJSONWalk is a walk along path.
+func newJSONWalk(ctx context.Context, path jsonPath) *jsonWalk {
+	return &jsonWalk{ctx: ctx, each: path.keys, keeps: path.keeps, reached: make([]bool, len(path.keys)), had: make([]bool, len(path.keys))}
+}
+
+// done returns the rows gathered, or an error when no object on the way
+// had the key the walk looked for in it (a misspelt --each).
+func (w *jsonWalk) done() ([]row, error) {
+	for depth, key := range w.each {
 		if w.reached[depth] && !w.had[depth] {
-			return nil, fmt.Errorf("--each %s: no object at %s has a %q key (nothing imported)", strings.Join(each, "."), w.pathTo(depth), key)
+			return nil, fmt.Errorf("--each %s: no object at %s has a %q key (nothing imported)", strings.Join(w.each, "."), w.pathTo(depth), key)
 		}
 	}
 	return w.rows, nil
