@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ var (
 		"--scope US", "--scope FR", "--scope US:CA", "--where status=free", "--where speed>=7", "--match a*", "--limit 1",
 		"--limit 2", "--ttl 1h", "--ttl 2d", "--desc", "--any", "--xx", "--nx", "--del status", "--del city", "--output json",
 		"--output ndjson", "--output geojson", "--k 2", "--cursor a", "--reverse", "--skip-bad", "--fences z", "--roam 1km",
-		"--explain", "--every 1h", "--unique", "--cover status",
+		"--explain", "--every 1h", "--unique", "--cover status", "--output csv",
 	}
 )
 
@@ -150,7 +151,8 @@ func commandLine(data []byte) []string {
 // parts between 0xff bytes, each a commandLine) one after another on a
 // copy of a file holding every structure, and holds the command line to
 // its contract whatever the words: it never panics, exits 0, 1 or 2, says
-// a failure in one line on stderr that names each package once, and
+// a failure in one line on stderr that names each package once, writes
+// CSV that reads back with --output csv, and
 // leaves a file that keyspace verify finds sound (a write that fails
 // changes nothing; one that succeeds keeps every index, list and cell in
 // step).
@@ -194,6 +196,16 @@ func FuzzCommandLine(f *testing.F) {
 			}
 			if code < 0 || code > 2 {
 				t.Fatalf("%q: exit %d: %s", lines, code, stderr.String())
+			}
+			// --output csv is made from the NDJSON a command writes: it
+			// must write nothing else, and the CSV must read back.
+			if strings.Contains(stderr.String(), "--output csv: ") {
+				t.Fatalf("%q: %s", lines, stderr.String())
+			}
+			if code == 0 && slices.Contains(line, "csv") {
+				if _, err := csv.NewReader(bytes.NewReader(stdout.Bytes())).ReadAll(); err != nil {
+					t.Fatalf("%q: the CSV does not read: %v\n%s", lines, err, stdout.String())
+				}
 			}
 			if code != 0 {
 				msg := strings.TrimSuffix(stderr.String(), "\n")
