@@ -66,7 +66,11 @@ var errRefused = errors.New("bench: the peer refuses this query")
 type Config struct {
 	Points  int           // dataset size; default 100,000
 	Dataset workload.Kind // default workload.Clustered
-	Queries int           // queries per kind; default 100
+	// Data, if set, are the points to run on (the first Points of them)
+	// instead of Dataset's, which then only names them in the report (a
+	// user's file). Their ids must differ.
+	Data    []workload.Point
+	Queries int // queries per kind; default 100
 	// Passes is how many times each peer but brute force asks every
 	// query, taking turns with the others; a query's time is its fastest
 	// pass. Default 3.
@@ -179,8 +183,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Points < 1 || cfg.Queries < 1 {
 		return nil, fmt.Errorf("bench: want at least one point and one query, got %d and %d", cfg.Points, cfg.Queries)
 	}
-	if !slices.Contains(Datasets, cfg.Dataset) {
+	if cfg.Data == nil && !slices.Contains(Datasets, cfg.Dataset) {
 		return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownDataset, cfg.Dataset, Datasets)
+	}
+	if cfg.Data != nil && len(cfg.Data) == 0 {
+		return nil, fmt.Errorf("bench: dataset %s has no points", cfg.Dataset)
 	}
 	say := func(s string) {
 		if cfg.Progress != nil {
@@ -330,9 +337,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // (dr5hn_cities_flat.csv, ODbL), when it is there.
 const Cities workload.Kind = "cities"
 
-// generate makes the dataset: a generator, or the real cities (the first
-// Points of them, without the rows at 0,0 that SOURCES.md calls bad data).
+// generate makes the dataset: the first Points of Data, a generator, or
+// the real cities (the first Points of them, without the rows at 0,0 that
+// SOURCES.md calls bad data).
 func generate(cfg Config) ([]workload.Point, error) {
+	if cfg.Data != nil {
+		return cfg.Data[:min(cfg.Points, len(cfg.Data))], nil
+	}
 	if cfg.Dataset != Cities {
 		return workload.Generate(cfg.Dataset, cfg.Points, cfg.Seed)
 	}

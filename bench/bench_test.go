@@ -184,6 +184,28 @@ func checkTargetsAgainstTable(t *testing.T, rep *Report) {
 	}
 }
 
+// TestRunOnData runs the benchmark on points handed to it (Config.Data):
+// the first Points of them, named by Dataset, every exact peer finding
+// what brute force finds; and refuses an empty set.
+func TestRunOnData(t *testing.T) {
+	data, _ := workload.Generate(workload.Antimeridian, 2000, 9)
+	rep, err := Run(context.Background(), Config{Data: data, Dataset: "mine.csv", Points: 1200, Queries: 10, Passes: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Dataset != "mine.csv" || rep.Points != 1200 || len(rep.Results) == 0 {
+		t.Fatalf("dataset %q, %d points, %d results", rep.Dataset, rep.Points, len(rep.Results))
+	}
+	for _, res := range rep.Results {
+		if res.Exact && res.Recall != 1 {
+			t.Errorf("%s on %s: recall %v", res.Peer, res.Query, res.Recall)
+		}
+	}
+	if _, err := Run(context.Background(), Config{Data: []workload.Point{}, Dataset: "empty.csv"}); err == nil {
+		t.Error("no points: no error")
+	}
+}
+
 // BenchmarkPeers is the same workload for go test -bench and benchstat:
 // radius 1 km and 10 km, a 20 km box and hexagon, and k=10 on 100,000
 // clustered points, or as many as KEYSPACE_BENCH_POINTS says.

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/keyspacedb/keyspace/bench"
+	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
@@ -18,7 +20,9 @@ func benchCommand() *ucli.Command {
 		Name:  "bench",
 		Usage: "proximity benchmark: keyspace (memory and bbolt) against brute force, an R-tree, Redis's 3×3 geohash block and (when redis-server is on the PATH) Redis GEOSEARCH, in one run",
 		UsageText: "keyspace bench\n" +
-			"keyspace bench --points 1000000 --dataset clustered --report bench-report",
+			"keyspace bench --points 1000000 --dataset clustered --report bench-report\n" +
+			"keyspace bench --id-col geonameid --columns geonameid,name,asciiname,alternatenames,latitude,longitude,… cities15000.txt   # your own points",
+		ArgsUsage: "[FILE]",
 		Flags: []ucli.Flag{
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
 			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
@@ -27,9 +31,33 @@ func benchCommand() *ucli.Command {
 			&ucli.Uint64Flag{Name: "seed", Value: 1, Usage: "the seed of the generated points and the query centres: the same seed, the same run"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
+			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "with a FILE of your own points, its id `COLUMN`"},
+			&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
+			&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},
+			formatFlag(pointFormats...),
+			columnsFlag(),
+			eachFlag(),
+			withFlag(),
+			&ucli.BoolFlag{Name: "skip-bad", Usage: "leave out the FILE's bad rows, and say which"},
 		},
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
+			if c.NArg() > 1 {
+				return usagef("bench takes one FILE of points at most, not %d arguments", c.NArg())
+			}
+			if c.NArg() == 1 {
+				if c.IsSet("dataset") {
+					return usagef("--dataset and a FILE both say what points to run on; give one")
+				}
+				points, err := benchPoints(c)
+				if err != nil {
+					return err
+				}
+				cfg.Data, cfg.Dataset = points, workload.Kind(filepath.Base(c.Args().First()))
+				if !c.IsSet("points") {
+					cfg.Points = len(points)
+				}
+			}
 			if c.String("report") != "" { // the scaling chart: 10,000 points up to --points
 				for n := 10_000; n < cfg.Points; n *= 10 {
 					cfg.ScalingSizes = append(cfg.ScalingSizes, n)
@@ -46,7 +74,7 @@ func benchCommand() *ucli.Command {
 			if cfg.Seed == 0 {
 				return usagef("--seed must be at least 1, not 0")
 			}
-			if !slices.Contains(bench.Datasets, cfg.Dataset) {
+			if cfg.Data == nil && !slices.Contains(bench.Datasets, cfg.Dataset) {
 				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)
 			}
 			quiet := common(c, "quiet") == "true" || c.Bool("json")
@@ -73,6 +101,31 @@ func benchCommand() *ucli.Command {
 			return rep.WriteText(c.App.Writer)
 		},
 	}
+}
+
+// benchPoints reads the points of bench's FILE as geo import reads them
+// (bad rows stop it, or are left out and named with --skip-bad). An
+// empty file is an error: there is nothing to ask queries about.
+func benchPoints(c *ucli.Context) ([]workload.Point, error) {
+	rows, spec, bad, err := pointRows(c)
+	if err != nil {
+		return nil, err
+	}
+	points, err := rowPoints(geo.NewIndex("bench"), rows, spec, bad, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	if len(bad.rows) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "%s: left out %s: %s\n", bad.name, count(len(bad.rows), "bad row"), firstBad(bad.rows))
+	}
+	if len(points) == 0 {
+		return nil, fmt.Errorf("%s: no points to run on", bad.name)
+	}
+	out := make([]workload.Point, len(points))
+	for i, p := range points {
+		out[i] = workload.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}
+	}
+	return out, nil
 }
 
 // writeReport writes README.md (the tables) and the SVG charts into dir.

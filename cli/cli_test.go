@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	encbin "encoding/binary"
 	"encoding/json"
 	"encoding/xml"
@@ -1024,6 +1025,82 @@ func TestBenchCommand(t *testing.T) {
 		// The error names the flag and the value given, and no other flag.
 		if code != 2 || !strings.Contains(stderr, bad[0]) || !strings.Contains(stderr, bad[1]) || strings.Count(stderr, "--") != 1 {
 			t.Errorf("bench %v: exit %d, %q; want a usage error naming it", bad, code, stderr)
+		}
+	}
+}
+
+// TestBenchFile runs `keyspace bench` on a file of points, as geo import
+// reads it (here gzip-compressed NDJSON, its format found from its
+// bytes): the report names the file and counts its points, every exact
+// peer finds what brute force finds on them, --points takes the first N;
+// a bad row stops it unless --skip-bad, which names it; an id given twice
+// is a bad row (it would be one point in keyspace and two in the R-tree).
+func TestBenchFile(t *testing.T) {
+	dir := t.TempDir()
+	var lines strings.Builder
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 1500 {
+		// Clusters near the antimeridian and a pole, and spread points.
+		lat, lon := r.Float64()*170-85, r.Float64()*360-180
+		switch i % 3 {
+		case 0:
+			lat, lon = -17+r.NormFloat64()*0.2, 179.9+r.NormFloat64()*0.1
+		case 1:
+			lat, lon = 89.5+r.Float64()*0.5, r.Float64()*360-180
+		}
+		lon = math.Mod(lon+540, 360) - 180
+		fmt.Fprintf(&lines, `{"id":"p%d","lat":%g,"lon":%g,"kind":"x"}`+"\n", i, lat, lon)
+	}
+	file := filepath.Join(dir, "mine.data")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(lines.String()))
+	zw.Close()
+	os.WriteFile(file, gz.Bytes(), 0o644)
+	type report struct {
+		Dataset string `json:"dataset"`
+		Points  int    `json:"points"`
+		Results []struct {
+			Peer   string  `json:"peer"`
+			Recall float64 `json:"recall"`
+			Exact  bool    `json:"exact"`
+		} `json:"results"`
+	}
+	for _, c := range []struct {
+		args   []string
+		points int
+	}{{nil, 1500}, {[]string{"--points", "700"}, 700}} {
+		stdout, stderr, code := run(t, "", append([]string{"bench", "--queries", "10", "--passes", "1", "--json", file}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		var rep report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Dataset != "mine.data" || rep.Points != c.points || len(rep.Results) == 0 {
+			t.Errorf("%v: dataset %q, %d points, %d results", c.args, rep.Dataset, rep.Points, len(rep.Results))
+		}
+		for _, res := range rep.Results {
+			if res.Exact && res.Recall != 1 {
+				t.Errorf("%v: %s: recall %v", c.args, res.Peer, res.Recall)
+			}
+		}
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("id,lat,lon\na,1,2\nb,91,2\na,3,4\nc,5,6\n"), 0o644)
+	if _, stderr, code := run(t, "", "bench", "--queries", "3", "--passes", "1", bad); code != 1 || !strings.Contains(stderr, "line 3: ") {
+		t.Errorf("a bad row: exit %d, %q", code, stderr)
+	}
+	stdout, stderr, code := run(t, "", "bench", "--queries", "3", "--passes", "1", "--json", "--skip-bad", bad)
+	var rep report
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || rep.Points != 2 ||
+		!strings.Contains(stderr, "left out 2 bad rows: line 3: ") || !strings.Contains(stderr, `line 4: id "a" repeats line 2`) {
+		t.Errorf("--skip-bad: exit %d, %d points, %q", code, rep.Points, stderr)
+	}
+	for _, args := range [][]string{{"--dataset", "uniform", bad}, {bad, bad}} {
+		if _, stderr, code := run(t, "", append([]string{"bench"}, args...)...); code != 2 {
+			t.Errorf("bench %v: exit %d, %q; want a usage error", args, code, stderr)
 		}
 	}
 }

@@ -65,6 +65,39 @@ func pointRows(c *ucli.Context) ([]row, columnSpec, *badRows, error) {
 	return rows, spec, bad, nil
 }
 
+// rowPoints makes rows the points of ix, each expiring at expires unless
+// that is zero. A row that is no point, or repeats an earlier row's id
+// (it would move that point, and leave one where the file has two), is a
+// bad row: noted with --skip-bad, else the error that stops the import.
+func rowPoints(ix *geo.Index, rows []row, spec columnSpec, bad *badRows, expires time.Time) ([]geo.Point, error) {
+	var points []geo.Point
+	firstAt := map[string]string{} // where each id was first read
+	for _, r := range rows {
+		p, err := spec.point(r)
+		if err == nil && !expires.IsZero() {
+			p.Expires = expires
+		}
+		if err == nil {
+			err = ix.Validate(p) // what the CLI's parse leaves to the index: an id too long for a key
+		}
+		if err == nil {
+			if first, seen := firstAt[p.ID]; seen {
+				err = fmt.Errorf("id %q repeats %s", p.ID, first)
+			} else {
+				firstAt[p.ID] = r.where()
+			}
+		}
+		if err != nil {
+			if err := bad.add(r.where(), err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		points = append(points, p)
+	}
+	return points, nil
+}
+
 func geoImport(c *ucli.Context) error {
 	rows, spec, bad, err := pointRows(c)
 	if err != nil {
@@ -78,32 +111,9 @@ func geoImport(c *ucli.Context) error {
 		return usagef("--ttl and --expires-col both say when points expire; give one")
 	}
 	ix := geo.NewIndex(c.String("index"))
-	var points []geo.Point
-	firstAt := map[string]string{} // where each id was first read
-	for _, r := range rows {
-		p, err := spec.point(r)
-		if err == nil && !expires.IsZero() {
-			p.Expires = expires
-		}
-		if err == nil {
-			err = ix.Validate(p) // what the CLI's parse leaves to the index: an id too long for a key
-		}
-		if err == nil {
-			// A repeated id would overwrite the earlier point (a move)
-			// and leave one point where the file has two rows.
-			if first, seen := firstAt[p.ID]; seen {
-				err = fmt.Errorf("id %q repeats %s", p.ID, first)
-			} else {
-				firstAt[p.ID] = r.where()
-			}
-		}
-		if err != nil {
-			if err := bad.add(r.where(), err); err != nil {
-				return err
-			}
-			continue
-		}
-		points = append(points, p)
+	points, err := rowPoints(ix, rows, spec, bad, expires)
+	if err != nil {
+		return err
 	}
 	fences, roam := c.IsSet("fences"), c.IsSet("roam")
 	keep, err := parseDetect(c)
