@@ -62,6 +62,9 @@ var Datasets = append(slices.Clone(workload.Kinds), Cities)
 // should have found counts against the peer's recall.
 var errRefused = errors.New("bench: the peer refuses this query")
 
+// Point is one point of a dataset: an id and where it is, in degrees.
+type Point = workload.Point
+
 // Config describes one run.
 type Config struct {
 	Points  int           // dataset size; default 100,000
@@ -69,7 +72,7 @@ type Config struct {
 	// Data, if set, are the points to run on (the first Points of them)
 	// instead of Dataset's, which then only names them in the report (a
 	// user's file). Their ids must differ.
-	Data    []workload.Point
+	Data    []Point
 	Queries int // queries per kind; default 100
 	// Passes is how many times each peer but brute force asks every
 	// query, taking turns with the others; a query's time is its fastest

@@ -188,7 +188,7 @@ func checkTargetsAgainstTable(t *testing.T, rep *Report) {
 // the first Points of them, named by Dataset, every exact peer finding
 // what brute force finds; and refuses an empty set.
 func TestRunOnData(t *testing.T) {
-	data, _ := workload.Generate(workload.Antimeridian, 2000, 9)
+	data, _ := workload.Generate(workload.Antimeridian, 2000, 9) // []Point
 	rep, err := Run(context.Background(), Config{Data: data, Dataset: "mine.csv", Points: 1200, Queries: 10, Passes: 1, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func TestRunOnData(t *testing.T) {
 			t.Errorf("%s on %s: recall %v", res.Peer, res.Query, res.Recall)
 		}
 	}
-	if _, err := Run(context.Background(), Config{Data: []workload.Point{}, Dataset: "empty.csv"}); err == nil {
+	if _, err := Run(context.Background(), Config{Data: []Point{}, Dataset: "empty.csv"}); err == nil {
 		t.Error("no points: no error")
 	}
 }

@@ -106,7 +106,7 @@ func benchCommand() *ucli.Command {
 // benchPoints reads the points of bench's FILE as geo import reads them
 // (bad rows stop it, or are left out and named with --skip-bad). An
 // empty file is an error: there is nothing to ask queries about.
-func benchPoints(c *ucli.Context) ([]workload.Point, error) {
+func benchPoints(c *ucli.Context) ([]bench.Point, error) {
 	rows, spec, bad, err := pointRows(c)
 	if err != nil {
 		return nil, err
@@ -121,9 +121,9 @@ func benchPoints(c *ucli.Context) ([]workload.Point, error) {
 	if len(points) == 0 {
 		return nil, fmt.Errorf("%s: no points to run on", bad.name)
 	}
-	out := make([]workload.Point, len(points))
+	out := make([]bench.Point, len(points))
 	for i, p := range points {
-		out[i] = workload.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}
+		out[i] = bench.Point{ID: p.ID, Lat: p.Lat, Lon: p.Lon}
 	}
 	return out, nil
 }
