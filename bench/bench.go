@@ -65,6 +65,9 @@ var errRefused = errors.New("bench: the peer refuses this query")
 // Point is one point of a dataset: an id and where it is, in degrees.
 type Point = workload.Point
 
+// Kind names a dataset: one of Datasets, or what Data is called.
+type Kind = workload.Kind
+
 // Config describes one run.
 type Config struct {
 	Points  int           // dataset size; default 100,000
