@@ -384,3 +384,64 @@ func TestTableJSONRoundTrip(t *testing.T) {
 		t.Errorf("exported\n%s\nimported back\n%s", exports[0], exports[1])
 	}
 }
+
+// TestIndexOnLentFields: an index over fields an --each import lent a row
+// (".states.name", named with dots as jq writes the path) finds the rows
+// whose state has that name, as a nested field ("address.city") is
+// still found by its dotted path; both checked against the document.
+func TestIndexOnLentFields(t *testing.T) {
+	db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(t.TempDir(), "world.json")
+	type cityRow struct{ id, state, town string }
+	var want []cityRow
+	var doc []map[string]any
+	r := rand.New(rand.NewPCG(1, 2))
+	id := 0
+	for c := range 3 {
+		var states []any
+		for s := range 3 {
+			var cities []any
+			for range r.IntN(4) {
+				id++
+				town := []string{"Oslo", "Rome", "Lima"}[r.IntN(3)]
+				cities = append(cities, map[string]any{"id": id, "address": map[string]any{"town": town}})
+				want = append(want, cityRow{fmt.Sprint(id), fmt.Sprint("S", s%2), town})
+			}
+			states = append(states, map[string]any{"name": fmt.Sprint("S", s%2), "cities": cities})
+		}
+		doc = append(doc, map[string]any{"code": fmt.Sprint("C", c), "states": states})
+	}
+	b, _ := json.Marshal(doc)
+	os.WriteFile(file, b, 0o644)
+	for _, args := range [][]string{
+		{"table", "import", "--table", "t", "--each", "states.cities", "--key-cols", "id", "--with", ".states.name", file},
+		{"index", "create", "--table", "t", "--name", "by_state", "--fields", ".states.name"},
+		{"index", "create", "--table", "t", "--name", "by_town", "--fields", "address.town"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	for _, q := range []struct{ index, value string }{{"by_state", "S0"}, {"by_state", "S1"}, {"by_town", "Rome"}, {"by_town", "Lima"}} {
+		out, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "index", "lookup", "--table", "t", "--name", q.index, q.value)
+		if code != 0 {
+			t.Fatalf("%v: %s", q, stderr)
+		}
+		var got, wanted []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e struct{ Key string }
+			if line != "" && json.Unmarshal([]byte(line), &e) == nil {
+				got = append(got, e.Key)
+			}
+		}
+		for _, c := range want {
+			if q.index == "by_state" && c.state == q.value || q.index == "by_town" && c.town == q.value {
+				wanted = append(wanted, c.id)
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(wanted)
+		if len(wanted) == 0 || !slices.Equal(got, wanted) {
+			t.Errorf("%s %s: %v, the document %v", q.index, q.value, got, wanted)
+		}
+	}
+}

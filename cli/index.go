@@ -40,8 +40,13 @@ func loadIndexSpecs(tx keyspace.Tx, table string) ([]indexDef, error) {
 	return out, tx.Err()
 }
 
-// field reads a dotted path from a record.
+// field reads a field of a record: the one named path when the record
+// has it (a field an --each import lent, ".states.name"), else the
+// dotted path through its objects ("address.city").
 func field(r record, path string) any {
+	if v, ok := r[path]; ok {
+		return v
+	}
 	var cur any = r
 	for _, part := range strings.Split(path, ".") {
 		m, ok := cur.(map[string]any)
@@ -153,7 +158,7 @@ func indexCommand() *ucli.Command {
 				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey) and build it, in resumable batches; all or nothing, unless interrupted",
 				UsageText: "keyspace index create --table cities --name by_state_name --fields state_code,-name --cover name",
 				Flags: indexFlags(
-					&ucli.StringFlag{Name: "fields", Required: true, Usage: "`FIELDS`, comma-separated"},
+					&ucli.StringFlag{Name: "fields", Required: true, Usage: "`FIELDS`, comma-separated, most significant first: -name for descending; a field named as given, else a dotted path through objects (address.city); an array field gives an entry per element"},
 					&ucli.BoolFlag{Name: "unique", Usage: "refuse two records with one value"},
 					&ucli.StringFlag{Name: "cover", Usage: "`FIELDS` to copy into the index entries"},
 					batchFlag()),

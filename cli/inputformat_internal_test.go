@@ -141,7 +141,7 @@ func TestReadJSONEdges(t *testing.T) {
 			want: []string{`.[0].s[0].c[0] {".k":"DE",".s.n":"BE","id":"1"}`, `.[0].s[0].c[1] {".k":"DE",".s.n":"BE","id":"2"}`}},
 		{name: "kept fields only", doc: `{"k":"DE","v":2,"s":[{"n":"BE","m":3,"c":{"id":1}}]}`, each: ".s.c", with: []string{".k", ".s.*"},
 			want: []string{`.s[0].c {".k":"DE",".s.m":"3",".s.n":"BE","id":"1"}`}},
-		{name: "a key's value not an object", doc: `[{"s":"none"},{"s":[5]},{"s":null},{"s":[null]}]`, each: "s.c",
+		{name: "a key's value not an object", doc: `[{"s":"none"},{"s":[5]},{"s":null},{"s":[null]},{"s":{"c":null}}]`, each: "s.c",
 			want: []string{".[0].s !a string where --each wants an object with a \"c\" key", ".[1].s[0] !a number where --each wants an object with a \"c\" key"}},
 		{name: "own field named as a lent one", doc: `{"a":1,"c":[{".a":2}]}`, each: "c", with: everything,
 			want: []string{`.c[0] !the row's own field ".a" has the name of a field of an object above it`}},

@@ -275,6 +275,9 @@ func (w *jsonWalk) walk(v any, depth int, where string, above []lent) error {
 		return nil // a country without states has no cities
 	}
 	w.had[depth] = true
+	if next == nil {
+		return nil // "cities": null, as no key: no rows
+	}
 	prefix := "."
 	if depth > 0 {
 		prefix = "." + strings.Join(w.each[:depth], ".") + "."
