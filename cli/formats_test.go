@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -443,5 +445,95 @@ func TestIndexOnLentFields(t *testing.T) {
 		if len(wanted) == 0 || !slices.Equal(got, wanted) {
 			t.Errorf("%s %s: %v, the document %v", q.index, q.value, got, wanted)
 		}
+	}
+}
+
+// TestNestedColumns: a column flag names a field inside a JSON row's
+// objects and arrays by its dotted path (location.lat,
+// geometry.coordinates.1, address.city): points imported so, and a table
+// keyed so, hold the values the generated rows hold; a path some row
+// lacks is a bad row, and one no row has a missing column.
+func TestNestedColumns(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(11, 12))
+	type point struct {
+		id       string
+		lat, lon float64
+		city     string
+	}
+	var points []point
+	var nested, features strings.Builder
+	features.WriteString(`{"type":"FeatureCollection-like","features":[`)
+	for i := range 40 {
+		p := point{fmt.Sprint("p", i), math.Round((r.Float64()*170-85)*1e5) / 1e5, math.Round((r.Float64()*360-180)*1e5) / 1e5, []string{"Oslo", "Rome"}[i%2]}
+		points = append(points, p)
+		fmt.Fprintf(&nested, `{"id":%q,"location":{"lat":%g,"lon":%g},"address":{"city":%q}}`+"\n", p.id, p.lat, p.lon, p.city)
+		if i > 0 {
+			features.WriteString(",")
+		}
+		fmt.Fprintf(&features, `{"id":%q,"geometry":{"coordinates":[%g,%g]}}`, p.id, p.lon, p.lat)
+	}
+	features.WriteString("]}")
+	nestedFile, featuresFile := filepath.Join(dir, "nested.ndjson"), filepath.Join(dir, "features.json")
+	os.WriteFile(nestedFile, []byte(nested.String()), 0o644)
+	os.WriteFile(featuresFile, []byte(features.String()), 0o644)
+	want := map[string][2]float64{}
+	for _, p := range points {
+		want[p.id] = [2]float64{p.lat, p.lon}
+	}
+	for _, args := range [][]string{
+		{"--lat-col", "location.lat", "--lon-col", "location.lon", nestedFile},
+		{"--each", "features", "--lat-col", "geometry.coordinates.1", "--lon-col", "geometry.coordinates.0", featuresFile},
+	} {
+		db := filepath.Join(t.TempDir(), "k.db")
+		if _, stderr, code := run(t, "", append([]string{"--db", db, "geo", "import", "--index", "p"}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+		out, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "geo", "scan", "--index", "p")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		got := map[string][2]float64{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var p struct {
+				ID       string
+				Lat, Lon float64
+			}
+			json.Unmarshal([]byte(line), &p)
+			got[p.ID] = [2]float64{p.Lat, p.Lon}
+		}
+		if !maps.EqualFunc(got, want, func(a, b [2]float64) bool { return math.Abs(a[0]-b[0]) < 1e-6 && math.Abs(a[1]-b[1]) < 1e-6 }) {
+			t.Errorf("%v: points %v, the rows %v", args, got, want)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "t.db")
+	if _, stderr, code := run(t, "", "--db", db, "table", "import", "--table", "t", "--key-cols", "address.city,id", nestedFile); code != 0 {
+		t.Fatal(stderr)
+	}
+	out, _, _ := run(t, "", "--db", db, "--output", "ndjson", "table", "scan", "--table", "t", "Rome:*")
+	var keys, wantKeys []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var row struct{ Key string }
+		json.Unmarshal([]byte(line), &row)
+		keys = append(keys, row.Key)
+	}
+	for _, p := range points {
+		if p.city == "Rome" {
+			wantKeys = append(wantKeys, "Rome:"+p.id)
+		}
+	}
+	slices.Sort(wantKeys)
+	if !slices.Equal(keys, wantKeys) {
+		t.Errorf("table keyed by address.city: %v, the rows %v", keys, wantKeys)
+	}
+	// A path one row lacks is that row's problem; one no row has, the
+	// flag's.
+	lacking := filepath.Join(dir, "lacking.ndjson")
+	os.WriteFile(lacking, []byte(`{"id":"a","location":{"lat":1,"lon":2}}`+"\n"+`{"id":"b","location":{"lat":1}}`+"\n"), 0o644)
+	if _, stderr, code := run(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "geo", "import", "--index", "p", "--lat-col", "location.lat", "--lon-col", "location.lon", lacking); code != 1 || !strings.Contains(stderr, "line 2: ") {
+		t.Errorf("a row without the path: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "geo", "import", "--index", "p", "--lat-col", "location.latitude", "--lon-col", "location.lon", lacking); code != 1 || !strings.Contains(stderr, `no column "location.latitude"`) {
+		t.Errorf("a path no row has: exit %d, %q", code, stderr)
 	}
 }

@@ -28,7 +28,7 @@ func geoImportCommand() *ucli.Command {
 		ArgsUsage: "FILE|-",
 		Flags: append([]ucli.Flag{indexFlag(),
 			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "the id `COLUMN`"},
-			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude)"},
+			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude); in JSON rows any column flag may be a dotted path (location.lat, geometry.coordinates.1)"},
 			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
 			formatFlag(pointFormats...),
@@ -286,9 +286,14 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 			break // every row has the header's
 		}
 	}
+	// has: a column, or a dotted path into a JSON row (location.lat).
+	has := func(col string) bool {
+		_, ok := have[col]
+		return ok || strings.Contains(col, ".") && anyRowHas(rows, col)
+	}
 	find := func(flag, given string, names ...string) (string, error) {
 		if given != "" {
-			if _, ok := have[given]; !ok {
+			if !has(given) {
 				return "", fmt.Errorf("no column %q (--%s) in the header", given, flag)
 			}
 			return given, nil
@@ -309,15 +314,15 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	if spec.lon, err = find("lon-col", spec.lon, "lon", "lng", "longitude", "long"); err != nil {
 		return spec, err
 	}
-	if _, ok := have[spec.id]; !ok {
+	if !has(spec.id) {
 		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)", spec.id)
 	}
 	for _, sc := range spec.scope {
-		if _, ok := have[sc]; !ok {
+		if !has(sc) {
 			return spec, fmt.Errorf("no scope column %q in the header", sc)
 		}
 	}
-	if _, ok := have[spec.expires]; spec.expires != "" && !ok {
+	if spec.expires != "" && !has(spec.expires) {
 		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header", spec.expires)
 	}
 	return spec, nil

@@ -79,8 +79,42 @@ func (r row) field(k string) (string, bool) {
 		}
 		return r.vals[i], true
 	}
-	v, ok := r.fields[k]
-	return v, ok
+	if v, ok := r.fields[k]; ok {
+		return v, true
+	}
+	if v, ok := r.nested(k); ok {
+		return jsonField(v), true
+	}
+	return "", false
+}
+
+// nested finds a JSON row's field by a dotted path through its objects
+// and arrays, when no field has that name: location.lat, or
+// geometry.coordinates.1 (an array's element by its index from 0).
+func (r row) nested(path string) (any, bool) {
+	if r.values == nil || !strings.Contains(path, ".") {
+		return nil, false
+	}
+	var cur any = r.values
+	for _, part := range strings.Split(path, ".") {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[part]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
 }
 
 // get is the row's field k, or "" when it has none.
@@ -125,6 +159,9 @@ func (r *row) unwrapRecord() {
 // and otherwise as the text it is.
 func (r row) value(k string, typed bool) any {
 	if v, ok := r.values[k]; ok {
+		return v
+	}
+	if v, ok := r.nested(k); ok {
 		return v
 	}
 	if typed {
