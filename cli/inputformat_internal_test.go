@@ -251,3 +251,34 @@ func TestReadJSONAgainstFlattening(t *testing.T) {
 		}
 	}
 }
+
+// TestRowNested: a dotted path finds a JSON row's field inside its objects
+// and arrays, but only where no field has the whole name, and never in a
+// CSV's row; an index out of range, a word for an index, or a step into a
+// plain value finds nothing.
+func TestRowNested(t *testing.T) {
+	obj, err := decodeObject(`{"a":{"b":[10,{"c":"x"}],"n":null},"a.b":"literal","s":"text"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := row{values: obj, fields: map[string]string{}}
+	for k, v := range obj {
+		r.fields[k] = jsonField(v)
+	}
+	for path, want := range map[string]string{
+		"a.b": "literal", "a.b.0": "10", "a.b.1.c": "x", "a.n": "", "s": "text",
+	} {
+		if got, ok := r.field(path); !ok || got != want {
+			t.Errorf("field(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+	}
+	for _, path := range []string{"a.b.2", "a.b.-1", "a.b.x", "s.x", "a.c", "a..b", "a.b.1.c.d", "x"} {
+		if got, ok := r.field(path); ok {
+			t.Errorf("field(%q) = %q, want none", path, got)
+		}
+	}
+	csvRow := row{header: newHeader([]string{"a", "b"}), vals: []string{"1", "2"}}
+	if _, ok := csvRow.field("a.b"); ok {
+		t.Error("a CSV row found a dotted path")
+	}
+}
