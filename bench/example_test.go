@@ -27,3 +27,26 @@ func Example() {
 	// keyspace memory: recall 1.000
 	// keyspace bbolt: recall 1.000
 }
+
+// A run on points of your own (Config.Data): a ring of 500 points a
+// kilometre or so apart around Oslo. Dataset names them in the report.
+func Example_ownPoints() {
+	var points []bench.Point
+	for i := range 500 {
+		points = append(points, bench.Point{ID: fmt.Sprint("p", i), Lat: 59.9 + float64(i%25)*0.01, Lon: 10.7 + float64(i/25)*0.02})
+	}
+	rep, err := bench.Run(context.Background(), bench.Config{Data: points, Dataset: "oslo grid", Queries: 5, Passes: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Dataset, rep.Points)
+	for _, res := range rep.Results {
+		if res.Peer == "keyspace memory" && res.Query.Kind == "knn" && res.Query.K == 10 {
+			fmt.Printf("%s, k = 10: %.0f results a query, recall %.3f\n", res.Peer, res.ResultsPerQuery, res.Recall)
+		}
+	}
+	// Output:
+	// oslo grid 500
+	// keyspace memory, k = 10: 10 results a query, recall 1.000
+}
