@@ -23,7 +23,7 @@ func benchCommand() *ucli.Command {
 			"keyspace bench --points 1000000 --dataset clustered --report bench-report\n" +
 			"keyspace bench --id-col geonameid --columns geonameid,name,asciiname,alternatenames,latitude,longitude,… cities15000.txt   # your own points",
 		ArgsUsage: "[FILE]",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},
 			&ucli.StringFlag{Name: "dataset", Value: string(workload.Clustered), Usage: "uniform, clustered, poles, antimeridian, or cities (real, from ../shared/data)"},
 			&ucli.IntFlag{Name: "queries", Value: 100, Usage: "queries per kind"},
@@ -31,15 +31,8 @@ func benchCommand() *ucli.Command {
 			&ucli.Uint64Flag{Name: "seed", Value: 1, Usage: "the seed of the generated points and the query centres: the same seed, the same run"},
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
-			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "with a FILE of your own points, its id `COLUMN`"},
-			&ucli.StringFlag{Name: "lat-col", Usage: "its latitude `COLUMN` (default: lat or latitude)"},
-			&ucli.StringFlag{Name: "lon-col", Usage: "its longitude `COLUMN` (default: lon, lng or longitude)"},
-			formatFlag(pointFormats...),
-			columnsFlag(),
-			eachFlag(),
-			withFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "leave out the FILE's bad rows, and say which"},
-		},
+		}, pointFileFlags("with a FILE of your own points, its")...),
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
 			if c.NArg() > 1 {

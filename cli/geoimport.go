@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,15 +27,8 @@ func geoImportCommand() *ucli.Command {
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
 			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson",
 		ArgsUsage: "FILE|-",
-		Flags: append([]ucli.Flag{indexFlag(),
-			&ucli.StringFlag{Name: "id-col", Value: "id", Usage: "the id `COLUMN`"},
-			&ucli.StringFlag{Name: "lat-col", Usage: "the latitude `COLUMN` (default: lat or latitude); in JSON rows any column flag may be a dotted path (location.lat, geometry.coordinates.1)"},
-			&ucli.StringFlag{Name: "lon-col", Usage: "the longitude `COLUMN` (default: lon, lng or longitude)"},
+		Flags: slices.Concat([]ucli.Flag{indexFlag()}, pointFileFlags("the"), []ucli.Flag{
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
-			formatFlag(pointFormats...),
-			columnsFlag(),
-			eachFlag(),
-			withFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 			ttlFlag(),
@@ -42,7 +36,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
 			&ucli.StringFlag{Name: "roam", Usage: "print, as NDJSON, the other points each point's move came within `DISTANCE` of, left or stayed near, all moves of the batch made (Tile38's roaming geofences)"},
 			detectFlag(),
-		}, onlyIfFlags()...),
+		}, onlyIfFlags()),
 		Action: geoImport,
 	}
 }
@@ -50,6 +44,22 @@ func geoImportCommand() *ucli.Command {
 // pointFormats are the formats a file of points may be in: every import
 // format.
 var pointFormats = importFormats
+
+// pointFileFlags are the flags of a command that reads a file of points
+// (geo import, fence containing FILE, bench FILE): its columns, format,
+// and the path to a JSON document's rows. whose begins the columns'
+// usage: "the" id column, "a FILE's".
+func pointFileFlags(whose string) []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "id-col", Value: "id", Usage: whose + " id `COLUMN`"},
+		&ucli.StringFlag{Name: "lat-col", Usage: whose + " latitude `COLUMN` (default: lat or latitude); in JSON rows any column flag may be a dotted path (location.lat, geometry.coordinates.1)"},
+		&ucli.StringFlag{Name: "lon-col", Usage: whose + " longitude `COLUMN` (default: lon, lng or longitude)"},
+		formatFlag(pointFormats...),
+		columnsFlag(),
+		eachFlag(),
+		withFlag(),
+	}
+}
 
 // pointRows reads the rows of a file of points (geo import, fence
 // containing FILE) and finds their columns.
