@@ -202,7 +202,13 @@ func FuzzCommandLine(f *testing.F) {
 			if strings.Contains(stderr.String(), "--output csv: ") {
 				t.Fatalf("%q: %s", lines, stderr.String())
 			}
-			if code == 0 && slices.Contains(line, "csv") {
+			output := "" // the last --output given, which is the one that counts
+			for i, w := range line[:len(line)-1] {
+				if w == "--output" {
+					output = line[i+1]
+				}
+			}
+			if code == 0 && output == "csv" {
 				if _, err := csv.NewReader(bytes.NewReader(stdout.Bytes())).ReadAll(); err != nil {
 					t.Fatalf("%q: the CSV does not read: %v\n%s", lines, err, stdout.String())
 				}
