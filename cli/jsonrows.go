@@ -2,7 +2,8 @@ package cli
 
 // Rows from one JSON document (--format json): the objects of an array,
 // or, with --each, the objects a path of keys leads to in a nested
-// document, each lent the plain fields of the objects above it.
+// document (or in each line of NDJSON), each lent the plain fields of
+// the objects above it that the import names.
 
 import (
 	"bufio"
