@@ -70,11 +70,12 @@ type Kind = workload.Kind
 
 // Config describes one run.
 type Config struct {
-	Points  int           // dataset size; default 100,000
-	Dataset workload.Kind // default workload.Clustered
+	Points  int  // dataset size; default 100,000
+	Dataset Kind // default workload.Clustered
 	// Data, if set, are the points to run on (the first Points of them)
 	// instead of Dataset's, which then only names them in the report (a
-	// user's file). Their ids must differ.
+	// user's file). Their ids must differ: keyspace would hold one point
+	// for two, and brute force two.
 	Data    []Point
 	Queries int // queries per kind; default 100
 	// Passes is how many times each peer but brute force asks every
@@ -194,6 +195,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Data != nil && len(cfg.Data) == 0 {
 		return nil, fmt.Errorf("bench: dataset %s has no points", cfg.Dataset)
+	}
+	seen := make(map[string]bool, len(cfg.Data))
+	for _, p := range cfg.Data {
+		if seen[p.ID] {
+			return nil, fmt.Errorf("bench: dataset %s has two points with id %q", cfg.Dataset, p.ID)
+		}
+		seen[p.ID] = true
 	}
 	say := func(s string) {
 		if cfg.Progress != nil {

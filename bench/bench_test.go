@@ -186,7 +186,7 @@ func checkTargetsAgainstTable(t *testing.T, rep *Report) {
 
 // TestRunOnData runs the benchmark on points handed to it (Config.Data):
 // the first Points of them, named by Dataset, every exact peer finding
-// what brute force finds; and refuses an empty set.
+// what brute force finds; and refuses an empty set, or an id twice.
 func TestRunOnData(t *testing.T) {
 	data, _ := workload.Generate(workload.Antimeridian, 2000, 9) // []Point
 	rep, err := Run(context.Background(), Config{Data: data, Dataset: "mine.csv", Points: 1200, Queries: 10, Passes: 1, Dir: t.TempDir()})
@@ -203,6 +203,10 @@ func TestRunOnData(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Data: []Point{}, Dataset: "empty.csv"}); err == nil {
 		t.Error("no points: no error")
+	}
+	twice := []Point{{ID: "a", Lat: 1, Lon: 2}, {ID: "b"}, {ID: "a", Lat: 3, Lon: 4}}
+	if _, err := Run(context.Background(), Config{Data: twice, Dataset: "twice.csv"}); err == nil || !strings.Contains(err.Error(), `id "a"`) {
+		t.Errorf("an id twice: %v", err)
 	}
 }
 
