@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -249,16 +250,16 @@ func (w *jsonWalk) walk(v any, depth int, where string, above []lent) error {
 			w.rows = append(w.rows, r)
 			return nil
 		}
-		r.values = make(map[string]any, len(obj)+len(above))
-		r.fields = make(map[string]string, len(obj)+len(above))
-		for k, val := range obj {
-			r.values[k], r.fields[k] = val, jsonField(val)
+		r.values = obj
+		if len(above) > 0 {
+			r.values = make(map[string]any, len(obj)+len(above))
+			maps.Copy(r.values, obj)
 		}
 		for _, f := range above {
 			if _, twice := r.values[f.name]; twice && r.bad == nil {
 				r.bad = fmt.Errorf("the row's own field %q has the name of a field of an object above it", f.name)
 			}
-			r.values[f.name], r.fields[f.name] = f.value, jsonField(f.value)
+			r.values[f.name] = f.value
 		}
 		w.rows = append(w.rows, r)
 		return nil
