@@ -537,3 +537,24 @@ func TestNestedColumns(t *testing.T) {
 		t.Errorf("a path no row has: exit %d, %q", code, stderr)
 	}
 }
+
+// TestGuessedFormatNamed: a format found from the input's first bytes,
+// when the input does not read as it, is named in the error with the way
+// out (--format), which then reads it.
+func TestGuessedFormatNamed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	csvText := "{a},b\n1,2\n"
+	_, stderr, code := run(t, csvText, "--db", db, "table", "import", "--table", "t", "--key-cols", "b", "-")
+	if code != 1 || !strings.Contains(stderr, "standard input, read as json (from its first bytes; --format names another): not JSON at byte 2") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, csvText, "--db", db, "table", "import", "--table", "t", "--key-cols", "b", "--format", "csv", "-"); code != 0 {
+		t.Errorf("--format csv: exit %d, %q", code, stderr)
+	}
+	// A name that says the format is not second-guessed in the error.
+	file := filepath.Join(t.TempDir(), "rows.ndjson")
+	os.WriteFile(file, []byte(csvText), 0o644)
+	if _, stderr, code := run(t, "", "--db", db, "table", "import", "--table", "t", "--key-cols", "b", file); code != 1 || strings.Contains(stderr, "read as") || !strings.Contains(stderr, "line 1: not a JSON object") {
+		t.Errorf("a .ndjson file: exit %d, %q", code, stderr)
+	}
+}

@@ -320,11 +320,14 @@ func importRows(c *ucli.Context, formats []string) ([]row, string, *badRows, err
 		return nil, "", nil, err
 	}
 	defer closeIn()
-	format, err := inputFormat(c, c.Args().First(), name, in, formats)
+	format, guessed, err := inputFormat(c, c.Args().First(), name, in, formats)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	rows, err := readRows(c.Context, in, format, columns, each)
+	if err != nil && guessed {
+		return nil, "", nil, fmt.Errorf("%s, read as %s (from its first bytes; --format names another): %w", name, format, err)
+	}
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -177,16 +177,20 @@ func csvComma(in *bufio.Reader) rune {
 // The format must be one of those the import reads (formats); one it
 // found rather than was told is said in the error, with how to choose.
 // arg is the FILE argument, name the input as errors name it.
-func inputFormat(c *ucli.Context, arg, name string, in *bufio.Reader, formats []string) (string, error) {
+//
+// guessed reports a format found from the input's first bytes, which an
+// error reading it names: the bytes may have misled (a CSV whose header
+// starts with {), where a name or --format does not.
+func inputFormat(c *ucli.Context, arg, name string, in *bufio.Reader, formats []string) (format string, guessed bool, err error) {
 	if c.IsSet("format") {
 		f := c.String("format")
 		if !slices.Contains(importFormats, f) {
-			return "", usagef("--format %q: want %s", f, strings.Join(formats, ", "))
+			return "", false, usagef("--format %q: want %s", f, strings.Join(formats, ", "))
 		}
 		if !slices.Contains(formats, f) {
-			return "", usagef("--format %q: this import reads %s", f, strings.Join(formats, ", "))
+			return "", false, usagef("--format %q: this import reads %s", f, strings.Join(formats, ", "))
 		}
-		return f, nil
+		return f, false, nil
 	}
 	f, how := formatByName(arg), "its name"
 	if f == "" || arg == "-" {
@@ -196,7 +200,7 @@ func inputFormat(c *ucli.Context, arg, name string, in *bufio.Reader, formats []
 		f = "json" // --each walks JSON: a document, or NDJSON's lines
 	}
 	if !slices.Contains(formats, f) {
-		return "", fmt.Errorf("%s reads as %s (from %s), which this import does not read: --format %s (nothing imported)", name, f, how, strings.Join(formats, ", "))
+		return "", false, fmt.Errorf("%s reads as %s (from %s), which this import does not read: --format %s (nothing imported)", name, f, how, strings.Join(formats, ", "))
 	}
-	return f, nil
+	return f, how == "its first bytes", nil
 }
