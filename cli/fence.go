@@ -67,15 +67,18 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace the fences of a GeoJSON FeatureCollection, all or none: polygons, circles (a Point with a radius property in metres) and boxes as fence get writes them",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres) and boxes as fence get writes them, or circles from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
-					"keyspace fence import --fences closures --ttl 2h closures.geojson",
+					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
+					"keyspace fence import --fences delivery --id-col store --radius-col reach stores.csv   # store,lat,lon,reach: 3km",
 				ArgsUsage: "FILE",
-				Flags: []ucli.Flag{fencesFlag(),
+				Flags: append([]ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
 					fenceTTLFlag(),
-				},
+					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
+					typedFlag(),
+				}, pointFileFlags("a FILE of rows':")...),
 				Action: fenceImport,
 			},
 			{
@@ -244,32 +247,24 @@ func fenceImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	in, path, closeIn, err := openInput(c, c.Args().First())
+	in, err := openImport(c, importFormats)
 	if err != nil {
 		return err
 	}
-	defer closeIn()
-	b, err := io.ReadAll(in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	defer in.close()
+	var fences []geo.Fence
+	if in.format == "geojson" {
+		fences, err = featureFences(c, in)
+	} else {
+		fences, err = circleFences(c, in)
 	}
-	fc, err := geojson.UnmarshalFeatureCollection(b)
 	if err != nil {
-		return fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", path, err)
+		return err
 	}
-	fences := make([]geo.Fence, len(fc.Features))
-	for i, feat := range fc.Features {
-		f, err := featureFence(feat, c.String("id-property"))
+	for i := range fences {
 		if !expires.IsZero() {
-			f.Expires = expires // --ttl, over any expires property
+			fences[i].Expires = expires // --ttl, over any expires property
 		}
-		if err == nil {
-			err = f.Validate()
-		}
-		if err != nil {
-			return fmt.Errorf("%s: feature %d of %d: %w", path, i+1, len(fc.Features), err)
-		}
-		fences[i] = f
 	}
 	name := c.String("fences")
 	err = updateDB(c, func(tx keyspace.Tx) error { return geo.NewFences(name).PutAll(tx, fences) })
@@ -284,6 +279,77 @@ func fenceImport(c *ucli.Context) error {
 
 // featureFence is the fence a GeoJSON feature describes (see the top of
 // this file).
+// featureFences reads the fences of a GeoJSON FeatureCollection
+// (featureFence), all or none.
+func featureFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
+	b, err := io.ReadAll(in.in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	fc, err := geojson.UnmarshalFeatureCollection(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", in.name, err)
+	}
+	fences := make([]geo.Fence, len(fc.Features))
+	for i, feat := range fc.Features {
+		f, err := featureFence(feat, c.String("id-property"))
+		if err == nil {
+			err = f.Validate()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: feature %d of %d: %w", in.name, i+1, len(fc.Features), err)
+		}
+		fences[i] = f
+	}
+	return fences, nil
+}
+
+// circleFences reads circles from the rows of a CSV, TSV, NDJSON, JSON or
+// XML file: each row's id, centre and radius (--id-col, --lat-col,
+// --lon-col, --radius-col; the radius in metres, or a distance with its
+// unit, 2km), the row's other fields its payload, as geo import makes a
+// point's. A bad row stops the import, named, with nothing written.
+func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
+	rows, err := in.rows(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	spec, err := newColumnSpec(c, rows, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	radius := c.String("radius-col")
+	if !anyRowHas(rows, radius) {
+		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)", in.name, radius)
+	}
+	spec.also = []string{radius}
+	fences := make([]geo.Fence, 0, len(rows))
+	for _, r := range rows {
+		p, err := spec.point(r)
+		var metres float64
+		if err == nil {
+			text, ok := r.field(radius)
+			if !ok {
+				err = fmt.Errorf("no radius: the row has no %s", radius)
+			} else if metres, err = parseDistance(strings.TrimSpace(text)); err != nil {
+				err = fmt.Errorf("radius (column %q): %w", radius, err)
+			}
+		}
+		f := geo.Fence{ID: p.ID, Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: metres}, Payload: p.Payload}
+		if err == nil {
+			err = f.Validate()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w (nothing imported)", in.name, r.where(), err)
+		}
+		fences = append(fences, f)
+	}
+	return fences, nil
+}
+
 func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err error) {
 	var id any = feat.ID
 	if idProperty != "" {

@@ -731,3 +731,102 @@ func TestFenceBadInput(t *testing.T) {
 		return nil
 	})
 }
+
+// TestFenceImportRows imports circles from a CSV's rows (a radius in
+// metres or with its unit, the other columns the payload) and from the
+// same circles as nested JSON, and checks fence containing for 300 points
+// against brute force over the circles; a bad radius, or no radius
+// column, imports nothing.
+func TestFenceImportRows(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(21, 22))
+	type circle struct {
+		id            string
+		lat, lon, rad float64
+	}
+	var circles []circle
+	csvText := "store,lat,lon,reach,name\n"
+	var nested strings.Builder
+	nested.WriteString(`{"chain":"x","stores":[`)
+	for i := range 30 {
+		c := circle{fmt.Sprint("s", i), 52 + r.Float64()*0.5, 13 + r.Float64()*0.5, 500 + float64(r.IntN(4500))}
+		circles = append(circles, c)
+		reach := fmt.Sprint(c.rad)
+		if i%2 == 0 {
+			reach = fmt.Sprintf("%gkm", c.rad/1000)
+		}
+		csvText += fmt.Sprintf("%s,%g,%g,%s,store %d\n", c.id, c.lat, c.lon, reach, i)
+		if i > 0 {
+			nested.WriteString(",")
+		}
+		fmt.Fprintf(&nested, `{"store":%q,"at":{"lat":%g,"lon":%g},"reach":%q}`, c.id, c.lat, c.lon, reach)
+	}
+	nested.WriteString("]}")
+	var points strings.Builder
+	points.WriteString("id,lat,lon\n")
+	type pt struct{ lat, lon float64 }
+	var pts []pt
+	for i := range 300 {
+		p := pt{52 + r.Float64()*0.5, 13 + r.Float64()*0.5}
+		pts = append(pts, p)
+		fmt.Fprintf(&points, "p%d,%g,%g\n", i, p.lat, p.lon)
+	}
+	csvFile, jsonFile, pointsFile := filepath.Join(dir, "stores.csv"), filepath.Join(dir, "stores.json"), filepath.Join(dir, "points.csv")
+	os.WriteFile(csvFile, []byte(csvText), 0o644)
+	os.WriteFile(jsonFile, []byte(nested.String()), 0o644)
+	os.WriteFile(pointsFile, []byte(points.String()), 0o644)
+	for _, args := range [][]string{
+		{"--id-col", "store", "--radius-col", "reach", csvFile},
+		{"--each", "stores", "--id-col", "store", "--lat-col", "at.lat", "--lon-col", "at.lon", "--radius-col", "reach", jsonFile},
+	} {
+		db := filepath.Join(t.TempDir(), "k.db")
+		if _, stderr, code := run(t, "", append([]string{"--db", db, "fence", "import", "--fences", "d"}, args...)...); code != 0 || !strings.Contains(stderr, "imported 30 fences") {
+			t.Fatalf("%v: exit %d, %s", args, code, stderr)
+		}
+		out, stderr, code := run(t, "", "--db", db, "--output", "ndjson", "fence", "containing", "--fences", "d", pointsFile)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var got struct {
+				ID     string
+				Fences []string
+			}
+			if err := json.Unmarshal([]byte(line), &got); err != nil || got.ID != fmt.Sprint("p", i) {
+				t.Fatalf("%q: %v", line, err)
+			}
+			var want []string
+			edge := false
+			for _, c := range circles {
+				d := geo.Distance(pts[i].lat, pts[i].lon, c.lat, c.lon)
+				edge = edge || math.Abs(d-c.rad) < 1
+				if d <= c.rad {
+					want = append(want, c.id)
+				}
+			}
+			slices.Sort(want)
+			slices.Sort(got.Fences)
+			if !edge && !slices.Equal(got.Fences, want) {
+				t.Errorf("%v: point %d in %v, brute force %v", args, i, got.Fences, want)
+			}
+		}
+		if args[0] == "--id-col" {
+			out, _, _ := run(t, "", "--db", db, "--output", "json", "fence", "get", "--fences", "d", "s3")
+			if !strings.Contains(out, `"name": "store 3"`) || strings.Contains(out, "reach") {
+				t.Errorf("s3's payload: the other columns, not the radius:\n%s", out)
+			}
+		}
+	}
+	for _, bad := range []string{"id,lat,lon,radius\na,1,2,100\nb,1,2,far\n", "id,lat,lon\na,1,2\n", "id,lat,lon,radius\na,91,2,100\n"} {
+		db := filepath.Join(t.TempDir(), "k.db")
+		if _, stderr, code := run(t, bad, "--db", db, "fence", "import", "--fences", "d", "--format", "csv", "-"); code != 1 || !strings.Contains(stderr, "nothing imported") {
+			t.Errorf("%q: exit %d, %q", bad, code, stderr)
+		}
+		if _, err := os.Stat(db); err == nil {
+			out, _, _ := run(t, "", "--db", db, "fence", "list", "--fences", "d")
+			if !strings.Contains(out, "0 fences") {
+				t.Errorf("%q: a failed import left fences:\n%s", bad, out)
+			}
+		}
+	}
+}

@@ -272,7 +272,8 @@ type columnSpec struct {
 	expires      string // the column of expiries, if any
 	scope        []string
 	geojson      bool
-	typed        bool // --typed: a CSV's numbers and booleans as JSON's (csvValue)
+	typed        bool     // --typed: a CSV's numbers and booleans as JSON's (csvValue)
+	also         []string // columns the caller reads itself, not the payload's (fence import's radius)
 }
 
 func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error) {
@@ -384,6 +385,9 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		p.Expires = t
 	}
 	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true}
+	for _, col := range s.also {
+		skip[col] = true
+	}
 	if s.expires != "" {
 		skip[s.expires] = true
 	}

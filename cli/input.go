@@ -304,34 +304,63 @@ func (b *badRows) add(where string, err error) error {
 // reason in bad, which the import's reading of each row returns first,
 // so that bad rows are met in the file's order.
 func importRows(c *ucli.Context, formats []string) ([]row, string, *badRows, error) {
+	in, err := openImport(c, formats)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	defer in.close()
+	rows, err := in.rows(c)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return rows, in.format, newBadRows(c, in.name), nil
+}
+
+// importInput is an import's FILE, open, and its format.
+type importInput struct {
+	in      *bufio.Reader
+	name    string // as errors name it
+	format  string
+	guessed bool // the format was found from the first bytes
+	close   func()
+}
+
+// openImport opens an import's one FILE argument ("-" for standard
+// input), decompressed, and finds its format among formats (inputFormat).
+func openImport(c *ucli.Context, formats []string) (*importInput, error) {
 	if c.NArg() != 1 {
-		return nil, "", nil, usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
-	}
-	columns, err := namedColumns(c)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	each, err := eachPath(c)
-	if err != nil {
-		return nil, "", nil, err
+		return nil, usagef("%s %s wants one FILE (or - for standard input)", c.Lineage()[1].Command.Name, c.Command.Name)
 	}
 	in, name, closeIn, err := openInput(c, c.Args().First())
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
-	defer closeIn()
 	format, guessed, err := inputFormat(c, c.Args().First(), name, in, formats)
 	if err != nil {
-		return nil, "", nil, err
+		closeIn()
+		return nil, err
 	}
-	rows, err := readRows(c.Context, in, format, columns, each)
-	if err != nil && guessed {
-		return nil, "", nil, fmt.Errorf("%s, read as %s (from its first bytes; --format names another): %w", name, format, err)
+	return &importInput{in: in, name: name, format: format, guessed: guessed, close: closeIn}, nil
+}
+
+// rows reads the input's rows (readRows), with --columns and --each.
+func (ii *importInput) rows(c *ucli.Context) ([]row, error) {
+	columns, err := namedColumns(c)
+	if err != nil {
+		return nil, err
+	}
+	each, err := eachPath(c)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := readRows(c.Context, ii.in, ii.format, columns, each)
+	if err != nil && ii.guessed {
+		return nil, fmt.Errorf("%s, read as %s (from its first bytes; --format names another): %w", ii.name, ii.format, err)
 	}
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", ii.name, err)
 	}
-	return rows, format, newBadRows(c, name), nil
+	return rows, nil
 }
 
 // reportImport says on stderr what an import wrote, and the first bad rows
