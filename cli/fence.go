@@ -277,8 +277,6 @@ func fenceImport(c *ucli.Context) error {
 	return nil
 }
 
-// featureFence is the fence a GeoJSON feature describes (see the top of
-// this file).
 // featureFences reads the fences of a GeoJSON FeatureCollection
 // (featureFence), all or none.
 func featureFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
@@ -350,6 +348,8 @@ func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 	return fences, nil
 }
 
+// featureFence is the fence a GeoJSON feature describes (see the top of
+// this file).
 func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err error) {
 	var id any = feat.ID
 	if idProperty != "" {
