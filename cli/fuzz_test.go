@@ -237,30 +237,7 @@ func FuzzFenceImport(f *testing.F) {
 		db := filepath.Join(t.TempDir(), "f.db")
 		var stdout, stderr bytes.Buffer
 		code := cli.Run([]string{"keyspace", "--db", db, "fence", "import", "--fences", "z", "--format", "geojson", "-"}, bytes.NewReader(data), &stdout, &stderr)
-		keys, fences := 0, 0
-		var problems []string
-		if _, err := os.Stat(db); err == nil {
-			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
-			if err != nil {
-				t.Fatalf("the file an import left does not open: %v", err)
-			}
-			s.View(func(tx keyspace.Tx) error {
-				for range tx.Scan(keyspace.Range{}) {
-					keys++
-				}
-				ids, err := geo.NewFences("z").IDs(tx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fences = len(ids)
-				if problems, err = geo.NewFences("z").Verify(tx); err != nil {
-					t.Fatal(err)
-				}
-				return nil
-			})
-		} else if !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
+		keys, fences, problems := fenceSetLeft(t, db, nil)
 		switch code {
 		case 0:
 			m := imported.FindStringSubmatch(stderr.String())
@@ -370,37 +347,11 @@ func FuzzFenceImportRows(f *testing.F) {
 		db := filepath.Join(t.TempDir(), "f.db")
 		var stdout, stderr bytes.Buffer
 		code := cli.Run([]string{"keyspace", "--db", db, "fence", "import", "--fences", "z", "--format", "csv", "-"}, bytes.NewReader(data), &stdout, &stderr)
-		keys, fences := 0, 0
-		var problems []string
-		if _, err := os.Stat(db); err == nil {
-			s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
-			if err != nil {
-				t.Fatalf("the file an import left does not open: %v", err)
+		keys, fences, problems := fenceSetLeft(t, db, func(f geo.Fence) {
+			if f.Circle == nil || !(f.Circle.Radius >= 0) {
+				t.Fatalf("fence %+v: want a circle", f)
 			}
-			s.View(func(tx keyspace.Tx) error {
-				for range tx.Scan(keyspace.Range{}) {
-					keys++
-				}
-				fs := geo.NewFences("z")
-				ids, err := fs.IDs(tx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fences = len(ids)
-				for _, id := range ids {
-					if f, err := fs.Get(tx, id); err != nil || f.Circle == nil || !(f.Circle.Radius >= 0) {
-						t.Fatalf("fence %q: %+v, %v: want a circle", id, f, err)
-					}
-				}
-				if problems, err = fs.Verify(tx); err != nil {
-					t.Fatal(err)
-				}
-				return nil
-			})
-			s.Close()
-		} else if !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
+		})
 		switch code {
 		case 0:
 			m := imported.FindStringSubmatch(stderr.String())
@@ -430,6 +381,48 @@ func FuzzFenceImportRows(f *testing.F) {
 			t.Fatalf("exit %d (%q)", code, stderr.String())
 		}
 	})
+}
+
+// fenceSetLeft opens what a fence import left at db, if anything, and
+// counts its keys and the fences of set z, hands each fence to check
+// unless that is nil, and returns what Verify finds wrong with the set.
+func fenceSetLeft(t *testing.T, db string, check func(geo.Fence)) (keys, fences int, problems []string) {
+	t.Helper()
+	if _, err := os.Stat(db); errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	s, err := keyspace.Open(db, &keyspace.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the file an import left does not open: %v", err)
+	}
+	defer s.Close()
+	s.View(func(tx keyspace.Tx) error {
+		for range tx.Scan(keyspace.Range{}) {
+			keys++
+		}
+		fs := geo.NewFences("z")
+		ids, err := fs.IDs(tx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fences = len(ids)
+		for _, id := range ids {
+			f, err := fs.Get(tx, id)
+			if err != nil {
+				t.Fatalf("fence %q: %v", id, err)
+			}
+			if check != nil {
+				check(f)
+			}
+		}
+		if problems, err = fs.Verify(tx); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	})
+	return keys, fences, problems
 }
 
 // gzipped is text as a gzip stream.
