@@ -61,7 +61,7 @@ func pointFileFlags(whose string) []ucli.Flag {
 	}
 }
 
-// pointRows reads the rows of a file of points (geo import, fence
+// pointRows reads the rows of a file of points (geo import, bench, fence
 // containing FILE) and finds their columns.
 func pointRows(c *ucli.Context) ([]row, columnSpec, *badRows, error) {
 	rows, format, bad, err := importRows(c, pointFormats)
