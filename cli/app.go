@@ -1,7 +1,7 @@
 // Package cli is the keyspace command line: import points, tables and series
 // readings into the embedded bbolt file, keep logs and relations, and answer
-// every query the library answers, as a table for people or JSON, NDJSON
-// and GeoJSON for programs.
+// every query the library answers, as a table for people, CSV for
+// spreadsheets, or JSON, NDJSON and GeoJSON for programs.
 //
 // Exit codes: 0 on success, 1 on a runtime error (a bad row, a locked or
 // corrupt file, an unknown index), 2 on a usage error (an unknown flag, a
@@ -14,8 +14,10 @@
 // One file a command group: geo.go and geoimport.go (geo), fence.go, table.go,
 // index.go, rel.go, log.go, series.go, stats.go, verify.go, backup.go,
 // bench.go; drop.go is every group's drop, input.go what the imports
-// share, output.go the formats, where.go --where, units.go distances,
-// svg.go the --svg pictures, suggest.go the typo suggestions.
+// share (inputformat.go an input's compression and format, jsonrows.go
+// the rows of a JSON document), output.go the formats (csvout.go
+// --output csv), where.go --where, units.go distances, svg.go the --svg
+// pictures, suggest.go the typo suggestions.
 package cli
 
 import (
