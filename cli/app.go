@@ -264,6 +264,9 @@ func openView(c *ucli.Context) (keyspace.Store, error) {
 // in a shell --atomic script, the script's transaction.
 func openWrite(c *ucli.Context) (keyspace.Store, error) {
 	if s, ok, err := sharedStore(c); ok || err != nil {
+		if err == nil && dryRun(c) {
+			return nil, usagef("--dry-run inside one transaction (shell --atomic, begin): the script's transaction is what commits or rolls back")
+		}
 		return s, err
 	}
 	path := common(c, "db")
@@ -272,7 +275,11 @@ func openWrite(c *ucli.Context) (keyspace.Store, error) {
 	if err != nil {
 		return nil, explainOpen(path, err)
 	}
-	return &writeStore{BoltStore: s, created: errors.Is(statErr, os.ErrNotExist)}, nil
+	ws := &writeStore{BoltStore: s, created: errors.Is(statErr, os.ErrNotExist)}
+	if dryRun(c) {
+		return dryRunStore{ws}, nil
+	}
+	return ws, nil
 }
 
 // A writeStore is a database a command opened to write. Its Close removes

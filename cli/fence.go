@@ -78,6 +78,7 @@ func fenceCommand() *ucli.Command {
 					fenceTTLFlag(),
 					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
 					typedFlag(),
+					dryRunFlag(),
 				}, pointFileFlags("a FILE of rows':")...),
 				Action: fenceImport,
 			},
@@ -272,7 +273,7 @@ func fenceImport(c *ucli.Context) error {
 		return err
 	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "imported %s into fence set %s\n", count(len(fences), "fence"), name)
+		reportImport(c, count(len(fences), "fence"), "fence set "+name, nil)
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ func geoImportCommand() *ucli.Command {
 		Flags: slices.Concat([]ucli.Flag{indexFlag()}, pointFileFlags("the"), []ucli.Flag{
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
+			dryRunFlag(),
 			typedFlag(),
 			ttlFlag(),
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},

@@ -364,9 +364,15 @@ func (ii *importInput) rows(c *ucli.Context) ([]row, error) {
 }
 
 // reportImport says on stderr what an import wrote, and the first bad rows
-// it skipped: "imported 3 points into cities; skipped 1 bad row: line 4: …".
+// it skipped: "imported 3 points into cities; skipped 1 bad row: line 4: …";
+// with --dry-run, what it would have written.
 func reportImport(c *ucli.Context, imported, into string, bad []badRow, notes ...string) {
-	fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", imported, into)
+	if dryRun(c) {
+		notes = append(notes, "--dry-run: nothing written")
+		fmt.Fprintf(c.App.ErrWriter, "would import %s into %s", imported, into)
+	} else {
+		fmt.Fprintf(c.App.ErrWriter, "imported %s into %s", imported, into)
+	}
 	for _, note := range notes {
 		fmt.Fprintf(c.App.ErrWriter, "; %s", note)
 	}

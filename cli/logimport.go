@@ -27,6 +27,7 @@ func logImportCommand() *ucli.Command {
 			columnsFlag(),
 			eachFlag(),
 			withFlag(),
+			dryRunFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
 		},

@@ -29,6 +29,7 @@ func relImportCommand() *ucli.Command {
 			columnsFlag(),
 			eachFlag(),
 			withFlag(),
+			dryRunFlag(),
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 		},
 		Action: relImport,

@@ -51,6 +51,7 @@ func seriesCommand() *ucli.Command {
 					columnsFlag(),
 					eachFlag(),
 					withFlag(),
+					dryRunFlag(),
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 				}, shapeFlags()...),
 				Action: seriesImport,

@@ -45,6 +45,7 @@ func tableCommand() *ucli.Command {
 					columnsFlag(),
 					eachFlag(),
 					withFlag(),
+					dryRunFlag(),
 					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 					typedFlag(),
 					rowTTLFlag()},
