@@ -73,8 +73,10 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xffJ\xcc\x01\x00\x00\x00\xff\xff"), uint8(10), false)                   // a gzip stream, cut short
 	f.Add(gzipped("id,lat,lon\na,1,2\nb,3,4\n"), uint8(10), false)                                                             // a gzip stream
 	f.Add(gzipped(`[{"id":1}]`), uint8(13), false)
-	f.Add([]byte("BZh91AY&SY"), uint8(13), true)               // a bzip2 stream, cut short
-	f.Add([]byte("id\tlat\tlon\na\t1\t2\n"), uint8(10), false) // found to be a TSV
+	f.Add([]byte("BZh91AY&SY"), uint8(13), true)                   // a bzip2 stream, cut short
+	f.Add([]byte("id\tlat\tlon\na\t1\t2\n"), uint8(10), false)     // found to be a TSV
+	f.Add([]byte("id,lat,lon\na,1,2\nb,91,4\n"), uint8(240), true) // a dry run
+	f.Add([]byte("id,city\n1,Oslo\n"), uint8(243), false)
 	imported := regexp.MustCompile(`^imported (\d+) (?:points? into p|rows? into table t keyed id|readings? into series s|items? into log l under \d+ parents?|links? into relation r(?:; \d+ rows? named a pair an earlier row did \(linked at the last one's time\))?)(; skipped \d+ bad rows?: .*)?\n$`)
 	f.Fuzz(func(t *testing.T, data []byte, format uint8, skipBad bool) {
 		db := filepath.Join(t.TempDir(), "f.db")
@@ -108,6 +110,12 @@ func FuzzImport(f *testing.F) {
 		args = append(args, "-")
 		if skipBad {
 			args = append(args, "--skip-bad")
+		}
+		// format/40 == 6 (240 and up) is a dry run: it says what it
+		// would import, as the import itself would, and leaves no file.
+		dry := format >= 240
+		if dry {
+			args = append(args, "--dry-run")
 		}
 		var stdout, stderr bytes.Buffer
 		code := cli.Run(args, bytes.NewReader(data), &stdout, &stderr)
@@ -161,6 +169,13 @@ func FuzzImport(f *testing.F) {
 			s.Close() // before exportImportsBack writes
 		} else if !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
+		}
+		if dry && code == 0 {
+			said := strings.Replace(strings.Replace(stderr.String(), "; --dry-run: nothing written", "", 1), "would import ", "imported ", 1)
+			if keys != 0 || !strings.HasPrefix(stderr.String(), "would import ") || !imported.MatchString(said) {
+				t.Fatalf("a dry run said %q and left %d keys", stderr.String(), keys)
+			}
+			return
 		}
 		switch code {
 		case 0:
