@@ -262,8 +262,8 @@ func fenceImport(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	for i := range fences {
-		if !expires.IsZero() {
+	if !expires.IsZero() {
+		for i := range fences {
 			fences[i].Expires = expires // --ttl, over any expires property
 		}
 	}

@@ -227,6 +227,14 @@ func anyRowHas(rows []row, col string) bool {
 // GeoJSON.
 var recordFormats = []string{"csv", "tsv", "ndjson", "json", "xml"}
 
+// recordFileFlags are the flags every import of records (table, series,
+// log, rel) takes for its file: its format, a headerless CSV's columns,
+// a JSON document's rows, --dry-run and --skip-bad.
+func recordFileFlags() []ucli.Flag {
+	return []ucli.Flag{formatFlag(recordFormats...), columnsFlag(), eachFlag(), withFlag(), dryRunFlag(),
+		&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"}}
+}
+
 // recordRows reads the rows of an import of records (table, series, log
 // and rel import: recordFormats) and checks that its column flags name
 // columns the rows have.
@@ -492,6 +500,15 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 	return nil, usagef("--format %q: want %s", format, strings.Join(importFormats, ", "))
 }
 
+// buffered is in as a bufio.Reader, for a peek: itself when it is one
+// already (openInput's), so that no second buffer stands between.
+func buffered(in io.Reader) *bufio.Reader {
+	if br, ok := in.(*bufio.Reader); ok {
+		return br
+	}
+	return bufio.NewReader(in)
+}
+
 // readTable reads a CSV (RFC 4180, by encoding/csv) or a TSV (IANA's
 // text/tab-separated-values, as GeoNames' dumps are written: each line's
 // fields split at its tabs, no quoting, so a " is a character like any
@@ -517,10 +534,7 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 			return nil, line, io.EOF
 		}
 	} else {
-		br, ok := in.(*bufio.Reader)
-		if !ok {
-			br = bufio.NewReader(in)
-		}
+		br := buffered(in)
 		r := csv.NewReader(br)
 		r.Comma = csvComma(br)
 		r.FieldsPerRecord = -1 // checked below, as for a TSV

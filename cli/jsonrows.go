@@ -98,7 +98,7 @@ func (p jsonPath) keeps(name string) bool {
 // A top array is read an element at a time, so a large file takes the
 // memory of its rows and of its largest element, not of its text.
 func readJSON(ctx context.Context, in io.Reader, path jsonPath) ([]row, error) {
-	br := bufio.NewReader(in)
+	br := buffered(in)
 	d := json.NewDecoder(br)
 	d.UseNumber()
 	w := newJSONWalk(ctx, path)

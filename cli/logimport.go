@@ -17,20 +17,14 @@ func logImportCommand() *ucli.Command {
 		UsageText: "keyspace log import --log comments --parent-col UserId --time-col CreationDate --format xml --skip-bad Comments.xml\n" +
 			"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
 		ArgsUsage: "FILE|-",
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 			&ucli.StringFlag{Name: "parent-col", Usage: "the `COLUMN` naming each item's parent (a user)"},
 			&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "every item's `PARENT`, for a file of one parent's items"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: " + timeColumnForms, DefaultText: "every item stamped now"},
 			&ucli.StringFlag{Name: "data-col", Usage: "the `COLUMN` whose text is each item's data", DefaultText: "the row's other fields as a JSON object"},
-			formatFlag(recordFormats...),
-			columnsFlag(),
-			eachFlag(),
-			withFlag(),
-			dryRunFlag(),
-			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			typedFlag(),
-		},
+		}, recordFileFlags()...),
 		Action: logImport,
 	}
 }

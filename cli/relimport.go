@@ -19,19 +19,13 @@ func relImportCommand() *ucli.Command {
 		UsageText: "keyspace rel import --rel likes --left-col user --right-col item --time-col at likes.csv\n" +
 			"keyspace rel import --rel commented --left-col UserId --right-col PostId --time-col CreationDate --format xml --skip-bad Comments.xml",
 		ArgsUsage: "FILE|-",
-		Flags: []ucli.Flag{relFlag(),
+		Flags: append([]ucli.Flag{relFlag(),
 			&ucli.StringFlag{Name: "left-col", Required: true, Usage: "the `COLUMN` of each link's left side (a user)"},
 			&ucli.StringFlag{Name: "right-col", Required: true, Usage: "the `COLUMN` of each link's right side (an item)"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: " + timeColumnForms, DefaultText: "every link made now"},
 			&ucli.StringFlag{Name: "left-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values, as a JSON object, show with each left in its rights' lists (rel link --left-fields; a left's last row sets them)"},
 			&ucli.StringFlag{Name: "right-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values show with each right in its lefts' lists (rel link --right-fields)"},
-			formatFlag(recordFormats...),
-			columnsFlag(),
-			eachFlag(),
-			withFlag(),
-			dryRunFlag(),
-			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
-		},
+		}, recordFileFlags()...),
 		Action: relImport,
 	}
 }

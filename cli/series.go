@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,17 +44,11 @@ func seriesCommand() *ucli.Command {
 			{
 				Name: "import", Usage: "fold readings from CSV or TSV (with a header, or --columns), NDJSON, JSON or XML into their buckets; all or nothing unless --skip-bad", ArgsUsage: "FILE",
 				UsageText: "keyspace series import --series temps readings.csv\ncat readings.csv | keyspace series import --series temps --width 1h -",
-				Flags: append([]ucli.Flag{seriesFlag(),
+				Flags: slices.Concat([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor-col", Value: "sensor", Usage: "the sensor `COLUMN`"},
 					&ucli.StringFlag{Name: "time-col", Value: "time", Usage: "the time `COLUMN`: " + timeColumnForms},
 					&ucli.StringFlag{Name: "value-col", Value: "value", Usage: "the reading's `COLUMN`"},
-					formatFlag(recordFormats...),
-					columnsFlag(),
-					eachFlag(),
-					withFlag(),
-					dryRunFlag(),
-					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
-				}, shapeFlags()...),
+				}, shapeFlags(), recordFileFlags()),
 				Action: seriesImport,
 			},
 			{

@@ -39,16 +39,10 @@ func tableCommand() *ucli.Command {
 				UsageText: "keyspace table import --table cities --key-cols country_code,state_code,name,id cities.csv\n" +
 					"keyspace table scan --table orders --output ndjson | keyspace --db copy.db table import --table orders --key-cols id --format ndjson -",
 				ArgsUsage: "FILE|-",
-				Flags: []ucli.Flag{tableFlag(),
+				Flags: append([]ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
-					formatFlag(recordFormats...),
-					columnsFlag(),
-					eachFlag(),
-					withFlag(),
-					dryRunFlag(),
-					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 					typedFlag(),
-					rowTTLFlag()},
+					rowTTLFlag()}, recordFileFlags()...),
 				Action: tableImport,
 			},
 			{
