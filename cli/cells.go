@@ -14,16 +14,17 @@ import (
 func geoCellsCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "cells",
-		Usage: "points counted by geohash cell, with their mean position (Elasticsearch's geohash_grid): a map's marker clusters, or a heat map with --output geojson; in a box, or everywhere",
+		Usage: "points counted by geohash cell, with their mean position (Elasticsearch's geohash_grid): a map's marker clusters, or a heat map with --output geojson; in a box, a map tile (--tile, --quadkey) or a geohash cell (--hash), or everywhere",
 		UsageText: "keyspace geo cells --index cities --precision 2\n" +
-			"keyspace geo cells --index cities --precision 5 --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3 --output geojson",
-		Flags: []ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+			"keyspace geo cells --index cities --precision 5 --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3 --output geojson\n" +
+			"keyspace geo cells --index cities --precision 6 --tile 12/655/1583 --output geojson",
+		Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
 			&ucli.IntFlag{Name: "precision", Aliases: []string{"p"}, Value: 3, Usage: fmt.Sprintf("geohash `CHARS`, 1 to %d: 1 is cells of 45° × 45°, 3 of 1.4° × 1.4°, 5 of about 5 × 5 km, 7 of about 150 × 150 m", geo.MaxCellPrecision)},
 			&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "-90"},
 			&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "-180"},
 			&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "90"},
 			&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "180"},
-		},
+		}, areaFlags()...),
 		Action: geoCells,
 	}
 }

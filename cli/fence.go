@@ -54,7 +54,7 @@ func fenceCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",
-				Usage: "add or replace a fence: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon) or a GeoJSON polygon (--polygon)",
+				Usage: "add or replace a fence: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence put --fences zones --lat 52.52 --lon 13.40 --radius 2km mitte\n" +
 					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
 					"keyspace fence put --fences zones --polygon zone.geojson depot",
@@ -124,7 +124,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "intersecting",
-				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon) or a GeoJSON polygon (--polygon)",
+				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 1km\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
@@ -160,10 +160,11 @@ func fenceCommand() *ucli.Command {
 	}
 }
 
-// regionFlags are the flags that describe a region: a circle, a box or
-// a polygon (flagRegion reads them).
+// regionFlags are the flags that describe a region: a circle, a box (by
+// its corners, or a map tile or geohash cell) or a polygon (flagRegion
+// reads them).
 func regionFlags() []ucli.Flag {
-	return []ucli.Flag{
+	return append([]ucli.Flag{
 		&ucli.Float64Flag{Name: "lat", Usage: "a circle's centre latitude, degrees", DefaultText: "none"},
 		&ucli.Float64Flag{Name: "lon", Usage: "a circle's centre longitude, degrees", DefaultText: "none"},
 		&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's `DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
@@ -172,7 +173,7 @@ func regionFlags() []ucli.Flag {
 		&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
 		&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
 		&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
-	}
+	}, areaFlags()...)
 }
 
 // fencePut builds the one fence its flags describe.
@@ -224,6 +225,12 @@ func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 		}
 		f.Box = &geo.Box{MinLat: c.Float64("min-lat"), MinLon: c.Float64("min-lon"), MaxLat: c.Float64("max-lat"), MaxLon: c.Float64("max-lon")}
 	}
+	if area, named, err := areaBox(c); err != nil {
+		return f, err
+	} else if named {
+		kinds++
+		f.Box = &area
+	}
 	if c.IsSet("polygon") {
 		kinds++
 		g, err := readPolygon(c, c.String("polygon"))
@@ -233,7 +240,7 @@ func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 		f.Polygon = g
 	}
 	if kinds != 1 {
-		return f, usagef("%s wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon) or --polygon", cmd)
+		return f, usagef("%s wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon, or --tile, --quadkey or --hash) or --polygon", cmd)
 	}
 	return f, nil
 }

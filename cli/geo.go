@@ -138,20 +138,22 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "box",
-				Usage: "points in a latitude/longitude box (min/max, may cross ±180), or width × height around a centre like Redis BYBOX",
+				Usage: "points in a latitude/longitude box (min/max, may cross ±180), a map tile (--tile Z/X/Y, --quadkey) or geohash cell (--hash), or width × height around a centre like Redis BYBOX",
 				UsageText: "keyspace geo box --index cities --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3\n" +
+					"keyspace geo box --index cities --tile 12/655/1583 --output geojson\n" +
 					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km\n" +
 					"keyspace geo box --index fleet --from car-7 --width 4km --height 2km",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+				Flags: slices.Concat([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
 					&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
+				}, areaFlags(), []ucli.Flag{
 					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(),
-				}, explainFlags()...),
+				}, explainFlags()),
 				Action: geoBox,
 			},
 			{
@@ -537,7 +539,7 @@ func geoBox(c *ucli.Context) error {
 	centred := c.IsSet("lat") || c.IsSet("lon") || c.IsSet("from") || c.IsSet("width") || c.IsSet("height")
 	switch {
 	case corners && centred:
-		return usagef("geo box: give either --min-lat --min-lon --max-lat --max-lon or --lat --lon (or --from) --width --height, not both")
+		return usagef("geo box: give either --min-lat --min-lon --max-lat --max-lon (or --tile, --quadkey or --hash) or --lat --lon (or --from) --width --height, not both")
 	case err != nil:
 		return err
 	case corners:
@@ -564,18 +566,25 @@ func geoBox(c *ucli.Context) error {
 			return rs, st, nil, err
 		})
 	}
-	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, or --lat --lon (or --from) --width --height")
+	return usagef("geo box: give --min-lat --min-lon --max-lat --max-lon, --tile, --quadkey or --hash, or --lat --lon (or --from) --width --height")
 }
 
-// cornerBox is the box --min-lat --min-lon --max-lat --max-lon give, and
-// whether any of them is given: all four, or a usage error naming the
-// first missing (geo box, geo cells).
+// cornerBox is the box --min-lat --min-lon --max-lat --max-lon give, or
+// --tile, --quadkey or --hash (areaBox), and whether any of them is
+// given: all four corners, or a usage error naming the first missing
+// (geo box, geo cells).
 func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
 	given := false
 	for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {
 		given = given || c.IsSet(f)
 	}
-	if !given {
+	area, named, err := areaBox(c)
+	switch {
+	case named && given:
+		return geo.Box{}, true, usagef("geo %s: give a box by its corners or by --tile, --quadkey or --hash, not both", c.Command.Name)
+	case named:
+		return area, true, err
+	case !given:
 		return geo.Box{}, false, nil
 	}
 	for _, f := range []string{"min-lat", "min-lon", "max-lat", "max-lon"} {

@@ -73,7 +73,9 @@
 //   - Radius: within r metres of a centre.
 //   - Box: a latitude/longitude rectangle, which may cross the antimeridian
 //     (MinLon > MaxLon); BoxAround is Redis's BYBOX, width × height metres
-//     around a centre.
+//     around a centre. TileBox, QuadkeyBox and HashBox give the box of a
+//     web map tile z/x/y, a Bing Maps quadkey or a geohash cell (Tile38's
+//     TILE, QUADKEY and HASH), for Box, CellCounts and box fences.
 //   - Within: an orb.Polygon or orb.MultiPolygon (GeoJSON rings; planar in
 //     longitude/latitude as GeoJSON specifies; holes; boundary included),
 //     validated first: unclosed rings, crossing edges and positions out of
