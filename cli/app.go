@@ -221,7 +221,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
-		ExitErrHandler:       func(*ucli.Context, error) {}, // Run reports errors and picks the code
+		// A repeatable flag's value is taken whole: --where 'name=Smith, J'
+		// is one condition, not "name=Smith" and " J". A flag that takes a
+		// list in one value (--detect enter,exit) splits it itself.
+		DisableSliceFlagSeparator: true,
+		ExitErrHandler:            func(*ucli.Context, error) {}, // Run reports errors and picks the code
 		OnUsageError: func(c *ucli.Context, err error, _ bool) error {
 			return withFlagSuggestion(c, err)
 		},

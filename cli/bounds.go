@@ -17,7 +17,7 @@ func geoBoundsCommand() *ucli.Command {
 		Name:      "bounds",
 		Usage:     "the smallest box holding an index's points (Tile38's BOUNDS), across ±180° when that is narrower: a map's view of them",
 		UsageText: "keyspace geo bounds --index fleet\nkeyspace geo bounds --index cities --scope NZ --output geojson",
-		Flags:     []ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points")},
+		Flags:     []ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points")},
 		Action:    geoBounds,
 	}
 }

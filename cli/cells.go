@@ -18,7 +18,7 @@ func geoCellsCommand() *ucli.Command {
 		UsageText: "keyspace geo cells --index cities --precision 2\n" +
 			"keyspace geo cells --index cities --precision 5 --min-lat 37.7 --min-lon -122.5 --max-lat 37.8 --max-lon -122.3 --output geojson\n" +
 			"keyspace geo cells --index cities --precision 6 --tile 12/655/1583 --output geojson",
-		Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+		Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 			&ucli.IntFlag{Name: "precision", Aliases: []string{"p"}, Value: 3, Usage: fmt.Sprintf("geohash `CHARS`, 1 to %d: 1 is cells of 45° × 45°, 3 of 1.4° × 1.4°, 5 of about 5 × 5 km, 7 of about 150 × 150 m", geo.MaxCellPrecision)},
 			&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "-90"},
 			&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "-180"},

@@ -106,7 +106,7 @@ func geoCommand() *ucli.Command {
 				Usage: "points within a radius, nearest first (--desc: farthest first)",
 				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
@@ -126,7 +126,7 @@ func geoCommand() *ucli.Command {
 				Usage: "the k nearest points, exactly, with no radius",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, pageFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
@@ -143,7 +143,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo box --index cities --tile 12/655/1583 --output geojson\n" +
 					"keyspace geo box --index cities --lat 37.77 --lon -122.42 --width 4km --height 2km\n" +
 					"keyspace geo box --index fleet --from car-7 --width 4km --height 2km",
-				Flags: slices.Concat([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+				Flags: slices.Concat([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.Float64Flag{Name: "min-lat", Usage: "the box's southern edge, degrees", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
@@ -161,7 +161,7 @@ func geoCommand() *ucli.Command {
 				Usage: "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection), or inside a stored fence (Tile38's WITHIN … GET)",
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson\n" +
 					"keyspace geo within --index fleet --fences zones --fence downtown",
-				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), matchFlag("points"),
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box or polygon to search"},
@@ -209,7 +209,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (every id is read to find them, each point of the scope's twice)"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
-					matchFlag("points"), whereFlag(),
+					matchFlag("points"), whereFlag(), whereInFlag(),
 				},
 				Action: geoScan,
 			},

@@ -42,20 +42,13 @@ func loadIndexSpecs(tx keyspace.Tx, table string) ([]indexDef, error) {
 
 // field reads a field of a record: the one named path when the record
 // has it (a field an --each import lent, ".states.name"), else the
-// dotted path through its objects ("address.city").
+// dotted path through its objects and arrays ("address.city", "tags.0").
 func field(r record, path string) any {
 	if v, ok := r[path]; ok {
 		return v
 	}
-	var cur any = r
-	for _, part := range strings.Split(path, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[part]
-	}
-	return cur
+	v, _ := pathValue(r, path)
+	return v
 }
 
 // typed turns a field into a tuple element: numbers from CSV text become

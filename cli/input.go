@@ -104,7 +104,14 @@ func (r row) nested(path string) (any, bool) {
 	if r.values == nil || !strings.Contains(path, ".") {
 		return nil, false
 	}
-	var cur any = r.values
+	return pathValue(r.values, path)
+}
+
+// pathValue finds the value at a dotted path through JSON objects and
+// arrays (location.lat; geometry.coordinates.1, an array's element by its
+// index from 0), and whether there is one.
+func pathValue(v any, path string) (any, bool) {
+	cur := v
 	for _, part := range strings.Split(path, ".") {
 		switch c := cur.(type) {
 		case map[string]any:

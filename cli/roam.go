@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -36,15 +37,18 @@ func parseDetect(c *ucli.Context) (detect, error) {
 		return nil, usagef("--detect chooses what --fences or --roam print: give one of them")
 	}
 	d := detect{}
-	for _, name := range c.StringSlice("detect") {
-		found := false
-		for _, k := range []geo.CrossingKind{geo.Enter, geo.Exit, geo.Inside, geo.Cross} {
-			if name == k.String() {
-				d[k], found = true, true
+	for _, list := range c.StringSlice("detect") { // --detect enter,exit --detect cross
+		for _, name := range strings.Split(list, ",") {
+			name = strings.TrimSpace(name)
+			found := false
+			for _, k := range []geo.CrossingKind{geo.Enter, geo.Exit, geo.Inside, geo.Cross} {
+				if name == k.String() {
+					d[k], found = true, true
+				}
 			}
-		}
-		if !found {
-			return nil, usagef("--detect %q: want enter, exit, inside or cross", name)
+			if !found {
+				return nil, usagef("--detect %q: want enter, exit, inside or cross", name)
+			}
 		}
 	}
 	return d, nil

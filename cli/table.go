@@ -53,7 +53,7 @@ func tableCommand() *ucli.Command {
 					&ucli.BoolFlag{Name: "reverse", Usage: "descending key order"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					whereFlagOf("rows whose field")},
+					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field")},
 				Action: tableScan,
 			},
 			{

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,7 +57,15 @@ func whereFlag() ucli.Flag { return whereFlagOf("points whose payload field") }
 
 // whereFlagOf is --where on what ("points whose payload field").
 func whereFlagOf(what string) ucli.Flag {
-	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only " + what + " `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70; repeat it: all must hold), as Tile38's WHERE"}
+	return &ucli.StringSliceFlag{Name: "where", Usage: "keep only " + what + " `FIELD<OP>VALUE` holds, with = != < <= > >= (status=free, speed>=70, driver.rating>=4 for a field of an object; repeat it: all must hold), as Tile38's WHERE"}
+}
+
+// whereInFlag is --where-in on points' payloads (Tile38's WHEREIN).
+func whereInFlag() ucli.Flag { return whereInFlagOf("points whose payload field") }
+
+// whereInFlagOf is --where-in on what ("rows whose field").
+func whereInFlagOf(what string) ucli.Flag {
+	return &ucli.StringSliceFlag{Name: "where-in", Usage: "keep only " + what + " FIELD is one of the `FIELD=VALUE,VALUE…` (status=free,idle; a value with a comma in double quotes, as in CSV; repeat it: all must hold, with every --where), as Tile38's WHEREIN"}
 }
 
 // recordFilter is the test of a table record by --where's conditions
@@ -73,10 +84,12 @@ func recordFilter(conds []condition) func(map[string]any) bool {
 	}
 }
 
-// A condition is one --where: a payload field, an operator and a value.
+// A condition is one --where (a payload field, an operator and a value)
+// or --where-in (a field, the operator "in" and values).
 type condition struct {
 	field, op, value string
-	number           float64 // value, for <, <=, > and >=
+	number           float64  // value, for <, <=, > and >=
+	values           []string // the values of "in"
 }
 
 var conditionSyntax = regexp.MustCompile(`^([^=!<>]+)(=|!=|<=|>=|<|>)(.*)$`)
@@ -99,6 +112,22 @@ func parseWhere(c *ucli.Context) ([]condition, error) {
 		}
 		out = append(out, cond)
 	}
+	for _, w := range c.StringSlice("where-in") {
+		field, list, ok := strings.Cut(w, "=")
+		if !ok || field == "" {
+			return nil, usagef("--where-in %q: write FIELD=VALUE,VALUE…, as in status=free,idle", w)
+		}
+		r := csv.NewReader(strings.NewReader(list))
+		r.LazyQuotes = false
+		values, err := r.Read()
+		if err == io.EOF {
+			values, err = []string{""}, nil // FIELD= : the field is empty text
+		}
+		if err != nil {
+			return nil, usagef("--where-in %q: the values read as one CSV line, and %v", w, err)
+		}
+		out = append(out, condition{field: field, op: "in", values: values})
+	}
 	return out, nil
 }
 
@@ -119,9 +148,11 @@ func pointFilter(conds []condition, matches func(id string) bool) func(geo.Point
 // whereFilter is the geo.QueryOptions.Filter of the conditions (nil for
 // none): a point is kept when its payload is a JSON object and every
 // condition holds for it. A field holds text or a number (a CSV import
-// stores its other columns as text): = and != compare numbers as numbers
-// (7 = 7.0) and anything else as text; <, <=, > and >= hold only for a
-// field that reads as a number. A missing field holds only for !=.
+// stores its other columns as text): =, != and in compare numbers as
+// numbers (7 = 7.0) and anything else as text; <, <=, > and >= hold only
+// for a field that reads as a number. A missing field holds only for !=.
+// A field with no name of its own that has dots in it is a path through
+// objects and arrays (driver.rating, tags.0), as column flags take one.
 func whereFilter(conds []condition) func(geo.Point) bool {
 	if len(conds) == 0 {
 		return nil
@@ -142,6 +173,9 @@ func whereFilter(conds []condition) func(geo.Point) bool {
 
 func (cond condition) holds(fields map[string]any) bool {
 	v, ok := fields[cond.field]
+	if !ok && strings.Contains(cond.field, ".") {
+		v, ok = pathValue(fields, cond.field)
+	}
 	if !ok || v == nil {
 		return cond.op == "!="
 	}
@@ -151,13 +185,18 @@ func (cond condition) holds(fields map[string]any) bool {
 	if f, ok := v.(float64); ok {
 		n, isNumber = f, true
 	}
+	// equal is = on the field: numbers as numbers (7 = 7.0), else text.
+	equal := func(want string) bool {
+		if w, err := strconv.ParseFloat(want, 64); err == nil && isNumber {
+			return n == w
+		}
+		return text == want
+	}
 	switch cond.op {
 	case "=", "!=":
-		equal := text == cond.value
-		if want, err := strconv.ParseFloat(cond.value, 64); err == nil && isNumber {
-			equal = n == want
-		}
-		return equal == (cond.op == "=")
+		return equal(cond.value) == (cond.op == "=")
+	case "in":
+		return slices.ContainsFunc(cond.values, equal)
 	}
 	if !isNumber {
 		return false
