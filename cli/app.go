@@ -194,7 +194,31 @@ func prepare(cmds []*ucli.Command) {
 			continue
 		}
 		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
+		if cmd.ArgsUsage == "" && cmd.Action != nil {
+			action := cmd.Action
+			cmd.Action = func(c *ucli.Context) error {
+				if c.NArg() > 0 {
+					return strayArgument(c)
+				}
+				return action(c)
+			}
+		}
 	}
+}
+
+// strayArgument is the usage error of a command that takes no arguments
+// and was given one: said, not ignored, since "--radius 1 km" would
+// otherwise search 1 metre and drop the "km" without a word.
+func strayArgument(c *ucli.Context) error {
+	arg := c.Args().First()
+	hint := fmt.Sprintf("keyspace %s --help lists its flags", commandName(c))
+	switch {
+	case commandName(c) == "shell":
+		hint = "it reads its commands from standard input, as in keyspace shell < script.txt"
+	case slices.ContainsFunc(metresPer, func(u distanceUnit) bool { return strings.EqualFold(arg, u.suffix) }):
+		hint = "a distance is one word, as in --radius 1" + strings.ToLower(arg)
+	}
+	return usagef("%s takes no arguments, got %q (%s)", commandName(c), arg, hint)
 }
 
 // common returns a common flag's value: where it was set, after or before

@@ -26,9 +26,6 @@ func dropCommand(what, item string, flag ucli.Flag, example string, drop dropper
 		UsageText: example,
 		Flags:     []ucli.Flag{flag},
 		Action: func(c *ucli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("drop takes no arguments: name the %s with --%s", what, flag.Names()[0])
-			}
 			name := c.String(flag.Names()[0])
 			var n int
 			err := updateDB(c, func(tx keyspace.Tx) (err error) {

@@ -87,9 +87,6 @@ type swept struct {
 // the kind ("geo index", and its plural for a file with none), item what
 // it holds ("point").
 func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspace.Tx, name string) (expirer, error), all func(tx keyspace.Tx) ([]string, error)) error {
-	if c.NArg() > 0 {
-		return usagef("%s takes no arguments, got %q", commandName(c), c.Args().First())
-	}
 	if c.Int("limit") < 0 {
 		return usagef("--limit %d: want a count of %ss, or leave it out for all", c.Int("limit"), item)
 	}

@@ -686,9 +686,6 @@ func flagPoint(c *ucli.Context, wants string) (func(tx keyspace.Tx) (lat, lon fl
 // fenceNear is fence near: the fences within --radius of a point given
 // by --lat and --lon or by a geo point, nearest first.
 func fenceNear(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("fence near takes no arguments, got %q", c.Args().First())
-	}
 	format, err := output(c, "table", "json")
 	if err != nil {
 		return err
@@ -766,9 +763,6 @@ func fenceNear(c *ucli.Context) error {
 // fenceIntersecting is fence intersecting: the fences that share a point
 // with the area its flags describe.
 func fenceIntersecting(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("fence intersecting takes no arguments, got %q", c.Args().First())
-	}
 	format, err := output(c, "table", "json")
 	if err != nil {
 		return err

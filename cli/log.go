@@ -157,9 +157,6 @@ func logCommand() *ucli.Command {
 					"keyspace log scan --log inbox --output ndjson | keyspace --db copy.db log import --log inbox --parent-col parent --time-col time --data-col data --format ndjson -",
 				Flags: append([]ucli.Flag{&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}}, paging...),
 				Action: func(c *ucli.Context) error {
-					if c.NArg() > 0 {
-						return usagef("log scan takes no arguments, got %q", c.Args().First())
-					}
 					return logListing(c, true, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
 						p, err := l.Scan(tx, opts(c))
 						return p.Items, p.Next, err
@@ -325,9 +322,6 @@ func logDelete(c *ucli.Context) error {
 
 // logTrim is log trim: Log.Trim of one parent, or TrimAll.
 func logTrim(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("log trim takes no arguments, got %q", c.Args().First())
-	}
 	var opts enumkeys.TrimOptions
 	switch older, before := c.IsSet("older-than"), c.Timestamp("before"); {
 	case older && before != nil:

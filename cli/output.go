@@ -372,8 +372,7 @@ func pageFlags(noun, reverse string) []ucli.Flag {
 }
 
 // wholeListing checks a paged listing of a whole structure (log parents,
-// rel scan): its --output, its --limit, and that it is given no
-// arguments. It returns the output format.
+// rel scan): its --output and its --limit. It returns the output format.
 func wholeListing(c *ucli.Context) (string, error) {
 	format, err := output(c, "table", "json", "ndjson")
 	if err != nil {
@@ -381,9 +380,6 @@ func wholeListing(c *ucli.Context) (string, error) {
 	}
 	if _, err := limitOf(c); err != nil {
 		return "", err
-	}
-	if c.NArg() > 0 {
-		return "", usagef("%s takes no arguments, got %q", commandName(c), c.Args().First())
 	}
 	return format, nil
 }

@@ -49,9 +49,6 @@ func shellCommand() *ucli.Command {
 }
 
 func shell(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("shell takes no arguments: it reads its commands from standard input")
-	}
 	prefix := []string{"keyspace", "--db", common(c, "db"), "--output", common(c, "output")}
 	if common(c, "quiet") == "true" {
 		prefix = append(prefix, "--quiet")

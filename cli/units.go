@@ -11,11 +11,15 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// metresPer maps distance suffixes to metres, longest suffix first.
-var metresPer = []struct {
+// A distanceUnit is a suffix a distance may end in and the metres it
+// stands for.
+type distanceUnit struct {
 	suffix string
 	metres float64
-}{{"km", 1000}, {"mi", 1609.344}, {"ft", 0.3048}, {"m", 1}}
+}
+
+// metresPer are the distance units, longest suffix first.
+var metresPer = []distanceUnit{{"km", 1000}, {"mi", 1609.344}, {"ft", 0.3048}, {"m", 1}}
 
 // parseDistance reads "2km", "500m", "1.5mi", "300ft" or a bare number of
 // metres.
