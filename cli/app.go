@@ -194,11 +194,20 @@ func prepare(cmds []*ucli.Command) {
 			continue
 		}
 		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
-		if cmd.ArgsUsage == "" && cmd.Action != nil {
+		// A command that takes no arguments, or one at most ("[QUERY]"),
+		// refuses more.
+		most := -1
+		switch {
+		case cmd.ArgsUsage == "":
+			most = 0
+		case strings.HasPrefix(cmd.ArgsUsage, "[") && strings.HasSuffix(cmd.ArgsUsage, "]") && !strings.Contains(cmd.ArgsUsage, "..."):
+			most = 1
+		}
+		if most >= 0 && cmd.Action != nil {
 			action := cmd.Action
 			cmd.Action = func(c *ucli.Context) error {
-				if c.NArg() > 0 {
-					return strayArgument(c)
+				if c.NArg() > most {
+					return strayArgument(c, most)
 				}
 				return action(c)
 			}
@@ -206,17 +215,21 @@ func prepare(cmds []*ucli.Command) {
 	}
 }
 
-// strayArgument is the usage error of a command that takes no arguments
-// and was given one: said, not ignored, since "--radius 1 km" would
-// otherwise search 1 metre and drop the "km" without a word.
-func strayArgument(c *ucli.Context) error {
-	arg := c.Args().First()
+// strayArgument is the usage error of a command that takes most
+// arguments (0 or 1) and was given more: said, not ignored, since
+// "--radius 1 km" would otherwise search 1 metre and drop the "km"
+// without a word.
+func strayArgument(c *ucli.Context, most int) error {
+	arg := c.Args().Get(most)
 	hint := fmt.Sprintf("keyspace %s --help lists its flags", commandName(c))
 	switch {
 	case commandName(c) == "shell":
 		hint = "it reads its commands from standard input, as in keyspace shell < script.txt"
 	case slices.ContainsFunc(metresPer, func(u distanceUnit) bool { return strings.EqualFold(arg, u.suffix) }):
 		hint = "a distance is one word, as in --radius 1" + strings.ToLower(arg)
+	}
+	if most == 1 {
+		return usagef("%s takes one %s at most, and %q is another (%s)", commandName(c), strings.Trim(c.Command.ArgsUsage, "[]"), arg, hint)
 	}
 	return usagef("%s takes no arguments, got %q (%s)", commandName(c), arg, hint)
 }
@@ -532,7 +545,7 @@ func completionCommand() *ucli.Command {
 		ArgsUsage: "bash|zsh",
 		Action: func(c *ucli.Context) error {
 			script, ok := completionScripts[c.Args().First()]
-			if !ok {
+			if !ok || c.NArg() > 1 {
 				return usagef("completion wants bash or zsh")
 			}
 			_, err := fmt.Fprint(c.App.Writer, script)

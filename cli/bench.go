@@ -35,9 +35,6 @@ func benchCommand() *ucli.Command {
 		}, pointFileFlags("with a FILE of your own points, its")...),
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
-			if c.NArg() > 1 {
-				return usagef("bench takes one FILE of points at most, not %d arguments", c.NArg())
-			}
 			if c.NArg() == 1 {
 				if c.IsSet("dataset") {
 					return usagef("--dataset and a FILE both say what points to run on; give one")
