@@ -11,6 +11,7 @@ require (
 	github.com/peterh/liner v1.2.3
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/tidwall/gjson v1.20.2
 	github.com/tidwall/match v1.2.0
 	github.com/tidwall/rtree v1.10.0
 	github.com/urfave/cli/v2 v2.27.7
@@ -27,6 +28,7 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/tidwall/geoindex v1.7.0 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
 	go.mongodb.org/mongo-driver/v2 v2.5.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect

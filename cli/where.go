@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/tidwall/gjson"
 	"github.com/tidwall/match"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -90,6 +90,7 @@ type condition struct {
 	field, op, value string
 	number           float64  // value, for <, <=, > and >=
 	values           []string // the values of "in"
+	paths            []string // where the field is in a payload (payloadPaths)
 }
 
 var conditionSyntax = regexp.MustCompile(`^([^=!<>]+)(=|!=|<=|>=|<|>)(.*)$`)
@@ -117,9 +118,7 @@ func parseWhere(c *ucli.Context) ([]condition, error) {
 		if !ok || field == "" {
 			return nil, usagef("--where-in %q: write FIELD=VALUE,VALUE…, as in status=free,idle", w)
 		}
-		r := csv.NewReader(strings.NewReader(list))
-		r.LazyQuotes = false
-		values, err := r.Read()
+		values, err := csv.NewReader(strings.NewReader(list)).Read()
 		if err == io.EOF {
 			values, err = []string{""}, nil // FIELD= : the field is empty text
 		}
@@ -128,7 +127,24 @@ func parseWhere(c *ucli.Context) ([]condition, error) {
 		}
 		out = append(out, condition{field: field, op: "in", values: values})
 	}
+	for i := range out {
+		out[i].paths = payloadPaths(out[i].field)
+	}
 	return out, nil
+}
+
+// payloadPaths are the gjson paths of a field in a payload: the key of
+// that name, then, when it has dots, the path through objects and arrays
+// its parts make.
+func payloadPaths(field string) []string {
+	paths := []string{gjson.Escape(field)}
+	if parts := strings.Split(field, "."); len(parts) > 1 {
+		for i, part := range parts {
+			parts[i] = gjson.Escape(part)
+		}
+		paths = append(paths, strings.Join(parts, "."))
+	}
+	return paths
 }
 
 // pointFilter is the geo.QueryOptions.Filter of --where's conditions and
@@ -150,20 +166,26 @@ func pointFilter(conds []condition, matches func(id string) bool) func(geo.Point
 // condition holds for it. A field holds text or a number (a CSV import
 // stores its other columns as text): =, != and in compare numbers as
 // numbers (7 = 7.0) and anything else as text; <, <=, > and >= hold only
-// for a field that reads as a number. A missing field holds only for !=.
+// for a field that reads as a number. A missing field holds only for !=,
+// and so does an object or an array, which is not one value to compare.
 // A field with no name of its own that has dots in it is a path through
 // objects and arrays (driver.rating, tags.0), as column flags take one.
+//
+// The payload is not decoded: gjson finds each condition's field in its
+// bytes (github.com/tidwall/gjson, as Tile38's WHERE does): a k-nearest
+// query that read all of 1,000,000 points to find the ten of population
+// over 999,900 took 0.34–0.39 s, against 1.5–2.8 s decoding each payload
+// into a map with encoding/json (three runs of each). holds, on a decoded
+// record, is the same test, and FuzzWhereOnPayload holds the two to the
+// same answers.
 func whereFilter(conds []condition) func(geo.Point) bool {
 	if len(conds) == 0 {
 		return nil
 	}
 	return func(p geo.Point) bool {
-		var fields map[string]any
-		if json.Unmarshal(p.Payload, &fields) != nil {
-			fields = nil
-		}
+		object := isObject(p.Payload)
 		for _, cond := range conds {
-			if !cond.holds(fields) {
+			if !cond.holdsIn(p.Payload, object) {
 				return false
 			}
 		}
@@ -171,26 +193,122 @@ func whereFilter(conds []condition) func(geo.Point) bool {
 	}
 }
 
+// isObject reports whether payload is one valid JSON object, nested no
+// deeper than encoding/json reads: any other payload has no fields.
+func isObject(payload []byte) bool {
+	for _, c := range payload {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			// gjson validates by recursion: ten million brackets would
+			// overflow the stack, which no recover catches.
+			return nestedWithin(payload, maxNesting) && gjson.ValidBytes(payload)
+		}
+		return false
+	}
+	return false
+}
+
+// maxNesting is encoding/json's limit on nested objects and arrays.
+const maxNesting = 10000
+
+// nestedWithin reports whether no object or array in the JSON text b
+// lies more than most deep, counting the brackets outside strings.
+func nestedWithin(b []byte, most int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte, which may be a quote
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > most {
+				return false
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return true
+}
+
+// holdsIn is holds on a payload's bytes; object says whether the payload
+// is a JSON object (isObject).
+func (cond condition) holdsIn(payload []byte, object bool) bool {
+	if !object {
+		return cond.test(operand{}, false)
+	}
+	var r gjson.Result
+	for _, path := range cond.paths {
+		if r = gjson.GetBytes(payload, path); r.Exists() {
+			break
+		}
+	}
+	switch r.Type {
+	case gjson.Null: // missing, or null
+		return cond.test(operand{}, false)
+	case gjson.Number:
+		return cond.test(operand{text: r.Raw, number: r.Num, isNumber: true}, true)
+	case gjson.String:
+		return cond.test(textOperand(r.Str), true)
+	case gjson.JSON:
+		return cond.test(operand{structured: true}, true)
+	}
+	return cond.test(textOperand(r.Raw), true) // true or false
+}
+
+// holds is the condition's test of a decoded record's fields (table scan
+// --where).
 func (cond condition) holds(fields map[string]any) bool {
 	v, ok := fields[cond.field]
 	if !ok && strings.Contains(cond.field, ".") {
 		v, ok = pathValue(fields, cond.field)
 	}
-	if !ok || v == nil {
-		return cond.op == "!="
+	switch v := v.(type) {
+	case nil:
+		return cond.test(operand{}, false)
+	case float64:
+		return cond.test(operand{text: fmt.Sprint(v), number: v, isNumber: true}, true)
+	case string:
+		return cond.test(textOperand(v), true)
+	case map[string]any, []any:
+		return cond.test(operand{structured: true}, true)
 	}
-	text := fmt.Sprint(v)
+	return cond.test(textOperand(fmt.Sprint(v)), true) // true or false
+}
+
+// An operand is a field's value as a condition compares it: its text,
+// and its number when it is one or its text reads as one ("70" from a
+// CSV). An object or an array is structured: no value equals it.
+type operand struct {
+	text       string
+	number     float64
+	isNumber   bool
+	structured bool
+}
+
+func textOperand(text string) operand {
 	n, err := strconv.ParseFloat(text, 64)
-	isNumber := err == nil
-	if f, ok := v.(float64); ok {
-		n, isNumber = f, true
+	return operand{text: text, number: n, isNumber: err == nil}
+}
+
+// test is the condition on a field's value v, or on a missing field.
+func (cond condition) test(v operand, present bool) bool {
+	if !present {
+		return cond.op == "!="
 	}
 	// equal is = on the field: numbers as numbers (7 = 7.0), else text.
 	equal := func(want string) bool {
-		if w, err := strconv.ParseFloat(want, 64); err == nil && isNumber {
-			return n == w
+		if v.structured {
+			return false
 		}
-		return text == want
+		if w, err := strconv.ParseFloat(want, 64); err == nil && v.isNumber {
+			return v.number == w
+		}
+		return v.text == want
 	}
 	switch cond.op {
 	case "=", "!=":
@@ -198,16 +316,16 @@ func (cond condition) holds(fields map[string]any) bool {
 	case "in":
 		return slices.ContainsFunc(cond.values, equal)
 	}
-	if !isNumber {
+	if !v.isNumber {
 		return false
 	}
 	switch cond.op {
 	case "<":
-		return n < cond.number
+		return v.number < cond.number
 	case "<=":
-		return n <= cond.number
+		return v.number <= cond.number
 	case ">":
-		return n > cond.number
+		return v.number > cond.number
 	}
-	return n >= cond.number
+	return v.number >= cond.number
 }
