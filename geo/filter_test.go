@@ -3,6 +3,8 @@ package geo
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
@@ -113,4 +115,46 @@ func TestFilterAgainstBruteForce(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestFilteredNearestReadsLittle: k nearest under a filter that keeps few
+// points finds them by brute force's answer and reads a small part of the
+// index. Its first radius comes from how many of the seed's points the
+// filter kept, and each next from how many the last radius kept; doubling
+// from the farthest point the seed read, it read every point of a
+// 1,000,000-point index to find ten that 1% of them passed.
+func TestFilteredNearestReadsLittle(t *testing.T) {
+	s := keyspace.NewMemory()
+	r := rand.New(rand.NewPCG(53, 54))
+	points := make([]Point, 50_000)
+	for i := range points {
+		points[i] = Point{ID: fmt.Sprint("p", i), Lat: r.Float64()*170 - 85, Lon: r.Float64()*360 - 180, Payload: []byte(strconv.Itoa(i % 1000))}
+	}
+	ix := NewIndex("rare")
+	load(t, s, ix, points)
+	for _, every := range []int{10, 100, 1000} {
+		keep := func(p Point) bool { n, _ := strconv.Atoi(string(p.Payload)); return n%every == 0 }
+		var reads []int
+		s.View(func(tx keyspace.Tx) error {
+			for range 20 {
+				c := points[r.IntN(len(points))]
+				got, st, err := ix.Nearest(tx, c.Lat, c.Lon, 10, &QueryOptions{Filter: keep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				all := brute(points, c.Lat, c.Lon, keep)
+				checkResults(t, fmt.Sprintf("k = 10 keeping 1 in %d", every), got, all[:min(10, len(all))])
+				reads = append(reads, st.Candidates)
+			}
+			return nil
+		})
+		// About 10·every points hold ten kept ones: the median query may
+		// read eight times that (the covering's cells read past the
+		// circle, and each radius reads the last one's points again), and
+		// no more than the index when that is less.
+		slices.Sort(reads)
+		if median, most := reads[len(reads)/2], min(80*every, len(points)); median > most {
+			t.Errorf("1 in %d kept: the median query read %d points, over %d (of %d): %v", every, median, most, len(points), reads)
+		}
+	}
 }

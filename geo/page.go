@@ -209,7 +209,7 @@ func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOp
 		o.Now = time.Now() // one instant for every ring
 	}
 	width /= 2
-	return ix.growRadius(tx, lat, lon, k, o, Stats{}, func() (float64, int) {
+	return ix.growRadius(tx, lat, lon, k, o, Stats{}, func(int) (float64, int) {
 		width *= 2
 		outer := min(r+width, whole)
 		return outer, ringCells(r, outer-r)
