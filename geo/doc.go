@@ -94,7 +94,9 @@
 // QueryOptions.Filter keeps only the points it accepts, as Tile38's WHERE
 // does: Limit counts kept points, and Nearest returns the k nearest kept
 // points, reading past rejected ones (or, when the filter leaves it no
-// bound after the seed, widening a radius query until one holds k).
+// bound after the seed, widening a radius query until one holds k: from
+// where the share of the seed's points it kept says k are, by √(k/kept)
+// a time; ten of the 1% of 1,000,000 points a filter kept read 2,398).
 //
 // Every query returns results nearest first (ties by id; FarthestFirst,
 // below, turns a region query round) with the distance in metres, and
