@@ -290,6 +290,22 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 					t.Fatalf("Radius(%v, %v, %v) missed %s at %v m", lat, lon, radius, id, d)
 				}
 			}
+			// The nearest k of them, whichever search answers (the circle
+			// read whole, or the k-nearest search held within the radius
+			// after a read budget of 1 to 64 candidates).
+			limited, _, err := ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: int(k), readBudget: 1 + int(seed%64)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := got[:min(int(k), len(got))]; len(limited) != len(want) {
+				t.Fatalf("Radius(%v, %v, %v) with limit %d: %d results, of %d in the circle", lat, lon, radius, k, len(limited), len(got))
+			} else {
+				for i := range want {
+					if limited[i].ID != want[i].ID || limited[i].Distance != want[i].Distance {
+						t.Fatalf("Radius(%v, %v, %v) with limit %d: result %d is %s at %v m, the circle's is %s at %v m", lat, lon, radius, k, i, limited[i].ID, limited[i].Distance, want[i].ID, want[i].Distance)
+					}
+				}
+			}
 			// A box about the circle's size, across ±180° where it reaches
 			// over, must find exactly what plain comparisons find.
 			deg := radius / 111_000

@@ -33,6 +33,7 @@ type hits struct {
 	afterID  []byte           // after.ID
 	plain    bool             // neither a filter nor a cursor: admit need test only an expiry
 	enough   int              // stop the scan at this many results (QueryOptions.Any); 0 never
+	budget   int              // stop the scan after reading this many candidates (Radius with a limit); 0 never
 	// tally, if set, is given each admitted point's coordinates instead
 	// of its record being kept: CellCounts counts them and returns no
 	// results.
@@ -85,7 +86,7 @@ func (ix *Index) newHits(scope composite.Tuple, o *QueryOptions) *hits {
 // used afterwards.
 func (ix *Index) release(h *hits) {
 	h.scope, h.filter, h.asOf, h.now, h.rejected = nil, nil, time.Time{}, 0, 0
-	h.after, h.plain, h.enough, h.farthest, h.tally = nil, false, 0, false, nil
+	h.after, h.plain, h.enough, h.farthest, h.tally, h.budget = nil, false, 0, false, nil, 0
 	h.ids, h.payloads, h.recs = h.ids[:0], h.payloads[:0], h.recs[:0]
 	ix.buffers.Put(h)
 }

@@ -61,12 +61,19 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 	if o.After != nil {
 		return ix.nearestAfter(tx, lat, lon, k, o)
 	}
+	return ix.nearest(tx, lat, lon, k, math.Inf(1), o)
+}
+
+// nearest is Nearest's search (its arguments checked) for the k nearest
+// points within within metres (+Inf for anywhere): Radius with a limit
+// is this search with within its radius.
+func (ix *Index) nearest(tx keyspace.Tx, lat, lon float64, k int, within float64, o QueryOptions) ([]Result, Stats, error) {
 	points, err := ix.scoped(o.Scope)
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
 	ref := newRef(lat, lon)
-	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, within: within, explain: o.Explain}
 	s.found = ix.newHits(s.points.scope, &o)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
@@ -170,6 +177,7 @@ type nearestSearch struct {
 	lastAt      [2]float64 // the last point's latitude and longitude
 	seedFar     float64    // the farthest point the seed read, kept or not
 	seedDists   []float64  // the distance of every point the seed read
+	within      float64    // the search's radius: +Inf, or Radius's
 }
 
 // nearestWidening is Nearest where expiries or a filter kept fewer than k
@@ -263,10 +271,12 @@ func (s *nearestSearch) after(i, j int32) bool {
 	return bytes.Compare(s.id(i), s.id(j)) > 0
 }
 
-// bound is D: the k-th smallest distance read so far, or +Inf.
+// bound is D: the k-th smallest distance read so far, or until k are
+// read the search's radius (+Inf for none). A point farther than D is no
+// answer, so the k-th is never beyond the radius.
 func (s *nearestSearch) bound() float64 {
 	if s.best.len() < s.k {
-		return math.Inf(1)
+		return s.within
 	}
 	return s.found.recs[s.best.items[0]].distance
 }

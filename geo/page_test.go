@@ -391,8 +391,10 @@ func TestCursorTokens(t *testing.T) {
 // its cursor, not what an offset would read again. On clustered points,
 // the 30th page of 10 nearest reads fewer candidates than asking for the
 // 300 nearest and dropping 290 would (under half), and a page of a
-// radius query after most of its results fewer than its first page does
-// (under seven tenths: the ring left holds 44% of the circle's area);
+// radius query after most of its results fewer than the whole circle
+// holds (under seven tenths: the ring left holds 44% of its area; the
+// first page, of the 10 nearest, asks the k-nearest search, which reads
+// less still);
 // farthest first, a page after a cursor at half the radius reads under
 // half of what the first page does (the disk left is a quarter of the
 // circle). Candidates read are counted, not timed.
@@ -421,7 +423,7 @@ func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 			_, st, _ = ix.Nearest(tx, p.Lat, p.Lon, 300, nil)
 			offset += st.Candidates
 			radius := after.Distance * 1.2
-			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10})
+			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, nil) // the whole circle: a first page of 10 asks the k-nearest search
 			radiusFirst += st.Candidates
 			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10, After: after})
 			radiusDeep += st.Candidates
@@ -431,7 +433,7 @@ func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 			_, st, _ = ix.Radius(tx, p.Lat, p.Lon, radius, &QueryOptions{Limit: 10, FarthestFirst: true, After: inner})
 			farthestDeep += st.Candidates
 		}
-		t.Logf("30th page of 10 nearest: %d candidates, 300 nearest: %d; radius's first page %d, after 290 results %d; farthest first %d, within half the radius %d",
+		t.Logf("30th page of 10 nearest: %d candidates, 300 nearest: %d; radius's whole circle %d, after 290 results %d; farthest first %d, within half the radius %d",
 			paged, offset, radiusFirst, radiusDeep, farthestFirst, farthestDeep)
 		if paged*2 > offset || radiusDeep*10 > radiusFirst*7 || farthestDeep*2 > farthestFirst {
 			t.Fatalf("deep pages read too much: 30th page of 10 nearest %d candidates against %d for the 300 nearest; radius %d after the cursor against %d from the start; farthest first %d within half the radius against %d",

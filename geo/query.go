@@ -71,6 +71,11 @@ type QueryOptions struct {
 	// arrays once one is large enough. The results' ids and payloads are
 	// still new memory, never Into's.
 	Into []Result
+	// readBudget, when not 0, is the candidates a radius query with a
+	// Limit reads before it asks the k-nearest search, in place of
+	// readBudget(Limit): tests make it small, so that a few points
+	// take either path.
+	readBudget int
 }
 
 // Explain is what a query did: its cells, its key ranges and the points it
@@ -115,7 +120,11 @@ func (e *Explain) addRange(g grid, lo, hi uint64) {
 }
 
 // Radius returns the points within radius metres of (lat, lon), nearest
-// first, ties by id.
+// first, ties by id. With a Limit (and no Any, FarthestFirst or After),
+// a circle that holds many more points than the limit is answered by the
+// k-nearest search held within the radius, which reads about the Limit
+// nearest points rather than the circle: Stats then counts what both
+// read, and an Explain shows the search that answered.
 func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOptions) ([]Result, Stats, error) {
 	if err := validate(lat, lon); err != nil {
 		return nil, Stats{}, ix.wrap(err)
@@ -124,7 +133,39 @@ func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOpt
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: radius %v must be a non-negative number of metres", ErrBadQuery, radius))
 	}
 	// The circle is made in the query's pooled hits, not allocated.
-	return ix.search(tx, lat, lon, opts, func(h *hits) region { return h.circle.init(lat, lon, radius) })
+	circle := func(h *hits) region { return h.circle.init(lat, lon, radius) }
+	o := opts
+	if o == nil || o.Limit <= 0 || o.Any || o.FarthestFirst || o.After != nil {
+		return ix.search(tx, lat, lon, opts, circle)
+	}
+	// The nearest Limit points of a circle that holds many more are found
+	// for less by the k-nearest search held within the radius, which
+	// reads about the Limit points nearest the centre and the cells around
+	// them, than by reading the whole circle. Which the circle is, only
+	// reading tells: the circle is read until it has cost about what the
+	// k-nearest search would (readBudget), and then that search is asked.
+	// On 1,000,000 clustered points in memory (BenchmarkRadiusLimit), the
+	// 10 nearest within 100 km took 501 µs and 685 candidates a result
+	// reading the whole circle, and take 31 µs and 24 so (the k-nearest
+	// search alone, 16 µs and 3); within 1 km, where a circle holds some
+	// sixty points, reading it is the cheaper and is what happens (7.9 µs
+	// before, 8.5 µs now).
+	rs, st, err := ix.search(tx, lat, lon, opts, func(h *hits) region {
+		h.budget = readBudget(o.Limit)
+		if o.readBudget > 0 {
+			h.budget = o.readBudget
+		}
+		return circle(h)
+	})
+	if !errors.Is(err, errOverBudget) {
+		return rs, st, err
+	}
+	if o.Explain != nil {
+		*o.Explain = Explain{} // what the search that answers reads
+	}
+	rs, nst, err := ix.nearest(tx, lat, lon, o.Limit, radius, *o)
+	nst.Cells, nst.Ranges, nst.Candidates = nst.Cells+st.Cells, nst.Ranges+st.Ranges, nst.Candidates+st.Candidates
+	return rs, nst, err
 }
 
 // Box returns the points inside a latitude/longitude rectangle (edges
@@ -247,7 +288,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 		found.enough = o.Limit
 	}
 	c := &found.visit
-	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: &found.inside}
+	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: &found.inside, budget: found.budget}
 	for g, p := range points.prefix {
 		c.prefixes[g] = len(p)
 	}
@@ -469,6 +510,9 @@ type candidates struct {
 	test candidateTest // the test of the range being visited
 	k    keeper
 	err  error // why the visit stopped early
+	// budget, when not 0, is how many candidates the visit may read
+	// before it stops with errOverBudget (Radius with a limit).
+	budget int
 	// For VisitIn: the range being visited, and the tests and prefixes
 	// that change from range to range.
 	at           int
@@ -495,7 +539,10 @@ func (c *candidates) enter(i int) {
 }
 
 func (c *candidates) Visit(key, v []byte) bool {
-	c.read++
+	if c.read++; c.read > c.budget && c.budget > 0 {
+		c.err = errOverBudget
+		return false
+	}
 	if len(v) < 16 {
 		c.err = fmt.Errorf("corrupt point value under key %q", key)
 		return false
@@ -522,6 +569,18 @@ func (c *candidates) Visit(key, v []byte) bool {
 // errEnough, from a keeper, stops a scan that has found all it wants
 // (QueryOptions.Any): not an error.
 var errEnough = errors.New("geo: enough results")
+
+// errOverBudget stops a scan that has read its budget of candidates: Radius
+// asks the k-nearest search instead.
+var errOverBudget = errors.New("geo: over the read budget")
+
+// readBudget is how many candidates a radius query for the nearest limit
+// points reads before it asks the k-nearest search instead: about what
+// that search costs on 1,000,000 clustered points, where it took 10, 14
+// and 40 µs for 1, 10 and 100 points and reading a candidate about 58 ns.
+func readBudget(limit int) int {
+	return 160 + 6*min(limit, 1<<40)
+}
 
 // keep gathers a kept point into h, if its filter keeps it too, and stops
 // the scan once h has enough (QueryOptions.Any).

@@ -869,3 +869,66 @@ func TestPointsJustBelowCellEdges(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRadiusLimitAsksNearest: a radius query for the nearest Limit points
+// finds brute force's first Limit points of the circle, on every data set
+// (the poles, the antimeridian, points on one spot), with a filter and
+// with expired points, whether it reads the whole circle or, once that
+// has cost what the k-nearest search would, asks that search held within
+// the radius. A circle that holds far more than Limit points costs a few
+// times Limit candidates, not the circle.
+func TestRadiusLimitAsksNearest(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(91, 92))
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, set := range syntheticSets(r, 6000) {
+			t.Run(set.name, func(t *testing.T) {
+				ix := NewIndex("limit-" + set.name)
+				for i := range set.points {
+					set.points[i].Payload = []byte{byte(i % 3)}
+					if i%17 == 0 {
+						set.points[i].Expires = now.Add(-time.Hour)
+					}
+				}
+				load(t, s, ix, set.points)
+				live := func(p Point) bool { return p.Expires.IsZero() || p.Expires.After(now) }
+				keep := func(p Point) bool { return p.Payload[0] != 1 }
+				var switched, wholeCost, limitCost int
+				s.View(func(tx keyspace.Tx) error {
+					for q := range 60 {
+						c := set.points[r.IntN(len(set.points))]
+						radius := []float64{0, 500, 20_000, 300_000, 3_000_000, 20_000_000}[q%6]
+						limit := []int{1, 10, 100}[q%3]
+						var filter func(Point) bool
+						match := live
+						if q%4 == 0 {
+							filter = keep
+							match = func(p Point) bool { return live(p) && keep(p) }
+						}
+						all := brute(set.points, c.Lat, c.Lon, func(p Point) bool {
+							return match(p) && Distance(c.Lat, c.Lon, p.Lat, p.Lon) <= radius
+						})
+						got, st, err := ix.Radius(tx, c.Lat, c.Lon, radius, &QueryOptions{Limit: limit, Filter: filter, Now: now})
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkResults(t, fmt.Sprintf("%g m, limit %d", radius, limit), got, all[:min(limit, len(all))])
+						_, whole, err := ix.Radius(tx, c.Lat, c.Lon, radius, &QueryOptions{Filter: filter, Now: now})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if whole.Candidates > readBudget(limit) {
+							switched++
+							wholeCost += whole.Candidates
+							limitCost += st.Candidates
+						}
+					}
+					return nil
+				})
+				if set.name != "duplicates" && (switched == 0 || limitCost*3 > wholeCost) {
+					t.Errorf("%d queries asked the k-nearest search, reading %d candidates against %d for their whole circles", switched, limitCost, wholeCost)
+				}
+			})
+		}
+	})
+}
