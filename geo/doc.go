@@ -105,11 +105,11 @@
 // result and k-nearest 2.6–2.9·k (see the README for the figures).
 // RadiusFixedGrid is Redis's fixed 3×3 block, kept as the baseline.
 //
-// A radius query with a Limit of n (Redis's COUNT n ASC) whose circle
-// holds many more than n points asks the k-nearest search, held within
-// the radius, once reading the circle has cost what that search would:
-// the 10 nearest within 100 km of 1,000,000 clustered points read 24
-// candidates a result, not the circle's 685.
+// A radius, box or polygon query with a Limit of n (Redis's COUNT n
+// ASC) whose region holds many more than n points asks the k-nearest
+// search, held within the region, once reading the region has cost what
+// that search would: the 10 nearest within 100 km of 1,000,000 clustered
+// points read 24 candidates a result, not the circle's 685.
 //
 // QueryOptions.Any with a Limit of n stops a radius, box or polygon query
 // at the first n points it finds, as Redis's COUNT n ANY does, and

@@ -293,19 +293,9 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			// The nearest k of them, whichever search answers (the circle
 			// read whole, or the k-nearest search held within the radius
 			// after a read budget of 1 to 64 candidates).
-			limited, _, err := ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: int(k), readBudget: 1 + int(seed%64)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := got[:min(int(k), len(got))]; len(limited) != len(want) {
-				t.Fatalf("Radius(%v, %v, %v) with limit %d: %d results, of %d in the circle", lat, lon, radius, k, len(limited), len(got))
-			} else {
-				for i := range want {
-					if limited[i].ID != want[i].ID || limited[i].Distance != want[i].Distance {
-						t.Fatalf("Radius(%v, %v, %v) with limit %d: result %d is %s at %v m, the circle's is %s at %v m", lat, lon, radius, k, i, limited[i].ID, limited[i].Distance, want[i].ID, want[i].Distance)
-					}
-				}
-			}
+			limit := &QueryOptions{Limit: int(k), readBudget: 1 + int(seed%64)}
+			limited, _, err := ix.Radius(tx, lat, lon, radius, limit)
+			checkFirst(t, fmt.Sprintf("Radius(%v, %v, %v)", lat, lon, radius), got, limited, int(k), err)
 			// A box about the circle's size, across ±180° where it reaches
 			// over, must find exactly what plain comparisons find.
 			deg := radius / 111_000
@@ -335,6 +325,8 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			if !slices.Equal(gotIDs, wantIDs) {
 				t.Fatalf("Box(%+v) = %v, brute force %v", b, gotIDs, wantIDs)
 			}
+			limited, _, err = ix.Box(tx, b, limit)
+			checkFirst(t, fmt.Sprintf("Box(%+v)", b), inBox, limited, int(k), err)
 			// An irregular hexagon about the circle's size, where it
 			// neither crosses ±180° nor reaches a pole, must find what
 			// orb's planar.PolygonContains finds. Its vertices come from
@@ -363,6 +355,8 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 					if !slices.Equal(gotIDs, wantIDs) {
 						t.Fatalf("Within(%v) = %v, brute force %v", poly, gotIDs, wantIDs)
 					}
+					limited, _, err = ix.Within(tx, poly, limit)
+					checkFirst(t, fmt.Sprintf("Within(%v)", poly), inPoly, limited, int(k), err)
 				} else if !errors.Is(err, ErrBadPolygon) {
 					t.Fatalf("Within(%v): %v", poly, err)
 				}
@@ -713,4 +707,23 @@ func FuzzRepair(f *testing.F) {
 		}
 		storetest.CheckRepair(t, s, sound, ix.Verify, ix.Repair)
 	})
+}
+
+// checkFirst fails t unless limited, a query's answer with a limit of k,
+// is the first k of all, its answer with none: the same points at the
+// same distances, in the same order.
+func checkFirst(t *testing.T, what string, all, limited []Result, k int, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s with limit %d: %v", what, k, err)
+	}
+	want := all[:min(k, len(all))]
+	if len(limited) != len(want) {
+		t.Fatalf("%s with limit %d: %d results, of %d without", what, k, len(limited), len(all))
+	}
+	for i := range want {
+		if limited[i].ID != want[i].ID || limited[i].Distance != want[i].Distance {
+			t.Fatalf("%s with limit %d: result %d is %s at %v m; without a limit %s at %v m", what, k, i, limited[i].ID, limited[i].Distance, want[i].ID, want[i].Distance)
+		}
+	}
 }
