@@ -11,6 +11,12 @@
 // answering radius queries and k-nearest by the doubling-radius workaround
 // Redis users write (it has no k-nearest); it is stopped after the run.
 //
+// Queries (Queries): radius 1, 10 and 100 km, a box and a hexagon 20 km
+// across, k nearest for k = 1, 10 and 100, and the 10 nearest within 100
+// km (kind "count": Redis's GEOSEARCH … ASC COUNT 10, which the 3×3 block
+// and Redis answer by reading the whole block, and keyspace by its
+// k-nearest search once the circle proves full).
+//
 // Peers take turns: each pass asks every peer every query of a kind, and a
 // query's time is its fastest pass (Config.Passes, default 3), so a burst
 // of noise on a shared machine cannot land on one peer alone. The R-tree
@@ -95,7 +101,7 @@ type Config struct {
 
 // Kind of query, with its parameter.
 type Query struct {
-	Kind   string  `json:"kind"` // "radius", "box", "polygon", "knn"
+	Kind   string  `json:"kind"` // "radius", "box", "polygon", "knn", "count" (the K nearest within Metres)
 	Metres float64 `json:"metres,omitempty"`
 	K      int     `json:"k,omitempty"`
 }
@@ -108,6 +114,8 @@ func (q Query) String() string {
 		return fmt.Sprintf("box %g km", q.Metres/1000)
 	case "polygon":
 		return fmt.Sprintf("polygon %g km", q.Metres/1000)
+	case "count":
+		return fmt.Sprintf("%d nearest in %g km", q.K, q.Metres/1000)
 	}
 	return fmt.Sprintf("knn k=%d", q.K)
 }
@@ -168,6 +176,7 @@ var Queries = []Query{
 	{Kind: "radius", Metres: 1000}, {Kind: "radius", Metres: 10_000}, {Kind: "radius", Metres: 100_000},
 	{Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000},
 	{Kind: "knn", K: 1}, {Kind: "knn", K: 10}, {Kind: "knn", K: 100},
+	{Kind: "count", Metres: 100_000, K: 10},
 }
 
 // Run runs the benchmark.
@@ -405,6 +414,8 @@ func ask(p peer, q Query, c [2]float64) ([]string, int, error) {
 		return p.box(boxAround(c, q.Metres))
 	case "polygon":
 		return p.polygon(hexagon(c, q.Metres))
+	case "count":
+		return p.within(c[0], c[1], q.Metres, q.K)
 	}
 	return p.nearest(c[0], c[1], q.K)
 }

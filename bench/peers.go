@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,6 +28,9 @@ type peer interface {
 	box(b geo.Box) ([]string, int, error)
 	polygon(p orb.Polygon) ([]string, int, error)
 	nearest(lat, lon float64, k int) ([]string, int, error)
+	// within is the k nearest within metres (Redis's GEOSEARCH … BYRADIUS
+	// … ASC COUNT k).
+	within(lat, lon, metres float64, k int) ([]string, int, error)
 	close() error
 }
 
@@ -145,6 +149,11 @@ func (p *brutePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 	return sortedIDs(hits), len(p.points), nil
 }
 
+func (p *brutePeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
+	ids, n, err := p.radius(lat, lon, metres)
+	return ids[:min(k, len(ids))], n, err
+}
+
 func (p *brutePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	hits := make([]hit, len(p.points))
 	for i, q := range p.points {
@@ -241,6 +250,17 @@ func (p *rtreePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 // nearest is exact on the sphere: nodes are ordered by their true minimum
 // great-circle distance (geo.Box.MinDistance), points by haversine.
 func (p *rtreePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
+	return p.nearby(lat, lon, math.Inf(1), k)
+}
+
+// within is nearest that stops at metres.
+func (p *rtreePeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
+	return p.nearby(lat, lon, metres, k)
+}
+
+// nearby is the k nearest within metres (+Inf for anywhere), best first
+// through the tree.
+func (p *rtreePeer) nearby(lat, lon, metres float64, k int) ([]string, int, error) {
 	hits := p.hits[:0]
 	n := 0
 	dist := func(min, max [2]float64, q workload.Point, item bool) float64 {
@@ -252,8 +272,8 @@ func (p *rtreePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	var last float64
 	p.tr.Nearby(dist, func(_, _ [2]float64, q workload.Point, d float64) bool {
 		n++
-		if len(hits) >= k && d > last {
-			return false // past the k-th distance: ties are in
+		if d > metres || len(hits) >= k && d > last {
+			return false // past the radius, or the k-th distance: ties are in
 		}
 		hits = append(hits, hit{q.ID, d})
 		last = d
@@ -374,7 +394,7 @@ func resultIDs(rs []geo.Result) []string {
 
 // ask asks q in a View.
 func (p *keyspacePeer) ask(q question) ([]string, int, error) {
-	if p.grid && q.kind != "radius" {
+	if p.grid && q.kind != "radius" && q.kind != "count" {
 		return nil, 0, errUnsupported
 	}
 	if p.view == nil {
@@ -392,8 +412,11 @@ func (p *keyspacePeer) answer(tx keyspace.Tx) error {
 	var rs []geo.Result
 	var st geo.Stats
 	var err error
+	if q.kind == "count" {
+		p.opts.Limit = q.k
+	}
 	switch q.kind {
-	case "radius":
+	case "radius", "count":
 		if p.grid {
 			rs, st, err = p.ix.RadiusFixedGrid(tx, q.lat, q.lon, q.arg, &p.opts)
 		} else {
@@ -427,4 +450,8 @@ func (p *keyspacePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 
 func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 	return p.ask(question{kind: "knn", lat: lat, lon: lon, k: k})
+}
+
+func (p *keyspacePeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
+	return p.ask(question{kind: "count", lat: lat, lon: lon, arg: metres, k: k})
 }

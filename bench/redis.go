@@ -191,6 +191,17 @@ func (p *redisPeer) radius(lat, lon, metres float64) ([]string, int, error) {
 	return ids, 0, err
 }
 
+// within is GEOSEARCH FROMLONLAT … BYRADIUS … ASC COUNT k: Redis reads
+// every member of the radius's 3×3 block and keeps the k nearest.
+func (p *redisPeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
+	if math.Abs(lat) > redisMaxLat {
+		return nil, 0, errRefused
+	}
+	ids, err := p.rdb.GeoSearch(context.Background(), redisKey, &redis.GeoSearchQuery{
+		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: "ASC", Count: k}).Result()
+	return ids, 0, err
+}
+
 // nearest is the workaround Redis users write for k-nearest, which Redis
 // lacks: GEOSEARCH BYRADIUS r ASC COUNT k, doubling r from 1 km until k
 // members come back or r covers the whole sphere. Once k members lie
