@@ -59,7 +59,7 @@ func (ix *Index) Nearest(tx keyspace.Tx, lat, lon float64, k int, opts *QueryOpt
 		return nil, Stats{}, ix.wrap(err)
 	}
 	if o.After != nil {
-		return ix.nearestAfter(tx, lat, lon, k, o)
+		return ix.nearestAfter(tx, lat, lon, k, whole, o)
 	}
 	return ix.nearest(tx, lat, lon, k, math.Inf(1), o)
 }
@@ -198,7 +198,7 @@ type nearestSearch struct {
 func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
 	r = min(max(r, 100), whole)
 	first := true
-	return ix.growRadius(tx, lat, lon, k, o, st, func(kept int) (float64, int) {
+	return ix.growRadius(tx, lat, lon, k, whole, o, st, func(kept int) (float64, int) {
 		if !first {
 			grow := 1.15 * math.Sqrt(float64(k)/max(float64(kept), 0.5))
 			r = min(r*min(max(grow, 1.5), 4), whole)
@@ -229,14 +229,15 @@ const whole = math.Pi * EarthRadius
 
 // growRadius asks radius queries of the radii (and covering budgets) that
 // next returns, each for the k nearest points that o keeps, until one
-// finds k or its radius holds the whole sphere, and returns its results
-// with st plus what every query cost. next is told how many points the
-// last query kept (0 before the first).
-func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, st Stats, next func(kept int) (radius float64, maxCells int)) ([]Result, Stats, error) {
+// finds k or its radius reaches until (whole: the sphere), and returns
+// its results with st plus what every query cost. next is told how many
+// points the last query kept (0 before the first). Each query reads its
+// whole circle (readBudget -1): the growing is this loop's.
+func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, until float64, o QueryOptions, st Stats, next func(kept int) (radius float64, maxCells int)) ([]Result, Stats, error) {
 	kept := 0
 	for {
 		r, maxCells := next(kept)
-		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into, After: o.After, MaxCells: maxCells}
+		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into, After: o.After, MaxCells: maxCells, readBudget: -1}
 		rs, rst, err := ix.Radius(tx, lat, lon, r, &ro)
 		st.Cells += rst.Cells
 		st.Ranges += rst.Ranges
@@ -244,7 +245,7 @@ func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, o QueryOpti
 		if err != nil {
 			return nil, st, err
 		}
-		if len(rs) >= k || r >= whole {
+		if len(rs) >= k || r >= until {
 			st.Results = len(rs)
 			return rs, st, nil
 		}

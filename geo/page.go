@@ -199,7 +199,7 @@ func (h *hits) afterCursor(r *hit) bool {
 // Seeding as the first page does (the points near the centre in key
 // order) would read the points before the cursor, which is what a cursor
 // is for not reading.
-func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions) ([]Result, Stats, error) {
+func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, within float64, o QueryOptions) ([]Result, Stats, error) {
 	r := o.After.Distance
 	width := max(r, 100)
 	if n := float64(o.After.Rank); n > 0 && r > 0 {
@@ -209,9 +209,9 @@ func (ix *Index) nearestAfter(tx keyspace.Tx, lat, lon float64, k int, o QueryOp
 		o.Now = time.Now() // one instant for every ring
 	}
 	width /= 2
-	return ix.growRadius(tx, lat, lon, k, o, Stats{}, func(int) (float64, int) {
+	return ix.growRadius(tx, lat, lon, k, within, o, Stats{}, func(int) (float64, int) {
 		width *= 2
-		outer := min(r+width, whole)
+		outer := min(r+width, within)
 		return outer, ringCells(r, outer-r)
 	})
 }

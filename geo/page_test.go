@@ -509,7 +509,10 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 				want := pageOracle(model, q, time.Now(), nil, after, int(limit))
 				var got []Result
 				s.View(func(tx keyspace.Tx) (err error) {
-					got, _, err = q.ask(tx, &QueryOptions{After: after, FarthestFirst: q.farthest}, int(limit))
+					// A read budget of 1 to 32 candidates (or the
+					// default, 0) sends a limited query to the k-nearest
+					// search at any point of its reading.
+					got, _, err = q.ask(tx, &QueryOptions{After: after, FarthestFirst: q.farthest, readBudget: int(seed % 33)}, int(limit))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -71,10 +71,11 @@ type QueryOptions struct {
 	// arrays once one is large enough. The results' ids and payloads are
 	// still new memory, never Into's.
 	Into []Result
-	// readBudget, when not 0, is the candidates a radius query with a
-	// Limit reads before it asks the k-nearest search, in place of
-	// readBudget(Limit): tests make it small, so that a few points
-	// take either path.
+	// readBudget, when above 0, is the candidates a query with a Limit
+	// reads before it asks the k-nearest search, in place of
+	// readBudget(Limit): tests make it small, so that a few points take
+	// either path. Below 0, the query reads its whole region (growRadius's
+	// rings).
 	readBudget int
 }
 
@@ -122,7 +123,7 @@ func (e *Explain) addRange(g grid, lo, hi uint64) {
 // Radius returns the points within radius metres of (lat, lon), nearest
 // first, ties by id.
 //
-// With a Limit (and no Any, FarthestFirst or After), a region that holds
+// With a Limit (and neither Any nor FarthestFirst), a region that holds
 // many more points than the limit is answered by the k-nearest search
 // held within it, which reads about the Limit nearest points rather than
 // the region (nearestIn); so for Box, BoxAround and Within too. Stats
@@ -211,7 +212,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
-	if o.Limit > 0 && !o.Any && !o.FarthestFirst && o.After == nil && found.tally == nil {
+	if o.Limit > 0 && !o.Any && !o.FarthestFirst && o.readBudget >= 0 && found.tally == nil {
 		found.budget = readBudget(o.Limit)
 		if o.readBudget > 0 {
 			found.budget = o.readBudget
@@ -591,9 +592,11 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 // more points than the limit costs about the limit nearest of them, not
 // the region. The search is held within the region's farthest distance
 // from (lat, lon) (a circle's radius, or a bound from any other region's
-// bounding box), and a region other than a circle is its filter too. st
-// is what reading reg cost, added to the search's Stats; an Explain
-// shows the search.
+// bounding box), and a region other than a circle is its filter too. A
+// page after a cursor (o.After) grows rings out from the cursor as
+// Nearest's pages do (nearestAfter), up to that distance. st is what
+// reading reg cost, added to the search's Stats; an Explain shows the
+// search.
 //
 // On 1,000,000 clustered points in memory (BenchmarkRadiusLimit), the 10
 // nearest within 100 km took 501 µs and 685 candidates a result reading
@@ -615,7 +618,14 @@ func (ix *Index) nearestIn(tx keyspace.Tx, lat, lon float64, reg region, o Query
 	if o.Explain != nil {
 		*o.Explain = Explain{} // what the search that answers reads
 	}
-	rs, nst, err := ix.nearest(tx, lat, lon, o.Limit, within, o)
+	var rs []Result
+	var nst Stats
+	var err error
+	if o.After != nil { // a page after the first: rings out from the cursor
+		rs, nst, err = ix.nearestAfter(tx, lat, lon, o.Limit, within, o)
+	} else {
+		rs, nst, err = ix.nearest(tx, lat, lon, o.Limit, within, o)
+	}
 	nst.Cells, nst.Ranges, nst.Candidates = nst.Cells+st.Cells, nst.Ranges+st.Ranges, nst.Candidates+st.Candidates
 	return rs, nst, err
 }
