@@ -142,8 +142,9 @@ func (ix *Index) Radius(tx keyspace.Tx, lat, lon, radius float64, opts *QueryOpt
 
 // Box returns the points inside a latitude/longitude rectangle (edges
 // included; MinLon > MaxLon crosses the antimeridian), nearest the box's
-// centre first, ties by id. A Limit is met as Radius meets one. Distances are from the centre: the middle
-// latitude and the middle of the box's longitude span.
+// centre first, ties by id. A Limit is met as Radius meets one. Distances
+// are from the centre: the middle latitude and the middle of the box's
+// longitude span.
 func (ix *Index) Box(tx keyspace.Tx, b Box, opts *QueryOptions) ([]Result, Stats, error) {
 	if err := b.validate(); err != nil {
 		return nil, Stats{}, ix.wrap(err)
@@ -176,9 +177,9 @@ func (ix *Index) BoxAround(tx keyspace.Tx, lat, lon, width, height float64, opts
 // Within returns the points inside an orb.Polygon or orb.MultiPolygon
 // (GeoJSON rings of [lon, lat]; boundary included; holes excluded), nearest
 // the polygon's centroid first, ties by id (a Limit met as Radius meets
-// one). Edges are straight lines in
-// longitude and latitude, as in GeoJSON; a polygon across the antimeridian
-// must be split into a MultiPolygon (RFC 7946 §3.1.9). An unclosed ring, a
+// one). Edges are straight lines in longitude and latitude, as in
+// GeoJSON; a polygon across the antimeridian must be split into a
+// MultiPolygon (RFC 7946 §3.1.9). An unclosed ring, a
 // ring of fewer than four positions, crossing edges or positions out of
 // range are an error wrapping ErrBadPolygon.
 func (ix *Index) Within(tx keyspace.Tx, polygon orb.Geometry, opts *QueryOptions) ([]Result, Stats, error) {
@@ -494,7 +495,7 @@ type candidates struct {
 	k    keeper
 	err  error // why the visit stopped early
 	// budget, when not 0, is how many candidates the visit may read
-	// before it stops with errOverBudget (Radius with a limit).
+	// before it stops with errOverBudget (a query with a limit).
 	budget int
 	// For VisitIn: the range being visited, and the tests and prefixes
 	// that change from range to range.
@@ -603,11 +604,12 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 // the whole circle, and take 31 µs and 24 so (the k-nearest search
 // alone, 16 µs and 3); within 1 km, where a circle holds some sixty
 // points, reading it is the cheaper and is what happens, as fast as
-// before (5.1–5.4 µs in alternated runs of both builds). On 1,000,000 points spread over the sphere, the 10 nearest
-// the centre of a box 4,000 km square read 276 candidates instead of
-// 33,103, and of a 20° square polygon 276 instead of 8,262.
+// before (5.1–5.4 µs in alternated runs of both builds). On 1,000,000
+// points spread over the sphere, the 10 nearest the centre of a box
+// 4,000 km square read 276 candidates instead of 33,103, and of a 20°
+// square polygon 276 instead of 8,262.
 func (ix *Index) nearestIn(tx keyspace.Tx, lat, lon float64, reg region, o QueryOptions, st Stats) ([]Result, Stats, error) {
-	within := whole
+	var within float64
 	if c, ok := reg.(*circle); ok {
 		within = c.radius
 	} else {
