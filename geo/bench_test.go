@@ -38,6 +38,18 @@ func loadBench(b *testing.B, s keyspace.Store, ix *geo.Index, pts []workload.Poi
 	}
 }
 
+// benchCentres are 1,000 query centres near the points, as real queries
+// are: points moved about a kilometre at random.
+func benchCentres(pts []workload.Point) []workload.Point {
+	r := rand.New(rand.NewPCG(2, 3))
+	centres := make([]workload.Point, 1000)
+	for i := range centres {
+		p := pts[r.IntN(len(pts))]
+		centres[i] = workload.Point{Lat: min(90, max(-90, p.Lat+r.NormFloat64()*0.01)), Lon: min(180, max(-180, p.Lon+r.NormFloat64()*0.01))}
+	}
+	return centres
+}
+
 type queryFunc func(tx keyspace.Tx, lat, lon float64) ([]geo.Result, geo.Stats, error)
 
 // runQueries times fn over query centres near the data and reports
@@ -71,14 +83,7 @@ func runQueries(b *testing.B, s keyspace.Store, centres []workload.Point, fn que
 // asks for the first point found (QueryOptions.Any).
 func BenchmarkQueries(b *testing.B) {
 	pts := benchPoints(b)
-	r := rand.New(rand.NewPCG(2, 3))
-	centres := make([]workload.Point, 1000)
-	for i := range centres {
-		p := pts[r.IntN(len(pts))]
-		centres[i] = workload.Point{Lat: p.Lat + r.NormFloat64()*0.01, Lon: p.Lon + r.NormFloat64()*0.01}
-		centres[i].Lat = min(90, max(-90, centres[i].Lat))
-		centres[i].Lon = min(180, max(-180, centres[i].Lon))
-	}
+	centres := benchCentres(pts)
 	radii := []float64{1000, 10_000, 100_000}
 	for _, be := range storetest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {

@@ -2,12 +2,10 @@ package geo_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
-	"github.com/keyspacedb/keyspace/internal/workload"
 )
 
 // BenchmarkRadiusLimit: the nearest 1, 10 or 100 points within 0.1 to
@@ -17,12 +15,7 @@ import (
 // that search answers (Index.Radius); candidates/result shows which.
 func BenchmarkRadiusLimit(b *testing.B) {
 	pts := benchPoints(b)
-	r := rand.New(rand.NewPCG(2, 3))
-	centres := make([]workload.Point, 1000)
-	for i := range centres {
-		p := pts[r.IntN(len(pts))]
-		centres[i] = workload.Point{Lat: min(90, max(-90, p.Lat+r.NormFloat64()*0.01)), Lon: min(180, max(-180, p.Lon+r.NormFloat64()*0.01))}
-	}
+	centres := benchCentres(pts)
 	s := keyspace.NewMemory()
 	ix := geo.NewIndex("limit")
 	loadBench(b, s, ix, pts)
