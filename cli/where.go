@@ -167,7 +167,8 @@ func pointFilter(conds []condition, matches func(id string) bool) func(geo.Point
 // stores its other columns as text): =, != and in compare numbers as
 // numbers (7 = 7.0) and anything else as text; <, <=, > and >= hold only
 // for a field that reads as a number. A missing field holds only for !=,
-// and so does an object or an array, which is not one value to compare.
+// and so does an object or an array, which is not one value to compare;
+// a number past float64's range (1e700) reads as ±infinity.
 // A field with no name of its own that has dots in it is a path through
 // objects and arrays (driver.rating, tags.0), as column flags take one.
 //
