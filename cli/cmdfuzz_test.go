@@ -47,29 +47,37 @@ var commandLines = []string{
 	"rel drop --rel likes", "log drop --log inbox", "series drop --series temps",
 	"fence repair --fences z", "table repair --table t", "rel repair --rel likes", "log repair --log inbox",
 	"geo del --index p --match $id", "rel link --rel likes --left-fields $fv $id $id", "log trim --log inbox --parent $id --before $time",
+	"geo box --index p --tile $tile", "geo box --index p --quadkey $quadkey", "geo box --index p --hash $hash",
+	"geo cells --index p --precision $l --tile $tile", "fence put --fences z --hash $hash $id", "fence intersecting --fences z --tile $tile",
+	"geo near --index p --lat $n --lon $n --radius $d --where-in $in", "geo knn --index p --lat $n --lon $n --k $l --where $path",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
 // flags a line may end with.
 var (
 	slotWords = map[string][]string{
-		"n":      {"0", "1", "1.5", "2", "-1", "90", "-90", "91", "180", "-180", "181", "NaN", "1e400", "0.001", "Inf", "x"},
-		"d":      {"1km", "500m", "0", "-1km", "100km", "1e9", "2mi", "x"},
-		"l":      {"0", "1", "2", "3", "10", "-1", "99999999999999999999", "x"},
-		"id":     {"a", "b", "c", "e", "f1", "f2", "u1", "i1", "ann", "s1", "new", "", "x:y", "\x00", "é", "*", "1", "2"},
-		"time":   {"2026-11-23T10:00:00Z", "1969-01-01T00:00:00Z", "9999-01-01T00:00:00Z", "2026-11-23", "x"},
-		"key":    {"1", "2", "3", "x", "1:2", "", "-1"},
-		"q":      {"1", "*", "Osl*", "Oslo", "1:*", "", "\\"},
-		"fv":     {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
-		"dur":    {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
-		"fields": {"city", "-status", "city,status", "", "x,,y"},
-		"poly":   {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+		"n":       {"0", "1", "1.5", "2", "-1", "90", "-90", "91", "180", "-180", "181", "NaN", "1e400", "0.001", "Inf", "x"},
+		"d":       {"1km", "500m", "0", "-1km", "100km", "1e9", "2mi", "x"},
+		"l":       {"0", "1", "2", "3", "10", "-1", "99999999999999999999", "x"},
+		"id":      {"a", "b", "c", "e", "f1", "f2", "u1", "i1", "ann", "s1", "new", "", "x:y", "\x00", "é", "*", "1", "2"},
+		"time":    {"2026-11-23T10:00:00Z", "1969-01-01T00:00:00Z", "9999-01-01T00:00:00Z", "2026-11-23", "x"},
+		"key":     {"1", "2", "3", "x", "1:2", "", "-1"},
+		"q":       {"1", "*", "Osl*", "Oslo", "1:*", "", "\\"},
+		"fv":      {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
+		"dur":     {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
+		"fields":  {"city", "-status", "city,status", "", "x,,y"},
+		"poly":    {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+		"tile":    {"0/0/0", "1/1/0", "3/4/3", "12/2147/1420", "30/0/0", "31/0/0", "3/8/0", "1/0", "x", "-1/0/0"},
+		"quadkey": {"0", "3", "1202", "", "4", strings.Repeat("1", 31), "é"},
+		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
+		"in":      {"status=free,busy", "speed=7,70.0", `status="free",x`, "status=", "=x", `status="x`, "x"},
+		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
 	}
 	extras = []string{
 		"--scope US", "--scope FR", "--scope US:CA", "--where status=free", "--where speed>=7", "--match a*", "--limit 1",
 		"--limit 2", "--ttl 1h", "--ttl 2d", "--desc", "--any", "--xx", "--nx", "--del status", "--del city", "--output json",
 		"--output ndjson", "--output geojson", "--k 2", "--cursor a", "--reverse", "--skip-bad", "--fences z", "--roam 1km",
-		"--explain", "--every 1h", "--unique", "--cover status", "--output csv",
+		"--explain", "--every 1h", "--unique", "--cover status", "--output csv", "--where-in status=free,busy",
 	}
 )
 
