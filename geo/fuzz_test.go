@@ -296,6 +296,13 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			limit := &QueryOptions{Limit: int(k), readBudget: 1 + int(seed%64)}
 			limited, _, err := ix.Radius(tx, lat, lon, radius, limit)
 			checkFirst(t, fmt.Sprintf("Radius(%v, %v, %v)", lat, lon, radius), got, limited, int(k), err)
+			// And the farthest k, which read the whole circle.
+			far, _, err := ix.Radius(tx, lat, lon, radius, &QueryOptions{FarthestFirst: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			limited, _, err = ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: int(k), FarthestFirst: true, readBudget: 1 + int(seed%64)})
+			checkFirst(t, fmt.Sprintf("Radius(%v, %v, %v) farthest first", lat, lon, radius), far, limited, int(k), err)
 			// A box about the circle's size, across ±180° where it reaches
 			// over, must find exactly what plain comparisons find.
 			deg := radius / 111_000

@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -923,6 +924,16 @@ func TestLimitAsksNearest(t *testing.T) {
 							wholeCost += whole.Candidates
 							limitCost += st.Candidates
 						}
+						// The farthest Limit (which read the whole circle:
+						// rings from its edge inwards read more, over
+						// these sets, than the circle).
+						farthest := slices.Clone(all)
+						slices.SortStableFunc(farthest, func(a, b Result) int { return cmp.Or(cmp.Compare(b.Distance, a.Distance), cmp.Compare(a.ID, b.ID)) })
+						got, _, err = ix.Radius(tx, c.Lat, c.Lon, radius, &QueryOptions{Limit: limit, Filter: filter, Now: now, FarthestFirst: true})
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkResults(t, fmt.Sprintf("%g m, the %d farthest", radius, limit), got, farthest[:min(limit, len(farthest))])
 						// The box around the circle, across ±180° or
 						// round the pole where the circle reaches.
 						b := CircleBounds(c.Lat, c.Lon, radius)
