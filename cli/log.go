@@ -219,7 +219,7 @@ func dayOf(c *ucli.Context) (time.Time, error) {
 
 func argID(c *ucli.Context) (uint64, error) {
 	if c.NArg() != 1 {
-		return 0, usagef("%s wants one ID", c.Command.Name)
+		return 0, usagef("%s wants one ID", commandName(c))
 	}
 	return parseID(c.Args().First())
 }
