@@ -198,8 +198,14 @@ func FuzzRingContains(f *testing.F) {
 		}
 		ring = append(ring, ring[0])
 		p := orb.Point{float64(px%12) / 4, float64(py%12) / 4}
-		if got, want := ringContains(ring, ring.Bound(), p), planar.RingContains(ring, p); got != want {
+		want := planar.RingContains(ring, p)
+		if got := ringContains(ring, ring.Bound(), nil, p); got != want {
 			t.Fatalf("ring %v, point %v: ringContains %v, planar.RingContains %v", ring, p, got, want)
+		}
+		// Indexed in 1 to 8 longitude bands: the same answer.
+		bands := 1 + int(seed%8)
+		if got := ringContains(ring, ring.Bound(), newRingIndex(ring, ring.Bound(), bands), p); got != want {
+			t.Fatalf("ring %v in %d bands, point %v: ringContains %v, planar.RingContains %v", ring, bands, p, got, want)
 		}
 	})
 }

@@ -22,10 +22,11 @@ import (
 // the rectangle lies wholly on one side of the boundary and its centre
 // tells which. Otherwise the cell crosses the boundary.
 type polygonRegion struct {
-	mp     orb.MultiPolygon
-	bound  orb.Bound
-	bounds [][]orb.Bound // each ring's bounding box, by polygon and ring
-	edges  []edge
+	mp      orb.MultiPolygon
+	bound   orb.Bound
+	bounds  [][]orb.Bound  // each ring's bounding box, by polygon and ring
+	indexes [][]*ringIndex // each ring's edges by longitude (index)
+	edges   []edge
 }
 
 // An edge is a ring's segment from a to b, with the box around it (lo:
@@ -70,6 +71,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 			return polygonRegion{}, fmt.Errorf("%w: polygon %d has no rings", ErrBadPolygon, pi)
 		}
 		pr.bounds = append(pr.bounds, make([]orb.Bound, len(poly)))
+		pr.indexes = append(pr.indexes, make([]*ringIndex, len(poly)))
 		for ri, ring := range poly {
 			pr.bounds[pi][ri] = ring.Bound()
 			where := func() string { return fmt.Sprintf("polygon %d ring %d", pi, ri) }
@@ -91,6 +93,9 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 				if ring[i] != ring[i+1] { // repeated positions are harmless
 					pr.edges = append(pr.edges, newEdge(ring[i], ring[i+1]))
 				}
+			}
+			if len(ring) > indexFrom {
+				pr.indexes[pi][ri] = newRingIndex(ring, pr.bounds[pi][ri], (len(ring)-1)/4)
 			}
 		}
 	}
@@ -127,12 +132,12 @@ func distinctUpTo3(ring orb.Ring) int {
 func (p polygonRegion) contains(lat, lon float64) bool {
 	pt := orb.Point{lon, lat}
 	for pi, poly := range p.mp {
-		if !ringContains(poly[0], p.bounds[pi][0], pt) {
+		if !ringContains(poly[0], p.bounds[pi][0], p.index(pi, 0), pt) {
 			continue
 		}
 		inHole := false
 		for ri := 1; ri < len(poly) && !inHole; ri++ {
-			inHole = ringContains(poly[ri], p.bounds[pi][ri], pt)
+			inHole = ringContains(poly[ri], p.bounds[pi][ri], p.index(pi, ri), pt)
 		}
 		if !inHole {
 			return true
@@ -141,19 +146,43 @@ func (p polygonRegion) contains(lat, lon float64) bool {
 	return false
 }
 
+// index is ring ri of polygon pi's ringIndex, or nil: a small ring has
+// none, and nor does a fence's polygon decoded to test one point
+// (decodePolygon), where building it would cost what it saves.
+func (p polygonRegion) index(pi, ri int) *ringIndex {
+	if p.indexes == nil {
+		return nil
+	}
+	return p.indexes[pi][ri]
+}
+
 // ringContains is planar.RingContains (orb v0.14.0, MIT licence) given the
 // ring's bounding box b: the same ray casting, boundary included, without
 // finding the box again for every point. orb's RingContains spends three
 // quarters of its time on the box (Ring.Bound), which for a polygon
-// query's candidates is always the same one. FuzzRingContains checks the
-// two agree.
-func ringContains(r orb.Ring, b orb.Bound, p orb.Point) bool {
+// query's candidates is always the same one. With the ring's index (ix,
+// nil for none), it casts the ray against only the edges of the point's
+// longitude band. FuzzRingContains checks it agrees with orb's.
+func ringContains(r orb.Ring, b orb.Bound, ix *ringIndex, p orb.Point) bool {
 	if !b.Contains(p) {
 		return false
 	}
 	c, on := rayIntersect(p, r[0], r[len(r)-1])
 	if on {
 		return true
+	}
+	if ix != nil {
+		j := ix.band(p[0])
+		for _, i := range ix.edges[ix.starts[j]:ix.starts[j+1]] {
+			inter, on := rayIntersect(p, r[i], r[i+1])
+			if on {
+				return true
+			}
+			if inter {
+				c = !c
+			}
+		}
+		return c
 	}
 	for i := 0; i < len(r)-1; i++ {
 		inter, on := rayIntersect(p, r[i], r[i+1])
@@ -165,6 +194,73 @@ func ringContains(r orb.Ring, b orb.Bound, p orb.Point) bool {
 		}
 	}
 	return c
+}
+
+// indexFrom is the most positions a ring has and is cast against whole;
+// a larger ring gets a ringIndex.
+const indexFrom = 32
+
+// A ringIndex lists, for each of equal bands across a ring's longitudes,
+// the ring's edges whose longitudes reach into the band, in the order of
+// the ring (by their first position's index). The ray ringContains casts
+// from a point runs along the point's meridian, and an edge it can cross
+// or the point can lie on spans the point's longitude (rayIntersect
+// answers false for any other), so only the point's band needs casting
+// against: a country's border of 100,000 positions in 25,000 bands holds
+// a few edges a band. The bands are the starts..starts+1 runs of edges.
+//
+// A point's band is found by the same arithmetic as an edge's ends', and
+// that arithmetic never decreases with the longitude, so an edge whose
+// longitudes hold the point's lies in every band between its ends' and
+// so in the point's.
+type ringIndex struct {
+	minLon, width float64
+	starts        []int32 // band j's edges are edges[starts[j]:starts[j+1]]
+	edges         []int32 // an edge r[i]–r[i+1] by i
+}
+
+// newRingIndex indexes the ring r, whose bounding box is b, in bands
+// bands (at least 1), or returns nil when an index would not pay: a ring
+// of one longitude, or edges so long that a band holds most of them.
+func newRingIndex(r orb.Ring, b orb.Bound, bands int) *ringIndex {
+	n := len(r) - 1 // edges
+	bands = min(max(bands, 1), 1<<16)
+	if n < 1 || !(b.Max[0] > b.Min[0]) {
+		return nil
+	}
+	ix := &ringIndex{minLon: b.Min[0], width: (b.Max[0] - b.Min[0]) / float64(bands), starts: make([]int32, bands+1)}
+	span := func(i int) (int, int) {
+		return ix.band(min(r[i][0], r[i+1][0])), ix.band(max(r[i][0], r[i+1][0]))
+	}
+	total := 0
+	for i := range n { // count each band's edges
+		lo, hi := span(i)
+		for j := lo; j <= hi; j++ {
+			ix.starts[j+1]++
+		}
+		if total += hi - lo + 1; total > 8*n+bands {
+			return nil // long edges across many bands: casting against all is as good
+		}
+	}
+	for j := range bands {
+		ix.starts[j+1] += ix.starts[j]
+	}
+	ix.edges = make([]int32, total)
+	next := slices.Clone(ix.starts[:bands])
+	for i := range n {
+		lo, hi := span(i)
+		for j := lo; j <= hi; j++ {
+			ix.edges[next[j]] = int32(i)
+			next[j]++
+		}
+	}
+	return ix
+}
+
+// band is the band of the longitude lon, which lies in the ring's box.
+func (ix *ringIndex) band(lon float64) int {
+	j := int((lon - ix.minLon) / ix.width)
+	return min(max(j, 0), len(ix.starts)-2)
 }
 
 // rayIntersect is orb's (planar, unexported; from

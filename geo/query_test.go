@@ -964,3 +964,57 @@ func TestLimitAsksNearest(t *testing.T) {
 		}
 	})
 }
+
+// TestWithinManyVertices: polygons of 40 to 3,000 positions (an outer
+// ring of a star's wavering radius, a hole of the same kind, and a second
+// polygon), whose rings are cast against through their longitude bands
+// (ringIndex), find what orb's planar.MultiPolygonContains finds among
+// 20,000 points, among them points on vertices and on edges' midpoints.
+func TestWithinManyVertices(t *testing.T) {
+	r := rand.New(rand.NewPCG(93, 94))
+	var points []Point
+	for i := range 20_000 {
+		points = append(points, Point{ID: fmt.Sprint("p", i), Lat: r.Float64()*40 - 20, Lon: r.Float64()*60 - 30})
+	}
+	star := func(lat, lon, radius float64, n int, phase float64) orb.Ring {
+		var ring orb.Ring
+		for i := range n {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			rr := radius * (1 + 0.3*math.Sin(7*a+phase) + 0.1*r.Float64())
+			ring = append(ring, orb.Point{lon + rr*math.Cos(a)*1.5, lat + rr*math.Sin(a)})
+		}
+		return append(ring, ring[0])
+	}
+	s := keyspace.NewMemory()
+	for _, n := range []int{40, 300, 3000} {
+		ix := NewIndex(fmt.Sprint("many-", n))
+		outer, hole := star(0, 0, 10, n, 0), star(1, 1, 3, n/2, 1)
+		if n == 40 { // positions reversed: the other orientation
+			slices.Reverse(hole)
+		}
+		mp := orb.MultiPolygon{{outer, hole}, {star(-15, 22, 3, n/3+4, 2)}}
+		// Points exactly on vertices and on midpoints of edges, where the
+		// ray casting's ties are.
+		extra := []Point{}
+		for i := 0; i+1 < len(outer); i += max(1, n/50) {
+			a, b := outer[i], outer[i+1]
+			extra = append(extra, Point{ID: fmt.Sprint("v", n, "-", i), Lat: a[1], Lon: a[0]},
+				Point{ID: fmt.Sprint("m", n, "-", i), Lat: (a[1] + b[1]) / 2, Lon: (a[0] + b[0]) / 2})
+		}
+		all := append(slices.Clone(points), extra...)
+		load(t, s, ix, all)
+		c, _ := planar.CentroidArea(mp)
+		want := brute(all, c.Lat(), c.Lon(), func(p Point) bool { return planar.MultiPolygonContains(mp, orb.Point{p.Lon, p.Lat}) })
+		if len(want) < 100 {
+			t.Fatalf("%d positions: only %d points inside", n, len(want))
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, _, err := ix.Within(tx, mp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResults(t, fmt.Sprintf("%d positions", n), got, want)
+			return nil
+		})
+	}
+}
