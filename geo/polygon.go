@@ -173,7 +173,7 @@ func ringContains(r orb.Ring, b orb.Bound, ix *ringIndex, p orb.Point) bool {
 	}
 	// The loop is written out twice, for the band's edges and for all of
 	// them: a function for its body is not inlined (rayIntersect is too
-	// large), and a call an edge would cost a hexagon's test a fifth.
+	// large), and a call an edge would slow every small polygon's test.
 	if ix != nil {
 		j := ix.band(p[0])
 		for _, i := range ix.edges[ix.starts[j]:ix.starts[j+1]] {
