@@ -177,6 +177,9 @@ func ringContains(r orb.Ring, b orb.Bound, ix *ringIndex, p orb.Point) bool {
 	if ix != nil {
 		j := ix.band(p[0])
 		for _, i := range ix.edges[ix.starts[j]:ix.starts[j+1]] {
+			if passesBy(p, r[i], r[i+1]) {
+				continue
+			}
 			inter, on := rayIntersect(p, r[i], r[i+1])
 			if on {
 				return true
@@ -188,6 +191,9 @@ func ringContains(r orb.Ring, b orb.Bound, ix *ringIndex, p orb.Point) bool {
 		return c
 	}
 	for i := 0; i < len(r)-1; i++ {
+		if passesBy(p, r[i], r[i+1]) {
+			continue
+		}
 		inter, on := rayIntersect(p, r[i], r[i+1])
 		if on {
 			return true
@@ -197,6 +203,14 @@ func ringContains(r orb.Ring, b orb.Bound, ix *ringIndex, p orb.Point) bool {
 		}
 	}
 	return c
+}
+
+// passesBy reports whether the edge s–e lies wholly east or west of p's
+// meridian, which rayIntersect answers (false, false) for: most of a
+// ring's edges, settled by comparisons instead of a call. A NaN passes by
+// nothing and goes to rayIntersect as before.
+func passesBy(p, s, e orb.Point) bool {
+	return p[0] < s[0] && p[0] < e[0] || p[0] > s[0] && p[0] > e[0]
 }
 
 // indexFrom is the most positions a ring has and is cast against whole;
