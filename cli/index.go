@@ -168,8 +168,9 @@ func indexCommand() *ucli.Command {
 				UsageText: "keyspace index lookup --table cities --name by_state_name CA\n" +
 					"keyspace index lookup --table cities --name by_state_name 'CA:San*'",
 				ArgsUsage: "VALUE",
-				Flags:     indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"}),
-				Action:    func(c *ucli.Context) error { return indexRead(c, true) },
+				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"},
+					whereFlagOf("records whose field"), whereInFlagOf("records whose field")),
+				Action: func(c *ucli.Context) error { return indexRead(c, true) },
 			},
 			{
 				Name: "scan", Usage: "index entries (value, key, covered fields) under an optional value prefix, the next field in [--from, --to), a page at a time",
@@ -178,7 +179,8 @@ func indexCommand() *ucli.Command {
 				ArgsUsage: "[VALUE]",
 				Flags: indexFlags(append(pageFlags("entries", "descending"),
 					&ucli.StringFlag{Name: "from", Usage: "the field after VALUE starts at `V`, in the index's order (for a -field, the largest first)"},
-					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"})...),
+					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"},
+					whereFlagOf("entries whose record's field"), whereInFlagOf("entries whose record's field"))...),
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
 			{
@@ -449,6 +451,11 @@ func indexRead(c *ucli.Context, records bool) error {
 	if err != nil {
 		return err
 	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	where := recordFilter(conds)
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], keys composite.Schema) error {
 		ix, err := findIndex(c, t)
 		if err != nil {
@@ -508,7 +515,20 @@ func indexRead(c *ucli.Context, records bool) error {
 		if !records {
 			opts.Cursor, opts.Reverse = c.String("cursor"), c.Bool("reverse")
 		}
+		var keepErr error
+		if where != nil { // --where on each entry's record, read as the scan goes
+			opts.Keep = func(e indextable.Entry) bool {
+				recs, err := ix.Records(tx, []indextable.Entry{e})
+				if err != nil && keepErr == nil {
+					keepErr = err
+				}
+				return err == nil && len(recs) == 1 && where(recs[0].Value)
+			}
+		}
 		page, err := ix.Scan(tx, r, opts)
+		if err == nil {
+			err = keepErr
+		}
 		if err != nil {
 			return cursorUsage(err)
 		}

@@ -144,3 +144,91 @@ func TestWhereInAndPaths(t *testing.T) {
 		t.Errorf("a cursor under another --where-in: exit %d, %q", code, stderr)
 	}
 }
+
+// TestIndexWhere: index lookup and index scan keep the entries whose
+// record --where and --where-in keep, a page of --limit kept entries at
+// a time, against brute force over the rows imported.
+func TestIndexWhere(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rng := rand.New(rand.NewPCG(81, 82))
+	type order struct {
+		id, city, status string
+		qty              int
+	}
+	var orders []order
+	var csv strings.Builder
+	csv.WriteString("id,city,status,qty\n")
+	for i := range 200 {
+		o := order{fmt.Sprintf("o%03d", i), []string{"Oslo", "Lima", "Rome"}[rng.IntN(3)], []string{"open", "shipped", "held"}[rng.IntN(3)], rng.IntN(20)}
+		orders = append(orders, o)
+		fmt.Fprintf(&csv, "%s,%s,%s,%d\n", o.id, o.city, o.status, o.qty)
+	}
+	for _, args := range [][]string{
+		{"table", "import", "--table", "orders", "--key-cols", "id", "-"},
+		{"index", "create", "--table", "orders", "--name", "by_city", "--fields", "city"},
+	} {
+		if _, stderr, code := run(t, csv.String(), append([]string{"--db", db, "--quiet"}, args...)...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
+	}
+	for _, tc := range []struct {
+		flags []string
+		keep  func(o order) bool
+	}{
+		{[]string{"--where", "qty>=15"}, func(o order) bool { return o.qty >= 15 }},
+		{[]string{"--where-in", "status=open,held", "--where", "qty<5"}, func(o order) bool { return o.status != "shipped" && o.qty < 5 }},
+		{[]string{"--where", "colour=red"}, func(order) bool { return false }},
+	} {
+		// index lookup Oslo: the Oslo orders kept, in key order.
+		var want []string
+		for _, o := range orders {
+			if o.city == "Oslo" && tc.keep(o) {
+				want = append(want, o.id)
+			}
+		}
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "index", "lookup", "--table", "orders", "--name", "by_city", "Oslo"}, tc.flags...)...)
+		var page struct {
+			Entries []struct{ Key string }
+			Next    string
+		}
+		if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+			t.Fatalf("lookup %v: exit %d, %v: %s", tc.flags, code, err, stderr)
+		}
+		var got []string
+		for _, e := range page.Entries {
+			got = append(got, e.Key)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("lookup Oslo %v: %v, brute force %v", tc.flags, got, want)
+		}
+		// index scan, every city, three kept entries a page.
+		want = want[:0]
+		for _, city := range []string{"Lima", "Oslo", "Rome"} {
+			for _, o := range orders {
+				if o.city == city && tc.keep(o) {
+					want = append(want, o.id)
+				}
+			}
+		}
+		got = got[:0]
+		for cursor, pages := "", 0; pages < 200; pages++ {
+			out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "index", "scan", "--table", "orders", "--name", "by_city", "--limit", "3", "--cursor", cursor}, tc.flags...)...)
+			page.Entries, page.Next = nil, ""
+			if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil {
+				t.Fatalf("scan %v: exit %d, %v: %s", tc.flags, code, err, stderr)
+			}
+			if len(page.Entries) > 3 {
+				t.Fatalf("scan %v: a page of %d", tc.flags, len(page.Entries))
+			}
+			for _, e := range page.Entries {
+				got = append(got, e.Key)
+			}
+			if cursor = page.Next; cursor == "" {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("scan %v: %v, brute force %v", tc.flags, got, want)
+		}
+	}
+}

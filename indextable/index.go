@@ -187,6 +187,11 @@ type ListOptions struct {
 	Reverse bool
 	Limit   int    // entries per page; 0 for all
 	Cursor  string // the previous page's Next
+	// Keep, if set, keeps only the entries it returns true for, as a
+	// table scan's --where keeps rows: Limit counts the kept, and a page
+	// reads on past the rest (Index.Records, in the same transaction,
+	// gives it an entry's record).
+	Keep func(Entry) bool
 }
 
 // Page is one page of entries and the cursor for the next ("" when done).
@@ -236,7 +241,7 @@ func (ix *Index[R]) Scan(tx keyspace.Tx, r keyspace.Range, opts *ListOptions) (P
 	clock := ix.t.clock()
 	entries, next, err := keyspace.ScanPage(tx, r, o.Cursor, o.Limit, func(k, v []byte) (Entry, error) {
 		e, err := ix.decodeEntry(k, v)
-		if err == nil && clock.Expired(nanos(e.Expires)) {
+		if err == nil && (clock.Expired(nanos(e.Expires)) || o.Keep != nil && !o.Keep(e)) {
 			return e, keyspace.ErrSkip
 		}
 		return e, err

@@ -644,3 +644,65 @@ func TestBuildWritesWhatWritesKeep(t *testing.T) {
 		}
 	})
 }
+
+// TestScanKeep: ListOptions.Keep keeps the entries it accepts, here by
+// their records (Records in the same transaction), and pages of a few
+// kept entries at a time, forward and reversed, read back exactly the
+// kept entries of one full scan, in its order.
+func TestScanKeep(t *testing.T) {
+	s := keyspace.NewMemory()
+	tb, ix := usersTable(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	if err := s.Update(func(tx keyspace.Tx) error {
+		for id := range int64(300) {
+			u := user{Name: fmt.Sprint("u", id), City: []string{"Oslo", "Lima", "Rome"}[r.IntN(3)], Status: "open", Count: r.IntN(10)}
+			if _, err := tb.Put(tx, composite.Tuple{id}, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		keep := func(e Entry) bool {
+			recs, err := ix.city.Records(tx, []Entry{e})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(recs) == 1 && recs[0].Value.Count >= 7
+		}
+		for _, reverse := range []bool{false, true} {
+			all, err := ix.city.Scan(tx, ix.city.All(), &ListOptions{Reverse: reverse})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, e := range all.Entries {
+				if keep(e) {
+					want = append(want, fmt.Sprint(e.Value, e.Key))
+				}
+			}
+			var got []string
+			for cursor, pages := "", 0; ; pages++ {
+				p, err := ix.city.Scan(tx, ix.city.All(), &ListOptions{Reverse: reverse, Limit: 4, Cursor: cursor, Keep: keep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Entries) > 4 || pages > 100 {
+					t.Fatalf("a page of %d entries, page %d", len(p.Entries), pages)
+				}
+				for _, e := range p.Entries {
+					got = append(got, fmt.Sprint(e.Value, e.Key))
+				}
+				if cursor = p.Next; cursor == "" {
+					break
+				}
+			}
+			if len(want) < 30 || !slices.Equal(got, want) {
+				t.Errorf("reverse %v: kept %d entries %v, want %d %v", reverse, len(got), got, len(want), want)
+			}
+		}
+		return nil
+	})
+}
