@@ -176,7 +176,7 @@ type nearestSearch struct {
 	first, last []byte
 	lastAt      [2]float64 // the last point's latitude and longitude
 	seedFar     float64    // the farthest point the seed read, kept or not
-	seedDists   []float64  // the distance of every point the seed read
+	seedLeft    []float64  // the distance of every point the seed read and expiries or the filter left out
 	within      float64    // the search's radius: +Inf, or Radius's
 }
 
@@ -213,15 +213,21 @@ func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o Quer
 // points, the k-th nearest lies at d_k and m were kept, so about k·m/n
 // kept points lie within d_k, and k of them within d_k·√(n/m) (m taken
 // as ½ when none was kept). A seed that read fewer than k points read
-// every point its grids hold: then twice the farthest of them.
+// every point its grids hold: then twice the farthest of them. The points
+// kept are all in best (fewer than k were), and the rest are seedLeft:
+// a seed that keeps k, as most do, records no distance.
 func (s *nearestSearch) firstRadius() float64 {
-	n := len(s.seedDists)
+	dists := s.seedLeft
+	for _, i := range s.best.items {
+		dists = append(dists, s.found.recs[i].distance)
+	}
+	n := len(dists)
 	if n < s.k {
 		return 2 * s.seedFar
 	}
-	slices.Sort(s.seedDists)
+	slices.Sort(dists)
 	kept := max(float64(s.best.len()), 0.5)
-	return s.seedDists[s.k-1] * math.Sqrt(float64(n)/kept)
+	return dists[s.k-1] * math.Sqrt(float64(n)/kept)
 }
 
 // whole is half the circumference: a radius that holds every point.
@@ -294,7 +300,6 @@ func (s *nearestSearch) test(lat, lon float64) (float64, bool) {
 func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	if s.scanning {
 		s.seedFar = max(s.seedFar, d)
-		s.seedDists = append(s.seedDists, d)
 		s.read++
 		if s.read == 1 {
 			s.first = append(s.first[:0], key...)
@@ -316,6 +321,9 @@ func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 		return err
 	}
 	if !s.found.admit() {
+		if s.scanning {
+			s.seedLeft = append(s.seedLeft, d) // for firstRadius, should k not be kept
+		}
 		return nil // QueryOptions.Filter's
 	}
 	switch {
