@@ -207,12 +207,7 @@ func FuzzImport(f *testing.F) {
 				t.Fatalf("said %s rows; the file holds %d records in %d keys", m[1], records, keys)
 			}
 		case 1:
-			if keys != 0 {
-				t.Fatalf("a failed import (%q) left %d keys", stderr.String(), keys)
-			}
-			if bytes.Count(stderr.Bytes(), []byte("\n")) != 1 {
-				t.Fatalf("a failed import said %q: want one line", stderr.String())
-			}
+			checkFailedImport(t, stderr.String(), keys)
 		default:
 			t.Fatalf("exit %d (%q) for input data", code, fmt.Sprint(stderr.String()))
 		}
@@ -285,12 +280,7 @@ func FuzzFenceImport(f *testing.F) {
 				t.Fatalf("said %s fences of %d features; the set holds %d of %d distinct ids live, %d problems: %v", m[1], len(fc.Features), fences, live, len(problems), problems)
 			}
 		case 1:
-			if keys != 0 {
-				t.Fatalf("a failed import (%q) left %d keys", stderr.String(), keys)
-			}
-			if bytes.Count(stderr.Bytes(), []byte("\n")) != 1 {
-				t.Fatalf("a failed import said %q: want one line", stderr.String())
-			}
+			checkFailedImport(t, stderr.String(), keys)
 		default:
 			t.Fatalf("exit %d (%q)", code, stderr.String())
 		}
@@ -386,12 +376,7 @@ func FuzzFenceImportRows(f *testing.F) {
 				t.Fatalf("said %s fences of %d rows; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(recs)-1, fences, len(ids), len(problems), problems)
 			}
 		case 1:
-			if keys != 0 {
-				t.Fatalf("a failed import (%q) left %d keys", stderr.String(), keys)
-			}
-			if bytes.Count(stderr.Bytes(), []byte("\n")) != 1 {
-				t.Fatalf("a failed import said %q: want one line", stderr.String())
-			}
+			checkFailedImport(t, stderr.String(), keys)
 		default:
 			t.Fatalf("exit %d (%q)", code, stderr.String())
 		}
@@ -447,4 +432,16 @@ func gzipped(text string) []byte {
 	zw.Write([]byte(text))
 	zw.Close()
 	return b.Bytes()
+}
+
+// checkFailedImport fails t unless an import that exited 1 left no key
+// and said why in one line.
+func checkFailedImport(t *testing.T, stderr string, keys int) {
+	t.Helper()
+	if keys != 0 {
+		t.Fatalf("a failed import (%q) left %d keys", stderr, keys)
+	}
+	if strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("a failed import said %q: want one line", stderr)
+	}
 }
