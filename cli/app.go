@@ -194,6 +194,7 @@ func prepare(cmds []*ucli.Command) {
 			continue
 		}
 		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
+		needed := takeRequired(cmd.Flags)
 		// A command that takes no arguments, or one at most ("[QUERY]"),
 		// refuses more.
 		most := -1
@@ -203,16 +204,115 @@ func prepare(cmds []*ucli.Command) {
 		case strings.HasPrefix(cmd.ArgsUsage, "[") && strings.HasSuffix(cmd.ArgsUsage, "]") && !strings.Contains(cmd.ArgsUsage, "..."):
 			most = 1
 		}
-		if most >= 0 && cmd.Action != nil {
+		if cmd.Action != nil {
 			action := cmd.Action
 			cmd.Action = func(c *ucli.Context) error {
-				if c.NArg() > most {
+				if err := missingFlags(c, needed); err != nil {
+					return err
+				}
+				if most >= 0 && c.NArg() > most {
 					return strayArgument(c, most)
 				}
 				return action(c)
 			}
 		}
 	}
+}
+
+// takeRequired returns the flags of flags that are Required and makes
+// them not so for urfave/cli, so that missingFlags, not urfave/cli, says
+// when one is missing: urfave/cli prints the command's whole help to
+// standard output ahead of a bare `Required flag "index" not set` (or,
+// when the command was given an argument, looks that up as a command to
+// show the help of and prints nothing), where missingFlags names the
+// flag with its value and what it is, and the argument that may have
+// been meant as its value.
+func takeRequired(flags []ucli.Flag) []ucli.Flag {
+	var needed []ucli.Flag
+	for _, f := range flags {
+		switch f := f.(type) {
+		case *ucli.StringFlag:
+			if f.Required {
+				f.Required = false
+				needed = append(needed, f)
+			}
+		case *ucli.Float64Flag:
+			if f.Required {
+				f.Required = false
+				needed = append(needed, f)
+			}
+		}
+	}
+	return needed
+}
+
+// missingFlags is the usage error of a command run without some of the
+// flags it needs, nil when it has them all:
+//
+//	geo near needs --index NAME: the geo index NAME
+//	geo near needs --index NAME and --radius DISTANCE (keyspace geo near --help says what they are)
+//
+// A command given more arguments than it takes (geo near quakes ...),
+// or two or more of a list of them (geo get quakes car-7), was most
+// likely given the one flag missing as an argument, and is asked
+// whether it meant it (did you mean --index quakes?).
+func missingFlags(c *ucli.Context, needed []ucli.Flag) error {
+	var missing, usages []string
+	for _, f := range needed {
+		if name := f.Names()[0]; !c.IsSet(name) {
+			value, usage := placeholder(f.(ucli.DocGenerationFlag).GetUsage())
+			usage = strings.TrimPrefix(usage, value+": ") // "DISTANCE: 500m, 2km" says what DISTANCE is
+			missing = append(missing, "--"+name+" "+value)
+			usages = append(usages, usage)
+		}
+	}
+	switch {
+	case len(missing) == 0:
+		return nil
+	case len(missing) > 1:
+		return usagef("%s needs %s (keyspace %s --help says what they are)", commandName(c), strings.Join(missing, " and "), commandName(c))
+	}
+	msg := fmt.Sprintf("%s needs %s: %s", commandName(c), missing[0], usages[0])
+	if arg, ok := surplusArgument(c.Command.ArgsUsage, c.Args().Slice()); ok {
+		flag, _, _ := strings.Cut(missing[0], " ")
+		msg += fmt.Sprintf("; did you mean %s %s?", flag, arg)
+	}
+	return usagef("%s", msg)
+}
+
+// placeholder returns the name of a flag's value from its usage, where it
+// is in backquotes as urfave/cli writes it in the help ("the geo index
+// `NAME`"), "value" when none is, and the usage without the backquotes.
+func placeholder(usage string) (string, string) {
+	before, rest, ok := strings.Cut(usage, "`")
+	if !ok {
+		return "value", usage
+	}
+	name, after, ok := strings.Cut(rest, "`")
+	if !ok {
+		return "value", usage
+	}
+	return name, before + name + after
+}
+
+// surplusArgument returns an argument of args that may have been meant
+// as a flag's value, and whether there was one: when there are more of
+// them than argsUsage names (FILE, ID ID, none), or two or more where it
+// names a list (ID...). That is the first, as Redis's commands take the
+// key first (GEODIST key member member), unless the first is a file
+// (geo import points.csv quakes), when it is the last.
+func surplusArgument(argsUsage string, args []string) (string, bool) {
+	if strings.Contains(argsUsage, "...") {
+		if len(args) < 2 {
+			return "", false
+		}
+	} else if len(args) <= len(strings.Fields(argsUsage)) {
+		return "", false
+	}
+	if _, err := os.Stat(args[0]); err == nil || args[0] == "-" {
+		return args[len(args)-1], true
+	}
+	return args[0], true
 }
 
 // strayArgument is the usage error of a command that takes most
@@ -247,8 +347,14 @@ func common(c *ucli.Context, name string) string {
 	return c.String(name)
 }
 
+// commands are the keyspace command's commands as they are written,
+// before prepare gives them the common flags and checks.
+func commands() []*ucli.Command {
+	return []*ucli.Command{benchCommand(), geoCommand(), fenceCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), shellCommand(), completionCommand()}
+}
+
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
-	cmds := []*ucli.Command{benchCommand(), geoCommand(), fenceCommand(), tableCommand(), indexCommand(), relCommand(), logCommand(), seriesCommand(), statsCommand(), verifyCommand(), backupCommand(), shellCommand(), completionCommand()}
+	cmds := commands()
 	prepare(cmds)
 	return &ucli.App{
 		Name:                 "keyspace",

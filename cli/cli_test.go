@@ -318,7 +318,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--db", dir, "stats"}, 1, "open " + dir + ": it is a directory, not a database file"},
 		{[]string{"--db", dir, "geo", "import", "--index", "p", filepath.Join(dir, "none.csv")}, 1, "none.csv: no such file"},
 		{[]string{"--db", filepath.Join(dir, "no", "such", "dir.db"), "geo", "put", "--index", "p", "--lat", "1", "--lon", "1", "a"}, 1, "keyspace: open " + filepath.Join(dir, "no", "such", "dir.db") + ": no such file or directory\n"},
-		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1"}, 2, `"radius"`},
+		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1"}, 2, "keyspace: geo near needs --radius DISTANCE: 500m, 2km"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "3 parsecs"}, 2, "distance"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "1", "--bogus"}, 2, "bogus"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "91", "--lon", "1", "--radius", "1km"}, 1, "latitude 91"},
