@@ -449,7 +449,7 @@ func (t *boltTx) putOwned(key, value []byte, _ bool) (err error) {
 func (t *boltTx) beginBulk(first []byte) {
 	defer t.recoverDamage(nil)
 	t.inBolt = true
-	last, _ := t.b.Cursor().Last()
+	last, _ := lastPair(t.b.Cursor())
 	t.inBolt = false
 	if last == nil || bytes.Compare(first, last) > 0 {
 		t.b.FillPercent = 1.0
@@ -533,7 +533,7 @@ func (t *boltTx) Scan(r Range) iter.Seq2[[]byte, []byte] {
 				continue
 			}
 			if r.Reverse {
-				k, v = c.Prev()
+				k, v = prevPair(c, k)
 			} else {
 				k, v = c.Next()
 			}
@@ -623,10 +623,53 @@ const nearSteps = 8
 // nil).
 func seekBefore(c *bolt.Cursor, end []byte) ([]byte, []byte) {
 	if end == nil {
-		return c.Last()
+		return lastPair(c)
 	}
 	if k, _ := c.Seek(end); k == nil {
-		return c.Last()
+		return lastPair(c)
 	}
-	return c.Prev()
+	return prevPair(c, end)
+}
+
+// Going backwards over the pages a write transaction emptied.
+//
+// A delete in a write transaction takes the pair out of its page's node
+// and leaves a node it empties in the tree, empty, until the commit
+// rebalances the tree. bbolt's Next and Seek step over an empty node, but
+// its Prev stops at one and returns nil, as it does before the first key
+// (a reverse scan after a Delete or DeleteRange that emptied a page
+// ended there, short), and its Last, when every node is empty, steps back
+// to the first and starts again for ever (WriteSorted, which asks for the
+// last key, hung after a delete of every key). lastPair and prevPair are
+// Last and Prev that step over them (storetest's EmptiedPages).
+
+// lastPair positions c on the last pair, or returns nil when there is
+// none.
+func lastPair(c *bolt.Cursor) ([]byte, []byte) {
+	if k, _ := c.First(); k == nil {
+		return nil, nil // no pairs: Last might never return
+	}
+	return c.Last() // some page holds a pair: Last stops at the last one
+}
+
+// prevPair moves c, on the key at (the first key after the keys before
+// at), to the pair before it, or returns nil when there is none.
+//
+// When Prev returns nil, c is on an empty node or at the first key; a
+// second cursor's First tells which. On an empty node, each Prev steps
+// back one node, as Prev leaves an empty node's index at -1 and so goes
+// up a level and down into the node before: it reaches a node that holds
+// a pair (there is one, as some key < at), at that node's last pair.
+func prevPair(c *bolt.Cursor, at []byte) ([]byte, []byte) {
+	k, v := c.Prev()
+	if k != nil {
+		return k, v
+	}
+	if first, _ := c.Bucket().Cursor().First(); first == nil || bytes.Compare(first, at) >= 0 {
+		return nil, nil
+	}
+	for k == nil {
+		k, v = c.Prev()
+	}
+	return k, v
 }

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"BulkLoad", testBulkLoad},
 		{"Context", testContext},
 		{"Batch", testBatch},
+		{"EmptiedPages", testEmptiedPages},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })
