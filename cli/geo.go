@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -108,7 +109,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo near --index fleet --from car-7 --radius 500m",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					limitFlag(), anyFlag(), descFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
@@ -127,7 +128,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, pageFlag(),
+					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
@@ -152,7 +153,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lat", Usage: "centre latitude, degrees (with --width, --height)", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
-					limitFlag(), anyFlag(), descFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, explainFlags()),
 				Action: geoBox,
 			},
@@ -165,7 +166,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box or polygon to search"},
-					limitFlag(), anyFlag(), descFlag(), pageFlag(),
+					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, explainFlags()...),
 				Action: geoWithin,
 			},
@@ -409,12 +410,28 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	case anyOf && c.IsSet("cursor"):
 		return usagef("--any does not page: its points are the first found, not the nearest, so nothing comes after them in order")
 	}
+	if c.String("store") != "" && c.IsSet("cursor") {
+		return usagef("--store does not page: it stores every point the query finds, or the first --limit of them")
+	}
 	query := queryText(c)
 	var after *geo.Cursor
 	if token := c.String("cursor"); token != "" {
 		if after, err = geo.ParseCursor(token, query); err != nil {
 			return usageError{err}
 		}
+	}
+	if dest := c.String("store"); dest != "" {
+		if format != "table" && format != "json" {
+			return usagef("--store prints how many points it stored: --output table or json, not %s", format)
+		}
+		if c.Bool("explain") || c.String("svg") != "" {
+			return usagef("--store prints how many points it stored, not how they were found: ask the query without it for --explain or --svg")
+		}
+		return storePoints(c, dest, format, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, error) {
+			o.Limit, o.Any, o.FarthestFirst = size, anyOf, c.Bool("desc")
+			rs, _, _, err := fn(ix, tx, o)
+			return rs, err
+		})
 	}
 	return viewPoints(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error {
 		o.Limit, o.After, o.Any, o.FarthestFirst = size, after, anyOf, c.Bool("desc")
@@ -453,6 +470,12 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 // the geo index --index names (which must hold points) and the options
 // --scope, --where and --match give, checked before the file is opened.
 func viewPoints(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error) error {
+	return queryPoints(c, viewDB, fn)
+}
+
+// queryPoints is viewPoints in the transaction run opens: viewDB's, or
+// updateDB's for a query that writes what it finds (--store).
+func queryPoints(c *ucli.Context, run func(*ucli.Context, func(keyspace.Tx) error) error, fn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error) error {
 	scope, err := parseScope(c.String("scope"))
 	if err != nil {
 		return err
@@ -461,19 +484,64 @@ func viewPoints(c *ucli.Context, fn func(ix *geo.Index, tx keyspace.Tx, o *geo.Q
 	if err != nil {
 		return err
 	}
-	s, err := openView(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
 	ix := geo.NewIndex(c.String("index"))
-	return s.ViewContext(c.Context, func(tx keyspace.Tx) error {
+	return run(c, func(tx keyspace.Tx) error {
 		if err := requireIndex(ix, tx); err != nil {
 			return err
 		}
 		matches, _ := idMatcher(c)
 		return fn(ix, tx, &geo.QueryOptions{Scope: scope, Filter: pointFilter(conds, matches)})
 	})
+}
+
+// storeFlag is a region or k-nearest query's --store, Redis's
+// GEOSEARCHSTORE.
+func storeFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "store", Usage: "write the points found (or the first --limit) into the geo index `NAME`, replacing what it held, in one transaction, and print how many (Redis's GEOSEARCHSTORE); each keeps its id, position, scope, payload and expiry"}
+}
+
+// storePoints runs a query's find in a write transaction and makes its
+// points the whole of the geo index dest (which may be the index
+// queried), as Redis's GEOSEARCHSTORE replaces its destination: the
+// query and the write see the same snapshot and commit together, or
+// neither does.
+func storePoints(c *ucli.Context, dest, format string, find func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, error)) error {
+	var stored, replaced int
+	err := queryPoints(c, updateDB, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error {
+		rs, err := find(ix, tx, o)
+		if err != nil {
+			return err
+		}
+		// A result's payload may be the transaction's own bytes, which
+		// the writes below can move: the points are copies.
+		points := make([]geo.Point, len(rs))
+		for i, r := range rs {
+			points[i] = r.Point
+			points[i].Payload = bytes.Clone(r.Payload)
+		}
+		to := geo.NewIndex(dest)
+		if replaced, err = to.Drop(tx); err != nil {
+			return err
+		}
+		stored = len(points)
+		return to.PutAll(tx, points)
+	})
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(c.App.Writer, struct {
+			Stored   int    `json:"stored"`
+			Index    string `json:"index"`
+			Replaced int    `json:"replaced"`
+		}{stored, dest, replaced})
+	}
+	held := ""
+	if replaced > 0 {
+		held = fmt.Sprintf(" (replacing %s)", count(replaced, "point"))
+	}
+	_, err = fmt.Fprintf(c.App.Writer, "stored %s in geo index %s%s\n", count(stored, "point"), dest, held)
+	return err
 }
 
 // anyFlag is a region query's --any, Redis's ANY.
