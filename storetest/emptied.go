@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -94,6 +95,69 @@ func testEmptiedPages(t *testing.T, newStore NewStore) {
 						return fmt.Errorf("after WriteSorted, a reverse scan = %d pairs, the model %d", len(got), len(want))
 					}
 					return err
+				})
+			})
+			checkContents(t, s, m)
+		})
+	}
+}
+
+// testEmptiedPagesRandomly deletes random wide ranges of a store of
+// thousands of pairs, puts a few back, and scans random ranges both ways
+// in the same transaction, comparing each with the model: the deletes
+// empty pages anywhere, for the scans to cross from either side.
+func testEmptiedPagesRandomly(t *testing.T, newStore NewStore) {
+	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	const n = 4000
+	value := string(make([]byte, 100))
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 99))
+			s := open(t, newStore)
+			m := Model{}
+			for i := range n {
+				m[string(key(i))] = value
+			}
+			fill(t, s, m)
+			within(t, 30*time.Second, func() error {
+				return s.Update(func(tx keyspace.Tx) error {
+					for op := range 40 {
+						a, b := r.IntN(n+1), r.IntN(n+1)
+						rg := keyspace.Range{Start: key(min(a, b)), End: key(max(a, b))}
+						switch r.IntN(4) {
+						case 0:
+							if _, err := tx.DeleteRange(rg); err != nil {
+								return err
+							}
+							m.DeleteRange(rg)
+						case 1:
+							k := key(r.IntN(n))
+							if err := tx.Put(k, []byte("back")); err != nil {
+								return err
+							}
+							m[string(k)] = "back"
+						default:
+							rg.Reverse = r.IntN(3) > 0
+							if r.IntN(4) == 0 {
+								rg.Start = nil
+							}
+							if r.IntN(4) == 0 {
+								rg.End = nil
+							}
+							if r.IntN(3) == 0 {
+								rg.Limit = 1 + r.IntN(50)
+							}
+							got, err := Collect(tx, rg)
+							if err != nil {
+								return err
+							}
+							if want := m.Scan(rg); !slices.Equal(got, want) {
+								return fmt.Errorf("op %d: Scan(%q..%q rev=%v lim=%d) = %d pairs, the model %d; %s",
+									op, rg.Start, rg.End, rg.Reverse, rg.Limit, len(got), len(want), firstDifference(got, want))
+							}
+						}
+					}
+					return nil
 				})
 			})
 			checkContents(t, s, m)

@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"Context", testContext},
 		{"Batch", testBatch},
 		{"EmptiedPages", testEmptiedPages},
+		{"EmptiedPagesRandomly", testEmptiedPagesRandomly},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore) })
