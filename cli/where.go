@@ -266,7 +266,7 @@ func (cond condition) holdsIn(payload []byte, object bool) bool {
 func (cond condition) holds(fields map[string]any) bool {
 	v, ok := fields[cond.field]
 	if !ok && strings.Contains(cond.field, ".") {
-		v, ok = pathValue(fields, cond.field)
+		v, _ = pathValue(fields, cond.field)
 	}
 	switch v := v.(type) {
 	case nil:
