@@ -302,7 +302,8 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			limit := &QueryOptions{Limit: int(k), readBudget: 1 + int(seed%64)}
 			limited, _, err := ix.Radius(tx, lat, lon, radius, limit)
 			checkFirst(t, fmt.Sprintf("Radius(%v, %v, %v)", lat, lon, radius), got, limited, int(k), err)
-			// And the farthest k, which read the whole circle.
+			// And the farthest k: the circle read whole, or once the budget is
+			// spent, the branch and bound over its cells (Index.farthest).
 			far, _, err := ix.Radius(tx, lat, lon, radius, &QueryOptions{FarthestFirst: true})
 			if err != nil {
 				t.Fatal(err)

@@ -396,8 +396,9 @@ func TestCursorTokens(t *testing.T) {
 // first page, of the 10 nearest, asks the k-nearest search, which reads
 // less still);
 // farthest first, a page after a cursor at half the radius reads under
-// half of what the first page does (the disk left is a quarter of the
-// circle). Candidates read are counted, not timed.
+// half of what the first page does (both read their read budget, then a
+// band along their far edge, the cursor's circle half as long as the
+// region's). Candidates read are counted, not timed.
 func TestDeepPagesReadBeyondTheCursor(t *testing.T) {
 	r := rand.New(rand.NewPCG(63, 64))
 	set := syntheticSets(r, 20_000)[1]

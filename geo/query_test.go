@@ -871,6 +871,13 @@ func TestPointsJustBelowCellEdges(t *testing.T) {
 	})
 }
 
+// farthestOf is results, nearest first, farthest first, ties by id.
+func farthestOf(results []Result) []Result {
+	far := slices.Clone(results)
+	slices.SortStableFunc(far, func(a, b Result) int { return cmp.Or(cmp.Compare(b.Distance, a.Distance), cmp.Compare(a.ID, b.ID)) })
+	return far
+}
+
 // TestLimitAsksNearest: a radius or box query for the nearest Limit
 // points finds brute force's first Limit points of the region, on every
 // data set (the poles, the antimeridian, points on one spot), with a
@@ -896,6 +903,7 @@ func TestLimitAsksNearest(t *testing.T) {
 				keep := func(p Point) bool { return p.Payload[0] != 1 }
 				var switched, wholeCost, limitCost int // circles'
 				var boxWhole, boxLimit int
+				var farWhole, farLimit int // circles' read whole, and their farthest Limit
 				s.View(func(tx keyspace.Tx) error {
 					for q := range 60 {
 						c := set.points[r.IntN(len(set.points))]
@@ -924,16 +932,18 @@ func TestLimitAsksNearest(t *testing.T) {
 							wholeCost += whole.Candidates
 							limitCost += st.Candidates
 						}
-						// The farthest Limit (which read the whole circle:
-						// rings from its edge inwards read more, over
-						// these sets, than the circle).
-						farthest := slices.Clone(all)
-						slices.SortStableFunc(farthest, func(a, b Result) int { return cmp.Or(cmp.Compare(b.Distance, a.Distance), cmp.Compare(a.ID, b.ID)) })
-						got, _, err = ix.Radius(tx, c.Lat, c.Lon, radius, &QueryOptions{Limit: limit, Filter: filter, Now: now, FarthestFirst: true})
+						// The farthest Limit (the branch and bound over
+						// the circle's cells, greatest distance first).
+						farthest := farthestOf(all)
+						got, st, err = ix.Radius(tx, c.Lat, c.Lon, radius, &QueryOptions{Limit: limit, Filter: filter, Now: now, FarthestFirst: true})
 						if err != nil {
 							t.Fatal(err)
 						}
 						checkResults(t, fmt.Sprintf("%g m, the %d farthest", radius, limit), got, farthest[:min(limit, len(farthest))])
+						if whole.Candidates > 4*readBudget(limit) {
+							farWhole += whole.Candidates
+							farLimit += st.Candidates
+						}
 						// The box around the circle, across ±180° or
 						// round the pole where the circle reaches.
 						b := CircleBounds(c.Lat, c.Lon, radius)
@@ -948,6 +958,13 @@ func TestLimitAsksNearest(t *testing.T) {
 							boxWhole += whole.Candidates
 							boxLimit += st.Candidates
 						}
+						// And the box's farthest from its centre.
+						farthest = farthestOf(inBox)
+						got, _, err = ix.Box(tx, b, &QueryOptions{Limit: limit, Filter: filter, Now: now, FarthestFirst: true})
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkResults(t, fmt.Sprintf("box %+v, the %d farthest", b, limit), got, farthest[:min(limit, len(farthest))])
 					}
 					return nil
 				})
@@ -959,6 +976,15 @@ func TestLimitAsksNearest(t *testing.T) {
 				// centre may lie far from its points: less gained, but no loss.
 				if set.name != "duplicates" && boxLimit > boxWhole {
 					t.Errorf("boxes with a limit read %d candidates against %d for the whole boxes", boxLimit, boxWhole)
+				}
+				// The farthest few of a circle that holds many more lie
+				// along its edge: the read budget and then a band of cells
+				// along the edge are read, not the circle (the band's
+				// cells are wide where the circle holds few points, when
+				// a seek costs more than the candidates it saves).
+				t.Logf("the farthest Limit of circles holding many more read %d candidates; the circles %d", farLimit, farWhole)
+				if set.name != "duplicates" && farLimit >= farWhole {
+					t.Errorf("the farthest Limit of circles read %d candidates against %d for the whole circles", farLimit, farWhole)
 				}
 			})
 		}
