@@ -186,7 +186,15 @@ func TestPagesAgainstBruteForce(t *testing.T) {
 						var got []Result
 						var st Stats
 						err := s.View(func(tx keyspace.Tx) (err error) {
-							got, st, err = q.ask(tx, &QueryOptions{After: after, Now: now, Filter: keep, FarthestFirst: q.farthest}, limit)
+							// Every other walk with a read budget of 1 to 24
+							// candidates, which sends a limited query to the
+							// k-nearest search (or, farthest first, to its
+							// branch and bound) at any point of its reading.
+							budget := 0
+							if qi%2 == 0 {
+								budget = 1 + (qi*7+page)%24
+							}
+							got, st, err = q.ask(tx, &QueryOptions{After: after, Now: now, Filter: keep, FarthestFirst: q.farthest, readBudget: budget}, limit)
 							return err
 						})
 						if err != nil {
