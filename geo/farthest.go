@@ -41,10 +41,10 @@ import (
 // region's held points. A scan's seek costs what reading some 20
 // candidates does, so the sum is least for floor = reach·√(20π/held)
 // (reach·8/√held, and between a 128th and a quarter of the reach): a
-// 32nd of the reach, whatever the points, took 1.5 ms for the farthest
-// 10 within 10 km of 1,000,000 clustered points (351 ranges) and 9.8 ms
-// within 100 km (3,668), where this takes 0.26 and 0.58 ms (41 and 118
-// ranges; farthestBudget has the figures).
+// 32nd of the reach, whatever the points, took 7 and 17 times as long
+// as this for the farthest 10 within 10 and 100 km of 1,000,000
+// clustered points (351 and 3,668 ranges, against 41 and 118;
+// farthestBudget has the figures).
 func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region, points scoped, o QueryOptions, st Stats, held float64) ([]Result, Stats, error) {
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)

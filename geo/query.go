@@ -585,10 +585,11 @@ func readBudget(limit int) int {
 // points and more. On 1,000,000 clustered points in memory (-bench
 // RadiusFarthest), with the budget at readBudget the farthest 10 within
 // 1 km took 42 µs against 14.5 µs for the circle read whole (a dense
-// circle of a few thousand points, switched, took 120–170 µs); with
-// this budget 23–30 µs against 16–26 µs, within 10 km 263–272 µs
-// against 536–569 µs, within 100 km 0.58 ms against 2.3 ms and within
-// 1000 km 0.80 ms against 4.4 ms.
+// circle of a few thousand points, switched, took 120–170 µs), on a
+// machine that a stray process kept busy; with this budget, unloaded,
+// 8.2 µs against 7.9 µs, within 10 km 93 µs against 177 µs, within
+// 100 km 173 µs against 713 µs and within 1000 km 0.36 ms against 1.5
+// ms.
 func farthestBudget(limit int) int {
 	return 4 * readBudget(limit)
 }
