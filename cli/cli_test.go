@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"compress/gzip"
 	encbin "encoding/binary"
 	"encoding/json"
@@ -32,6 +33,10 @@ import (
 // binary is the keyspace command, built once for the end-to-end tests.
 var binary string
 
+// commandTimeout is how long run lets one command take: the slowest
+// take a few seconds under -race.
+const commandTimeout = 2 * time.Minute
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "keyspace-cli")
 	if err != nil {
@@ -49,11 +54,19 @@ func TestMain(m *testing.M) {
 // run runs the binary and returns stdout, stderr and the exit code.
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	// A command that hangs fails the test and is killed, rather than
+	// hold the test until go test's timeout and then spin on, orphaned,
+	// as three did when bbolt's Last looped (storetest's EmptiedPages).
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("keyspace %s: still running after %v: killed", strings.Join(args, " "), commandTimeout)
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
