@@ -3,8 +3,8 @@ package cli_test
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"compress/gzip"
+	"context"
 	encbin "encoding/binary"
 	"encoding/json"
 	"encoding/xml"
