@@ -12,10 +12,13 @@
 // Redis users write (it has no k-nearest); it is stopped after the run.
 //
 // Queries (Queries): radius 1, 10 and 100 km, a box and a hexagon 20 km
-// across, k nearest for k = 1, 10 and 100, and the 10 nearest within 100
-// km (kind "count": Redis's GEOSEARCH … ASC COUNT 10, which the 3×3 block
+// across, k nearest for k = 1, 10 and 100, the 10 nearest within 100 km
+// (kind "count": Redis's GEOSEARCH … ASC COUNT 10, which the 3×3 block
 // and Redis answer by reading the whole block, and keyspace by its
-// k-nearest search once the circle proves full).
+// k-nearest search once the circle proves full) and the 10 farthest
+// within 100 km (kind "farthest": Redis's … DESC COUNT 10, which the
+// R-tree, the 3×3 block and Redis answer by reading the whole circle or
+// block, and keyspace by its farthest-first branch and bound).
 //
 // Peers take turns: each pass asks every peer every query of a kind, and a
 // query's time is its fastest pass (Config.Passes, default 3), so a burst
@@ -101,7 +104,7 @@ type Config struct {
 
 // Kind of query, with its parameter.
 type Query struct {
-	Kind   string  `json:"kind"` // "radius", "box", "polygon", "knn", "count" (the K nearest within Metres)
+	Kind   string  `json:"kind"` // "radius", "box", "polygon", "knn", "count" (the K nearest within Metres), "farthest" (the K farthest within Metres)
 	Metres float64 `json:"metres,omitempty"`
 	K      int     `json:"k,omitempty"`
 }
@@ -116,6 +119,8 @@ func (q Query) String() string {
 		return fmt.Sprintf("polygon %g km", q.Metres/1000)
 	case "count":
 		return fmt.Sprintf("%d nearest in %g km", q.K, q.Metres/1000)
+	case "farthest":
+		return fmt.Sprintf("%d farthest in %g km", q.K, q.Metres/1000)
 	}
 	return fmt.Sprintf("knn k=%d", q.K)
 }
@@ -176,7 +181,7 @@ var Queries = []Query{
 	{Kind: "radius", Metres: 1000}, {Kind: "radius", Metres: 10_000}, {Kind: "radius", Metres: 100_000},
 	{Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000},
 	{Kind: "knn", K: 1}, {Kind: "knn", K: 10}, {Kind: "knn", K: 100},
-	{Kind: "count", Metres: 100_000, K: 10},
+	{Kind: "count", Metres: 100_000, K: 10}, {Kind: "farthest", Metres: 100_000, K: 10},
 }
 
 // Run runs the benchmark.
@@ -416,6 +421,8 @@ func ask(p peer, q Query, c [2]float64) ([]string, int, error) {
 		return p.polygon(hexagon(c, q.Metres))
 	case "count":
 		return p.within(c[0], c[1], q.Metres, q.K)
+	case "farthest":
+		return p.farthest(c[0], c[1], q.Metres, q.K)
 	}
 	return p.nearest(c[0], c[1], q.K)
 }

@@ -227,7 +227,7 @@ func BenchmarkPeers(b *testing.B) {
 		defer p.close()
 	}
 	centres := queryCentres(points, len(points), 1) // near the points, as the runner's; a new one each query
-	for _, q := range []Query{{Kind: "radius", Metres: 1_000}, {Kind: "radius", Metres: 10_000}, {Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000}, {Kind: "knn", K: 10}, {Kind: "count", Metres: 100_000, K: 10}} {
+	for _, q := range []Query{{Kind: "radius", Metres: 1_000}, {Kind: "radius", Metres: 10_000}, {Kind: "box", Metres: 20_000}, {Kind: "polygon", Metres: 20_000}, {Kind: "knn", K: 10}, {Kind: "count", Metres: 100_000, K: 10}, {Kind: "farthest", Metres: 100_000, K: 10}} {
 		for _, p := range peers {
 			b.Run(strings.ReplaceAll(q.String(), " ", "-")+"/"+strings.ReplaceAll(p.name(), " ", "-"), func(b *testing.B) {
 				for i := 0; b.Loop(); i++ {

@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
@@ -31,6 +33,9 @@ type peer interface {
 	// within is the k nearest within metres (Redis's GEOSEARCH … BYRADIUS
 	// … ASC COUNT k).
 	within(lat, lon, metres float64, k int) ([]string, int, error)
+	// farthest is the k farthest within metres, farthest first (Redis's
+	// GEOSEARCH … BYRADIUS … DESC COUNT k).
+	farthest(lat, lon, metres float64, k int) ([]string, int, error)
 	close() error
 }
 
@@ -70,6 +75,17 @@ func (p *brutePeer) load(points []workload.Point) (int64, error) {
 type hit struct {
 	id string
 	d  float64
+}
+
+// farthestIDs is the ids of the k farthest of hits, farthest first, ties
+// by id.
+func farthestIDs(hits []hit, k int) []string {
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(b.d, a.d), strings.Compare(a.id, b.id)) })
+	ids := make([]string, min(k, len(hits)))
+	for i := range ids {
+		ids[i] = hits[i].id
+	}
+	return ids
 }
 
 func sortedIDs(hits []hit) []string {
@@ -149,6 +165,16 @@ func (p *brutePeer) polygon(poly orb.Polygon) ([]string, int, error) {
 	return sortedIDs(hits), len(p.points), nil
 }
 
+func (p *brutePeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	var hits []hit
+	for _, q := range p.points {
+		if d := geo.Distance(lat, lon, q.Lat, q.Lon); d <= metres {
+			hits = append(hits, hit{q.ID, d})
+		}
+	}
+	return farthestIDs(hits, k), len(p.points), nil
+}
+
 func (p *brutePeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
 	ids, n, err := p.radius(lat, lon, metres)
 	return ids[:min(k, len(ids))], n, err
@@ -218,6 +244,22 @@ func (p *rtreePeer) radius(lat, lon, metres float64) ([]string, int, error) {
 		}
 	})
 	return p.done(hits, 0), n, nil
+}
+
+// farthest reads the whole circle, as radius does: an R-tree orders its
+// search by nearness, and tidwall/rtree has no farthest-first walk.
+func (p *rtreePeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	hits := p.hits[:0]
+	n := 0
+	p.search(geo.CircleBounds(lat, lon, metres), func(q workload.Point) {
+		n++
+		if d := geo.Distance(lat, lon, q.Lat, q.Lon); d <= metres {
+			hits = append(hits, hit{q.ID, d})
+		}
+	})
+	ids := farthestIDs(hits, k)
+	p.hits = hits[:0]
+	return ids, n, nil
 }
 
 func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
@@ -394,7 +436,7 @@ func resultIDs(rs []geo.Result) []string {
 
 // ask asks q in a View.
 func (p *keyspacePeer) ask(q question) ([]string, int, error) {
-	if p.grid && q.kind != "radius" && q.kind != "count" {
+	if p.grid && q.kind != "radius" && q.kind != "count" && q.kind != "farthest" {
 		return nil, 0, errUnsupported
 	}
 	if p.view == nil {
@@ -412,11 +454,11 @@ func (p *keyspacePeer) answer(tx keyspace.Tx) error {
 	var rs []geo.Result
 	var st geo.Stats
 	var err error
-	if q.kind == "count" {
-		p.opts.Limit = q.k
+	if q.kind == "count" || q.kind == "farthest" {
+		p.opts.Limit, p.opts.FarthestFirst = q.k, q.kind == "farthest"
 	}
 	switch q.kind {
-	case "radius", "count":
+	case "radius", "count", "farthest":
 		if p.grid {
 			rs, st, err = p.ix.RadiusFixedGrid(tx, q.lat, q.lon, q.arg, &p.opts)
 		} else {
@@ -454,4 +496,8 @@ func (p *keyspacePeer) nearest(lat, lon float64, k int) ([]string, int, error) {
 
 func (p *keyspacePeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
 	return p.ask(question{kind: "count", lat: lat, lon: lon, arg: metres, k: k})
+}
+
+func (p *keyspacePeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	return p.ask(question{kind: "farthest", lat: lat, lon: lon, arg: metres, k: k})
 }

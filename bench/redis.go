@@ -202,6 +202,17 @@ func (p *redisPeer) within(lat, lon, metres float64, k int) ([]string, int, erro
 	return ids, 0, err
 }
 
+// farthest is GEOSEARCH FROMLONLAT … BYRADIUS … DESC COUNT k: Redis
+// reads every member of the radius's 3×3 block and keeps the k farthest.
+func (p *redisPeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	if math.Abs(lat) > redisMaxLat {
+		return nil, 0, errRefused
+	}
+	ids, err := p.rdb.GeoSearch(context.Background(), redisKey, &redis.GeoSearchQuery{
+		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: "DESC", Count: k}).Result()
+	return ids, 0, err
+}
+
 // nearest is the workaround Redis users write for k-nearest, which Redis
 // lacks: GEOSEARCH BYRADIUS r ASC COUNT k, doubling r from 1 km until k
 // members come back or r covers the whole sphere. Once k members lie

@@ -38,13 +38,15 @@ import (
 // The answer lies near the region's far edge, so the cells scanned lie
 // along it, each as wide as the floor: about 2π·reach/floor of them, and
 // the points of a band about floor wide, some 2·floor/reach of the
-// region's held points. A scan's seek costs what reading some 20
-// candidates does, so the sum is least for floor = reach·√(20π/held)
-// (reach·8/√held, and between a 128th and a quarter of the reach): a
-// 32nd of the reach, whatever the points, took 7 and 17 times as long
-// as this for the farthest 10 within 10 and 100 km of 1,000,000
-// clustered points (351 and 3,668 ranges, against 41 and 118;
-// farthestBudget has the figures).
+// region's held points. If a scan's seek and the cells split to reach it
+// cost what reading c candidates does, the sum is least for floor =
+// reach·√(cπ/held). c = 20 (reach·8/√held) took 92, 169 and 347 µs for
+// the farthest 10 within 10, 100 and 1000 km of 1,000,000 clustered
+// points in memory; c = 100 (reach·18/√held, used, and held between a
+// 128th and a quarter of the reach) 69, 116 and 255 µs, with half the
+// ranges; c = 300 and 600 no less. A 32nd of the reach, whatever the
+// points, took 7 and 17 times as long as c = 20 at 10 and 100 km (351
+// and 3,668 ranges, against 41 and 118).
 func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region, points scoped, o QueryOptions, st Stats, held float64) ([]Result, Stats, error) {
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
@@ -57,7 +59,7 @@ func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region,
 		reach = min(reach, o.After.Distance) // the points after the cursor are no farther
 	}
 	s := &farthestSearch{ix: ix, tx: tx, points: points, found: found, reg: covered, k: o.Limit, reach: reach, explain: o.Explain}
-	s.floor = reach * min(max(8/math.Sqrt(max(held, 1)), 1.0/128), 1.0/4)
+	s.floor = reach * min(max(18/math.Sqrt(max(held, 1)), 1.0/128), 1.0/4) // √(100π) ≈ 18
 	s.anti = newRef(lat, lon).antipode()
 	s.queue.less = func(a, b farItem) bool { return a.bound > b.bound }
 	s.best.items = make([]int32, 0, min(o.Limit, 1024))
