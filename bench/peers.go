@@ -235,20 +235,22 @@ func (p *rtreePeer) search(b geo.Box, fn func(q workload.Point)) {
 }
 
 func (p *rtreePeer) radius(lat, lon, metres float64) ([]string, int, error) {
-	hits := p.hits[:0]
-	n := 0
-	p.search(geo.CircleBounds(lat, lon, metres), func(q workload.Point) {
-		n++
-		if d := geo.Distance(lat, lon, q.Lat, q.Lon); d <= metres {
-			hits = append(hits, hit{q.ID, d})
-		}
-	})
+	hits, n := p.inCircle(lat, lon, metres)
 	return p.done(hits, 0), n, nil
 }
 
 // farthest reads the whole circle, as radius does: an R-tree orders its
 // search by nearness, and tidwall/rtree has no farthest-first walk.
 func (p *rtreePeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	hits, n := p.inCircle(lat, lon, metres)
+	ids := farthestIDs(hits, k)
+	p.hits = hits[:0]
+	return ids, n, nil
+}
+
+// inCircle is the points within metres of (lat, lon), in p's working
+// buffer, and how many points the search read.
+func (p *rtreePeer) inCircle(lat, lon, metres float64) ([]hit, int) {
 	hits := p.hits[:0]
 	n := 0
 	p.search(geo.CircleBounds(lat, lon, metres), func(q workload.Point) {
@@ -257,9 +259,7 @@ func (p *rtreePeer) farthest(lat, lon, metres float64, k int) ([]string, int, er
 			hits = append(hits, hit{q.ID, d})
 		}
 	})
-	ids := farthestIDs(hits, k)
-	p.hits = hits[:0]
-	return ids, n, nil
+	return hits, n
 }
 
 func (p *rtreePeer) box(b geo.Box) ([]string, int, error) {
