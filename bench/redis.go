@@ -194,22 +194,22 @@ func (p *redisPeer) radius(lat, lon, metres float64) ([]string, int, error) {
 // within is GEOSEARCH FROMLONLAT … BYRADIUS … ASC COUNT k: Redis reads
 // every member of the radius's 3×3 block and keeps the k nearest.
 func (p *redisPeer) within(lat, lon, metres float64, k int) ([]string, int, error) {
-	if math.Abs(lat) > redisMaxLat {
-		return nil, 0, errRefused
-	}
-	ids, err := p.rdb.GeoSearch(context.Background(), redisKey, &redis.GeoSearchQuery{
-		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: "ASC", Count: k}).Result()
-	return ids, 0, err
+	return p.searchCount(lat, lon, metres, k, "ASC")
 }
 
 // farthest is GEOSEARCH FROMLONLAT … BYRADIUS … DESC COUNT k: Redis
 // reads every member of the radius's 3×3 block and keeps the k farthest.
 func (p *redisPeer) farthest(lat, lon, metres float64, k int) ([]string, int, error) {
+	return p.searchCount(lat, lon, metres, k, "DESC")
+}
+
+// searchCount is GEOSEARCH FROMLONLAT … BYRADIUS … sort COUNT k.
+func (p *redisPeer) searchCount(lat, lon, metres float64, k int, sort string) ([]string, int, error) {
 	if math.Abs(lat) > redisMaxLat {
-		return nil, 0, errRefused
+		return nil, 0, errRefused // GEOSEARCH refuses the centre
 	}
 	ids, err := p.rdb.GeoSearch(context.Background(), redisKey, &redis.GeoSearchQuery{
-		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: "DESC", Count: k}).Result()
+		Longitude: lon, Latitude: lat, Radius: metres, RadiusUnit: "m", Sort: sort, Count: k}).Result()
 	return ids, 0, err
 }
 
