@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -512,12 +511,12 @@ func storePoints(c *ucli.Context, dest, format string, find func(ix *geo.Index, 
 		if err != nil {
 			return err
 		}
-		// A result's payload may be the transaction's own bytes, which
-		// the writes below can move: the points are copies.
+		// Results share no memory with the transaction (geo copies
+		// their ids and payloads out of it), so the writes below
+		// cannot change them.
 		points := make([]geo.Point, len(rs))
 		for i, r := range rs {
 			points[i] = r.Point
-			points[i].Payload = bytes.Clone(r.Payload)
 		}
 		to := geo.NewIndex(dest)
 		if replaced, err = to.Drop(tx); err != nil {
