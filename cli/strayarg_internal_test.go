@@ -17,18 +17,12 @@ import (
 func TestStrayArguments(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "stray.db")
-	var walk func(path []string, cs []*ucli.Command)
 	checked := 0
-	walk = func(path []string, cs []*ucli.Command) {
-		for _, cmd := range cs {
-			p := append(append([]string(nil), path...), cmd.Name)
-			if len(cmd.Subcommands) > 0 {
-				walk(p, cmd.Subcommands)
-				continue
-			}
+	for _, top := range commands() {
+		walkLeaves(nil, top, func(p []string, cmd *ucli.Command) {
 			most := strings.HasPrefix(cmd.ArgsUsage, "[") && strings.HasSuffix(cmd.ArgsUsage, "]") && !strings.Contains(cmd.ArgsUsage, "...")
 			if cmd.ArgsUsage != "" && !most {
-				continue
+				return
 			}
 			args := append([]string{"keyspace", "--db", db}, p...)
 			for _, name := range requiredFlags(cmd) {
@@ -51,9 +45,8 @@ func TestStrayArguments(t *testing.T) {
 				t.Errorf("%v: exit %d, %q, printed %q; want 2 and %q", args[3:], code, errb.String(), out.String(), want)
 			}
 			checked++
-		}
+		})
 	}
-	walk(nil, commands())
 	if checked < 45 {
 		t.Errorf("only %d commands take no arguments or one", checked)
 	}

@@ -64,24 +64,10 @@ func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region,
 	s.queue.less = func(a, b farItem) bool { return a.bound > b.bound }
 	s.best.items = make([]int32, 0, min(o.Limit, 1024))
 	s.best.less = s.worse
-	// The tests: a cell inside the region keeps every point, at its
-	// distance; one across its edge keeps those the region holds.
-	from := newOrigin(lat, lon)
-	if isCircle {
-		from = circ.centre.origin()
-	}
-	found.inside = radiusTest{from: from, hOut: 2, radius: math.Inf(1)}
-	s.inside = &found.inside
-	if isCircle {
-		found.edge = radiusTest{from: from, hOut: circ.hOut, radius: circ.radius}
-		s.edge = &found.edge
-	} else {
-		s.edge = &regionTest{reg: reg, from: from}
-	}
 	if o.Explain != nil {
 		*o.Explain = Explain{} // what the search that answers reads
-		s.edge = &explainTest{s.edge, &o.Explain.Rejected}
 	}
+	s.inside, s.edge = &found.inside, found.regionTests(reg, lat, lon, o.Explain)
 	for _, c := range found.cover.cover(covered, o.maxCells(covered)) {
 		s.push(c.cell, c.inside)
 	}
@@ -94,14 +80,7 @@ func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region,
 			return nil, s.st, err
 		}
 	}
-	keys := found.order[:0]
-	for _, i := range s.best.items {
-		keys = append(keys, sortKey{i: i})
-	}
-	keys, spare := sortSome(keys, found.spare, found.recs, found.ids)
-	farthestFirst(keys, found.recs)
-	found.order, found.spare = keys[:0], spare[:0]
-	out := found.resultsIn(keys, o.Into)
+	out := found.resultsOf(s.best.items, o.Into)
 	s.st.Results = len(out)
 	s.st.Cells, s.st.Ranges, s.st.Candidates = s.st.Cells+st.Cells, s.st.Ranges+st.Ranges, s.st.Candidates+st.Candidates
 	return out, s.st, nil

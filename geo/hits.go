@@ -208,6 +208,22 @@ func (h *hits) results(limit int, into []Result) []Result {
 	return h.resultsIn(order, into)
 }
 
+// resultsOf returns the records best names (a k-nearest or farthest
+// search's best) as results does its records: sorted by distance
+// (farthest first if h.farthest), then id.
+func (h *hits) resultsOf(best []int32, into []Result) []Result {
+	keys := h.order[:0]
+	for _, i := range best {
+		keys = append(keys, sortKey{i: i})
+	}
+	keys, spare := sortSome(keys, h.spare, h.recs, h.ids)
+	h.order, h.spare = keys[:0], spare[:0]
+	if h.farthest {
+		farthestFirst(keys, h.recs)
+	}
+	return h.resultsIn(keys, into)
+}
+
 // resultsIn returns the records that order names (by their i), in that
 // order, as Results that share no memory with h: one string holds their
 // ids and one slice their payloads. When order names every record (a

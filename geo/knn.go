@@ -116,15 +116,9 @@ func (ix *Index) nearest(tx keyspace.Tx, lat, lon float64, k int, within float64
 		}
 	}
 	// The answer is the k best read: nearest first, ties by id.
-	h := s.found
-	keys := h.order[:0]
-	for _, i := range s.best.items {
-		keys = append(keys, sortKey{i: i})
-	}
-	keys, spare := sortSome(keys, h.spare, h.recs, h.ids)
-	h.order, h.spare = keys[:0], spare[:0]
-	s.st.Results = len(keys)
-	return h.resultsIn(keys, o.Into), s.st, nil
+	out := s.found.resultsOf(s.best.items, o.Into)
+	s.st.Results = len(out)
+	return out, s.st, nil
 }
 
 // nearestSearch is the state of one Nearest call.

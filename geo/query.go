@@ -240,27 +240,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 			o.Explain.addRange(s.grid, s.lo, s.hi)
 		}
 	}
-	// Each candidate's distance is computed once: a circle's test is its
-	// distance from the centre, which is also the result's.
-	circ, isCircle := reg.(*circle)
-	var from origin
-	if isCircle {
-		from = circ.centre.origin() // (lat, lon), its trigonometry done
-	} else {
-		from = newOrigin(lat, lon)
-	}
-	// Every haversine is at most 1: 2 rejects none.
-	found.inside = radiusTest{from: from, hOut: 2, radius: math.Inf(1)}
-	var test candidateTest
-	if isCircle {
-		found.edge = radiusTest{from: from, hOut: circ.hOut, radius: circ.radius}
-		test = &found.edge
-	} else {
-		test = &regionTest{reg: reg, from: from}
-	}
-	if o.Explain != nil {
-		test = &explainTest{test, &o.Explain.Rejected}
-	}
+	test := found.regionTests(reg, lat, lon, o.Explain)
 	// The ranges, ascending, are visited in one call (keyspace.VisitRanges),
 	// each with its run's test: a run of cells inside the region rejects
 	// nothing, so it has nothing to explain either.
@@ -298,6 +278,36 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	out := found.results(o.Limit, o.Into)
 	st.Results = len(out)
 	return out, st, nil
+}
+
+// regionTests makes h's candidate tests for reg, at distances from
+// (lat, lon): h.inside, for a cell inside the region, keeps every point,
+// and the test it returns, for a cell across the region's edge, keeps
+// those reg holds (a circle's by its radius), recording in explain those
+// it rejects when explain is set. Each candidate's distance is computed
+// once: a circle's test is its distance from the centre, which is also
+// the result's.
+func (h *hits) regionTests(reg region, lat, lon float64, explain *Explain) candidateTest {
+	circ, isCircle := reg.(*circle)
+	var from origin
+	if isCircle {
+		from = circ.centre.origin() // (lat, lon), its trigonometry done
+	} else {
+		from = newOrigin(lat, lon)
+	}
+	// Every haversine is at most 1: 2 rejects none.
+	h.inside = radiusTest{from: from, hOut: 2, radius: math.Inf(1)}
+	var test candidateTest
+	if isCircle {
+		h.edge = radiusTest{from: from, hOut: circ.hOut, radius: circ.radius}
+		test = &h.edge
+	} else {
+		test = &regionTest{reg: reg, from: from}
+	}
+	if explain != nil {
+		test = &explainTest{test, &explain.Rejected}
+	}
+	return test
 }
 
 // checkAfter validates the cursor, if any.

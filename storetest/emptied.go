@@ -23,7 +23,7 @@ import (
 // delete of everything). Each transaction here runs under a watchdog
 // that fails the test rather than hang it.
 func testEmptiedPages(t *testing.T, newStore NewStore) {
-	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	key := emptiedKey
 	const n = 3000
 	value := make([]byte, 100)
 	all := Model{}
@@ -107,7 +107,7 @@ func testEmptiedPages(t *testing.T, newStore NewStore) {
 // in the same transaction, comparing each with the model: the deletes
 // empty pages anywhere, for the scans to cross from either side.
 func testEmptiedPagesRandomly(t *testing.T, newStore NewStore) {
-	key := func(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
+	key := emptiedKey
 	const n = 4000
 	value := string(make([]byte, 100))
 	for seed := range uint64(6) {
@@ -164,6 +164,10 @@ func testEmptiedPagesRandomly(t *testing.T, newStore NewStore) {
 		})
 	}
 }
+
+// emptiedKey is the i-th key of the EmptiedPages tests' stores: keys in
+// the order of i.
+func emptiedKey(i int) []byte { return fmt.Appendf(nil, "k%05d", i) }
 
 // within runs fn and fails t with its error, or when it has not returned
 // after d (it is left running: a hung store cannot be stopped).
