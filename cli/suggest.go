@@ -67,12 +67,7 @@ func withFlagSuggestion(c *ucli.Context, err error) error {
 // unknownFlag is the usage error err for the flag typed (without its
 // dashes), with the nearest of flags when one is near.
 func unknownFlag(err error, typed string, flags []ucli.Flag) error {
-	var names []string
-	for _, f := range flags {
-		names = append(names, f.Names()...)
-	}
-	slices.Sort(names)
-	if s := nearest(typed, names); s != "" {
+	if s := nearestFlag(typed, flags); s != "" {
 		dashes := "--"
 		if len(s) == 1 {
 			dashes = "-"
@@ -80,4 +75,32 @@ func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 		return usageError{fmt.Errorf("%w; did you mean %s%s?", err, dashes, s)}
 	}
 	return usageError{err}
+}
+
+// nearestFlag returns the name among flags's that typed (without its
+// dashes) most likely meant, or "" when none is near. A name that begins
+// with typed as a whole word wins (--id meant --id-col, --lat on an import
+// --lat-col), the shortest such first; otherwise the nearest by nearest,
+// leaving out one-letter aliases unless typed is one letter, since
+// Jaro-Winkler rates "i" close to any "i…" (--id is not -i).
+func nearestFlag(typed string, flags []ucli.Flag) string {
+	var names []string
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 || len(typed) == 1 {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	word := ""
+	for _, n := range names {
+		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)+"-") && (word == "" || len(n) < len(word)) {
+			word = n
+		}
+	}
+	if word != "" {
+		return word
+	}
+	return nearest(typed, names)
 }
