@@ -2136,3 +2136,83 @@ func TestLogRangeByTime(t *testing.T) {
 		t.Errorf("--from with --since: exit %d, %q", code, stderr)
 	}
 }
+
+// TestTableCountQueries: table count takes its prefix as table scan takes
+// a query (US, US:*, US:C*, *), with --depth defaulting to the prefix's
+// columns, and each count is the number of imported rows a recount of
+// the CSV in the test puts in that group.
+func TestTableCountQueries(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	countries := []string{"US", "NO", "UY"}
+	states := []string{"CA", "CO", "NY", "C", "TX", "c"}
+	var csvText strings.Builder
+	csvText.WriteString("country,state,id\n")
+	type row struct{ country, state string }
+	var rows []row
+	rnd := rand.New(rand.NewPCG(8, 25))
+	for i := range 300 {
+		r := row{countries[rnd.IntN(len(countries))], states[rnd.IntN(len(states))]}
+		rows = append(rows, r)
+		fmt.Fprintf(&csvText, "%s,%s,%d\n", r.country, r.state, i)
+	}
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "table", "import", "--table", "c", "--key-cols", "country,state,id", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	recount := func(country, statePrefix string, depth int, exactState bool) map[string]int {
+		want := map[string]int{}
+		for _, r := range rows {
+			if country != "" && r.country != country || !strings.HasPrefix(r.state, statePrefix) || exactState && r.state != statePrefix {
+				continue
+			}
+			switch depth {
+			case 1:
+				want[r.country]++
+			case 2:
+				want[r.country+":"+r.state]++
+			}
+		}
+		return want
+	}
+	for _, tc := range []struct {
+		args []string
+		want map[string]int
+	}{
+		{nil, recount("", "", 1, false)},
+		{[]string{"*"}, recount("", "", 1, false)},
+		{[]string{"--depth", "2"}, recount("", "", 2, false)},
+		{[]string{"US"}, recount("US", "", 1, false)},
+		{[]string{"US:*"}, recount("US", "", 1, false)},
+		{[]string{"US:*", "--depth", "2"}, recount("US", "", 2, false)},
+		{[]string{"US:C*"}, recount("US", "C", 2, false)},
+		{[]string{"NO:c*"}, recount("NO", "c", 2, false)},
+		{[]string{"US:CA"}, recount("US", "CA", 2, true)},
+		{[]string{"US:CA:*"}, recount("US", "CA", 2, true)},
+		{[]string{"UY:Z*"}, map[string]int{}},
+	} {
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "table", "count", "--table", "c"}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", tc.args, code, stderr)
+			continue
+		}
+		got := map[string]int{}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %v: %s", tc.args, err, out)
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%v: counts %v, want %v", tc.args, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"US:C*", "--depth", "1"}, "--depth 1: want 2 to 3"},
+		{[]string{"US:CA", "--depth", "4"}, "--depth 4: want 2 to 3"},
+		{[]string{"US:CA:1:2"}, "4 components, but the key has 3 columns"},
+		{[]string{"US:CA:x*"}, "'*' needs a string column"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db, "table", "count", "--table", "c"}, tc.args...)...); code != 2 || !strings.Contains(stderr, tc.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, stderr, tc.stderr)
+		}
+	}
+}

@@ -64,10 +64,10 @@ func tableCommand() *ucli.Command {
 				Action:    tableGet,
 			},
 			{
-				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix",
+				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C)",
 				UsageText: "keyspace table count --table cities --depth 2 US",
 				ArgsUsage: "[PREFIX]",
-				Flags:     []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Value: 1, Usage: "group by this many key columns"}},
+				Flags:     []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"}},
 				Action:    tableCount,
 			},
 			{
@@ -382,23 +382,35 @@ func tableCount(c *ucli.Context) error {
 		return err
 	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
-		var prefix composite.Tuple
-		if p := c.Args().First(); p != "" {
-			n := strings.Count(p, ":") + 1 // a first guess, refined by the parser
-			if n > len(schema) {
-				return usagef("prefix %q has more parts than the key's %d columns", p, len(schema))
-			}
-			if prefix, err = composite.ParseText(p, schema[:n]); err != nil {
+		// The prefix is a query as table scan takes it: US, US:* and US:CA
+		// name whole columns; US:C* the states starting with C, whose
+		// groups are those of US with the rest left out.
+		var q composite.Query
+		if p := c.Args().First(); p != "" && p != "*" {
+			if q, err = composite.ParseQuery(p, schema); err != nil {
 				return usageError{err}
 			}
 		}
-		depth := c.Int("depth")
-		if depth < len(prefix) || depth > len(schema) {
-			return usagef("--depth %d: want %d to %d", depth, len(prefix), len(schema))
+		least := max(len(q.Prefix), 1)
+		if q.Partial != nil {
+			least = len(q.Prefix) + 1
 		}
-		groups, err := t.GroupCounts(tx, prefix, depth)
+		depth := c.Int("depth")
+		if !c.IsSet("depth") {
+			depth = least
+		}
+		if depth < least || depth > len(schema) {
+			return usagef("--depth %d: want %d to %d", depth, least, len(schema))
+		}
+		groups, err := t.GroupCounts(tx, q.Prefix, depth)
 		if err != nil {
 			return err
+		}
+		if q.Partial != nil {
+			groups = slices.DeleteFunc(groups, func(g composite.GroupCount) bool {
+				s, ok := g.Group[len(q.Prefix)].(string)
+				return !ok || !strings.HasPrefix(s, *q.Partial)
+			})
 		}
 		if format == "json" {
 			out := map[string]int{}
