@@ -615,6 +615,12 @@ func intersperse(app *ucli.App, args []string) ([]string, error) {
 		}
 	}
 	out = append(out, flags...)
+	if slices.ContainsFunc(flags, func(f string) bool { return slices.Contains([]string{"-h", "--h", "-help", "--help"}, f) }) {
+		// The help of the command, whatever its arguments: urfave/cli
+		// reads the words after --help as the name of a subcommand
+		// (geo get --index x car-7 --help answered "unknown command").
+		return out, nil
+	}
 	if len(positional) > 0 {
 		out = append(append(out, "--"), positional...)
 	}

@@ -622,6 +622,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"help", "geo", "near"}, 0, "", "keyspace geo near - points within a radius"},
 		{[]string{"geo", "help", "knn"}, 0, "", "keyspace geo knn - the k nearest"},
 		{[]string{"help", "geo", "neer"}, 2, `did you mean "near"?`, ""},
+		{[]string{"geo", "get", "--index", "x", "car-7", "--help"}, 0, "", "keyspace geo get - points by id"},
+		{[]string{"table", "scan", "US:*", "-h", "--table", "x"}, 0, "", "keyspace table scan - rows whose key"},
 	} {
 		out, stderr, code := run(t, "", append([]string{"--db", db}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.stderr) || tc.stderr == "" && stderr != "" || !strings.Contains(out, tc.stdout) {
