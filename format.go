@@ -33,7 +33,12 @@ import (
 //     circles' and boxes' regions ("r"). Version-2 files read unchanged:
 //     their fences never expire, and a circle or box with no region key
 //     is read from its definition.
-const FormatVersion = 3
+//   - 4 (session 35): a polygon fence's rings carry their band indexes,
+//     so a lookup tests a point on them in place (a form that begins with
+//     a zero word, which a version-3 build reads as damaged). Version-3
+//     files read unchanged: rings in the earlier form are decoded whole
+//     for each lookup, as before, until the fence is put again.
+const FormatVersion = 4
 
 // checkFormat refuses a keyspace bucket of a newer format. The version
 // lies in a page like any other, and bbolt's pages carry no checksums,

@@ -187,7 +187,7 @@
 //	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
 //	                                          (with 0x80 set and the expiry after it for a fence that expires)
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
-//	("f", name, "p", id)                   → a polygon's rings and their boxes, binary, for points on its edge
+//	("f", name, "p", id)                   → a polygon's rings, their boxes and band indexes, binary, for points on its edge
 //	("f", name, "r", id)                   → a circle's or a box's region, binary (2 | lat | lon | radius, 3 | box)
 //	("f", name, "e", expires, id)          → nothing: the fences that expire, soonest first
 //

@@ -31,7 +31,7 @@ import (
 //	("f", name, "d", id)                      → the fence: its region and cells, JSON
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
-//	("f", name, "p", id)                      → a polygon fence's rings, for points on its edges (fence_polygon.go)
+//	("f", name, "p", id)                      → a polygon fence's rings and band indexes, for points on its edges (fence_polygon.go)
 //	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it (regionValue)
 //	("f", name, "e", expires, id)             → nothing: a fence that expires, by when (fence_expiry.go)
 //

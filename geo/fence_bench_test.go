@@ -398,3 +398,42 @@ func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []wor
 		})
 	}
 }
+
+// BenchmarkFenceBorder: which of one fence, a country-sized polygon whose
+// border has 5,000 or 50,000 jagged positions, holds a point near its
+// border (within a tenth of a degree of it, so the lookup lands in one
+// of its edge cells and must test the polygon), by Containing on both
+// backends, against orb's planar test of the same polygon (orb, the
+// baseline) in the same run.
+func BenchmarkFenceBorder(b *testing.B) {
+	for _, positions := range []int{5_000, 50_000} {
+		r := rand.New(rand.NewPCG(12, uint64(positions)))
+		ring := make(orb.Ring, 0, positions+1)
+		radius := func(θ float64) float64 { return 5 + math.Sin(7*θ) } // degrees: lobed, as a border is
+		for i := range positions {
+			θ := 2 * math.Pi * float64(i) / float64(positions)
+			ρ := radius(θ) + r.Float64()*0.01 // jagged
+			ring = append(ring, orb.Point{20 + ρ*math.Cos(θ), 45 + ρ*math.Sin(θ)})
+		}
+		ring = append(ring, ring[0])
+		polygon := orb.Polygon{ring}
+		probes := make([]workload.Point, 1000)
+		for i := range probes {
+			θ := r.Float64() * 2 * math.Pi
+			ρ := radius(θ) + (r.Float64()-0.5)*0.2
+			probes[i] = workload.Point{Lat: 45 + ρ*math.Sin(θ), Lon: 20 + ρ*math.Cos(θ)}
+		}
+		name := fmt.Sprintf("positions=%d", positions)
+		benchContaining(b, name, []geo.Fence{{ID: "border", Polygon: polygon}}, probes)
+		b.Run(name+"/orb", func(b *testing.B) {
+			held := 0
+			for i := 0; b.Loop(); i++ {
+				p := probes[i%len(probes)]
+				if planar.PolygonContains(polygon, orb.Point{p.Lon, p.Lat}) {
+					held++
+				}
+			}
+			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
+	}
+}

@@ -97,16 +97,39 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *expiry.Clock
 	}
 	slices.Sort(v.polygons)
 	for _, id := range slices.Compact(v.polygons) {
-		reg, err := fs.regionOf(tx, id)
+		held, err := fs.polygonContains(tx, id, lat, lon)
 		if err != nil {
 			return nil, err
 		}
-		if reg.contains(lat, lon) {
+		if held {
 			v.ids = append(v.ids, id)
 		}
 	}
 	slices.Sort(v.ids)
 	return slices.Compact(v.ids), nil
+}
+
+// polygonContains reports whether the fence id, a polygon with a cell on
+// its edge at (lat, lon), holds the point: tested on its stored rings in
+// place (storedPolygonContains), or for a fence stored before they were
+// kept, on its region.
+func (fs *Fences) polygonContains(tx keyspace.Tx, id string, lat, lon float64) (bool, error) {
+	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
+	if errors.Is(err, keyspace.ErrNotFound) {
+		reg, err := fs.regionOf(tx, id)
+		if err != nil {
+			return false, err
+		}
+		return reg.contains(lat, lon), nil
+	}
+	if err != nil {
+		return false, fs.wrap(err)
+	}
+	held, err := storedPolygonContains(v, lat, lon)
+	if err != nil {
+		return false, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+	}
+	return held, nil
 }
 
 // regionOf is the region of the fence id, for testing points and paths:

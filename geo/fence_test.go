@@ -2,6 +2,7 @@ package geo
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -908,51 +909,114 @@ func TestFenceRepair(t *testing.T) {
 }
 
 // FuzzPolygonEncoding: any bytes decode to a polygon or an error, never a
-// panic or a huge allocation; a polygon's encoding decodes to its rings
-// and their boxes exactly.
+// panic or a huge allocation, and a point tested on them in place
+// (storedPolygonContains) gets the answer the decoded polygon gives, or
+// for bytes that do not decode an error or an answer, never a panic.
+// Bytes that decode encode again as themselves. A polygon's encoding, in
+// either form (with band indexes, and as formats 2 and 3 wrote it),
+// decodes to its rings, boxes and band indexes exactly, and a point in
+// place, on a vertex, or at an edge's midpoint gets orb's answer.
 func FuzzPolygonEncoding(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := range 4 {
-		pr, err := newPolygonRegion(star(r, 10, 20, 1, i%2 == 0))
+	for i := range 6 {
+		poly := star(r, 10, 20, 1, i%2 == 0)
+		if i >= 4 {
+			poly = jaggedStar(r, 10, 20, 1, 10*i, i == 5)
+		}
+		pr, err := newPolygonRegion(poly)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(appendPolygon(nil, pr), uint64(i))
+		f.Add(appendPolygonForm(nil, pr, false), uint64(i))
 	}
 	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 1}, uint64(9))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff}, uint64(10))
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1}, uint64(11))
 	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
-		if pr, err := decodePolygon(b); err == nil {
-			if again := appendPolygon(nil, polygonRegion{mp: pr.mp, bounds: ringBounds(pr.mp)}); !bytes.Equal(again, b) {
-				// Bytes that decode are a polygon's encoding, but for
-				// boxes that are not its rings': re-encoding recomputes
-				// them.
-				for pi, poly := range pr.mp {
-					for ri, ring := range poly {
-						if ring.Bound() == pr.bounds[pi][ri] {
-							continue
-						}
-						return
-					}
-				}
+		r := rand.New(rand.NewPCG(seed, 1))
+		pr, err := decodePolygon(b)
+		for range 8 {
+			lat, lon := r.Float64()*30-5, r.Float64()*30+5
+			if err == nil && len(pr.mp) > 0 && len(pr.mp[0]) > 0 && len(pr.mp[0][0]) > 0 && r.IntN(2) == 0 {
+				v := pr.mp[0][0][r.IntN(len(pr.mp[0][0]))] // a vertex
+				lat, lon = v.Lat(), v.Lon()
+			}
+			held, serr := storedPolygonContains(b, lat, lon)
+			if err == nil && (serr != nil || held != pr.contains(lat, lon)) {
+				t.Fatalf("(%v, %v): in place %v, %v; decoded %v", lat, lon, held, serr, pr.contains(lat, lon))
+			}
+		}
+		if err == nil {
+			indexed := binary.BigEndian.Uint32(b) == 0
+			if again := appendPolygonForm(nil, pr, indexed); !bytes.Equal(again, b) {
 				t.Fatalf("%x decodes, but encodes again as %x", b, again)
 			}
-			pr.contains(0, 0) // must not panic
 		}
-		r := rand.New(rand.NewPCG(seed, 1))
-		mp := orb.MultiPolygon{star(r, r.Float64()*170-85, r.Float64()*350-175, r.Float64()*5, r.IntN(2) == 0)}
+		lat, lon := r.Float64()*170-85, r.Float64()*350-175
+		poly := star(r, lat, lon, r.Float64()*5, r.IntN(2) == 0)
+		if r.IntN(2) == 0 {
+			poly = jaggedStar(r, lat, lon, r.Float64()*5, 33+r.IntN(100), r.IntN(2) == 0)
+		}
+		mp := orb.MultiPolygon{poly}
 		want, err := newPolygonRegion(mp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr, err := decodePolygon(appendPolygon(nil, want))
+		indexed := seed%3 != 0 // the earlier form a third of the time
+		enc := appendPolygonForm(nil, want, indexed)
+		pr, err = decodePolygon(enc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.EqualFunc(pr.mp, want.mp, func(a, b orb.Polygon) bool { return a.Equal(b) }) || !reflect.DeepEqual(pr.bounds, want.bounds) {
 			t.Fatalf("%v decodes as %v", mp, pr.mp)
 		}
+		if indexed && !reflect.DeepEqual(pr.indexes, want.indexes) || !indexed && pr.indexes != nil {
+			t.Fatalf("indexed %v: band indexes %v, want %v", indexed, pr.indexes, want.indexes)
+		}
+		var probes []orb.Point
+		for _, ring := range poly {
+			for i := 0; i+1 < len(ring); i += 1 + r.IntN(16) {
+				probes = append(probes, ring[i], orb.Point{(ring[i][0] + ring[i+1][0]) / 2, (ring[i][1] + ring[i+1][1]) / 2})
+			}
+		}
+		box := want.bound
+		for range 20 {
+			probes = append(probes, orb.Point{box.Min[0] + r.Float64()*(box.Max[0]-box.Min[0]), box.Min[1] + r.Float64()*(box.Max[1]-box.Min[1])})
+		}
+		for _, p := range probes {
+			got, err := storedPolygonContains(enc, p.Lat(), p.Lon())
+			if w := planar.MultiPolygonContains(mp, p); err != nil || got != w {
+				t.Fatalf("indexed %v, %v in %v: %v, %v; orb says %v", indexed, p, mp, got, err, w)
+			}
+		}
 	})
+}
+
+// jaggedStar is a polygon of n positions (with a hole of n/4 when hole)
+// around (lat, lon), within size degrees of it, shaped as a border is: a
+// star whose angles only grow, so that it never crosses itself, with
+// lobes, and radii jagged by about the step between positions, so that
+// its edges are short and its rings get band indexes (ringIndexOf).
+func jaggedStar(r *rand.Rand, lat, lon, size float64, n int, hole bool) orb.Polygon {
+	lat, lon = clamp(lat, -89.5, 89.5), clamp(lon, -179.5, 179.5)
+	size = math.Min(size, 0.9*math.Min(90-math.Abs(lat), 180-math.Abs(lon)))
+	ring := func(scale float64, n int) orb.Ring {
+		var out orb.Ring
+		lobes, phase := float64(1+r.IntN(7)), r.Float64()*2*math.Pi
+		for i := range n {
+			a := (float64(i) + 0.8*r.Float64()) / float64(n) * 2 * math.Pi
+			d := size * scale * (0.75 + 0.2*math.Sin(lobes*a+phase) + 2*math.Pi/float64(n)*r.Float64())
+			out = append(out, orb.Point{lon + d*math.Cos(a), lat + d*math.Sin(a)})
+		}
+		return append(out, out[0])
+	}
+	p := orb.Polygon{ring(1, n)}
+	if hole {
+		p = append(p, ring(0.2, max(n/4, 3)))
+	}
+	return p
 }
 
 // TestInFence: the points of an index inside each fence of a set, read
@@ -1079,13 +1143,3 @@ func TestPutPoint(t *testing.T) {
 	})
 }
 
-// ringBounds is each ring's box, by polygon and ring, found afresh.
-func ringBounds(mp orb.MultiPolygon) [][]orb.Bound {
-	out := make([][]orb.Bound, len(mp))
-	for pi, poly := range mp {
-		for _, ring := range poly {
-			out[pi] = append(out[pi], ring.Bound())
-		}
-	}
-	return out
-}

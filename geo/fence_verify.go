@@ -32,7 +32,9 @@ func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx,
 // caller's transaction, and returns the problems it fixed, as Verify
 // describes them: missing cells and expiry entries are written, wrong
 // values, rings, regions and a mask that misses levels rewritten, stray
-// cells, rings, regions and expiry entries deleted. A definition that
+// cells, rings, regions and expiry entries deleted. Rings stored in the
+// form of formats 2 and 3 are sound, and not reported, but Repair
+// rewrites them with their band indexes (fence_polygon.go). A definition that
 // does not decode is deleted with its cells: nothing else holds its
 // region.
 func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
@@ -41,10 +43,10 @@ func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx,
 func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	var problems []string
 	var writes fixes.Set
-	want := map[string][]byte{}     // every cell key the definitions list → its value
-	rings := map[string][]byte{}    // every polygon fence's rings key → its encoding
-	regions := map[string][]byte{}  // every circle's and box's region key → its value
-	expiring := map[string]string{} // every expiry entry the definitions imply → its fence
+	want := map[string][]byte{}         // every cell key the definitions list → its value
+	rings := map[string]polygonRegion{} // every polygon fence's rings key → its rings
+	regions := map[string][]byte{}      // every circle's and box's region key → its value
+	expiring := map[string]string{}     // every expiry entry the definitions imply → its fence
 	owner := map[string]string{}
 	var levels levelMask // of the cells the definitions list
 	for k, v := range tx.Scan(fs.defs.Range()) {
@@ -83,7 +85,7 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		}
 		if f.Polygon != nil {
 			key := string(fs.polygons.Pack(composite.Tuple{id}))
-			rings[key], owner[key] = appendPolygon(nil, reg.(polygonRegion)), id
+			rings[key], owner[key] = reg.(polygonRegion), id
 		} else {
 			key := string(fs.regions.Pack(composite.Tuple{id}))
 			regions[key], owner[key] = f.regionValue(), id
@@ -111,15 +113,23 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		problems = append(problems, fmt.Sprintf("fence %s: cell %s missing", errctx.Quote(owner[k]), errctx.Quote(k)))
 		writes.Put([]byte(k), v)
 	}
-	// A polygon's rings must be its definition's; a polygon with none
-	// (stored before they were kept) is tested from its definition.
+	// A polygon's rings must be its definition's, in either form
+	// (fence_polygon.go); a polygon with none (stored before they were
+	// kept) is tested from its definition.
 	for k, v := range tx.Scan(fs.polygons.Range()) {
-		w, listed := rings[string(k)]
-		switch {
-		case !listed:
+		pr, listed := rings[string(k)]
+		if !listed {
 			problems = append(problems, fmt.Sprintf("stray fence polygon %s", errctx.Quote(string(k))))
 			writes.Delete(bytes.Clone(k))
-		case !bytes.Equal(v, w):
+			continue
+		}
+		switch w := appendPolygon(nil, pr); {
+		case bytes.Equal(v, w):
+		case bytes.Equal(v, appendPolygonForm(nil, pr, false)):
+			// Sound, in the earlier form: not a problem, but Repair
+			// writes the indexed form, which lookups read in place.
+			writes.Put(bytes.Clone(k), w)
+		default:
 			problems = append(problems, fmt.Sprintf("fence %s: its stored rings are not its definition's", errctx.Quote(owner[string(k)])))
 			writes.Put(bytes.Clone(k), w)
 		}

@@ -94,9 +94,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 					pr.edges = append(pr.edges, newEdge(ring[i], ring[i+1]))
 				}
 			}
-			if len(ring) > indexFrom {
-				pr.indexes[pi][ri] = newRingIndex(ring, pr.bounds[pi][ri], (len(ring)-1)/4)
-			}
+			pr.indexes[pi][ri] = ringIndexOf(ring, pr.bounds[pi][ri])
 		}
 	}
 	pr.bound = pr.bounds[0][0] // the outer rings' boxes hold the holes'
@@ -147,8 +145,9 @@ func (p polygonRegion) contains(lat, lon float64) bool {
 }
 
 // index is ring ri of polygon pi's ringIndex, or nil: a small ring has
-// none, and nor does a fence's polygon decoded to test one point
-// (decodePolygon), where building it would cost what it saves.
+// none, and nor does a fence's polygon stored in the form of formats 2
+// and 3 and decoded to test one point (decodePolygon), where building it
+// would cost what it saves.
 func (p polygonRegion) index(pi, ri int) *ringIndex {
 	if p.indexes == nil {
 		return nil
@@ -216,6 +215,18 @@ func passesBy(p, s, e orb.Point) bool {
 // indexFrom is the most positions a ring has and is cast against whole;
 // a larger ring gets a ringIndex.
 const indexFrom = 32
+
+// ringIndexOf is the ringIndex of the ring r, whose bounding box is b: a
+// band for every four edges, or nil for a ring of indexFrom positions or
+// fewer (or one newRingIndex finds an index does not pay for). A polygon
+// fence stores it (appendPolygon), so it must stay a function of the ring
+// alone.
+func ringIndexOf(r orb.Ring, b orb.Bound) *ringIndex {
+	if len(r) <= indexFrom {
+		return nil
+	}
+	return newRingIndex(r, b, (len(r)-1)/4)
+}
 
 // A ringIndex lists, for each of equal bands across a ring's longitudes,
 // the ring's edges whose longitudes reach into the band, in the order of
