@@ -1142,4 +1142,3 @@ func TestPutPoint(t *testing.T) {
 		})
 	})
 }
-
