@@ -404,7 +404,9 @@ func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []wor
 // border (within a tenth of a degree of it, so the lookup lands in one
 // of its edge cells and must test the polygon), by Containing on both
 // backends, against orb's planar test of the same polygon (orb, the
-// baseline) in the same run.
+// baseline) in the same run; and the crossings of 1 km moves from those
+// points, whose paths are tested against the border when neither end is
+// inside it.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
 		r := rand.New(rand.NewPCG(12, uint64(positions)))
@@ -424,7 +426,9 @@ func BenchmarkFenceBorder(b *testing.B) {
 			probes[i] = workload.Point{Lat: 45 + ρ*math.Sin(θ), Lon: 20 + ρ*math.Cos(θ)}
 		}
 		name := fmt.Sprintf("positions=%d", positions)
-		benchContaining(b, name, []geo.Fence{{ID: "border", Polygon: polygon}}, probes)
+		fences := []geo.Fence{{ID: "border", Polygon: polygon}}
+		benchContaining(b, name, fences, probes)
+		benchCrossings(b, name, fences, probes, 1000)
 		b.Run(name+"/orb", func(b *testing.B) {
 			held := 0
 			for i := 0; b.Loop(); i++ {
@@ -434,6 +438,40 @@ func BenchmarkFenceBorder(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+		})
+	}
+}
+
+// benchCrossings runs Crossings for a move of about metres from each
+// probe in turn on both backends, holding the fences, as
+// name/BACKEND/crossings.
+func benchCrossings(b *testing.B, name string, fences []geo.Fence, probes []workload.Point, metres float64) {
+	r := rand.New(rand.NewPCG(13, 14))
+	moves := make([][2]geo.Point, len(probes))
+	for i, p := range probes {
+		a := r.Float64() * 2 * math.Pi // a degree of latitude is 111 km
+		moves[i] = [2]geo.Point{{Lat: p.Lat, Lon: p.Lon}, {Lat: p.Lat + metres/111_000*math.Cos(a), Lon: p.Lon + metres/111_000*math.Sin(a)}}
+	}
+	for _, be := range storetest.Backends() {
+		b.Run(name+"/"+be.Name+"/crossings", func(b *testing.B) {
+			s := be.Open(b)
+			fs := geo.NewFences("bench")
+			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+				b.Fatal(err)
+			}
+			crossings := 0
+			for i := 0; b.Loop(); i++ {
+				m := moves[i%len(moves)]
+				s.View(func(tx keyspace.Tx) error {
+					cs, err := fs.Crossings(tx, &m[0], &m[1])
+					if err != nil {
+						b.Fatal(err)
+					}
+					crossings += len(cs)
+					return nil
+				})
+			}
+			b.ReportMetric(float64(crossings)/float64(b.N), "crossings/op")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package geo
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -214,10 +215,21 @@ func (v *meetingVisitor) candidates() []candidate {
 	return v.found
 }
 
-// pathMeets tests the path against the fence id's region, as
-// Fences.regionOf reads it: a polygon's rings, a circle's or a box's
-// region key, or for a fence stored before those, its definition.
+// pathMeets tests the path against the fence id's region: a polygon's
+// stored rings, read in place (storedPolygonMeetsPath), or as
+// Fences.regionOf reads it, a circle's or a box's region key, or for a
+// fence stored before those, its definition.
 func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
+	switch v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id})); {
+	case err == nil:
+		meets, err := storedPolygonMeetsPath(v, p) // in place, by bands
+		if err != nil {
+			return false, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+		}
+		return meets, nil
+	case !errors.Is(err, keyspace.ErrNotFound):
+		return false, fs.wrap(err)
+	}
 	reg, err := fs.regionOf(tx, id)
 	if err != nil {
 		return false, err

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,9 +17,11 @@ import (
 )
 
 // TestBorderFences: fences whose borders have thousands of positions
-// (with holes, and one of two polygons) hold exactly the points brute
-// force says, probed along their borders, where lookups land in edge
-// cells and test the stored rings in place, on both backends. The same
+// (with holes, one of two polygons, one by ±180°) hold exactly the points
+// brute force says, probed along their borders, where lookups land in
+// edge cells and test the stored rings in place, and moves of a
+// kilometre from there (and over ±180°) cross them as the sampled path
+// says, on both backends. The same
 // fences with their rings rewritten in the earlier form (formats 2 and
 // 3, no band indexes) give the same answers, Verify finds nothing wrong,
 // and Repair rewrites them in the indexed form; a damaged band index is ErrCorrupt or an answer, never a panic,
@@ -29,8 +33,12 @@ func TestBorderFences(t *testing.T) {
 		model := map[string]Fence{}
 		var fences []Fence
 		var probes []Point
-		for i := range 6 {
+		var outerRings []orb.Ring
+		for i := range 7 {
 			lat, lon := r.Float64()*140-70, r.Float64()*340-170
+			if i == 6 {
+				lat, lon = 10, 177.5 // its east edge within a degree of ±180°
+			}
 			var g orb.Geometry = jaggedStar(r, lat, lon, 2+r.Float64()*3, 300+r.IntN(1500), i%2 == 0)
 			if i == 5 {
 				g = orb.MultiPolygon{g.(orb.Polygon), jaggedStar(r, lat+7, lon, 1, 400, false)}
@@ -44,6 +52,7 @@ func TestBorderFences(t *testing.T) {
 			case orb.MultiPolygon:
 				rings = append(g[0], g[1]...)
 			}
+			outerRings = append(outerRings, rings[0])
 			for _, ring := range rings {
 				for range 60 { // near a random edge: on it, or a little off either side
 					j := r.IntN(len(ring) - 1)
@@ -61,12 +70,49 @@ func TestBorderFences(t *testing.T) {
 		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
 			t.Fatal(err)
 		}
+		// Moves of about a kilometre from some of the probes; chords
+		// between two nearby points of a border, a little off it, which
+		// cross a lobe or a bay between them (Cross, when both ends are
+		// outside) or not; and moves over ±180° near the last fence's
+		// east edge.
+		var moves [][2]Point
+		off := func(p orb.Point) Point { // off the border: the oracle rounds each sample's longitude afresh, which can put a point on an edge inside
+			return Point{Lat: p[1] + (r.Float64()-0.5)*1e-3, Lon: p[0] + (r.Float64()-0.5)*1e-3}
+		}
+		for range 30 {
+			p := probes[r.IntN(len(probes))]
+			a := r.Float64() * 2 * math.Pi
+			from := off(orb.Point{p.Lon, p.Lat})
+			moves = append(moves, [2]Point{from, {Lat: from.Lat + 0.01*math.Sin(a), Lon: from.Lon + 0.01*math.Cos(a)}})
+		}
+		for range 40 {
+			ring := outerRings[r.IntN(len(outerRings))]
+			j := r.IntN(len(ring) - 21)
+			moves = append(moves, [2]Point{off(ring[j]), off(ring[j+2+r.IntN(19)])})
+		}
+		for range 10 {
+			lat := 8 + r.Float64()*4
+			moves = append(moves, [2]Point{{Lat: lat, Lon: 178 + r.Float64()*2}, {Lat: lat + r.Float64() - 0.5, Lon: -180 + r.Float64()}})
+		}
+		var crossings [][]Crossing // the first check's, which the others must give
 		check := func(when string) int {
 			t.Helper()
 			held := 0
 			s.View(func(tx keyspace.Tx) error {
 				for _, p := range probes {
 					held += checkContaining(t, tx, fs, model, p, when)
+				}
+				for i, m := range moves {
+					cs, err := fs.Crossings(tx, &m[0], &m[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if crossings == nil || len(crossings) <= i {
+						checkCrossings(t, cs, model, &m[0], &m[1])
+						crossings = append(crossings, cs)
+					} else if !slices.Equal(cs, crossings[i]) {
+						t.Fatalf("%s: crossings from %v to %v: %v; indexed %v", when, m[0], m[1], cs, crossings[i])
+					}
 				}
 				return nil
 			})

@@ -911,11 +911,15 @@ func TestFenceRepair(t *testing.T) {
 // FuzzPolygonEncoding: any bytes decode to a polygon or an error, never a
 // panic or a huge allocation, and a point tested on them in place
 // (storedPolygonContains) gets the answer the decoded polygon gives, or
-// for bytes that do not decode an error or an answer, never a panic.
+// for bytes that do not decode an error or an answer, never a panic; so
+// does a path (storedPolygonMeetsPath), which for bytes a Put could have
+// written gets the answer of testing every edge.
 // Bytes that decode encode again as themselves. A polygon's encoding, in
 // either form (with band indexes, and as formats 2 and 3 wrote it),
-// decodes to its rings, boxes and band indexes exactly, and a point in
-// place, on a vertex, or at an edge's midpoint gets orb's answer.
+// decodes to its rings, boxes and band indexes exactly, a point in
+// place, on a vertex, or at an edge's midpoint gets orb's answer, and
+// a path tested in place by its bands (storedPolygonMeetsPath) gets the
+// answer of testing every edge (path.meetsPolygon).
 func FuzzPolygonEncoding(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 6 {
@@ -936,6 +940,21 @@ func FuzzPolygonEncoding(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		pr, err := decodePolygon(b)
+		// Bytes a Put could have written: the rings' own boxes and band
+		// indexes (any bytes that decode have some ring, box and index;
+		// only a faithful encoding's index lists the edges a path meets).
+		faithful := false
+		if err == nil {
+			var bounds [][]orb.Bound
+			for _, poly := range pr.mp {
+				var bs []orb.Bound
+				for _, ring := range poly {
+					bs = append(bs, ring.Bound())
+				}
+				bounds = append(bounds, bs)
+			}
+			faithful = bytes.Equal(b, appendPolygonForm(nil, polygonRegion{mp: pr.mp, bounds: bounds}, binary.BigEndian.Uint32(b) == 0))
+		}
 		for range 8 {
 			lat, lon := r.Float64()*30-5, r.Float64()*30+5
 			if err == nil && len(pr.mp) > 0 && len(pr.mp[0]) > 0 && len(pr.mp[0][0]) > 0 && r.IntN(2) == 0 {
@@ -945,6 +964,11 @@ func FuzzPolygonEncoding(f *testing.F) {
 			held, serr := storedPolygonContains(b, lat, lon)
 			if err == nil && (serr != nil || held != pr.contains(lat, lon)) {
 				t.Fatalf("(%v, %v): in place %v, %v; decoded %v", lat, lon, held, serr, pr.contains(lat, lon))
+			}
+			p := newPath(Point{Lat: lat, Lon: lon}, Point{Lat: lat + r.NormFloat64(), Lon: lon + r.NormFloat64()})
+			meets, serr := storedPolygonMeetsPath(b, p)
+			if faithful && (serr != nil || meets != p.meetsPolygon(&pr)) {
+				t.Fatalf("path %+v: in place %v, %v; decoded %v", p, meets, serr, p.meetsPolygon(&pr))
 			}
 		}
 		if err == nil {
@@ -989,6 +1013,19 @@ func FuzzPolygonEncoding(f *testing.F) {
 			got, err := storedPolygonContains(enc, p.Lat(), p.Lon())
 			if w := planar.MultiPolygonContains(mp, p); err != nil || got != w {
 				t.Fatalf("indexed %v, %v in %v: %v, %v; orb says %v", indexed, p, mp, got, err, w)
+			}
+		}
+		// Paths from probe to probe, and short ones from each, against
+		// every edge tested (meetsPolygon on the polygon as given).
+		for i, a := range probes {
+			b := probes[r.IntN(len(probes))]
+			if i%2 == 0 {
+				b = orb.Point{a[0] + r.NormFloat64()*(box.Max[0]-box.Min[0])/50, a[1] + r.NormFloat64()*(box.Max[1]-box.Min[1])/50}
+			}
+			p := newPath(Point{Lat: a.Lat(), Lon: a.Lon()}, Point{Lat: clamp(b.Lat(), -90, 90), Lon: clamp(b.Lon(), -180, 180)})
+			got, err := storedPolygonMeetsPath(enc, p)
+			if w := p.meetsPolygon(&want); err != nil || got != w {
+				t.Fatalf("indexed %v, path %+v and %v: %v, %v; every edge tested says %v", indexed, p, mp, got, err, w)
 			}
 		}
 	})
