@@ -77,9 +77,25 @@ func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 	return usageError{err}
 }
 
+// flagSynonyms are the flags a word other tools use for them may mean,
+// in order of preference, where the spelling is too far for nearest:
+// Redis and Tile38 say COUNT for --limit and -k, a distance for
+// --radius, and GeoJSON and many CSVs lng.
+var flagSynonyms = map[string][]string{
+	"distance":  {"radius"},
+	"dist":      {"radius"},
+	"meters":    {"radius"},
+	"metres":    {"radius"},
+	"count":     {"limit", "k"},
+	"latitude":  {"lat", "lat-col"},
+	"longitude": {"lon", "lon-col"},
+	"lng":       {"lon", "lon-col"},
+	"keys":      {"key-cols"},
+}
+
 // nearestFlag returns the name among flags's that typed (without its
-// dashes) most likely meant, or "" when none is near. A name that begins
-// with typed as a whole word wins (--id meant --id-col, --lat on an import
+// dashes) most likely meant, or "" when none is near. A synonym of typed
+// (flagSynonyms) wins; then a name that begins with typed as a whole word (--id meant --id-col, --lat on an import
 // --lat-col), the shortest such first; otherwise the nearest by nearest,
 // leaving out one-letter aliases unless typed is one letter, since
 // Jaro-Winkler rates "i" close to any "i…" (--id is not -i).
@@ -93,6 +109,11 @@ func nearestFlag(typed string, flags []ucli.Flag) string {
 		}
 	}
 	slices.Sort(names)
+	for _, n := range flagSynonyms[strings.ToLower(typed)] {
+		if slices.ContainsFunc(flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), n) }) {
+			return n
+		}
+	}
 	word := ""
 	for _, n := range names {
 		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(typed)+"-") && (word == "" || len(n) < len(word)) {
