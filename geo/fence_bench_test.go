@@ -377,11 +377,7 @@ func BenchmarkFencePolygons(b *testing.B) {
 func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []workload.Point) {
 	for _, be := range storetest.Backends() {
 		b.Run(name+"/"+be.Name+"/containing", func(b *testing.B) {
-			s := be.Open(b)
-			fs := geo.NewFences("bench")
-			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-				b.Fatal(err)
-			}
+			s, fs := openFences(b, be, fences)
 			held := 0
 			for i := 0; b.Loop(); i++ {
 				p := probes[i%len(probes)]
@@ -454,11 +450,7 @@ func benchCrossings(b *testing.B, name string, fences []geo.Fence, probes []work
 	}
 	for _, be := range storetest.Backends() {
 		b.Run(name+"/"+be.Name+"/crossings", func(b *testing.B) {
-			s := be.Open(b)
-			fs := geo.NewFences("bench")
-			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-				b.Fatal(err)
-			}
+			s, fs := openFences(b, be, fences)
 			crossings := 0
 			for i := 0; b.Loop(); i++ {
 				m := moves[i%len(moves)]
@@ -474,4 +466,15 @@ func benchCrossings(b *testing.B, name string, fences []geo.Fence, probes []work
 			b.ReportMetric(float64(crossings)/float64(b.N), "crossings/op")
 		})
 	}
+}
+
+// openFences opens a store of the backend be holding the fences, in the
+// fence set "bench".
+func openFences(b *testing.B, be storetest.Backend, fences []geo.Fence) (keyspace.Store, *geo.Fences) {
+	s := be.Open(b)
+	fs := geo.NewFences("bench")
+	if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+		b.Fatal(err)
+	}
+	return s, fs
 }

@@ -220,43 +220,61 @@ func (sr storedRing) contains(p orb.Point) (bool, error) {
 	}
 	if sr.bands == 0 {
 		for i := 0; i < n-1; i++ {
-			s, e := sr.at(i), sr.at(i+1)
-			if passesBy(p, s, e) {
-				continue
-			}
-			inter, on := rayIntersect(p, s, e)
-			if on {
+			if sr.cast(p, i, &c) {
 				return true, nil
-			}
-			if inter {
-				c = !c
 			}
 		}
 		return c, nil
 	}
 	j := sr.band(p[0])
-	from, to := int(binary.BigEndian.Uint32(sr.starts[4*j:])), int(binary.BigEndian.Uint32(sr.starts[4*j+4:]))
-	if from > to || 4*to > len(sr.edges) {
-		return false, fmt.Errorf("band %d holds edges %d to %d of %d", j, from, to, len(sr.edges)/4)
+	from, to, err := sr.run(j)
+	if err != nil {
+		return false, err
 	}
 	for k := from; k < to; k++ {
-		i := int(binary.BigEndian.Uint32(sr.edges[4*k:]))
-		if i >= n-1 {
-			return false, fmt.Errorf("band %d names edge %d of a ring of %d positions", j, i, n)
+		i, err := sr.edge(j, k)
+		if err != nil {
+			return false, err
 		}
-		s, e := sr.at(i), sr.at(i+1)
-		if passesBy(p, s, e) {
-			continue
-		}
-		inter, on := rayIntersect(p, s, e)
-		if on {
+		if sr.cast(p, i, &c) {
 			return true, nil
-		}
-		if inter {
-			c = !c
 		}
 	}
 	return c, nil
+}
+
+// cast casts the ray from p against the edge from position i to i+1, as
+// ringContains does: it reports whether p lies on the edge, and flips c
+// when the ray crosses it.
+func (sr storedRing) cast(p orb.Point, i int, c *bool) (on bool) {
+	s, e := sr.at(i), sr.at(i+1)
+	if passesBy(p, s, e) {
+		return false
+	}
+	inter, on := rayIntersect(p, s, e)
+	if inter {
+		*c = !*c
+	}
+	return on
+}
+
+// run returns the run of band j's edges in the index, edges[from:to].
+func (sr storedRing) run(j int) (from, to int, err error) {
+	from, to = int(binary.BigEndian.Uint32(sr.starts[4*j:])), int(binary.BigEndian.Uint32(sr.starts[4*j+4:]))
+	if from > to || 4*to > len(sr.edges) {
+		return 0, 0, fmt.Errorf("band %d holds edges %d to %d of %d", j, from, to, len(sr.edges)/4)
+	}
+	return from, to, nil
+}
+
+// edge returns the edge the index lists k-th, in band j: the edge from
+// position i to i+1, which the ring must have.
+func (sr storedRing) edge(j, k int) (i int, err error) {
+	i = int(binary.BigEndian.Uint32(sr.edges[4*k:]))
+	if n := sr.len(); i >= n-1 {
+		return 0, fmt.Errorf("band %d names edge %d of a ring of %d positions", j, i, n)
+	}
+	return i, nil
 }
 
 // storedPolygonContains reports whether the polygon fence whose rings
@@ -380,14 +398,14 @@ func (sr storedRing) meetsPath(p path, shifts []float64) (bool, error) {
 		}
 		first, last := sr.band(lo[0]-s-bandMargin), sr.band(hi[0]-s+bandMargin)
 		for j := first; j <= last; j++ {
-			from, to := int(binary.BigEndian.Uint32(sr.starts[4*j:])), int(binary.BigEndian.Uint32(sr.starts[4*j+4:]))
-			if from > to || 4*to > len(sr.edges) {
-				return false, fmt.Errorf("band %d holds edges %d to %d of %d", j, from, to, len(sr.edges)/4)
+			from, to, err := sr.run(j)
+			if err != nil {
+				return false, err
 			}
 			for k := from; k < to; k++ {
-				i := int(binary.BigEndian.Uint32(sr.edges[4*k:]))
-				if i >= n-1 {
-					return false, fmt.Errorf("band %d names edge %d of a ring of %d positions", j, i, n)
+				i, err := sr.edge(j, k)
+				if err != nil {
+					return false, err
 				}
 				if j > first && sr.band(min(sr.at(i)[0], sr.at(i + 1)[0])) < j {
 					continue // tested in an earlier band
