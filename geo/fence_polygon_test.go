@@ -19,13 +19,14 @@ import (
 // TestBorderFences: fences whose borders have thousands of positions
 // (with holes, one of two polygons, one by ±180°) hold exactly the points
 // brute force says, probed along their borders, where lookups land in
-// edge cells and test the stored rings in place, and moves of a
-// kilometre from there (and over ±180°) cross them as the sampled path
-// says, on both backends. The same
-// fences with their rings rewritten in the earlier form (formats 2 and
-// 3, no band indexes) give the same answers, Verify finds nothing wrong,
-// and Repair rewrites them in the indexed form; a damaged band index is ErrCorrupt or an answer, never a panic,
-// and Repair writes the rings again.
+// edge cells and test the stored rings in place; and moves from there
+// (a kilometre long, chords across lobes and bays, over ±180°) cross them
+// as the sampled path says; on both backends. The same fences with their
+// rings rewritten in the earlier form (formats 2 and 3, no band indexes)
+// give the same answers, Verify finds nothing wrong, and Repair rewrites
+// them in the indexed form without reporting a problem. A damaged band
+// index is ErrCorrupt or an answer, never a panic, and Repair writes the
+// rings again.
 func TestBorderFences(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(35, 1))
