@@ -970,7 +970,9 @@ func TestInterruptedImportChangesNothing(t *testing.T) {
 	took := time.Since(began)
 	for _, at := range []float64{0.2, 0.5, 0.8} {
 		os.WriteFile(db, seed, 0o644)
-		cmd := exec.Command(binary, "--db", db, "--quiet", "geo", "import", "--index", "p", file)
+		ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, "--db", db, "--quiet", "geo", "import", "--index", "p", file) // killed if it hangs
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
@@ -1964,7 +1966,9 @@ func TestDBFlagBeatsEnvironment(t *testing.T) {
 		}
 	}
 	withEnv := func(stdin string, args ...string) string {
-		cmd := exec.Command(binary, args...)
+		ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, args...)
 		cmd.Env = append(os.Environ(), "KEYSPACE_DB="+a)
 		cmd.Stdin = strings.NewReader(stdin)
 		out, err := cmd.CombinedOutput()

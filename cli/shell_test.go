@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -160,7 +161,11 @@ type ptyShell struct {
 // startShell starts keyspace --db db shell on a pseudo-terminal, with
 // home for its history, or skips t where there is none.
 func startShell(t *testing.T, db, home string) *ptyShell {
-	p := &ptyShell{t: t, cmd: exec.Command(binary, "--db", db, "shell")}
+	// Killed when the test ends, or after commandTimeout: a test that
+	// fails before exit must not leave a shell running.
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	t.Cleanup(cancel)
+	p := &ptyShell{t: t, cmd: exec.CommandContext(ctx, binary, "--db", db, "shell")}
 	p.cmd.Env = append(os.Environ(), "HOME="+home) // the history file
 	term, err := pty.Start(p.cmd)
 	if err != nil {
