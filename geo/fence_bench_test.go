@@ -400,9 +400,9 @@ func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []wor
 // border (within a tenth of a degree of it, so the lookup lands in one
 // of its edge cells and must test the polygon), by Containing on both
 // backends, against orb's planar test of the same polygon (orb, the
-// baseline) in the same run; and the crossings of 1 km moves from those
+// baseline) in the same run; the crossings of 1 km moves from those
 // points, whose paths are tested against the border when neither end is
-// inside it.
+// inside it; and Near and Intersecting (a circle) from points outside it.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
 		r := rand.New(rand.NewPCG(12, uint64(positions)))
@@ -425,6 +425,51 @@ func BenchmarkFenceBorder(b *testing.B) {
 		fences := []geo.Fence{{ID: "border", Polygon: polygon}}
 		benchContaining(b, name, fences, probes)
 		benchCrossings(b, name, fences, probes, 1000)
+		// Near and Intersecting from a little farther off: the fences
+		// within 100 km of a point about 30 km outside the border, and
+		// those a 5 km circle about 5 km outside it meets.
+		off := func(d float64) []workload.Point {
+			var out []workload.Point
+			for i := range 1000 {
+				θ := float64(i) / 1000 * 2 * math.Pi
+				out = append(out, workload.Point{Lat: 45 + (radius(θ)+d)*math.Sin(θ), Lon: 20 + (radius(θ)+d)*math.Cos(θ)})
+			}
+			return out
+		}
+		far, near := off(0.3), off(0.05)
+		for _, be := range storetest.Backends() {
+			s, fs := openFences(b, be, fences)
+			b.Run(name+"/"+be.Name+"/near-100km", func(b *testing.B) {
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					p := far[i%len(far)]
+					s.View(func(tx keyspace.Tx) error {
+						ns, err := fs.Near(tx, p.Lat, p.Lon, 100_000, 0)
+						if err != nil {
+							b.Fatal(err)
+						}
+						found += len(ns)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+			})
+			b.Run(name+"/"+be.Name+"/intersecting-5km", func(b *testing.B) {
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					p := near[i%len(near)]
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Intersecting(tx, geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}})
+						if err != nil {
+							b.Fatal(err)
+						}
+						found += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+			})
+		}
 		b.Run(name+"/orb", func(b *testing.B) {
 			held := 0
 			for i := 0; b.Loop(); i++ {

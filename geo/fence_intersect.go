@@ -1,10 +1,12 @@
 package geo
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/keyspacedb/keyspace/internal/expiry"
 )
@@ -26,7 +28,9 @@ import (
 //     (rect.minAngle, exact on the sphere) is within B's radius;
 //   - B is a circle and A a polygon: A holds B's centre, or an edge of A
 //     comes within B's radius of it (path.meetsCircle, after a test of
-//     the edge's box that passes over most edges);
+//     the edge's box that passes over most edges; for a fence stored with
+//     band indexes, only the edges of the bands within the radius are
+//     read, in place: circle.meetsStoredPolygon);
 //   - neither is a circle: an edge of A meets B, or A holds a vertex of
 //     each of B's polygons, or B a vertex of one of A's. If no edge of A
 //     meets B, the boundaries do not cross, so each polygon of one lies
@@ -62,10 +66,22 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	}
 	a := shapeOf(reg)
 	var out []string
-	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) {
-		if a.intersects(f) {
+	// A circle meets a polygon fence's stored rings in place (the edges
+	// of the bands near it); other areas meet its rings decoded.
+	err = fs.eachCandidate(tx, reg, new(expiry.Clock), a.circle != nil, func(id string, f shape) error {
+		meets := false
+		if f.rings != nil {
+			var err error
+			if meets, err = a.circle.meetsStoredPolygon(f.rings); err != nil {
+				return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+			}
+		} else {
+			meets = a.intersects(f)
+		}
+		if meets {
 			out = append(out, id)
 		}
+		return nil
 	})
 	return out, err
 }
@@ -73,8 +89,10 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 // eachCandidate calls fn, in id order, with each fence that has a cell
 // meeting a cell of reg's covering (intersectCells cells): every fence
 // that shares a point with reg, and some near it, with its region; those
-// expired by clk are left out.
-func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, fn func(id string, f shape)) error {
+// expired by clk are left out. With inPlace, a polygon fence whose rings
+// are stored with band indexes comes as its stored rings (shape.rings),
+// not decoded. It stops at fn's first error.
+func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, inPlace bool, fn func(id string, f shape) error) error {
 	v, err := fs.meeting(tx, reg, intersectCells, clk)
 	if err != nil {
 		return err
@@ -87,6 +105,16 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, f
 		case c.box != nil:
 			f = shapeOf(new(boxRegion).init(*c.box))
 		default:
+			if inPlace {
+				v, err := tx.Get(fs.polygons.Pack(composite.Tuple{c.id}))
+				if err == nil && indexedForm(v) {
+					f = shape{rings: v}
+					break
+				}
+				if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+					return fs.wrap(err)
+				}
+			}
 			reg, err := fs.regionOf(tx, c.id)
 			if err != nil {
 				return err
@@ -95,18 +123,23 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, f
 				return fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
 			}
 		}
-		fn(c.id, f)
+		if err := fn(c.id, f); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // A shape is a region as two are tested for a shared point: its region,
-// and which kind it is (exactly one of circle, box and poly is set).
+// and which kind it is (exactly one of circle, box and poly is set); or,
+// from eachCandidate with inPlace, a polygon fence's stored rings alone
+// (rings set, and nothing else).
 type shape struct {
 	reg    region
 	circle *circle
 	box    *boxRegion
 	poly   *polygonRegion
+	rings  []byte // in the indexed form (fence_polygon.go), read in place
 }
 
 // shapeOf returns reg as a shape; one of no kind a shape knows has a nil
@@ -233,4 +266,28 @@ func appendEdge(out []path, lat0, lon0, lat1, lon1 float64) []path {
 		})
 	}
 	return out
+}
+
+// meetsStoredPolygon reports whether c shares a point with the polygon
+// fence whose rings are stored in b, as shape.intersects does for a
+// circle and a polygon: the polygon holds c's centre, or an edge comes
+// within c's radius of it; tested in place, on the edges of the bands
+// within the radius of the centre (storedPolygonEdgesNear).
+func (c *circle) meetsStoredPolygon(b []byte) (bool, error) {
+	held, err := storedPolygonContains(b, c.lat, c.lon)
+	if err != nil || held {
+		return held, err
+	}
+	θ := c.radius / EarthRadius
+	meets, err := storedPolygonEdgesNear(b, newRef(c.lat, c.lon), func() float64 { return θ }, func(e path) bool {
+		return e.meetsCircle(c.lat, c.lon, c.radius)
+	})
+	if errors.Is(err, errWideRing) {
+		pr, err := decodePolygon(b)
+		if err != nil {
+			return false, err
+		}
+		return shapeOf(c).intersects(shapeOf(pr)), nil
+	}
+	return meets, err
 }

@@ -2,12 +2,14 @@ package geo
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/keyspacedb/keyspace/internal/expiry"
 )
 
@@ -20,7 +22,10 @@ import (
 // distance to its centre less its radius; for a box, the distance to its
 // nearest point (rect.minAngle, exact on the sphere); for a polygon, the
 // least distance to one of its edges (path.closest), the edges taken
-// nearest box first so that most are passed over.
+// nearest box first so that most are passed over, or for one stored with
+// band indexes, read in place from the bands within reach, nearest band
+// first, passing over an edge whose box is farther than the nearest edge
+// yet measured (storedPolygonDistance).
 //
 // A fence within radius of the point shares a point with the circle of
 // that radius around it, so the candidates are Intersecting's for that
@@ -55,10 +60,20 @@ func (fs *Fences) Near(tx keyspace.Tx, lat, lon, radius float64, k int) ([]NearF
 	}
 	p := newRef(lat, lon)
 	var near []NearFence
-	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), new(expiry.Clock), func(id string, f shape) {
-		if d := f.distance(p); d <= radius {
+	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), new(expiry.Clock), true, func(id string, f shape) error {
+		d := 0.0
+		if f.rings != nil {
+			var err error
+			if d, err = storedPolygonDistance(f.rings, p, radius); err != nil {
+				return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+			}
+		} else {
+			d = f.distance(p)
+		}
+		if d <= radius {
 			near = append(near, NearFence{id, d})
 		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -109,4 +124,32 @@ func (s shape) distance(p ref) float64 {
 		best = min(best, d)
 	}
 	return best
+}
+
+// storedPolygonDistance is shape.distance for the polygon fence whose
+// rings are stored in b, when it is within radius metres of p: 0 when it
+// holds p, else the least distance to one of its edges (path.closest),
+// measured in place on the edges of the bands within radius of p, or
+// within the best distance found so far once that is less
+// (storedPolygonEdgesNear). A polygon farther than radius may come back
+// as any distance greater than radius (+Inf when no edge was measured).
+func storedPolygonDistance(b []byte, p ref, radius float64) (float64, error) {
+	held, err := storedPolygonContains(b, p.lat, p.lon)
+	if err != nil || held {
+		return 0, err
+	}
+	best := math.Inf(1)
+	_, err = storedPolygonEdgesNear(b, p, func() float64 { return min(radius, best) / EarthRadius }, func(e path) bool {
+		_, _, d := e.closest(p.lat, p.lon)
+		best = min(best, d)
+		return false
+	})
+	if errors.Is(err, errWideRing) {
+		pr, err := decodePolygon(b)
+		if err != nil {
+			return 0, err
+		}
+		return shapeOf(pr).distance(p), nil
+	}
+	return best, err
 }

@@ -95,7 +95,21 @@ func TestBorderFences(t *testing.T) {
 			lat := 8 + r.Float64()*4
 			moves = append(moves, [2]Point{{Lat: lat, Lon: 178 + r.Float64()*2}, {Lat: lat + r.Float64() - 0.5, Lon: -180 + r.Float64()}})
 		}
+		// Near and Intersecting circles round some probes, and farther
+		// off, from a kilometre to 300 km.
+		type around struct {
+			lat, lon, radius float64
+		}
+		var circles []around
+		for range 40 {
+			p := probes[r.IntN(len(probes))]
+			circles = append(circles, around{p.Lat + r.NormFloat64()*0.3, p.Lon + r.NormFloat64()*0.3, 1000 * math.Pow(300, r.Float64())})
+			b := outerRings[r.IntN(len(outerRings))].Bound().Pad(1) // often outside, in a bay or past a lobe
+			circles = append(circles, around{b.Min[1] + r.Float64()*(b.Max[1]-b.Min[1]), b.Min[0] + r.Float64()*(b.Max[0]-b.Min[0]), 1000 * math.Pow(300, r.Float64())})
+		}
 		var crossings [][]Crossing // the first check's, which the others must give
+		var nears [][]NearFence
+		var meets [][]string
 		check := func(when string) int {
 			t.Helper()
 			held := 0
@@ -113,6 +127,25 @@ func TestBorderFences(t *testing.T) {
 						crossings = append(crossings, cs)
 					} else if !slices.Equal(cs, crossings[i]) {
 						t.Fatalf("%s: crossings from %v to %v: %v; indexed %v", when, m[0], m[1], cs, crossings[i])
+					}
+				}
+				// Near and Intersecting read the indexed rings in place,
+				// the earlier form decoded whole: the same answers.
+				for i, c := range circles {
+					near, err := fs.Near(tx, c.lat, c.lon, c.radius, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					met, err := fs.Intersecting(tx, Fence{Circle: &Circle{Lat: c.lat, Lon: c.lon, Radius: c.radius}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(nears) <= i {
+						nears, meets = append(nears, near), append(meets, met)
+						continue
+					}
+					if !slices.Equal(near, nears[i]) || !slices.Equal(met, meets[i]) {
+						t.Fatalf("%s: around %+v: near %v, intersecting %v; indexed %v and %v", when, c, near, met, nears[i], meets[i])
 					}
 				}
 				return nil

@@ -918,8 +918,9 @@ func TestFenceRepair(t *testing.T) {
 // either form (with band indexes, and as formats 2 and 3 wrote it),
 // decodes to its rings, boxes and band indexes exactly, a point in
 // place, on a vertex, or at an edge's midpoint gets orb's answer, and
-// a path tested in place by its bands (storedPolygonMeetsPath) gets the
-// answer of testing every edge (path.meetsPolygon).
+// a path tested in place by its bands (storedPolygonMeetsPath), a
+// point's distance (storedPolygonDistance) and a circle
+// (circle.meetsStoredPolygon) get the answers of testing every edge.
 func FuzzPolygonEncoding(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 6 {
@@ -1026,6 +1027,20 @@ func FuzzPolygonEncoding(f *testing.F) {
 			got, err := storedPolygonMeetsPath(enc, p)
 			if w := p.meetsPolygon(&want); err != nil || got != w {
 				t.Fatalf("indexed %v, path %+v and %v: %v, %v; every edge tested says %v", indexed, p, mp, got, err, w)
+			}
+		}
+		// Distances (Near) and circles (Intersecting) round points near
+		// and far, in place against every edge measured.
+		for _, a := range probes[:min(len(probes), 12)] {
+			c := newCircle(clamp(a.Lat()+r.NormFloat64()*(box.Max[1]-box.Min[1])/4, -90, 90), wrapLon(a.Lon()+r.NormFloat64()*(box.Max[0]-box.Min[0])/4), r.ExpFloat64()*50_000)
+			ref := newRef(c.lat, c.lon)
+			d, err := storedPolygonDistance(enc, ref, c.radius)
+			if w := shapeOf(want).distance(ref); err != nil || (d <= c.radius || w <= c.radius) && d != w {
+				t.Fatalf("indexed %v, %v from (%v, %v) within %v m: %v, %v; every edge measured says %v", indexed, mp, c.lat, c.lon, c.radius, d, err, w)
+			}
+			meets, err := c.meetsStoredPolygon(enc)
+			if w := shapeOf(c).intersects(shapeOf(want)); err != nil || meets != w {
+				t.Fatalf("indexed %v, %v and circle %+v: %v, %v; every edge tested says %v", indexed, mp, c, meets, err, w)
 			}
 		}
 	})
