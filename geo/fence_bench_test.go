@@ -427,7 +427,8 @@ func BenchmarkFenceBorder(b *testing.B) {
 		benchCrossings(b, name, fences, probes, 1000)
 		// Near and Intersecting from a little farther off: the fences
 		// within 100 km of a point about 30 km outside the border, and
-		// those a 5 km circle about 5 km outside it meets.
+		// those a 5 km circle, or a box 10 km square, about 5 km outside
+		// it meets.
 		off := func(d float64) []workload.Point {
 			var out []workload.Point
 			for i := range 1000 {
@@ -454,21 +455,27 @@ func BenchmarkFenceBorder(b *testing.B) {
 				}
 				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
 			})
-			b.Run(name+"/"+be.Name+"/intersecting-5km", func(b *testing.B) {
-				found := 0
-				for i := 0; b.Loop(); i++ {
-					p := near[i%len(near)]
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Intersecting(tx, geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}})
-						if err != nil {
-							b.Fatal(err)
+			for _, kind := range []string{"circle", "box"} {
+				b.Run(name+"/"+be.Name+"/intersecting-5km-"+kind, func(b *testing.B) {
+					found := 0
+					for i := 0; b.Loop(); i++ {
+						p := near[i%len(near)]
+						area := geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}}
+						if kind == "box" {
+							area = geo.Fence{Box: &geo.Box{MinLat: p.Lat - 0.045, MinLon: p.Lon - 0.045, MaxLat: p.Lat + 0.045, MaxLon: p.Lon + 0.045}}
 						}
-						found += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
-			})
+						s.View(func(tx keyspace.Tx) error {
+							ids, err := fs.Intersecting(tx, area)
+							if err != nil {
+								b.Fatal(err)
+							}
+							found += len(ids)
+							return nil
+						})
+					}
+					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				})
+			}
 		}
 		b.Run(name+"/orb", func(b *testing.B) {
 			held := 0

@@ -9,6 +9,7 @@ import (
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/internal/errctx"
 	"github.com/keyspacedb/keyspace/internal/expiry"
+	"github.com/paulmach/orb"
 )
 
 // Intersecting: the fences that share a point with an area, Tile38's
@@ -35,7 +36,9 @@ import (
 //     each of B's polygons, or B a vertex of one of A's. If no edge of A
 //     meets B, the boundaries do not cross, so each polygon of one lies
 //     inside the other (and the other holds all its vertices) or apart
-//     from it.
+//     from it. (A polygon fence stored with band indexes is met by each
+//     edge of the area on the bands it reaches, and tests the area's
+//     vertices, in place: shape.meetsStoredPolygon.)
 //
 // Edges are straight lines in longitude and latitude (path.go), a box's
 // along its meridians and parallels, a polygon's as its rings draw them.
@@ -66,13 +69,13 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	}
 	a := shapeOf(reg)
 	var out []string
-	// A circle meets a polygon fence's stored rings in place (the edges
-	// of the bands near it); other areas meet its rings decoded.
-	err = fs.eachCandidate(tx, reg, new(expiry.Clock), a.circle != nil, func(id string, f shape) error {
+	// A polygon fence's stored rings are met in place, on the edges of
+	// the bands the area reaches.
+	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
 		meets := false
 		if f.rings != nil {
 			var err error
-			if meets, err = a.circle.meetsStoredPolygon(f.rings); err != nil {
+			if meets, err = a.meetsStoredPolygon(f.rings); err != nil {
 				return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
 			}
 		} else {
@@ -89,10 +92,10 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 // eachCandidate calls fn, in id order, with each fence that has a cell
 // meeting a cell of reg's covering (intersectCells cells): every fence
 // that shares a point with reg, and some near it, with its region; those
-// expired by clk are left out. With inPlace, a polygon fence whose rings
-// are stored with band indexes comes as its stored rings (shape.rings),
-// not decoded. It stops at fn's first error.
-func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, inPlace bool, fn func(id string, f shape) error) error {
+// expired by clk are left out. A polygon fence whose rings are stored
+// with band indexes comes as its stored rings (shape.rings), to be read
+// in place, not decoded. It stops at fn's first error.
+func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, fn func(id string, f shape) error) error {
 	v, err := fs.meeting(tx, reg, intersectCells, clk)
 	if err != nil {
 		return err
@@ -105,15 +108,13 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, i
 		case c.box != nil:
 			f = shapeOf(new(boxRegion).init(*c.box))
 		default:
-			if inPlace {
-				v, err := tx.Get(fs.polygons.Pack(composite.Tuple{c.id}))
-				if err == nil && indexedForm(v) {
-					f = shape{rings: v}
-					break
-				}
-				if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
-					return fs.wrap(err)
-				}
+			v, err := tx.Get(fs.polygons.Pack(composite.Tuple{c.id}))
+			if err == nil && indexedForm(v) {
+				f = shape{rings: v}
+				break
+			}
+			if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+				return fs.wrap(err)
 			}
 			reg, err := fs.regionOf(tx, c.id)
 			if err != nil {
@@ -132,8 +133,8 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, i
 
 // A shape is a region as two are tested for a shared point: its region,
 // and which kind it is (exactly one of circle, box and poly is set); or,
-// from eachCandidate with inPlace, a polygon fence's stored rings alone
-// (rings set, and nothing else).
+// from eachCandidate, a polygon fence's stored rings alone (rings set,
+// and nothing else).
 type shape struct {
 	reg    region
 	circle *circle
@@ -290,4 +291,50 @@ func (c *circle) meetsStoredPolygon(b []byte) (bool, error) {
 		return shapeOf(c).intersects(shapeOf(pr)), nil
 	}
 	return meets, err
+}
+
+// meetsStoredPolygon is s.intersects for the polygon fence whose rings
+// are stored in b, tested in place: a circle by circle.meetsStoredPolygon;
+// a box or a polygon by its edges against the fence's boundary
+// (storedPolygonMeetsPath, which reads the bands each edge reaches), then
+// by a vertex of either inside the other.
+func (s shape) meetsStoredPolygon(b []byte) (bool, error) {
+	if s.circle != nil {
+		return s.circle.meetsStoredPolygon(b)
+	}
+	if !indexedForm(b) {
+		pr, err := decodePolygon(b)
+		if err != nil {
+			return false, err
+		}
+		return s.intersects(shapeOf(pr)), nil
+	}
+	for _, e := range s.edges() {
+		if met, err := storedPolygonMeetsPath(b, e); err != nil || met {
+			return met, err
+		}
+	}
+	firsts, err := storedFirstVertices(b)
+	if err != nil {
+		return false, err
+	}
+	for _, v := range firsts { // s holds a vertex of the fence
+		if s.reg.contains(v.Lat(), v.Lon()) {
+			return true, nil
+		}
+	}
+	var vertices []orb.Point // the fence holds a vertex of s
+	if s.box != nil {
+		vertices = append(vertices, orb.Point{s.box.lons()[0][0], s.box.minLat})
+	} else {
+		for _, poly := range s.poly.mp {
+			vertices = append(vertices, poly[0][0])
+		}
+	}
+	for _, v := range vertices {
+		if held, err := storedPolygonContains(b, v.Lat(), v.Lon()); err != nil || held {
+			return held, err
+		}
+	}
+	return false, nil
 }

@@ -14,7 +14,8 @@ import (
 // it hold a point (storedPolygonContains, for Containing and Crossings),
 // does a move's path meet an edge (storedPolygonMeetsPath, for a Cross),
 // and which edges lie within a distance of a point
-// (storedPolygonEdgesNear, for Near and a circle's Intersecting). Each
+// (storedPolygonEdgesNear, for Near and a circle's Intersecting; a box's
+// or a polygon's edges are paths, shape.meetsStoredPolygon). Each
 // gives the answer the whole polygon decoded gives (FuzzPolygonEncoding),
 // and decodes a polygon in the earlier form to give it.
 
@@ -372,4 +373,28 @@ func (sr storedRing) bandsNear(p ref, q float64, cutoff func() float64, fn func(
 			}
 		}
 	}
+}
+
+// storedFirstVertices returns the first vertex of each polygon encoded in
+// b (the first position of its outer ring), in the indexed form.
+func storedFirstVertices(b []byte) ([]orb.Point, error) {
+	r := &polygonReader{b: b[4:]}
+	var out []orb.Point
+	polys := r.count(4)
+	for range polys {
+		rings := r.count(4)
+		if r.err == nil && rings == 0 {
+			return nil, errors.New("a polygon has no rings")
+		}
+		for ri := range rings {
+			sr := r.ring(true)
+			if r.err != nil {
+				return nil, r.err
+			}
+			if ri == 0 {
+				out = append(out, sr.at(0))
+			}
+		}
+	}
+	return out, r.err
 }

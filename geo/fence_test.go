@@ -919,8 +919,8 @@ func TestFenceRepair(t *testing.T) {
 // decodes to its rings, boxes and band indexes exactly, a point in
 // place, on a vertex, or at an edge's midpoint gets orb's answer, and
 // a path tested in place by its bands (storedPolygonMeetsPath), a
-// point's distance (storedPolygonDistance) and a circle
-// (circle.meetsStoredPolygon) get the answers of testing every edge.
+// point's distance (storedPolygonDistance) and a circle, box or star met
+// (shape.meetsStoredPolygon) get the answers of testing every edge.
 func FuzzPolygonEncoding(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 6 {
@@ -1031,7 +1031,7 @@ func FuzzPolygonEncoding(f *testing.F) {
 		}
 		// Distances (Near) and circles (Intersecting) round points near
 		// and far, in place against every edge measured.
-		for _, a := range probes[:min(len(probes), 12)] {
+		for i, a := range probes[:min(len(probes), 12)] {
 			c := newCircle(clamp(a.Lat()+r.NormFloat64()*(box.Max[1]-box.Min[1])/4, -90, 90), wrapLon(a.Lon()+r.NormFloat64()*(box.Max[0]-box.Min[0])/4), r.ExpFloat64()*50_000)
 			ref := newRef(c.lat, c.lon)
 			d, err := storedPolygonDistance(enc, ref, c.radius)
@@ -1041,6 +1041,22 @@ func FuzzPolygonEncoding(f *testing.F) {
 			meets, err := c.meetsStoredPolygon(enc)
 			if w := shapeOf(c).intersects(shapeOf(want)); err != nil || meets != w {
 				t.Fatalf("indexed %v, %v and circle %+v: %v, %v; every edge tested says %v", indexed, mp, c, meets, err, w)
+			}
+			if i >= 3 {
+				continue
+			}
+			// A box and a star about as big as the circle.
+			size := c.radius / 111_000 // degrees
+			bx := new(boxRegion).init(Box{MinLat: max(-90, c.lat-size), MinLon: wrapLon(c.lon - size), MaxLat: min(90, c.lat+size), MaxLon: wrapLon(c.lon + size)})
+			areas := []shape{shapeOf(bx)}
+			if st, err := newPolygonRegion(star(r, c.lat, c.lon, size, r.IntN(2) == 0)); err == nil {
+				areas = append(areas, shapeOf(st))
+			}
+			for _, area := range areas {
+				meets, err := area.meetsStoredPolygon(enc)
+				if w := area.intersects(shapeOf(want)); err != nil || meets != w {
+					t.Fatalf("indexed %v, %v and area %v: %v, %v; every edge tested says %v", indexed, mp, area.reg.boundingBox(), meets, err, w)
+				}
 			}
 		}
 	})
