@@ -35,7 +35,8 @@ func fenceHolds(f Fence, lat, lon float64) bool {
 }
 
 // randomFence is a circle, a box or a polygon around (lat, lon), at the
-// poles and across ±180° as often as the centres are.
+// poles and across ±180° as often as the centres are; a third of the
+// polygons have rings long enough for band indexes (fence_polygon.go).
 func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	f := Fence{ID: id}
 	if r.IntN(2) == 0 {
@@ -49,6 +50,9 @@ func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 		f.Box = &b
 	default:
 		var g orb.Geometry = star(r, lat, lon, r.ExpFloat64()*2, r.IntN(3) == 0)
+		if r.IntN(3) == 0 { // more than indexFrom positions: its rings stored with band indexes
+			g = jaggedStar(r, lat, lon, r.ExpFloat64()*2, indexFrom+1+r.IntN(60), r.IntN(3) == 0)
+		}
 		if r.IntN(4) == 0 {
 			g = orb.MultiPolygon{g.(orb.Polygon), star(r, -lat, wrap(lon+180), 1, false)}
 		}
