@@ -97,14 +97,14 @@ func (sr storedRing) edge(j, k int) (i int, err error) {
 // box, and the positions of the point's band); one in the earlier form is
 // decoded whole.
 func storedPolygonContains(b []byte, lat, lon float64) (bool, error) {
-	r := &polygonReader{b: b}
-	if mark := r.count(0); mark != 0 || r.err != nil {
+	if !indexedForm(b) {
 		pr, err := decodePolygon(b)
 		if err != nil {
 			return false, err
 		}
 		return pr.contains(lat, lon), nil
 	}
+	r := &polygonReader{b: b[4:]}
 	pt := orb.Point{lon, lat}
 	polys := r.count(4)
 	for range polys {
@@ -144,14 +144,14 @@ func storedPolygonContains(b []byte, lat, lon float64) (bool, error) {
 // the edges of the bands the path's longitudes reach; one in the earlier
 // form is decoded whole.
 func storedPolygonMeetsPath(b []byte, p path) (bool, error) {
-	r := &polygonReader{b: b}
-	if mark := r.count(0); mark != 0 || r.err != nil {
+	if !indexedForm(b) {
 		pr, err := decodePolygon(b)
 		if err != nil {
 			return false, err
 		}
 		return p.meetsPolygon(&pr), nil
 	}
+	r := &polygonReader{b: b[4:]}
 	shifts := p.shifts()
 	polys := r.count(4)
 	for range polys {
@@ -249,10 +249,10 @@ var errWideRing = errors.New("a ring in the earlier form, or 180° of longitude 
 // longitude are all that can hold such a point, and otherwise every band
 // can. The bands are read nearest first, so that the window narrows as
 // fn finds nearer edges and cutoff() shrinks (bandsNear). A ring without
-// bands is read whole. It returns errWideRing when b
-// is in the earlier form, or a ring is 180° of longitude wide or more
-// (its bands' longitudes would not say how far they are): the caller
-// decodes the polygon and tests every edge.
+// bands is read whole. It returns errWideRing when b is in the earlier
+// form, or a ring is 180° of longitude wide or more (its bands'
+// longitudes would not say how far they are): the caller decodes the
+// polygon and tests every edge.
 func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e path) bool) (bool, error) {
 	if !indexedForm(b) {
 		return false, errWideRing
