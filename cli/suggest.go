@@ -95,10 +95,11 @@ var flagSynonyms = map[string][]string{
 
 // nearestFlag returns the name among flags's that typed (without its
 // dashes) most likely meant, or "" when none is near. A synonym of typed
-// (flagSynonyms) wins; then a name that begins with typed as a whole word (--id meant --id-col, --lat on an import
-// --lat-col), the shortest such first; otherwise the nearest by nearest,
-// leaving out one-letter aliases unless typed is one letter, since
-// Jaro-Winkler rates "i" close to any "i…" (--id is not -i).
+// (flagSynonyms) wins; then a name that begins with typed as a whole
+// word (--id meant --id-col, --lat on an import --lat-col), the shortest
+// such first; otherwise the nearest by nearest, leaving out one-letter
+// aliases unless typed is one letter, since Jaro-Winkler rates "i" close
+// to any "i…" (--id is not -i).
 func nearestFlag(typed string, flags []ucli.Flag) string {
 	var names []string
 	for _, f := range flags {

@@ -408,7 +408,14 @@ func tableCount(c *ucli.Context) error {
 		}
 		if q.Partial != nil {
 			groups = slices.DeleteFunc(groups, func(g composite.GroupCount) bool {
-				s, ok := g.Group[len(q.Prefix)].(string)
+				if len(g.Group) <= len(q.Prefix) {
+					return true
+				}
+				e := g.Group[len(q.Prefix)]
+				if d, ok := e.(composite.Desc); ok {
+					e = d.V
+				}
+				s, ok := e.(string)
 				return !ok || !strings.HasPrefix(s, *q.Partial)
 			})
 		}
