@@ -322,11 +322,18 @@ func surplusArgument(argsUsage string, args []string) (string, bool) {
 func strayArgument(c *ucli.Context, most int) error {
 	arg := c.Args().Get(most)
 	hint := fmt.Sprintf("keyspace %s --help lists its flags", commandName(c))
+	named := slices.IndexFunc(c.Command.Flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), strings.TrimLeft(arg, "-")) })
 	switch {
 	case commandName(c) == "shell":
 		hint = "it reads its commands from standard input, as in keyspace shell < script.txt"
 	case slices.ContainsFunc(metresPer, func(u distanceUnit) bool { return strings.EqualFold(arg, u.suffix) }):
 		hint = "a distance is one word, as in --radius 1" + strings.ToLower(arg)
+	case named >= 0 && !strings.HasPrefix(arg, "-"):
+		// A flag's name without its dashes: rel count --rel likes left u1.
+		hint = "did you mean --" + arg + "?"
+		if _, isBool := c.Command.Flags[named].(*ucli.BoolFlag); !isBool && c.Args().Get(most+1) != "" {
+			hint = fmt.Sprintf("did you mean --%s %s?", arg, c.Args().Get(most+1))
+		}
 	}
 	if most == 1 {
 		return usagef("%s takes one %s at most, and %q is another (%s)", commandName(c), strings.Trim(c.Command.ArgsUsage, "[]"), arg, hint)

@@ -626,6 +626,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"geo", "help", "knn"}, 0, "", "keyspace geo knn - the k nearest"},
 		{[]string{"help", "geo", "neer"}, 2, `did you mean "near"?`, ""},
 		{[]string{"geo", "get", "--index", "x", "car-7", "--help"}, 0, "", "keyspace geo get - points by id"},
+		{[]string{"rel", "count", "--rel", "likes", "left", "u1"}, 2, `rel count takes no arguments, got "left" (did you mean --left u1?)`, ""},
+		{[]string{"geo", "sweep", "--index", "x", "quiet"}, 2, `geo sweep takes no arguments, got "quiet" (did you mean --quiet?)`, ""},
 		{[]string{"table", "scan", "US:*", "-h", "--table", "x"}, 0, "", "keyspace table scan - rows whose key"},
 	} {
 		out, stderr, code := run(t, "", append([]string{"--db", db}, tc.args...)...)
