@@ -104,35 +104,48 @@ func storedPolygonContains(b []byte, lat, lon float64) (bool, error) {
 		}
 		return pr.contains(lat, lon), nil
 	}
-	r := &polygonReader{b: b[4:]}
 	pt := orb.Point{lon, lat}
+	in := false // in the current polygon's outer ring, and in no hole yet
+	_, err := eachStoredRing(b, func(sr storedRing, outer bool) (bool, error) {
+		switch {
+		case outer && in:
+			return true, nil // the polygon before holds it
+		case !outer && !in:
+			return false, nil // outside the outer ring: the holes are skipped
+		}
+		held, err := sr.contains(pt)
+		switch {
+		case err != nil:
+			return false, err
+		case outer:
+			in = held
+		case held:
+			in = false // in a hole
+		}
+		return false, nil
+	})
+	return in && err == nil, err
+}
+
+// eachStoredRing calls fn with each ring of the polygons encoded in b, in
+// the indexed form, in order, and whether it is a polygon's outer ring,
+// until fn returns true or an error, which it returns.
+func eachStoredRing(b []byte, fn func(sr storedRing, outer bool) (bool, error)) (bool, error) {
+	r := &polygonReader{b: b[4:]}
 	polys := r.count(4)
 	for range polys {
 		rings := r.count(4)
 		if r.err == nil && rings == 0 {
 			return false, errors.New("a polygon has no rings")
 		}
-		in := false // in the outer ring, and in no hole yet
 		for ri := range rings {
 			sr := r.ring(true)
 			if r.err != nil {
 				return false, r.err
 			}
-			if ri > 0 && !in {
-				continue // outside the outer ring: the holes are skipped
+			if done, err := fn(sr, ri == 0); err != nil || done {
+				return done, err
 			}
-			held, err := sr.contains(pt)
-			switch {
-			case err != nil:
-				return false, err
-			case ri == 0:
-				in = held
-			case held:
-				in = false // in a hole
-			}
-		}
-		if in {
-			return true, nil
 		}
 	}
 	return false, r.err
@@ -151,25 +164,8 @@ func storedPolygonMeetsPath(b []byte, p path) (bool, error) {
 		}
 		return p.meetsPolygon(&pr), nil
 	}
-	r := &polygonReader{b: b[4:]}
 	shifts := p.shifts()
-	polys := r.count(4)
-	for range polys {
-		rings := r.count(4)
-		if r.err == nil && rings == 0 {
-			return false, errors.New("a polygon has no rings")
-		}
-		for range rings {
-			sr := r.ring(true)
-			if r.err != nil {
-				return false, r.err
-			}
-			if meets, err := sr.meetsPath(p, shifts); err != nil || meets {
-				return meets, err
-			}
-		}
-	}
-	return false, r.err
+	return eachStoredRing(b, func(sr storedRing, _ bool) (bool, error) { return sr.meetsPath(p, shifts) })
 }
 
 // bandMargin widens the longitudes whose bands meetsPath and bandsNear
@@ -257,8 +253,6 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 	if !indexedForm(b) {
 		return false, errWideRing
 	}
-	r := &polygonReader{b: b[4:]}
-	polys := r.count(4)
 	var pieces []path
 	test := func(sr storedRing, i int) bool {
 		a, c := sr.at(i), sr.at(i+1)
@@ -278,40 +272,28 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 		}
 		return false
 	}
-	for range polys {
-		rings := r.count(4)
-		if r.err == nil && rings == 0 {
-			return false, errors.New("a polygon has no rings")
+	return eachStoredRing(b, func(sr storedRing, _ bool) (bool, error) {
+		if !(sr.bound.Max[0]-sr.bound.Min[0] < 180) {
+			return false, errWideRing
 		}
-		for range rings {
-			sr := r.ring(true)
-			if r.err != nil {
-				return false, r.err
-			}
-			if !(sr.bound.Max[0]-sr.bound.Min[0] < 180) {
-				return false, errWideRing
-			}
-			if p.minAngle(rect{MinLat: sr.bound.Min[1], MaxLat: sr.bound.Max[1], MinLon: sr.bound.Min[0], MaxLon: sr.bound.Max[0]}) > cutoff() {
-				continue // the whole ring is farther
-			}
-			n := sr.len()
-			if sr.bands > 0 {
-				// The ring's side of ±180° and the other.
-				for _, shift := range [3]float64{0, -360, 360} {
-					if met, err := sr.bandsNear(p, p.lon+shift, cutoff, func(i int) bool { return test(sr, i) }); err != nil || met {
-						return met, err
-					}
-				}
-				continue
-			}
-			for i := 0; i < n-1; i++ {
+		if p.minAngle(rect{MinLat: sr.bound.Min[1], MaxLat: sr.bound.Max[1], MinLon: sr.bound.Min[0], MaxLon: sr.bound.Max[0]}) > cutoff() {
+			return false, nil // the whole ring is farther
+		}
+		if sr.bands == 0 {
+			for i := 0; i < sr.len()-1; i++ {
 				if test(sr, i) {
 					return true, nil
 				}
 			}
+			return false, nil
 		}
-	}
-	return false, r.err
+		for _, shift := range [3]float64{0, -360, 360} { // the ring's side of ±180° and the other
+			if met, err := sr.bandsNear(p, p.lon+shift, cutoff, func(i int) bool { return test(sr, i) }); err != nil || met {
+				return met, err
+			}
+		}
+		return false, nil
+	})
 }
 
 // window is how far, in degrees of longitude, a point within θ radians
@@ -378,23 +360,12 @@ func (sr storedRing) bandsNear(p ref, q float64, cutoff func() float64, fn func(
 // storedFirstVertices returns the first vertex of each polygon encoded in
 // b (the first position of its outer ring), in the indexed form.
 func storedFirstVertices(b []byte) ([]orb.Point, error) {
-	r := &polygonReader{b: b[4:]}
 	var out []orb.Point
-	polys := r.count(4)
-	for range polys {
-		rings := r.count(4)
-		if r.err == nil && rings == 0 {
-			return nil, errors.New("a polygon has no rings")
+	_, err := eachStoredRing(b, func(sr storedRing, outer bool) (bool, error) {
+		if outer {
+			out = append(out, sr.at(0))
 		}
-		for ri := range rings {
-			sr := r.ring(true)
-			if r.err != nil {
-				return nil, r.err
-			}
-			if ri == 0 {
-				out = append(out, sr.at(0))
-			}
-		}
-	}
-	return out, r.err
+		return false, nil
+	})
+	return out, err
 }
