@@ -39,21 +39,8 @@ func (sr storedRing) contains(p orb.Point) (bool, error) {
 		}
 		return c, nil
 	}
-	j := sr.band(p[0])
-	from, to, err := sr.run(j)
-	if err != nil {
-		return false, err
-	}
-	for k := from; k < to; k++ {
-		i, err := sr.edge(j, k)
-		if err != nil {
-			return false, err
-		}
-		if sr.cast(p, i, &c) {
-			return true, nil
-		}
-	}
-	return c, nil
+	on, err := sr.eachInBand(sr.band(p[0]), func(i int) bool { return sr.cast(p, i, &c) })
+	return on || c, err
 }
 
 // cast casts the ray from p against the edge from position i to i+1, as
@@ -71,23 +58,26 @@ func (sr storedRing) cast(p orb.Point, i int, c *bool) (on bool) {
 	return on
 }
 
-// run returns the run of band j's edges in the index, edges[from:to].
-func (sr storedRing) run(j int) (from, to int, err error) {
-	from, to = int(binary.BigEndian.Uint32(sr.starts[4*j:])), int(binary.BigEndian.Uint32(sr.starts[4*j+4:]))
+// eachInBand calls fn with each edge band j lists, by i for the edge
+// from position i to i+1, until fn returns true, which it returns. A band
+// whose run of edges, or an edge, the stored ring does not have is an
+// error.
+func (sr storedRing) eachInBand(j int, fn func(i int) bool) (bool, error) {
+	from, to := int(binary.BigEndian.Uint32(sr.starts[4*j:])), int(binary.BigEndian.Uint32(sr.starts[4*j+4:]))
 	if from > to || 4*to > len(sr.edges) {
-		return 0, 0, fmt.Errorf("band %d holds edges %d to %d of %d", j, from, to, len(sr.edges)/4)
+		return false, fmt.Errorf("band %d holds edges %d to %d of %d", j, from, to, len(sr.edges)/4)
 	}
-	return from, to, nil
-}
-
-// edge returns the edge the index lists k-th, in band j: the edge from
-// position i to i+1, which the ring must have.
-func (sr storedRing) edge(j, k int) (i int, err error) {
-	i = int(binary.BigEndian.Uint32(sr.edges[4*k:]))
-	if n := sr.len(); i >= n-1 {
-		return 0, fmt.Errorf("band %d names edge %d of a ring of %d positions", j, i, n)
+	n := sr.len()
+	for k := from; k < to; k++ {
+		i := int(binary.BigEndian.Uint32(sr.edges[4*k:]))
+		if i >= n-1 {
+			return false, fmt.Errorf("band %d names edge %d of a ring of %d positions", j, i, n)
+		}
+		if fn(i) {
+			return true, nil
+		}
 	}
-	return i, nil
+	return false, nil
 }
 
 // storedPolygonContains reports whether the polygon fence whose rings
@@ -207,21 +197,14 @@ func (sr storedRing) meetsPath(p path, shifts []float64) (bool, error) {
 		}
 		first, last := sr.band(lo[0]-s-bandMargin), sr.band(hi[0]-s+bandMargin)
 		for j := first; j <= last; j++ {
-			from, to, err := sr.run(j)
-			if err != nil {
-				return false, err
-			}
-			for k := from; k < to; k++ {
-				i, err := sr.edge(j, k)
-				if err != nil {
-					return false, err
-				}
+			met, err := sr.eachInBand(j, func(i int) bool {
 				if j > first && sr.band(min(sr.at(i)[0], sr.at(i + 1)[0])) < j {
-					continue // tested in an earlier band
+					return false // tested in an earlier band
 				}
-				if meets(i, s) {
-					return true, nil
-				}
+				return meets(i, s)
+			})
+			if err != nil || met {
+				return met, err
 			}
 		}
 	}
@@ -337,22 +320,15 @@ func (sr storedRing) bandsNear(p ref, q float64, cutoff func() float64, fn func(
 		default:
 			return false, nil
 		}
-		from, to, err := sr.run(j)
-		if err != nil {
-			return false, err
-		}
-		for k := from; k < to; k++ {
-			i, err := sr.edge(j, k)
-			if err != nil {
-				return false, err
-			}
+		met, err := sr.eachInBand(j, func(i int) bool {
 			a, b := sr.at(i)[0], sr.at(i + 1)[0]
 			if min(max(home, sr.band(min(a, b))), sr.band(max(a, b))) != j {
-				continue // read in a band nearer q's
+				return false // read in a band nearer q's
 			}
-			if fn(i) {
-				return true, nil
-			}
+			return fn(i)
+		})
+		if err != nil || met {
+			return met, err
 		}
 	}
 }
