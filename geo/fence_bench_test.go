@@ -375,22 +375,32 @@ func BenchmarkFencePolygons(b *testing.B) {
 // benchContaining runs Containing at each probe in turn on both backends,
 // holding the fences, as name/BACKEND/containing.
 func benchContaining(b *testing.B, name string, fences []geo.Fence, probes []workload.Point) {
+	benchLookups(b, name, "containing", fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+		p := probes[i%len(probes)]
+		ids, err := fs.Containing(tx, p.Lat, p.Lon)
+		return len(ids), err
+	})
+}
+
+// benchLookups runs ask(tx, fs, i) for i = 0, 1, … in a View each, on
+// both backends, of a store holding the fences, as name/BACKEND/op, and
+// reports what ask counts, a query on average, as unit/op.
+func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string, ask func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error)) {
 	for _, be := range storetest.Backends() {
-		b.Run(name+"/"+be.Name+"/containing", func(b *testing.B) {
+		b.Run(name+"/"+be.Name+"/"+op, func(b *testing.B) {
 			s, fs := openFences(b, be, fences)
-			held := 0
+			found := 0
 			for i := 0; b.Loop(); i++ {
-				p := probes[i%len(probes)]
 				s.View(func(tx keyspace.Tx) error {
-					ids, err := fs.Containing(tx, p.Lat, p.Lon)
+					n, err := ask(tx, fs, i)
 					if err != nil {
 						b.Fatal(err)
 					}
-					held += len(ids)
+					found += n
 					return nil
 				})
 			}
-			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
+			b.ReportMetric(float64(found)/float64(b.N), unit+"/op")
 		})
 	}
 }
@@ -438,44 +448,21 @@ func BenchmarkFenceBorder(b *testing.B) {
 			return out
 		}
 		far, near := off(0.3), off(0.05)
-		for _, be := range storetest.Backends() {
-			s, fs := openFences(b, be, fences)
-			b.Run(name+"/"+be.Name+"/near-100km", func(b *testing.B) {
-				found := 0
-				for i := 0; b.Loop(); i++ {
-					p := far[i%len(far)]
-					s.View(func(tx keyspace.Tx) error {
-						ns, err := fs.Near(tx, p.Lat, p.Lon, 100_000, 0)
-						if err != nil {
-							b.Fatal(err)
-						}
-						found += len(ns)
-						return nil
-					})
+		benchLookups(b, name, "near-100km", fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+			p := far[i%len(far)]
+			ns, err := fs.Near(tx, p.Lat, p.Lon, 100_000, 0)
+			return len(ns), err
+		})
+		for _, kind := range []string{"circle", "box"} {
+			benchLookups(b, name, "intersecting-5km-"+kind, fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+				p := near[i%len(near)]
+				area := geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}}
+				if kind == "box" {
+					area = geo.Fence{Box: &geo.Box{MinLat: p.Lat - 0.045, MinLon: p.Lon - 0.045, MaxLat: p.Lat + 0.045, MaxLon: p.Lon + 0.045}}
 				}
-				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				ids, err := fs.Intersecting(tx, area)
+				return len(ids), err
 			})
-			for _, kind := range []string{"circle", "box"} {
-				b.Run(name+"/"+be.Name+"/intersecting-5km-"+kind, func(b *testing.B) {
-					found := 0
-					for i := 0; b.Loop(); i++ {
-						p := near[i%len(near)]
-						area := geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}}
-						if kind == "box" {
-							area = geo.Fence{Box: &geo.Box{MinLat: p.Lat - 0.045, MinLon: p.Lon - 0.045, MaxLat: p.Lat + 0.045, MaxLon: p.Lon + 0.045}}
-						}
-						s.View(func(tx keyspace.Tx) error {
-							ids, err := fs.Intersecting(tx, area)
-							if err != nil {
-								b.Fatal(err)
-							}
-							found += len(ids)
-							return nil
-						})
-					}
-					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
-				})
-			}
 		}
 		b.Run(name+"/orb", func(b *testing.B) {
 			held := 0
@@ -500,24 +487,11 @@ func benchCrossings(b *testing.B, name string, fences []geo.Fence, probes []work
 		a := r.Float64() * 2 * math.Pi // a degree of latitude is 111 km
 		moves[i] = [2]geo.Point{{Lat: p.Lat, Lon: p.Lon}, {Lat: p.Lat + metres/111_000*math.Cos(a), Lon: p.Lon + metres/111_000*math.Sin(a)}}
 	}
-	for _, be := range storetest.Backends() {
-		b.Run(name+"/"+be.Name+"/crossings", func(b *testing.B) {
-			s, fs := openFences(b, be, fences)
-			crossings := 0
-			for i := 0; b.Loop(); i++ {
-				m := moves[i%len(moves)]
-				s.View(func(tx keyspace.Tx) error {
-					cs, err := fs.Crossings(tx, &m[0], &m[1])
-					if err != nil {
-						b.Fatal(err)
-					}
-					crossings += len(cs)
-					return nil
-				})
-			}
-			b.ReportMetric(float64(crossings)/float64(b.N), "crossings/op")
-		})
-	}
+	benchLookups(b, name, "crossings", fences, "crossings", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+		m := moves[i%len(moves)]
+		cs, err := fs.Crossings(tx, &m[0], &m[1])
+		return len(cs), err
+	})
 }
 
 // openFences opens a store of the backend be holding the fences, in the

@@ -109,19 +109,25 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, f
 			f = shapeOf(new(boxRegion).init(*c.box))
 		default:
 			v, err := tx.Get(fs.polygons.Pack(composite.Tuple{c.id}))
-			if err == nil && indexedForm(v) {
+			switch {
+			case err == nil && indexedForm(v):
 				f = shape{rings: v}
-				break
-			}
-			if err != nil && !errors.Is(err, keyspace.ErrNotFound) {
+			case err == nil: // rings in the earlier form, decoded here rather than read again by regionOf
+				pr, err := decodePolygon(v)
+				if err != nil {
+					return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(c.id), err))
+				}
+				f = shapeOf(pr)
+			case !errors.Is(err, keyspace.ErrNotFound):
 				return fs.wrap(err)
-			}
-			reg, err := fs.regionOf(tx, c.id)
-			if err != nil {
-				return err
-			}
-			if f = shapeOf(reg); f.reg == nil {
-				return fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
+			default: // no rings stored: a circle's or box's region key, or a definition from before either
+				reg, err := fs.regionOf(tx, c.id)
+				if err != nil {
+					return err
+				}
+				if f = shapeOf(reg); f.reg == nil {
+					return fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
+				}
 			}
 		}
 		if err := fn(c.id, f); err != nil {
