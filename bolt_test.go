@@ -173,22 +173,7 @@ func TestBoltFormatVersion(t *testing.T) {
 		t.Fatalf("Format of a new file: %d, %v", v, err)
 	}
 	s.Close()
-	sequence := func(set uint64) (was uint64) {
-		t.Helper()
-		db, err := bolt.Open(path, 0o644, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if err := db.Update(func(tx *bolt.Tx) error {
-			b := tx.Bucket([]byte("keyspace"))
-			was = b.Sequence()
-			return b.SetSequence(set)
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return was
-	}
+	sequence := func(set uint64) uint64 { return setFormat(t, path, set) }
 	if v := sequence(0); v != keyspace.FormatVersion {
 		t.Fatalf("a new file records format %d, want %d", v, keyspace.FormatVersion)
 	}
@@ -225,5 +210,120 @@ func TestBoltFormatVersion(t *testing.T) {
 	}
 	if v := sequence(keyspace.FormatVersion + 1); v != keyspace.FormatVersion+1 {
 		t.Fatalf("a refused open changed the format to %d", v)
+	}
+}
+
+// setFormat records format set in the keyspace file at path, through bbolt
+// itself, and returns the format it recorded before.
+func setFormat(t *testing.T, path string, set uint64) (was uint64) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("keyspace"))
+		was = b.Sequence()
+		return b.SetSequence(set)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return was
+}
+
+// TestRequireFormat: a write in a newer layout raises the version a file
+// records, in its transaction (rolled back with it), never lowers it, and
+// refuses a version this build does not know or a transaction that cannot
+// write; a scan under way when it is raised reads on as before.
+func TestRequireFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k.db")
+	s := openBolt(t, path, nil)
+	want := []string{"a", "b", "c"}
+	if err := s.Update(func(tx keyspace.Tx) error {
+		for _, k := range want {
+			if err := tx.Put([]byte(k), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	setFormat(t, path, 1)
+	s = openBolt(t, path, nil)
+	defer s.Close()
+	format := func() uint64 {
+		t.Helper()
+		v, err := s.Format()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	rollback := errors.New("rolled back")
+	if err := s.Update(func(tx keyspace.Tx) error {
+		if err := keyspace.RequireFormat(tx, 3); err != nil {
+			return err
+		}
+		return rollback
+	}); !errors.Is(err, rollback) {
+		t.Fatal(err)
+	}
+	if v := format(); v != 1 {
+		t.Fatalf("a rolled-back RequireFormat(3) left format %d, want 1", v)
+	}
+	var keys []string
+	if err := s.Update(func(tx keyspace.Tx) error {
+		for k := range tx.Scan(keyspace.Range{}) {
+			keys = append(keys, string(k))
+			if err := keyspace.RequireFormat(tx, 3); err != nil {
+				return err
+			}
+		}
+		return tx.Err()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if v := format(); v != 3 {
+		t.Fatalf("after RequireFormat(3): format %d", v)
+	}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("a scan that raised the format read %q, want %q", keys, want)
+	}
+	if err := s.Update(func(tx keyspace.Tx) error { return keyspace.RequireFormat(tx, 2) }); err != nil {
+		t.Fatal(err)
+	}
+	if v := format(); v != 3 {
+		t.Fatalf("RequireFormat(2) on a file of format 3 left %d", v)
+	}
+	if err := s.Update(func(tx keyspace.Tx) error {
+		return keyspace.RequireFormat(tx, keyspace.FormatVersion+1)
+	}); err == nil || !strings.Contains(err.Error(), "this build writes up to") {
+		t.Fatalf("RequireFormat of a version this build does not know: %v", err)
+	}
+	if err := s.View(func(tx keyspace.Tx) error { return keyspace.RequireFormat(tx, 4) }); !errors.Is(err, keyspace.ErrReadOnly) {
+		t.Fatalf("RequireFormat in a View: %v, want ErrReadOnly", err)
+	}
+	if v := format(); v != 3 {
+		t.Fatalf("refused calls left format %d, want 3", v)
+	}
+	s.Close()
+	ro := openBolt(t, path, &keyspace.Options{ReadOnly: true})
+	err := ro.Update(func(tx keyspace.Tx) error { return keyspace.RequireFormat(tx, 4) })
+	ro.Close()
+	if !errors.Is(err, keyspace.ErrReadOnly) {
+		t.Fatalf("RequireFormat on a read-only store: %v, want ErrReadOnly", err)
+	}
+	if v := setFormat(t, path, 3); v != 3 {
+		t.Fatalf("the file records format %d, want 3", v)
+	}
+	m := keyspace.NewMemory()
+	if err := m.Update(func(tx keyspace.Tx) error { return keyspace.RequireFormat(tx, keyspace.FormatVersion) }); err != nil {
+		t.Fatalf("RequireFormat on a memory store: %v", err)
+	}
+	if err := m.View(func(tx keyspace.Tx) error { return keyspace.RequireFormat(tx, 1) }); !errors.Is(err, keyspace.ErrReadOnly) {
+		t.Fatalf("RequireFormat in a memory View: %v, want ErrReadOnly", err)
 	}
 }

@@ -16,7 +16,8 @@
 //     transaction ever committed), and one whose root holds nothing after
 //     commits with [ErrCorrupt]: a root page damaged to read as empty is
 //     not written over as though the file were new. The file records
-//     the FormatVersion that created it, and one of a newer version is
+//     the FormatVersion that created it, raised by a later build's write
+//     in a newer layout ([RequireFormat]), and one of a newer version is
 //     refused with [ErrNewerFormat] (format.go). A
 //     View takes over the read transaction an earlier View finished with
 //     when no Update has begun since, instead of beginning its own:

@@ -38,7 +38,53 @@ import (
 //     a zero word, which a version-3 build reads as damaged). Version-3
 //     files read unchanged: rings in the earlier form are decoded whole
 //     for each lookup, as before, until the fence is put again.
+//
+// A file records the version of the newest layout written into it, not
+// only the version that created it: a write in a layout an older build
+// would misread raises the file's version (RequireFormat), so that build
+// refuses the file rather than reading the new data as damaged. Files
+// that builds before session 36 wrote into keep the version that created
+// them.
 const FormatVersion = 4
+
+// RequireFormat records, in the file under the Update transaction tx,
+// that it holds data in the layout of format version v: a file recording
+// an older version records v once tx commits, so that a build older than
+// v refuses it (ErrNewerFormat) instead of misreading what tx wrote. A
+// technique calls it in the transaction that first writes a layout an
+// older build would misread (geo's fence sets do, for every write). It
+// never lowers a version, and is rolled back with tx. A memory store has
+// no file: on it RequireFormat only checks that tx may write. A version
+// above FormatVersion, or a View's tx, is an error; a Tx of another kind
+// (a wrapper made outside this package) is passed over.
+func RequireFormat(tx Tx, v uint64) error {
+	if v > FormatVersion {
+		return fmt.Errorf("keyspace: require format %d: this build writes up to %d", v, FormatVersion)
+	}
+	if r, ok := tx.(interface{ requireFormat(uint64) error }); ok {
+		return r.requireFormat(v)
+	}
+	return nil
+}
+
+func (t *memTx) requireFormat(uint64) error { return t.usable(true) }
+
+func (t *boltTx) requireFormat(v uint64) (err error) {
+	if err := t.usable(true); err != nil {
+		return err
+	}
+	defer t.recoverDamage(&err)
+	t.inBolt = true
+	if t.b.Sequence() < v {
+		t.writes++
+		err = t.b.SetSequence(v)
+	}
+	t.inBolt = false
+	if err != nil {
+		return fmt.Errorf("keyspace: require format %d: %w", v, damagedOr(err))
+	}
+	return nil
+}
 
 // checkFormat refuses a keyspace bucket of a newer format. The version
 // lies in a page like any other, and bbolt's pages carry no checksums,
@@ -51,8 +97,9 @@ func checkFormat(b *bolt.Bucket) error {
 	return nil
 }
 
-// Format returns the FormatVersion the file records (0 for a file created
-// before versions were recorded, which reads as version 1).
+// Format returns the FormatVersion the file records: the version that
+// created it, or a later one a write raised it to (RequireFormat); 0 for a
+// file created before versions were recorded, which reads as version 1.
 func (s *BoltStore) Format() (uint64, error) {
 	var v uint64
 	err := s.View(func(tx Tx) error {

@@ -43,6 +43,14 @@ import (
 // area, fence_near.go those within a distance of a point, fence_expiry.go
 // fences that expire, fence_verify.go Verify and Repair.
 
+// fenceFormat is the keyspace.FormatVersion of the fence layout above.
+// It changed at versions 2, 3 and 4 (the keyspace package's format.go),
+// each time in ways an older build reads as damage, so every write to a
+// fence set raises the file to it (keyspace.RequireFormat): a build that
+// predates it refuses the file rather than reading this build's fences
+// as corrupt, and its Repair never deletes them.
+const fenceFormat = 4
+
 // ErrBadFence: a fence with no region, or more than one.
 var ErrBadFence = errors.New("geo: invalid fence")
 
@@ -175,11 +183,16 @@ func (f Fence) region() (region, error) {
 }
 
 // Put stores f, replacing the fence with its id if there is one. A bad
-// fence is an error that writes nothing.
+// fence is an error that writes nothing. A file that records an older
+// format than the fence layout's records that layout's from then on
+// (fenceFormat).
 func (fs *Fences) Put(tx keyspace.Tx, f Fence) error {
 	pairs, levels, err := fs.pairs(f)
 	if err != nil {
 		return err
+	}
+	if err := keyspace.RequireFormat(tx, fenceFormat); err != nil {
+		return fs.wrap(err)
 	}
 	if err := fs.Delete(tx, f.ID); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
 		return err
@@ -230,6 +243,12 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 	all := make([]pair, 0, n)
 	for _, pairs := range each {
 		all = append(all, pairs...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	if err := keyspace.RequireFormat(tx, fenceFormat); err != nil {
+		return fs.wrap(err)
 	}
 	empty, err := fs.Empty(tx)
 	if err != nil {

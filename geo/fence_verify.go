@@ -36,7 +36,8 @@ func (fs *Fences) Verify(tx keyspace.Tx) ([]string, error) { return fs.check(tx,
 // form of formats 2 and 3 are sound, and not reported, but Repair
 // rewrites them with their band indexes (fence_polygon.go). A definition that
 // does not decode is deleted with its cells: nothing else holds its
-// region.
+// region. A Repair that writes raises the file's format to this build's
+// fence layout, as a Put does (fenceFormat).
 func (fs *Fences) Repair(tx keyspace.Tx) ([]string, error) { return fs.check(tx, true) }
 
 // check is Verify, and with fix Repair.
@@ -182,6 +183,11 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 	case levelMask(binary.BigEndian.Uint32(mask))&levels != levels:
 		problems = append(problems, fmt.Sprintf("the level mask %017b misses levels %017b", binary.BigEndian.Uint32(mask), levels&^levelMask(binary.BigEndian.Uint32(mask))))
 		writes.Put(bytes.Clone(fs.levelsKey), exact)
+	}
+	if fix && !writes.Empty() {
+		if err := keyspace.RequireFormat(tx, fenceFormat); err != nil {
+			return nil, fs.wrap(err)
+		}
 	}
 	problems, err := writes.Finish(tx, problems, fix)
 	return problems, fs.wrap(err)

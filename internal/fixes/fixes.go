@@ -30,6 +30,9 @@ func (s *Set) Put(key, value []byte) {
 	s.puts[string(key)] = value
 }
 
+// Empty reports whether the set writes nothing.
+func (s *Set) Empty() bool { return len(s.dels) == 0 && len(s.puts) == 0 }
+
 // Apply writes the set in tx: the deletes, then the puts, each in key
 // order. The order matters on bbolt, which splits a page only when the
 // transaction commits: a repair that rewrites a whole subspace (300,000
