@@ -1,0 +1,388 @@
+package geo
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/internal/errctx"
+	"github.com/keyspacedb/keyspace/internal/expiry"
+)
+
+// Within: the fences wholly inside an area, Tile38's WITHIN asked of a
+// collection of geofences ("which delivery zones lie inside this
+// district?"). Edges count: a fence that runs along the area's edge from
+// inside, or is the area itself, is within it.
+//
+// A fence inside the area shares a point with it, so the candidates are
+// Intersecting's, and each is tested exactly. A region F lies within an
+// area A when
+//
+//   - A is a circle of angular radius r round c: every point of F is
+//     within r of c. A point's distance from c is π less its distance
+//     from c's antipode c*, so F's farthest point from c is its nearest to
+//     c*, and F lies within A exactly when F's distance from c* (as Near
+//     measures it: 0 when F holds c*) is at least π − r. For a circle F
+//     of radius ρ round f this is the triangle inequality's d(c, f) + ρ ≤
+//     r, measured directly (c* is where distances lose their precision).
+//   - A is a box or a polygon, and F a circle: A holds F's centre and no
+//     point of A's boundary lies nearer to it than F's radius. The cap is
+//     connected, so if it held a point outside A it would cross A's
+//     boundary on its way there.
+//   - A and F are boxes or polygons: every piece of F's edges, cut where
+//     they meet A's boundary, lies in A (its midpoint does, and A's
+//     boundary does not cross it), and no point just outside A's
+//     boundary lies in F. The first keeps F's boundary in A; then F's
+//     inside could leave A only where A's boundary runs through it or
+//     along its edge from outside, as round a hole of A, and the second
+//     finds those: each piece of A's boundary, cut where F's edges meet
+//     it, is tested a hair (withinNudge) to either side of its midpoint.
+//
+// A's boundary on the sphere is not all of its edges in longitude and
+// latitude: a box or multipolygon across ±180° has edges along the seam
+// with A on both sides of it, a multipolygon's polygons may share an
+// edge, and an edge along a pole is one point. So A's edges are cut where
+// they meet each other, and a piece counts as boundary only where a point
+// a hair to one side of it lies outside A (an edge along a pole never
+// does: if the pole is on the boundary, other edges reach it). Points on
+// the seam or at a pole are held when any of their spellings is
+// (sphereContains).
+//
+// Distances and crossings are those of Intersecting and Near: edges are
+// straight lines in longitude and latitude (path.go), in pieces of at
+// most 90° of longitude, and a fence within withinTolerance of being
+// inside counts as inside.
+
+// withinTolerance is how far, in metres, a fence may reach past a
+// circle's edge, or a box's or polygon's edge reach into a circle fence,
+// and still count as within: distances near c*, or from a path's nearest
+// point, are good to well under a millimetre.
+const withinTolerance = 1e-3
+
+// withinNudge is how far, in degrees, a boundary's piece is stepped off
+// to test its sides: about 0.1 mm, as edgeMargin.
+const withinNudge = 1e-9
+
+// Within returns the ids of the fences that lie wholly inside area, in
+// order: a circle, a box or a polygon, as a Fence describes one (its id
+// and expiry are not needed). Edges count; fences that have expired are
+// left out. A bad area is an error wrapping ErrBadFence or
+// ErrInvalidPoint that reads nothing.
+func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
+	if area.ID == "" {
+		area.ID = "area" // for the region's errors
+	}
+	reg, err := area.region()
+	if err != nil {
+		return nil, fs.wrap(err)
+	}
+	a := shapeOf(reg)
+	var inside func(f shape) (bool, error)
+	if a.circle != nil {
+		inside = a.circle.holdsShape
+	} else {
+		inside = newBoundary(a).holdsShape
+	}
+	var out []string
+	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
+		in, err := inside(f)
+		if err != nil {
+			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+		}
+		if in {
+			out = append(out, id)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// holdsShape reports whether every point of f lies within c (see the top
+// of this file): f's distance from c's antipode is at least π − r.
+func (c *circle) holdsShape(f shape) (bool, error) {
+	if f.circle != nil {
+		return Distance(c.lat, c.lon, f.circle.lat, f.circle.lon)+f.circle.radius <= c.radius+withinTolerance, nil
+	}
+	anti := newRef(c.lat, c.lon).antipode()
+	least := math.Pi*EarthRadius - c.radius - withinTolerance
+	if f.rings != nil {
+		// A polygon stored with band indexes: measured in place, exact
+		// up to least (storedPolygonDistance).
+		d, err := storedPolygonDistance(f.rings, anti, least)
+		return d >= least, err
+	}
+	return f.distance(anti) >= least, nil
+}
+
+// A boundary is a box's or polygon's boundary on the sphere, as Within
+// tests fences against it: the pieces of its edges with the area on one
+// side only (see the top of this file).
+type boundary struct {
+	area   shape
+	pieces edgeSet
+	poles  [2]bool // the area holds the south pole, the north pole
+}
+
+// newBoundary returns a's boundary, a a box or a polygon.
+func newBoundary(a shape) *boundary {
+	b := &boundary{area: a}
+	edges := a.edges()
+	for _, e := range edges {
+		for _, lat := range [2]float64{e.lat0, e.lat1} {
+			if math.Abs(lat) == 90 {
+				b.poles[boolIndex(lat > 0)] = true
+			}
+		}
+	}
+	all := newEdgeSet(edges)
+	var pieces []path
+	for _, e := range edges {
+		if e.lat0 == e.lat1 && math.Abs(e.lat0) == 90 {
+			continue // along a pole: one point
+		}
+		ts := []float64{0, 1}
+		all.each(e, func(f path) {
+			if f != e { // itself, or an edge it runs along whole
+				ts = crossings(e, f, ts)
+			}
+		})
+		for _, p := range cut(e, ts) {
+			lat, lon := p.at(0.5)
+			left, right := b.beside(p, lat, lon)
+			if !left.held || !right.held {
+				pieces = append(pieces, p)
+			}
+		}
+	}
+	b.pieces = newEdgeSet(pieces)
+	return b
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// contains reports whether the area holds the point (lat, lon) on the
+// sphere: by either spelling of a longitude of ±180°, and at a pole if
+// any of its edges reaches that pole.
+func (b *boundary) contains(lat, lon float64) bool {
+	switch {
+	case math.Abs(lat) >= 90:
+		return b.poles[boolIndex(lat > 0)]
+	case b.area.reg.contains(lat, lon):
+		return true
+	case lon == 180:
+		return b.area.reg.contains(lat, -180)
+	case lon == -180:
+		return b.area.reg.contains(lat, 180)
+	}
+	return false
+}
+
+// aSide is a point a hair to one side of a boundary's piece: where it
+// lies, and whether the area holds it. Off is set when that side is past
+// a pole, where it is no side at all.
+type aSide struct {
+	lat, lon  float64
+	held, off bool
+}
+
+// beside returns the points withinNudge to the left and right of the
+// piece p at its point (lat, lon), and whether the area holds each.
+func (b *boundary) beside(p path, lat, lon float64) (left, right aSide) {
+	dLat, dLon := p.lat1-p.lat0, p.lon1-p.lon0
+	n := math.Hypot(dLat, dLon)
+	if n == 0 {
+		return aSide{held: true, off: true}, aSide{held: true, off: true}
+	}
+	nLat, nLon := dLon/n*withinNudge, -dLat/n*withinNudge // to the left of the direction of p
+	side := func(lat, lon float64) aSide {
+		if math.Abs(lat) > 90 {
+			return aSide{held: true, off: true}
+		}
+		lon = wrap(lon)
+		return aSide{lat: lat, lon: lon, held: b.contains(lat, lon)}
+	}
+	return side(lat+nLat, lon+nLon), side(lat-nLat, lon-nLon)
+}
+
+// holdsShape reports whether every point of f lies in the area (see the
+// top of this file).
+func (b *boundary) holdsShape(f shape) (bool, error) {
+	if f.circle != nil {
+		return b.holdsCircle(f.circle), nil
+	}
+	if f.rings != nil {
+		// Each of the fence's polygons must start inside the area; a fence
+		// that passes is decoded, since every edge of it is needed.
+		firsts, err := storedFirstVertices(f.rings)
+		if err != nil {
+			return false, err
+		}
+		for _, v := range firsts {
+			if !b.contains(v.Lat(), v.Lon()) {
+				return false, nil
+			}
+		}
+		pr, err := decodePolygon(f.rings)
+		if err != nil {
+			return false, err
+		}
+		f = shapeOf(pr)
+	}
+	edges := f.edges()
+	// Every piece of the fence's edges, cut where the boundary meets
+	// them, lies in the area, where the fence holds it (a hole's edge is
+	// not the polygon's, as orb's ray casting has it).
+	holds := func(lat, lon float64) bool { return b.contains(lat, lon) || !sphereContains(f.reg, lat, lon) }
+	for _, e := range edges {
+		if !holds(e.lat0, e.lon0) {
+			return false, nil
+		}
+		ts := []float64{0, 1}
+		b.pieces.each(e, func(p path) { ts = crossings(e, p, ts) })
+		for _, p := range cut(e, ts) {
+			if !holds(p.at(0.5)) {
+				return false, nil
+			}
+		}
+	}
+	// No point just outside the boundary lies in the fence.
+	fence := newEdgeSet(edges)
+	for _, p := range b.pieces.edges {
+		ts := []float64{0, 1}
+		fence.each(p, func(e path) { ts = crossings(p, e, ts) })
+		for _, q := range cut(p, ts) {
+			lat, lon := q.at(0.5)
+			left, right := b.beside(q, lat, lon)
+			for _, s := range [2]aSide{left, right} {
+				if !s.held && !s.off && sphereContains(f.reg, s.lat, s.lon) {
+					return false, nil
+				}
+			}
+		}
+	}
+	return true, nil
+}
+
+// holdsCircle reports whether the area holds every point of c: it holds
+// c's centre, and no piece of its boundary comes nearer to the centre
+// than c's radius.
+func (b *boundary) holdsCircle(c *circle) bool {
+	if !b.contains(c.lat, c.lon) {
+		return false
+	}
+	centre := newRef(c.lat, c.lon)
+	reach := c.radius - withinTolerance
+	for _, p := range b.pieces.edges {
+		box := rect{MinLat: min(p.lat0, p.lat1), MaxLat: max(p.lat0, p.lat1), MinLon: min(p.lon0, p.lon1), MaxLon: max(p.lon0, p.lon1)}
+		if centre.minAngle(box)*EarthRadius >= reach {
+			continue
+		}
+		if _, _, d := p.closest(c.lat, c.lon); d < reach {
+			return false
+		}
+	}
+	return true
+}
+
+// sphereContains is reg.contains on the sphere: a point on ±180° is held
+// by either spelling of its longitude.
+func sphereContains(reg region, lat, lon float64) bool {
+	switch {
+	case reg.contains(lat, lon):
+		return true
+	case lon == 180:
+		return reg.contains(lat, -180)
+	case lon == -180:
+		return reg.contains(lat, 180)
+	}
+	return false
+}
+
+// crossings appends to ts the points of e, as fractions of its length,
+// where the straight line f meets it in longitude and latitude: where
+// they cross, or the ends of a stretch along which they run together.
+//
+// With e = P + t·r and f = Q + u·s, r × s ≠ 0 puts the crossing at t = (Q
+// − P) × s / (r × s) and u = (Q − P) × r / (r × s), each in [0, 1] when
+// it lies on both. Parallel lines meet only when Q lies on e's line,
+// and then along the stretch between Q's and Q + s's projections onto
+// e, t = (Q − P)·r / r·r.
+func crossings(e, f path, ts []float64) []float64 {
+	rx, ry := e.lon1-e.lon0, e.lat1-e.lat0
+	sx, sy := f.lon1-f.lon0, f.lat1-f.lat0
+	qx, qy := f.lon0-e.lon0, f.lat0-e.lat0
+	den := rx*sy - ry*sx
+	if den != 0 {
+		t, u := (qx*sy-qy*sx)/den, (qx*ry-qy*rx)/den
+		if t >= 0 && t <= 1 && u >= 0 && u <= 1 {
+			ts = append(ts, t)
+		}
+		return ts
+	}
+	rr := rx*rx + ry*ry
+	if rr == 0 || qx*ry-qy*rx != 0 {
+		return ts
+	}
+	t0 := (qx*rx + qy*ry) / rr
+	t1 := ((qx+sx)*rx + (qy+sy)*ry) / rr
+	for _, t := range [2]float64{t0, t1} {
+		if t > 0 && t < 1 {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// cut returns the pieces of e between the fractions ts of its length
+// (which hold 0 and 1), sorted, dropping pieces of no length.
+func cut(e path, ts []float64) []path {
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	out := make([]path, 0, len(ts)-1)
+	for i := 1; i < len(ts); i++ {
+		lat0, lon0 := e.at(ts[i-1])
+		lat1, lon1 := e.at(ts[i])
+		out = append(out, path{lat0: lat0, lon0: lon0, lat1: lat1, lon1: lon1})
+	}
+	return out
+}
+
+// An edgeSet is straight edges in longitude and latitude, sorted by their
+// least longitude, to find those whose boxes meet a given edge's without
+// testing every one.
+type edgeSet struct {
+	edges []path
+	west  []float64 // each edge's least longitude, ascending
+	span  float64   // the widest edge's span of longitude
+}
+
+func newEdgeSet(edges []path) edgeSet {
+	edges = slices.Clone(edges)
+	slices.SortFunc(edges, func(a, b path) int { return cmp.Compare(min(a.lon0, a.lon1), min(b.lon0, b.lon1)) })
+	s := edgeSet{edges: edges, west: make([]float64, len(edges))}
+	for i, e := range edges {
+		s.west[i] = min(e.lon0, e.lon1)
+		s.span = max(s.span, math.Abs(e.lon1-e.lon0))
+	}
+	return s
+}
+
+// each calls fn with every edge of s whose box meets e's.
+func (s edgeSet) each(e path, fn func(f path)) {
+	west, east := min(e.lon0, e.lon1), max(e.lon0, e.lon1)
+	south, north := min(e.lat0, e.lat1), max(e.lat0, e.lat1)
+	from, _ := slices.BinarySearch(s.west, west-s.span)
+	for i := from; i < len(s.edges) && s.west[i] <= east; i++ {
+		f := s.edges[i]
+		if max(f.lon0, f.lon1) >= west && max(f.lat0, f.lat1) >= south && min(f.lat0, f.lat1) <= north {
+			fn(f)
+		}
+	}
+}
