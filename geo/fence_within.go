@@ -78,13 +78,7 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 	if err != nil {
 		return nil, fs.wrap(err)
 	}
-	a := shapeOf(reg)
-	var inside func(f shape) (bool, error)
-	if a.circle != nil {
-		inside = a.circle.holdsShape
-	} else {
-		inside = newBoundary(a).holdsShape
-	}
+	inside := holder(shapeOf(reg))
 	var out []string
 	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
 		in, err := inside(f)
@@ -97,6 +91,15 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// holder returns the test of whether a holds every point of a shape:
+// a's circle.holdsShape, or its boundary's.
+func holder(a shape) func(f shape) (bool, error) {
+	if a.circle != nil {
+		return a.circle.holdsShape
+	}
+	return newBoundary(a).holdsShape
 }
 
 // holdsShape reports whether every point of f lies within c (see the top

@@ -352,3 +352,48 @@ func TestFenceWithinCases(t *testing.T) {
 		return nil
 	})
 }
+
+// FuzzShapeWithin: a random area (circle, box, polygon) round a fuzzed
+// centre and a small fence a fuzzed distance and bearing from it, tested
+// with no store in between, the fence's polygon both decoded and as its
+// stored rings read in place, against the sampling oracle.
+func FuzzShapeWithin(f *testing.F) {
+	f.Add(uint64(1), 10.0, 20.0, 0.0, 0.0)
+	f.Add(uint64(2), 89.9, 0.0, 50_000.0, 1.0)
+	f.Add(uint64(3), 0.0, 179.9, 20_000.0, 1.57)
+	f.Add(uint64(4), -89.99, 50.0, 0.0, 0.0)
+	f.Add(uint64(5), 45.0, 10.0, 100_000.0, 4.0)
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, d, β float64) {
+		if validate(lat, lon) != nil || !(d >= 0 && d <= 1e6) || math.IsNaN(β) || math.IsInf(β, 0) {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 5))
+		a := randomFence(r, "a", lat, lon)
+		flat, flon := destination(lat, lon, d, β)
+		fence := smallFence(r, "f", flat, flon)
+		ra, err := a.region()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf, err := fence.region()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := withinOracle(a, fence)
+		shapes := []shape{shapeOf(rf)}
+		if pr, ok := rf.(polygonRegion); ok {
+			shapes = append(shapes, shape{rings: appendPolygon(nil, pr)})
+		}
+		inside := holder(shapeOf(ra))
+		for _, s := range shapes {
+			got, err := inside(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v != grazes && got != (v == through) {
+				t.Fatalf("area (circle %+v, box %+v, polygon %v) and fence (circle %+v, box %+v, polygon %v, in place %v): Within says %v, the oracle %v",
+					a.Circle, a.Box, a.Polygon, fence.Circle, fence.Box, fence.Polygon, s.rings != nil, got, v == through)
+			}
+		}
+	})
+}
