@@ -31,6 +31,7 @@ var commandLines = []string{
 	"fence put --fences z --min-lat $n --min-lon $n --max-lat $n --max-lon $n $id",
 	"fence get --fences z $id", "fence list --fences z", "fence containing --fences z --lat $n --lon $n",
 	"fence near --fences z --lat $n --lon $n --radius $d", "fence intersecting --fences z --lat $n --lon $n --radius $d",
+	"fence within --fences z --lat $n --lon $n --radius $d", "fence within --fences z --polygon $poly", "fence within --fences z --fence $id",
 	"fence del --fences z $id", "fence expire --fences z --ttl $dur $id", "fence persist --fences z $id", "fence sweep",
 	"table scan --table t $q", "table get --table t $key", "table count --table t", "table set --table t $key $fv",
 	"table del --table t $key", "table expire --table t --ttl $dur $key", "table persist --table t $key", "table sweep",
@@ -87,7 +88,7 @@ var (
 var readOnly = map[string]bool{
 	"geo near": true, "geo knn": true, "geo box": true, "geo within": true, "geo get": true, "geo scan": true,
 	"geo dist": true, "geo scopes": true, "geo hash": true, "geo cells": true, "geo bounds": true,
-	"fence get": true, "fence list": true, "fence containing": true, "fence near": true, "fence intersecting": true,
+	"fence get": true, "fence list": true, "fence containing": true, "fence near": true, "fence intersecting": true, "fence within": true,
 	"table scan": true, "table get": true, "table count": true, "index lookup": true, "index scan": true, "index verify": true,
 	"rel list": true, "rel has": true, "rel scan": true, "rel count": true, "log get": true, "log latest": true, "log range": true, "log parents": true, "log scan": true,
 	"log day": true, "log count": true, "series range": true, "series sensors": true,

@@ -132,7 +132,19 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 				),
-				Action: fenceIntersecting,
+				Action: fenceAreaQuery("fence intersecting", (*geo.Fences).Intersecting),
+			},
+			{
+				Name:  "within",
+				Usage: "the fences wholly inside an area (Tile38's WITHIN on a fence set), edges included: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				UsageText: "keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km\n" +
+					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
+					"keyspace fence within --fences zones --fence sf-box",
+				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
+					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+				),
+				Action: fenceAreaQuery("fence within", (*geo.Fences).Within),
 			},
 			{
 				Name:  "near",
@@ -760,39 +772,42 @@ func fenceNear(c *ucli.Context) error {
 	})
 }
 
-// fenceIntersecting is fence intersecting: the fences that share a point
-// with the area its flags describe.
-func fenceIntersecting(c *ucli.Context) error {
-	format, err := output(c, "table", "json")
-	if err != nil {
-		return err
-	}
-	var area geo.Fence
-	self := c.String("fence") // the area's own id, when it is a stored fence
-	if self == "" {
-		if area, err = flagRegion(c, "fence intersecting"); err != nil {
-			return err
-		}
-	} else if slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
-		return usagef("fence intersecting takes --fence or a region, not both")
-	}
-	fs := geo.NewFences(c.String("fences"))
-	return viewDB(c, func(tx keyspace.Tx) error {
-		if err := requireFences(fs, tx); err != nil {
-			return err
-		}
-		if self != "" {
-			if area, err = fs.Get(tx, self); err != nil {
-				return err
-			}
-		}
-		ids, err := fs.Intersecting(tx, area)
+// fenceAreaQuery is fence intersecting or fence within (the command
+// named cmd): the fences that query finds for the area the flags
+// describe, or for the set's fence --fence, which is left out.
+func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area geo.Fence) ([]string, error)) ucli.ActionFunc {
+	return func(c *ucli.Context) error {
+		format, err := output(c, "table", "json")
 		if err != nil {
 			return err
 		}
-		ids = slices.DeleteFunc(ids, func(id string) bool { return id == self })
-		return writeFenceIDs(c, format, fs, tx, ids)
-	})
+		var area geo.Fence
+		self := c.String("fence") // the area's own id, when it is a stored fence
+		if self == "" {
+			if area, err = flagRegion(c, cmd); err != nil {
+				return err
+			}
+		} else if slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
+			return usagef("%s takes --fence or a region, not both", cmd)
+		}
+		fs := geo.NewFences(c.String("fences"))
+		return viewDB(c, func(tx keyspace.Tx) error {
+			if err := requireFences(fs, tx); err != nil {
+				return err
+			}
+			if self != "" {
+				if area, err = fs.Get(tx, self); err != nil {
+					return err
+				}
+			}
+			ids, err := query(fs, tx, area)
+			if err != nil {
+				return err
+			}
+			ids = slices.DeleteFunc(ids, func(id string) bool { return id == self })
+			return writeFenceIDs(c, format, fs, tx, ids)
+		})
+	}
 }
 
 // writeFenceIDs prints the fences ids found, a line each and their count

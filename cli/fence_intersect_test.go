@@ -152,6 +152,117 @@ func TestFenceIntersecting(t *testing.T) {
 	}
 }
 
+// TestFenceWithin: fence within against a computation of its own.
+// Eighty circles of 200 m to 1.7 km are put round central Paris; areas are
+// circles, boxes, a polygon and stored fences. A circle lies within a
+// circle when the distance of their centres and its radius add up to at
+// most the area's radius; within a box or a polygon when the area holds
+// its centre and no point of the area's outline, sampled every few
+// metres, lies nearer the centre than its radius. Pairs within 5 m of
+// touching may go either way. Then the flags' errors.
+func TestFenceWithin(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	r := rand.New(rand.NewPCG(95, 96))
+	fences := putZoneCircles(t, ks, r, 80, 1500)
+	// ask runs fence within with the area's flags, and compares with
+	// beyond: how far (metres) each fence's circle reaches past the
+	// area's edge, negative when it stays inside.
+	within, not := 0, 0
+	ask := func(flags []string, beyond func(c zoneCircle) float64) {
+		t.Helper()
+		out, stderr, code := ks(append([]string{"-o", "json", "fence", "within", "--fences", "zones"}, flags...)...)
+		if code != 0 {
+			t.Fatalf("fence within %v: exit %d: %s", flags, code, stderr)
+		}
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range slices.Sorted(maps.Keys(fences)) {
+			b := beyond(fences[id])
+			if math.Abs(b) < 5 {
+				continue
+			}
+			if slices.Contains(got.Fences, id) != (b < 0) {
+				t.Fatalf("fence within %v: fence %s %+v (reaching %.1f m past the area) reported: %v", flags, id, fences[id], b, !(b < 0))
+			}
+			if b < 0 {
+				within++
+			} else {
+				not++
+			}
+		}
+	}
+	outlineBeyond := func(ring [][2]float64, inside func(lat, lon float64) bool) func(c zoneCircle) float64 {
+		return func(c zoneCircle) float64 {
+			best := math.Inf(1)
+			for i := 1; i < len(ring); i++ {
+				for k := range 4001 {
+					f := float64(k) / 4000
+					lat, lon := ring[i-1][0]+f*(ring[i][0]-ring[i-1][0]), ring[i-1][1]+f*(ring[i][1]-ring[i-1][1])
+					best = min(best, geo.Distance(c.lat, c.lon, lat, lon))
+				}
+			}
+			if !inside(c.lat, c.lon) {
+				return c.radius + best
+			}
+			return c.radius - best
+		}
+	}
+	for range 12 {
+		a := zoneCircle{48.85 + r.NormFloat64()*0.03, 2.35 + r.NormFloat64()*0.04, 2000 + r.Float64()*8000}
+		ask([]string{"--lat", fmt.Sprint(a.lat), "--lon", fmt.Sprint(a.lon), "--radius", fmt.Sprintf("%gm", a.radius)}, func(c zoneCircle) float64 {
+			return geo.Distance(a.lat, a.lon, c.lat, c.lon) + c.radius - a.radius
+		})
+		s, w := 48.80+r.NormFloat64()*0.03, 2.28+r.NormFloat64()*0.04
+		n, e := s+0.03+r.Float64()*0.08, w+0.05+r.Float64()*0.1
+		ask([]string{"--min-lat", fmt.Sprint(s), "--min-lon", fmt.Sprint(w), "--max-lat", fmt.Sprint(n), "--max-lon", fmt.Sprint(e)},
+			outlineBeyond([][2]float64{{s, w}, {s, e}, {n, e}, {n, w}, {s, w}}, func(lat, lon float64) bool { return lat >= s && lat <= n && lon >= w && lon <= e }))
+	}
+	// A triangle, as a GeoJSON polygon.
+	tri := [][2]float64{{48.80, 2.25}, {48.80, 2.45}, {48.92, 2.35}, {48.80, 2.25}}
+	ask([]string{"--polygon", `{"type":"Polygon","coordinates":[[[2.25,48.80],[2.45,48.80],[2.35,48.92],[2.25,48.80]]]}`},
+		outlineBeyond(tri, func(lat, lon float64) bool { // left of every edge, anticlockwise
+			for i := 1; i < len(tri); i++ {
+				a, b := tri[i-1], tri[i]
+				if (b[1]-a[1])*(lat-a[0])-(b[0]-a[0])*(lon-a[1]) < 0 {
+					return false
+				}
+			}
+			return true
+		}))
+	// A stored fence as the area: the circles inside it, less itself.
+	for _, id := range []string{"z00", "z07", "z31", "z52"} {
+		c := fences[id]
+		ask([]string{"--fence", id}, func(o zoneCircle) float64 {
+			if o == c {
+				return 1e9 // itself: left out
+			}
+			return geo.Distance(c.lat, c.lon, o.lat, o.lon) + o.radius - c.radius
+		})
+	}
+	if within < 50 || not < 50 {
+		t.Fatalf("%d fences within an area, %d not: the test would not see much", within, not)
+	}
+	for _, bad := range []struct {
+		says string
+		args []string
+	}{
+		{"wants one region", []string{"fence", "within", "--fences", "zones"}},
+		{"--fence or a region, not both", []string{"fence", "within", "--fences", "zones", "--fence", "z00", "--min-lat", "1"}},
+	} {
+		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
+			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
+		}
+	}
+	if _, stderr, code := ks("fence", "within", "--fences", "zonse", "--lat", "1", "--lon", "2", "--radius", "1km"); code != 1 || !strings.Contains(stderr, "zonse") {
+		t.Errorf("an unknown set: exit %d, %q", code, stderr)
+	}
+}
+
 // TestFenceNear: fence near against the circles' own distances (how far
 // the point is from the centre, less the radius; 0 inside), within radii
 // of 0 to the whole sphere, all of them or the first k, from points among

@@ -199,8 +199,11 @@
 // Intersecting asks the other question of a set: which fences share a
 // point with an area (Tile38's INTERSECTS), found from the area's
 // covering as a move's path finds the fences it crosses, each then
-// tested exactly (fence_intersect.go); Near, which lie within a distance
-// of a point, nearest first, with their distances (fence_near.go).
+// tested exactly (fence_intersect.go); Within, which lie wholly inside
+// an area (Tile38's WITHIN), Intersecting's candidates tested for
+// containment on the sphere, across ±180° and round the poles
+// (fence_within.go); Near, which lie within a distance of a point,
+// nearest first, with their distances (fence_near.go).
 //
 // A fence put with Expires (a Tile38 hook set with EX) is gone for
 // every lookup, Get and IDs from that instant, judged from the cells a

@@ -40,7 +40,8 @@ import (
 // Containing and Crossings, fence_polygon.go a polygon's rings as a
 // lookup reads them, fence_cross.go and path.go the fences a move passes
 // through, fence_intersect.go the fences that share a point with an
-// area, fence_near.go those within a distance of a point, fence_expiry.go
+// area, fence_within.go those wholly inside one, fence_near.go those
+// within a distance of a point, fence_expiry.go
 // fences that expire, fence_verify.go Verify and Repair.
 
 // fenceFormat is the keyspace.FormatVersion of the fence layout above.

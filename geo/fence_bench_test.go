@@ -412,7 +412,8 @@ func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string
 // backends, against orb's planar test of the same polygon (orb, the
 // baseline) in the same run; the crossings of 1 km moves from those
 // points, whose paths are tested against the border when neither end is
-// inside it; and Near and Intersecting (a circle) from points outside it.
+// inside it; Near and Intersecting (a circle, a box) from points outside
+// it; and Within a box and a circle that hold it whole.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
 		r := rand.New(rand.NewPCG(12, uint64(positions)))
@@ -461,6 +462,18 @@ func BenchmarkFenceBorder(b *testing.B) {
 					area = geo.Fence{Box: &geo.Box{MinLat: p.Lat - 0.045, MinLon: p.Lon - 0.045, MaxLat: p.Lat + 0.045, MaxLon: p.Lon + 0.045}}
 				}
 				ids, err := fs.Intersecting(tx, area)
+				return len(ids), err
+			})
+		}
+		// Within an area that holds the whole border: a box, and a circle
+		// (the border's distance from the centre's antipode, in place).
+		for _, kind := range []string{"box", "circle"} {
+			area := geo.Fence{Box: &geo.Box{MinLat: 38, MinLon: 13, MaxLat: 52, MaxLon: 27}}
+			if kind == "circle" {
+				area = geo.Fence{Circle: &geo.Circle{Lat: 45, Lon: 20, Radius: 750_000}}
+			}
+			benchLookups(b, name, "within-"+kind, fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+				ids, err := fs.Within(tx, area)
 				return len(ids), err
 			})
 		}

@@ -262,7 +262,9 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 		if p.minAngle(rect{MinLat: sr.bound.Min[1], MaxLat: sr.bound.Max[1], MinLon: sr.bound.Min[0], MaxLon: sr.bound.Max[0]}) > cutoff() {
 			return false, nil // the whole ring is farther
 		}
-		if sr.bands == 0 {
+		if sr.bands == 0 || math.IsInf(p.window(cutoff()), 1) {
+			// No bands, or every band within reach (bandsNear would read
+			// them all once for each side of ±180°): the ring in order.
 			for i := 0; i < sr.len()-1; i++ {
 				if test(sr, i) {
 					return true, nil

@@ -151,7 +151,7 @@ func newBoundary(a shape) *boundary {
 				ts = crossings(e, f, ts)
 			}
 		})
-		for _, p := range cut(e, ts) {
+		for _, p := range cut(nil, e, ts) {
 			lat, lon := p.at(0.5)
 			left, right := b.beside(p, lat, lon)
 			if !left.held || !right.held {
@@ -243,24 +243,34 @@ func (b *boundary) holdsShape(f shape) (bool, error) {
 	// them, lies in the area, where the fence holds it (a hole's edge is
 	// not the polygon's, as orb's ray casting has it).
 	holds := func(lat, lon float64) bool { return b.contains(lat, lon) || !sphereContains(f.reg, lat, lon) }
+	var ts []float64
+	var pieces []path
 	for _, e := range edges {
 		if !holds(e.lat0, e.lon0) {
 			return false, nil
 		}
-		ts := []float64{0, 1}
+		ts = append(ts[:0], 0, 1)
 		b.pieces.each(e, func(p path) { ts = crossings(e, p, ts) })
-		for _, p := range cut(e, ts) {
+		pieces = cut(pieces[:0], e, ts)
+		for _, p := range pieces {
 			if !holds(p.at(0.5)) {
 				return false, nil
 			}
 		}
 	}
-	// No point just outside the boundary lies in the fence.
-	fence := newEdgeSet(edges)
+	// No point just outside the boundary lies in the fence. The fence's
+	// edges are sorted for the search only when the boundary has many
+	// pieces: sorting 50,000 edges cost more than testing each against
+	// a box's four sides.
+	fence := edgeSet{edges: edges}
+	if len(b.pieces.edges) > 16 {
+		fence = newEdgeSet(edges)
+	}
 	for _, p := range b.pieces.edges {
-		ts := []float64{0, 1}
+		ts = append(ts[:0], 0, 1)
 		fence.each(p, func(e path) { ts = crossings(p, e, ts) })
-		for _, q := range cut(p, ts) {
+		pieces = cut(pieces[:0], p, ts)
+		for _, q := range pieces {
 			lat, lon := q.at(0.5)
 			left, right := b.beside(q, lat, lon)
 			for _, s := range [2]aSide{left, right} {
@@ -343,12 +353,11 @@ func crossings(e, f path, ts []float64) []float64 {
 	return ts
 }
 
-// cut returns the pieces of e between the fractions ts of its length
-// (which hold 0 and 1), sorted, dropping pieces of no length.
-func cut(e path, ts []float64) []path {
+// cut appends to out the pieces of e between the fractions ts of its
+// length (which hold 0 and 1), in order, and returns it. It sorts ts.
+func cut(out []path, e path, ts []float64) []path {
 	slices.Sort(ts)
 	ts = slices.Compact(ts)
-	out := make([]path, 0, len(ts)-1)
 	for i := 1; i < len(ts); i++ {
 		lat0, lon0 := e.at(ts[i-1])
 		lat1, lon1 := e.at(ts[i])
@@ -377,14 +386,18 @@ func newEdgeSet(edges []path) edgeSet {
 	return s
 }
 
-// each calls fn with every edge of s whose box meets e's.
+// each calls fn with every edge of s whose box meets e's. An edgeSet
+// made without newEdgeSet (edges alone, unsorted) is searched whole.
 func (s edgeSet) each(e path, fn func(f path)) {
 	west, east := min(e.lon0, e.lon1), max(e.lon0, e.lon1)
 	south, north := min(e.lat0, e.lat1), max(e.lat0, e.lat1)
-	from, _ := slices.BinarySearch(s.west, west-s.span)
-	for i := from; i < len(s.edges) && s.west[i] <= east; i++ {
-		f := s.edges[i]
-		if max(f.lon0, f.lon1) >= west && max(f.lat0, f.lat1) >= south && min(f.lat0, f.lat1) <= north {
+	from, to := 0, len(s.edges)
+	if s.west != nil {
+		from, _ = slices.BinarySearch(s.west, west-s.span)
+		to, _ = slices.BinarySearch(s.west, math.Nextafter(east, math.Inf(1)))
+	}
+	for _, f := range s.edges[from:to] {
+		if max(f.lon0, f.lon1) >= west && min(f.lon0, f.lon1) <= east && max(f.lat0, f.lat1) >= south && min(f.lat0, f.lat1) <= north {
 			fn(f)
 		}
 	}
