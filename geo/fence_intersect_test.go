@@ -192,14 +192,7 @@ func outline(f Fence) [][2]Point {
 // TestFenceIntersectingCases: the cases the definition decides, each
 // against what it implies.
 func TestFenceIntersectingCases(t *testing.T) {
-	square := func(lat, lon, d float64, hole bool) orb.Polygon {
-		p := orb.Polygon{{{lon - d, lat - d}, {lon + d, lat - d}, {lon + d, lat + d}, {lon - d, lat + d}, {lon - d, lat - d}}}
-		if hole {
-			h := d / 2
-			p = append(p, orb.Ring{{lon - h, lat - h}, {lon + h, lat - h}, {lon + h, lat + h}, {lon - h, lat + h}, {lon - h, lat - h}})
-		}
-		return p
-	}
+	square := squareRing
 	fences := []Fence{
 		{ID: "circle", Circle: &Circle{Lat: 10, Lon: 20, Radius: 10_000}},
 		{ID: "box", Box: &Box{MinLat: 0, MinLon: 0, MaxLat: 1, MaxLon: 1}},
@@ -231,19 +224,7 @@ func TestFenceIntersectingCases(t *testing.T) {
 		{"a box under the pole's circle", Fence{Box: &Box{MinLat: 88, MinLon: -180, MaxLat: 89, MaxLon: 180}}, nil},
 		{"a box round the world", Fence{Box: &Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}}, []string{"box", "circle", "dateline", "pole", "ring"}},
 	} {
-		storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
-			fs := NewFences("cases")
-			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-				t.Fatal(err)
-			}
-			s.View(func(tx keyspace.Tx) error {
-				got, err := fs.Intersecting(tx, c.area)
-				if err != nil || !slices.Equal(got, c.want) {
-					t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
-				}
-				return nil
-			})
-		})
+		askCase(t, fences, c.name, c.area, c.want, (*Fences).Intersecting)
 	}
 	// A bad area is an error.
 	s := keyspace.NewMemory()
@@ -255,6 +236,36 @@ func TestFenceIntersectingCases(t *testing.T) {
 			}
 		}
 		return nil
+	})
+}
+
+// squareRing is the square 2d degrees wide round (lat, lon), with a
+// hole d wide in its middle when hole is set.
+func squareRing(lat, lon, d float64, hole bool) orb.Polygon {
+	p := orb.Polygon{{{lon - d, lat - d}, {lon + d, lat - d}, {lon + d, lat + d}, {lon - d, lat + d}, {lon - d, lat - d}}}
+	if hole {
+		h := d / 2
+		p = append(p, orb.Ring{{lon - h, lat - h}, {lon + h, lat - h}, {lon + h, lat + h}, {lon - h, lat + h}, {lon - h, lat - h}})
+	}
+	return p
+}
+
+// askCase puts fences in a set on both backends and checks that query
+// of area finds want, in order.
+func askCase(t *testing.T, fences []Fence, name string, area Fence, want []string, query func(*Fences, keyspace.Tx, Fence) ([]string, error)) {
+	t.Helper()
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("cases")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, err := query(fs, tx, area)
+			if err != nil || !slices.Equal(got, want) {
+				t.Errorf("%s: %v, %v; want %v", name, got, err, want)
+			}
+			return nil
+		})
 	})
 }
 

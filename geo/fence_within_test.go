@@ -276,14 +276,7 @@ func boundaryGap(a Fence, p Point) float64 {
 // TestFenceWithinCases: the cases the definition decides, each against
 // what it implies: edges that touch, holes, ±180° and the poles.
 func TestFenceWithinCases(t *testing.T) {
-	square := func(lat, lon, d float64, hole bool) orb.Polygon {
-		p := orb.Polygon{{{lon - d, lat - d}, {lon + d, lat - d}, {lon + d, lat + d}, {lon - d, lat + d}, {lon - d, lat - d}}}
-		if hole {
-			h := d / 2
-			p = append(p, orb.Ring{{lon - h, lat - h}, {lon + h, lat - h}, {lon + h, lat + h}, {lon - h, lat + h}, {lon - h, lat - h}})
-		}
-		return p
-	}
+	square := squareRing
 	fences := []Fence{
 		{ID: "circle", Circle: &Circle{Lat: 10, Lon: 20, Radius: 10_000}},
 		{ID: "box", Box: &Box{MinLat: 0, MinLon: 0, MaxLat: 1, MaxLon: 1}},
@@ -326,19 +319,7 @@ func TestFenceWithinCases(t *testing.T) {
 		{"a circle round the pole", Fence{Circle: &Circle{Lat: 89.5, Lon: 45, Radius: 160_000}}, []string{"pole"}},
 		{"the world", Fence{Box: &Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}}, []string{"box", "circle", "dateline", "dateline-point", "dateline-point2", "in-hole", "on-dateline", "pole", "ring", "round-hole"}},
 	} {
-		storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
-			fs := NewFences("cases")
-			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-				t.Fatal(err)
-			}
-			s.View(func(tx keyspace.Tx) error {
-				got, err := fs.Within(tx, c.area)
-				if err != nil || !slices.Equal(got, c.want) {
-					t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
-				}
-				return nil
-			})
-		})
+		askCase(t, fences, c.name, c.area, c.want, (*Fences).Within)
 	}
 	// A bad area is an error.
 	keyspace.NewMemory().View(func(tx keyspace.Tx) error {
