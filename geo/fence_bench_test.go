@@ -413,7 +413,8 @@ func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string
 // baseline) in the same run; the crossings of 1 km moves from those
 // points, whose paths are tested against the border when neither end is
 // inside it; Near and Intersecting (a circle, a box) from points outside
-// it; and Within a box and a circle that hold it whole.
+// it; Within a box and a circle that hold it whole; and which of 200
+// small circles and boxes lie within it.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
 		r := rand.New(rand.NewPCG(12, uint64(positions)))
@@ -477,6 +478,24 @@ func BenchmarkFenceBorder(b *testing.B) {
 				return len(ids), err
 			})
 		}
+		// The other way round: which of 200 circles and boxes of 2 to 20
+		// km, most of them inside the country and a few across its
+		// border, lie within it.
+		small := make([]geo.Fence, 200)
+		for i := range small {
+			θ := r.Float64() * 2 * math.Pi
+			ρ := radius(θ) * math.Sqrt(r.Float64()) * 1.05
+			lat, lon := 45+ρ*math.Sin(θ), 20+ρ*math.Cos(θ)
+			d := 0.02 + r.Float64()*0.18
+			small[i] = geo.Fence{ID: fmt.Sprint(i), Circle: &geo.Circle{Lat: lat, Lon: lon, Radius: d * 111_000}}
+			if i%2 == 1 {
+				small[i] = geo.Fence{ID: fmt.Sprint(i), Box: &geo.Box{MinLat: lat - d, MinLon: lon - d, MaxLat: lat + d, MaxLon: lon + d}}
+			}
+		}
+		benchLookups(b, name, "within-border", small, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+			ids, err := fs.Within(tx, geo.Fence{Polygon: polygon})
+			return len(ids), err
+		})
 		b.Run(name+"/orb", func(b *testing.B) {
 			held := 0
 			for i := 0; b.Loop(); i++ {
