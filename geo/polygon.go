@@ -102,7 +102,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 		pr.bound = pr.bound.Union(b[0])
 	}
 	if i, j, ok := crossingEdges(pr.edges); ok {
-		return polygonRegion{}, fmt.Errorf("%w: edges %v–%v and %v–%v cross", ErrBadPolygon, pr.edges[i].a, pr.edges[i].b, pr.edges[j].a, pr.edges[j].b)
+		return polygonRegion{}, fmt.Errorf("%w: edges %v–%v and %v–%v cross or overlap", ErrBadPolygon, pr.edges[i].a, pr.edges[i].b, pr.edges[j].a, pr.edges[j].b)
 	}
 	return pr, nil
 }
@@ -442,9 +442,14 @@ func crossingEdges(edges []edge) (int, int, bool) {
 			if !segmentsMeet(ei.a, ei.b, ej.a, ej.b) {
 				continue
 			}
-			// Neighbours on a ring share exactly one endpoint and are not
-			// otherwise collinear-overlapping.
-			if shared := sharedEnd(ei, ej); shared && orient(ei.a, ei.b, otherEnd(ej, ei)) != 0 {
+			// Edges that share one endpoint and meet nowhere else (as
+			// neighbours on a ring do) are no crossing, in line or not: a
+			// ring may pass straight through a vertex, as real borders do
+			// (three positions in a line were refused as crossing until
+			// session 36). Edges in line that go the same way from the
+			// shared end overlap, and a ring that doubles back on itself,
+			// or two that share an edge, are refused.
+			if meetOnlyAtEnd(ei, ej) {
 				continue
 			}
 			return min(i, j), max(i, j), true
@@ -453,15 +458,26 @@ func crossingEdges(edges []edge) (int, int, bool) {
 	return 0, 0, false
 }
 
-// sharedEnd reports whether two edges share an endpoint.
-func sharedEnd(e, f edge) bool {
-	return e.a == f.a || e.a == f.b || e.b == f.a || e.b == f.b
-}
-
-// otherEnd returns f's endpoint that is not shared with e.
-func otherEnd(f, e edge) orb.Point {
-	if f.a == e.a || f.a == e.b {
-		return f.b
+// meetOnlyAtEnd reports whether edges e and f, which meet, share an
+// endpoint s and meet nowhere else: their other ends p and q do not lie
+// on one line through s, or do but on opposite sides of s (the
+// projection (p − s)·(q − s) is negative).
+func meetOnlyAtEnd(e, f edge) bool {
+	var s, p, q orb.Point
+	switch {
+	case e.a == f.a:
+		s, p, q = e.a, e.b, f.b
+	case e.a == f.b:
+		s, p, q = e.a, e.b, f.a
+	case e.b == f.a:
+		s, p, q = e.b, e.a, f.b
+	case e.b == f.b:
+		s, p, q = e.b, e.a, f.a
+	default:
+		return false
 	}
-	return f.a
+	if orient(s, p, q) != 0 {
+		return true
+	}
+	return (p[0]-s[0])*(q[0]-s[0])+(p[1]-s[1])*(q[1]-s[1]) < 0
 }

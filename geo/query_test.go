@@ -1044,3 +1044,64 @@ func TestWithinManyVertices(t *testing.T) {
 		})
 	}
 }
+
+// TestPolygonsThroughVertices: a ring may pass straight through a vertex
+// (three positions in a line, as real borders have) and two polygons may
+// touch at a vertex where their edges run in line; both are polygons
+// Within and a fence take, answering as orb's planar test does. A ring
+// that doubles back along itself and two polygons that share an edge are
+// still refused.
+func TestPolygonsThroughVertices(t *testing.T) {
+	good := map[string]orb.Geometry{
+		"a square with a vertex midway along each side": orb.Polygon{{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}, {1, 2}, {0, 2}, {0, 1}, {0, 0}}},
+		"two squares touching at a corner, in line":     orb.MultiPolygon{{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}, {{{1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}}}},
+		"a hole with three positions in a line":         orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{0.5, 0.5}, {1, 0.5}, {1.5, 0.5}, {1, 1.5}, {0.5, 0.5}}},
+	}
+	bad := map[string]orb.Geometry{
+		"a ring doubling back":        orb.Polygon{{{0, 0}, {2, 0}, {1, 0}, {1, 1}, {0, 0}}},
+		"two squares sharing an edge": orb.MultiPolygon{{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}, {{{1, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 0}}}},
+		"a triangle in a line":        orb.Polygon{{{0, 0}, {1, 1}, {2, 2}, {0, 0}}},
+	}
+	var points []Point
+	for i := range 41 {
+		for j := range 41 {
+			points = append(points, Point{ID: fmt.Sprintf("p%02d-%02d", i, j), Lat: -0.5 + float64(i)*0.075, Lon: -0.5 + float64(j)*0.075})
+		}
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("grid")
+		load(t, s, ix, points)
+		fs := NewFences("shapes")
+		s.Update(func(tx keyspace.Tx) error {
+			for name, g := range good {
+				got, _, err := ix.Within(tx, g, nil)
+				if err != nil {
+					t.Fatalf("Within(%s): %v", name, err)
+				}
+				cen, _ := planar.CentroidArea(g)
+				want := brute(points, cen.Lat(), cen.Lon(), func(p Point) bool {
+					return planar.MultiPolygonContains(toMulti(g), orb.Point{p.Lon, p.Lat})
+				})
+				checkResults(t, name, got, want)
+				if err := fs.Put(tx, Fence{ID: name, Polygon: g}); err != nil {
+					t.Fatalf("fence %s: %v", name, err)
+				}
+				for _, p := range points {
+					held, err := fs.Containing(tx, p.Lat, p.Lon)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if slices.Contains(held, name) != planar.MultiPolygonContains(toMulti(g), orb.Point{p.Lon, p.Lat}) {
+						t.Fatalf("fence %s at %v, %v: Containing says %v", name, p.Lat, p.Lon, !slices.Contains(held, name))
+					}
+				}
+			}
+			for name, g := range bad {
+				if _, _, err := ix.Within(tx, g, nil); !errors.Is(err, ErrBadPolygon) {
+					t.Errorf("Within(%s) = %v, want ErrBadPolygon", name, err)
+				}
+			}
+			return nil
+		})
+	})
+}
