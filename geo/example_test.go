@@ -263,6 +263,32 @@ func ExampleFences_Intersecting() {
 	// [mission soma] <nil>
 }
 
+// Within asks which fences lie wholly inside an area, as Tile38's WITHIN
+// does of a collection of geofences: here, which delivery zones a
+// district's box holds whole, and which it only reaches into.
+func ExampleFences_Within() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "mission", Box: &geo.Box{MinLat: 37.748, MinLon: -122.425, MaxLat: 37.770, MaxLon: -122.405}},
+			{ID: "soma", Polygon: orb.Polygon{{{-122.41, 37.77}, {-122.39, 37.77}, {-122.39, 37.79}, {-122.41, 37.77}}}},
+			{ID: "sunset", Circle: &geo.Circle{Lat: 37.753, Lon: -122.494, Radius: 2000}},
+		})
+	})
+	district := geo.Fence{Box: &geo.Box{MinLat: 37.745, MinLon: -122.43, MaxLat: 37.775, MaxLon: -122.38}}
+	store.View(func(tx keyspace.Tx) error {
+		within, err := zones.Within(tx, district)
+		fmt.Println("within:", within, err)
+		meeting, err := zones.Intersecting(tx, district)
+		fmt.Println("meeting:", meeting, err)
+		return nil
+	})
+	// Output:
+	// within: [mission] <nil>
+	// meeting: [mission soma] <nil>
+}
+
 // Near asks which fences lie within a distance of a point, nearest first,
 // each with its distance (0 for one that holds the point), as Tile38's
 // NEARBY does of a fence set: the delivery zones within 8 km of an
