@@ -238,8 +238,9 @@ func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
 
 // BenchmarkFencesIntersecting: which of 1,000 circles and boxes share a
 // point with a circle of 1, 10 or 100 km around a clustered point, by
-// Intersecting on both backends, and those within that distance of its
-// centre, nearest first, by Near; and, in the same run, an R-tree's search
+// Intersecting on both backends, those it holds whole by Within, and
+// those within that distance of its centre, nearest first, by Near; and,
+// in the same run, an R-tree's search
 // of the fences' bounding boxes alone (rtree-boxes-only), which reads no
 // fence and tests nothing exactly: a floor under what Tile38's INTERSECTS
 // does, not the same answer.
@@ -280,6 +281,25 @@ func BenchmarkFencesIntersecting(b *testing.B) {
 					})
 				}
 				b.ReportMetric(float64(met)/float64(b.N), "fences/op")
+			})
+			b.Run(fmt.Sprintf("radius=%gm/%s/within", metres, be.Name), func(b *testing.B) {
+				s := be.Open(b)
+				fs := geo.NewFences("bench")
+				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+					b.Fatal(err)
+				}
+				in := 0
+				for i := 0; b.Loop(); i++ {
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Within(tx, areas[i%len(areas)])
+						if err != nil {
+							b.Fatal(err)
+						}
+						in += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(in)/float64(b.N), "fences/op")
 			})
 			b.Run(fmt.Sprintf("radius=%gm/%s/near", metres, be.Name), func(b *testing.B) {
 				s := be.Open(b)
