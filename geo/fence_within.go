@@ -43,8 +43,7 @@ import (
 //
 // A's boundary on the sphere is not all of its edges in longitude and
 // latitude: a box or multipolygon across ±180° has edges along the seam
-// with A on both sides of it, a multipolygon's polygons may share an
-// edge, and an edge along a pole is one point. So A's edges are cut where
+// with A on both sides of it, and an edge along a pole is one point. So A's edges are cut where
 // they meet each other, and a piece counts as boundary only where a point
 // a hair to one side of it lies outside A (an edge along a pole never
 // does: if the pole is on the boundary, other edges reach it), worked
@@ -181,7 +180,7 @@ func newBoundary(a shape) *boundary {
 
 // side returns which sides of piece i (outLeft, outRight) lie outside
 // the area: neither for a piece inside it, as along ±180° with the area
-// on both sides, or where two of a multipolygon's polygons meet.
+// on both sides.
 func (b *boundary) side(i int) uint8 {
 	if b.sides[i]&sideKnown == 0 {
 		left, right := b.beside(b.pieces.edges[i])
