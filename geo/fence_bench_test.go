@@ -263,44 +263,30 @@ func BenchmarkFencesIntersecting(b *testing.B) {
 			areas[i] = geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: metres}}
 		}
 		for _, be := range storetest.Backends() {
-			b.Run(fmt.Sprintf("radius=%gm/%s/intersecting", metres, be.Name), func(b *testing.B) {
-				s := be.Open(b)
-				fs := geo.NewFences("bench")
-				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-					b.Fatal(err)
-				}
-				met := 0
-				for i := 0; b.Loop(); i++ {
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Intersecting(tx, areas[i%len(areas)])
-						if err != nil {
-							b.Fatal(err)
-						}
-						met += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(met)/float64(b.N), "fences/op")
-			})
-			b.Run(fmt.Sprintf("radius=%gm/%s/within", metres, be.Name), func(b *testing.B) {
-				s := be.Open(b)
-				fs := geo.NewFences("bench")
-				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-					b.Fatal(err)
-				}
-				in := 0
-				for i := 0; b.Loop(); i++ {
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Within(tx, areas[i%len(areas)])
-						if err != nil {
-							b.Fatal(err)
-						}
-						in += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(in)/float64(b.N), "fences/op")
-			})
+			for _, q := range []struct {
+				name string
+				ask  func(*geo.Fences, keyspace.Tx, geo.Fence) ([]string, error)
+			}{{"intersecting", (*geo.Fences).Intersecting}, {"within", (*geo.Fences).Within}} {
+				b.Run(fmt.Sprintf("radius=%gm/%s/%s", metres, be.Name, q.name), func(b *testing.B) {
+					s := be.Open(b)
+					fs := geo.NewFences("bench")
+					if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+						b.Fatal(err)
+					}
+					found := 0
+					for i := 0; b.Loop(); i++ {
+						s.View(func(tx keyspace.Tx) error {
+							ids, err := q.ask(fs, tx, areas[i%len(areas)])
+							if err != nil {
+								b.Fatal(err)
+							}
+							found += len(ids)
+							return nil
+						})
+					}
+					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				})
+			}
 			b.Run(fmt.Sprintf("radius=%gm/%s/near", metres, be.Name), func(b *testing.B) {
 				s := be.Open(b)
 				fs := geo.NewFences("bench")
