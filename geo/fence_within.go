@@ -183,12 +183,12 @@ func newBoundary(a shape) *boundary {
 // on both sides.
 func (b *boundary) side(i int) uint8 {
 	if b.sides[i]&sideKnown == 0 {
-		left, right := b.beside(b.pieces.edges[i])
+		left, right := beside(b.pieces.edges[i])
 		s := sideKnown
-		if !left.held {
+		if !left.off && !b.contains(left.lat, left.lon) {
 			s |= outLeft
 		}
-		if !right.held {
+		if !right.off && !b.contains(right.lat, right.lon) {
 			s |= outRight
 		}
 		b.sides[i] = s
@@ -220,30 +220,28 @@ func (b *boundary) contains(lat, lon float64) bool {
 	return false
 }
 
-// aSide is a point a hair to one side of a boundary's piece: where it
-// lies, and whether the area holds it. Off is set when that side is past
-// a pole, where it is no side at all.
+// aSide is a point a hair to one side of a boundary's piece. Off is set
+// when that side is past a pole, where it is no side at all.
 type aSide struct {
-	lat, lon  float64
-	held, off bool
+	lat, lon float64
+	off      bool
 }
 
 // beside returns the points withinNudge to the left and right of the
-// piece p's midpoint, and whether the area holds each.
-func (b *boundary) beside(p path) (left, right aSide) {
+// piece p's midpoint (both off for a piece of no length).
+func beside(p path) (left, right aSide) {
 	lat, lon := p.at(0.5)
 	dLat, dLon := p.lat1-p.lat0, p.lon1-p.lon0
 	n := math.Hypot(dLat, dLon)
 	if n == 0 {
-		return aSide{held: true, off: true}, aSide{held: true, off: true}
+		return aSide{off: true}, aSide{off: true}
 	}
 	nLat, nLon := dLon/n*withinNudge, -dLat/n*withinNudge // to the left of the direction of p
 	side := func(lat, lon float64) aSide {
 		if math.Abs(lat) > 90 {
-			return aSide{held: true, off: true}
+			return aSide{off: true}
 		}
-		lon = wrap(lon)
-		return aSide{lat: lat, lon: lon, held: b.contains(lat, lon)}
+		return aSide{lat: lat, lon: wrap(lon)}
 	}
 	return side(lat+nLat, lon+nLon), side(lat-nLat, lon-nLon)
 }
@@ -312,7 +310,7 @@ func (b *boundary) holdsShape(f shape) (bool, error) {
 		fence.each(p, func(_ int, e path) bool { ts = crossings(p, e, ts); return true })
 		pieces = cut(pieces[:0], p, ts)
 		for _, q := range pieces {
-			left, right := b.beside(q)
+			left, right := beside(q)
 			if out&outLeft != 0 && !left.off && sphereContains(f.reg, left.lat, left.lon) ||
 				out&outRight != 0 && !right.off && sphereContains(f.reg, right.lat, right.lon) {
 				return false, nil
