@@ -53,7 +53,7 @@ import (
 //
 // Measured (-bench 'FenceBorder/.*/within', memory): which of 200 small
 // circles and boxes lie within a border of 50,000 positions took 4.5 s
-// when every piece's sides were tested for every fence, and 73 ms once
+// when every piece's sides were tested for every fence, and 70 ms once
 // only the pieces near a fence were, their sides worked out once; most
 // of what is left is building the area (its edges checked for
 // crossings, as any query with that polygon does) and its pieces.
