@@ -27,11 +27,14 @@ import (
 //     measures it: 0 when F holds c*) is at least π − r. For a circle F
 //     of radius ρ round f this is the triangle inequality's d(c, f) + ρ ≤
 //     r, measured directly (c* is where distances lose their precision).
+//   - A is a box, and F a box or a polygon: A holds each of F's boxes
+//     (each of its polygons' outer rings' bounding boxes), as a box is
+//     its own bounding box in longitude and latitude (boxHoldsBounds).
 //   - A is a box or a polygon, and F a circle: A holds F's centre and no
 //     point of A's boundary lies nearer to it than F's radius. The cap is
 //     connected, so if it held a point outside A it would cross A's
 //     boundary on its way there.
-//   - A and F are boxes or polygons: every piece of F's edges, cut where
+//   - A is a polygon, and F a box or a polygon: every piece of F's edges, cut where
 //     they meet A's boundary, lies in A (its midpoint does, and A's
 //     boundary does not cross it), and no point just outside A's
 //     boundary lies in F. The first keeps F's boundary in A; then F's
@@ -252,6 +255,9 @@ func (b *boundary) holdsShape(f shape) (bool, error) {
 	if f.circle != nil {
 		return b.holdsCircle(f.circle), nil
 	}
+	if b.area.box != nil {
+		return boxHoldsBounds(b.area.box, f)
+	}
 	if f.rings != nil {
 		// Each of the fence's polygons must start inside the area; a fence
 		// that passes is decoded, since every edge of it is needed.
@@ -315,6 +321,52 @@ func (b *boundary) holdsShape(f shape) (bool, error) {
 				out&outRight != 0 && !right.off && sphereContains(f.reg, right.lat, right.lon) {
 				return false, nil
 			}
+		}
+	}
+	return true, nil
+}
+
+// boxHoldsBounds reports whether the box bx holds every point of f, a
+// box or a polygon: whether bx holds each of f's boxes (a box's, one for
+// each side of ±180° it lies on; each of a polygon's polygons', its outer
+// ring's, read in place from its stored rings when it comes as them).
+// That is exact, as a box is its own bounding box in longitude and
+// latitude and a polygon's straight edges lie in its vertices' box: a
+// polygon's points lie in bx exactly when its box does, as long as that
+// box lies within one of bx's longitude intervals (a polygon with
+// vertices either side of ±180° is drawn the long way round, and is not
+// within a box across ±180°). The 50,000-position border within a box
+// that holds it took 4.0–4.8 ms by its edges (as for a polygon area), and
+// takes 7–8 µs by its stored outer ring's box (-bench FenceBorder).
+func boxHoldsBounds(bx *boxRegion, f shape) (bool, error) {
+	holds := func(minLat, maxLat, minLon, maxLon float64) bool {
+		if minLat < bx.minLat || maxLat > bx.maxLat {
+			return false
+		}
+		for _, iv := range bx.lons() {
+			if minLon >= iv[0] && maxLon <= iv[1] {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case f.box != nil:
+		for _, iv := range f.box.lons() {
+			if !holds(f.box.minLat, f.box.maxLat, iv[0], iv[1]) {
+				return false, nil
+			}
+		}
+		return true, nil
+	case f.rings != nil:
+		out, err := eachStoredRing(f.rings, func(sr storedRing, outer bool) (bool, error) {
+			return outer && !holds(sr.bound.Min[1], sr.bound.Max[1], sr.bound.Min[0], sr.bound.Max[0]), nil
+		})
+		return !out, err
+	}
+	for _, rings := range f.poly.bounds {
+		if o := rings[0]; !holds(o.Min[1], o.Max[1], o.Min[0], o.Max[0]) {
+			return false, nil
 		}
 	}
 	return true, nil
