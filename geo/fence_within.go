@@ -34,23 +34,24 @@ import (
 //     point of A's boundary lies nearer to it than F's radius. The cap is
 //     connected, so if it held a point outside A it would cross A's
 //     boundary on its way there.
-//   - A is a polygon, and F a box or a polygon: every piece of F's edges, cut where
-//     they meet A's boundary, lies in A (its midpoint does, and A's
-//     boundary does not cross it), and no point just outside A's
-//     boundary lies in F. The first keeps F's boundary in A; then F's
-//     inside could leave A only where A's boundary runs through it or
-//     along its edge from outside, as round a hole of A, and the second
-//     finds those: each piece of A's boundary near F, cut where F's
-//     edges meet it, is tested a hair (withinNudge) to its outside side
-//     at its midpoint.
+//   - A is a polygon, and F a box or a polygon: every piece of F's
+//     edges, cut where they meet A's boundary, lies in A (its midpoint
+//     does, and A's boundary does not cross it), and no point just
+//     outside A's boundary lies in F. The first keeps F's boundary in A;
+//     then F's inside could leave A only where A's boundary runs through
+//     it or along its edge from outside, as round a hole of A, and the
+//     second finds those: each piece of A's boundary near F, cut where
+//     F's edges meet it, is tested a hair (withinNudge) to its outside
+//     side at its midpoint.
 //
 // A's boundary on the sphere is not all of its edges in longitude and
 // latitude: a box or multipolygon across ±180° has edges along the seam
-// with A on both sides of it, and an edge along a pole is one point. So A's edges are cut where
-// they meet each other, and a piece counts as boundary only where a point
-// a hair to one side of it lies outside A (an edge along a pole never
-// does: if the pole is on the boundary, other edges reach it), worked
-// out for the pieces a fence comes near, once each (boundary.side).
+// with A on both sides of it, and an edge along a pole is one point. So
+// A's edges are cut where they meet each other, and a piece counts as
+// boundary only where a point a hair to one side of it lies outside A
+// (an edge along a pole never does: if the pole is on the boundary,
+// other edges reach it), worked out for the pieces a fence comes near,
+// once each (boundary.side).
 // Points on the seam or at a pole are held when any of their spellings
 // is (sphereContains).
 //
