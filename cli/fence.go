@@ -50,7 +50,7 @@ func fencesFlag() ucli.Flag {
 func fenceCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "fence",
-		Usage: "geofences: regions a point is tested against (which zones hold this point?), the fences a move enters and leaves, and those that meet an area; --ttl to expire them",
+		Usage: "geofences: regions a point is tested against (which zones hold this point?), the fences a move enters and leaves, and those that meet or lie within an area; --ttl to expire them",
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",
