@@ -66,6 +66,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 		}
 	}
 	pr.edges = make([]edge, 0, positions)
+	var rings [][2]int // each ring's edges, as a span of pr.edges
 	for pi, poly := range mp {
 		if len(poly) == 0 {
 			return polygonRegion{}, fmt.Errorf("%w: polygon %d has no rings", ErrBadPolygon, pi)
@@ -89,11 +90,13 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 			if n := distinctUpTo3(ring); n < 3 {
 				return polygonRegion{}, fmt.Errorf("%w: %s has %d distinct positions; a ring needs 3", ErrBadPolygon, where(), n)
 			}
+			start := len(pr.edges)
 			for i := 0; i+1 < len(ring); i++ {
 				if ring[i] != ring[i+1] { // repeated positions are harmless
 					pr.edges = append(pr.edges, newEdge(ring[i], ring[i+1]))
 				}
 			}
+			rings = append(rings, [2]int{start, len(pr.edges)})
 			pr.indexes[pi][ri] = ringIndexOf(ring, pr.bounds[pi][ri])
 		}
 	}
@@ -101,7 +104,7 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 	for _, b := range pr.bounds[1:] {
 		pr.bound = pr.bound.Union(b[0])
 	}
-	if i, j, ok := crossingEdges(pr.edges); ok {
+	if i, j, ok := crossingEdges(pr.edges, rings); ok {
 		return polygonRegion{}, fmt.Errorf("%w: edges %v–%v and %v–%v cross or overlap", ErrBadPolygon, pr.edges[i].a, pr.edges[i].b, pr.edges[j].a, pr.edges[j].b)
 	}
 	return pr, nil
@@ -420,11 +423,32 @@ func segmentsMeet(p, q, r, s orb.Point) bool {
 		d3 == 0 && onSegment(p, q, r) || d4 == 0 && onSegment(p, q, s)
 }
 
-// crossingEdges finds two edges of the polygon's rings that meet anywhere
-// other than the shared endpoint of neighbours on one ring. Edges are swept
-// in order of their west end, so only edges overlapping in longitude are
-// compared.
-func crossingEdges(edges []edge) (int, int, bool) {
+// crossingEdges finds two edges of the polygon's rings, whose edges are
+// the spans rings of edges, that cross or overlap: that meet anywhere but
+// at a shared end (meetOnlyAtEnd) or where a ring touches an edge without
+// passing through it (touchesOnly). Edges are swept in order of their
+// west end, so only edges overlapping in longitude are compared.
+func crossingEdges(edges []edge, rings [][2]int) (int, int, bool) {
+	ringOf := make([]int32, len(edges))
+	for r, span := range rings {
+		for i := span[0]; i < span[1]; i++ {
+			ringOf[i] = int32(r)
+		}
+	}
+	// neighbour is the edge of i's ring that meets it at its end b, or
+	// at its end a.
+	neighbour := func(i int, atB bool) int {
+		span := rings[ringOf[i]]
+		switch {
+		case atB && i+1 == span[1]:
+			return span[0]
+		case atB:
+			return i + 1
+		case i == span[0]:
+			return span[1] - 1
+		}
+		return i - 1
+	}
 	order := make([]int, len(edges))
 	for i := range order {
 		order[i] = i
@@ -449,13 +473,41 @@ func crossingEdges(edges []edge) (int, int, bool) {
 			// session 36). Edges in line that go the same way from the
 			// shared end overlap, and a ring that doubles back on itself,
 			// or two that share an edge, are refused.
-			if meetOnlyAtEnd(ei, ej) {
+			if meetOnlyAtEnd(ei, ej) || touchesOnly(edges, i, j, neighbour) || touchesOnly(edges, j, i, neighbour) {
 				continue
 			}
 			return min(i, j), max(i, j), true
 		}
 	}
 	return 0, 0, false
+}
+
+// touchesOnly reports whether edge i meets edge j only where an end v of
+// i lies inside j, its ring touching j there without passing through it:
+// i is not in line with j, and the edge of i's ring on v's other side
+// leaves v on the same side of j's line as i does. A hole may touch its
+// ring at a point, as OGC's simple features allow; a ring that comes to
+// j from one side and leaves on the other crosses it, as a proper
+// crossing would (TestPolygonsThroughVertices).
+func touchesOnly(edges []edge, i, j int, neighbour func(int, bool) int) bool {
+	e, f := edges[i], edges[j]
+	for _, atB := range [2]bool{false, true} {
+		v, u := e.a, e.b
+		if atB {
+			v, u = e.b, e.a
+		}
+		if v == f.a || v == f.b || orient(f.a, f.b, v) != 0 || !onSegment(f.a, f.b, v) {
+			continue // v is not inside j
+		}
+		n := edges[neighbour(i, atB)]
+		w := n.a
+		if w == v {
+			w = n.b
+		}
+		side, other := orient(f.a, f.b, u), orient(f.a, f.b, w)
+		return side != 0 && (side > 0) == (other > 0) && other != 0
+	}
+	return false
 }
 
 // meetOnlyAtEnd reports whether edges e and f, which meet, share an

@@ -1046,21 +1046,26 @@ func TestWithinManyVertices(t *testing.T) {
 }
 
 // TestPolygonsThroughVertices: a ring may pass straight through a vertex
-// (three positions in a line, as real borders have) and two polygons may
-// touch at a vertex where their edges run in line; both are polygons
-// Within and a fence take, answering as orb's planar test does. A ring
-// that doubles back along itself and two polygons that share an edge are
-// still refused.
+// (three positions in a line, as real borders have), two polygons may
+// touch at a vertex where their edges run in line, and a hole may touch
+// its ring midway along a side; all are polygons Within and a fence
+// take, answering as orb's planar test does. A ring that doubles back
+// along itself, two polygons that share an edge, and a ring that passes
+// through another's sides at its own vertices are still refused.
 func TestPolygonsThroughVertices(t *testing.T) {
 	good := map[string]orb.Geometry{
 		"a square with a vertex midway along each side": orb.Polygon{{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}, {1, 2}, {0, 2}, {0, 1}, {0, 0}}},
 		"two squares touching at a corner, in line":     orb.MultiPolygon{{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}, {{{1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}}}},
 		"a hole with three positions in a line":         orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{0.5, 0.5}, {1, 0.5}, {1.5, 0.5}, {1, 1.5}, {0.5, 0.5}}},
+		"a hole touching its ring midway along a side":  orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{1, 0}, {1.5, 1}, {0.5, 1}, {1, 0}}},
 	}
 	bad := map[string]orb.Geometry{
 		"a ring doubling back":        orb.Polygon{{{0, 0}, {2, 0}, {1, 0}, {1, 1}, {0, 0}}},
 		"two squares sharing an edge": orb.MultiPolygon{{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}, {{{1, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 0}}}},
 		"a triangle in a line":        orb.Polygon{{{0, 0}, {1, 1}, {2, 2}, {0, 0}}},
+		// It enters the square at its vertex (2, 1) on the square's side
+		// and leaves at (1, 0): no two edges cross between vertices.
+		"a polygon through another's sides at its vertices": orb.MultiPolygon{{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}}, {{{1, 0}, {1.5, -1}, {3, -1}, {3, 1}, {2, 1}, {1, 0}}}},
 	}
 	var points []Point
 	for i := range 41 {
