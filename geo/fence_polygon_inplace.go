@@ -262,9 +262,7 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 		if p.minAngle(rect{MinLat: sr.bound.Min[1], MaxLat: sr.bound.Max[1], MinLon: sr.bound.Min[0], MaxLon: sr.bound.Max[0]}) > cutoff() {
 			return false, nil // the whole ring is farther
 		}
-		if sr.bands == 0 || math.IsInf(p.window(cutoff()), 1) {
-			// No bands, or every band within reach (bandsNear would read
-			// them all once for each side of ±180°): the ring in order.
+		if sr.bands == 0 {
 			for i := 0; i < sr.len()-1; i++ {
 				if test(sr, i) {
 					return true, nil
@@ -273,6 +271,13 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 			return false, nil
 		}
 		for _, shift := range [3]float64{0, -360, 360} { // the ring's side of ±180° and the other
+			if shift != 0 && math.IsInf(p.window(cutoff()), 1) {
+				// Every band is still within reach, so the first pass
+				// read them all: the other sides would read them again
+				// (a 750 km circle's Within took 27 ms doing so, where
+				// one pass takes 9).
+				break
+			}
 			if met, err := sr.bandsNear(p, p.lon+shift, cutoff, func(i int) bool { return test(sr, i) }); err != nil || met {
 				return met, err
 			}
