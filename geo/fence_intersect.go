@@ -194,7 +194,7 @@ func (s shape) intersects(t shape) bool {
 			// An edge lies in its box: one whose box is farther than the
 			// radius (rect.minAngle, exact for the box) is missed without
 			// the search for its nearest point.
-			box := rect{MinLat: min(e.lat0, e.lat1), MaxLat: max(e.lat0, e.lat1), MinLon: min(e.lon0, e.lon1), MaxLon: max(e.lon0, e.lon1)}
+			box := e.rect()
 			if centre.minAngle(box)*EarthRadius > c.radius {
 				continue
 			}

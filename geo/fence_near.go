@@ -111,7 +111,7 @@ func (s shape) distance(p ref) float64 {
 	}
 	var edges []bounded
 	for _, e := range s.edges() {
-		box := rect{MinLat: min(e.lat0, e.lat1), MaxLat: max(e.lat0, e.lat1), MinLon: min(e.lon0, e.lon1), MaxLon: max(e.lon0, e.lon1)}
+		box := e.rect()
 		edges = append(edges, bounded{e, p.minAngle(box) * EarthRadius})
 	}
 	slices.SortFunc(edges, func(a, b bounded) int { return cmp.Compare(a.lower, b.lower) })

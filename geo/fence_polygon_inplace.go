@@ -241,7 +241,7 @@ func storedPolygonEdgesNear(b []byte, p ref, cutoff func() float64, fn func(e pa
 		a, c := sr.at(i), sr.at(i+1)
 		pieces = appendEdge(pieces[:0], a.Lat(), a.Lon(), c.Lat(), c.Lon())
 		for _, e := range pieces {
-			box := rect{MinLat: min(e.lat0, e.lat1), MaxLat: max(e.lat0, e.lat1), MinLon: min(e.lon0, e.lon1), MaxLon: max(e.lon0, e.lon1)}
+			box := e.rect()
 			θ := cutoff()
 			// The latitude gap first: no point of the box is nearer than
 			// it, and it costs no trigonometry (shaded, so that it never

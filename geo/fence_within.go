@@ -211,17 +211,10 @@ func boolIndex(b bool) int {
 // sphere: by either spelling of a longitude of ±180°, and at a pole if
 // any of its edges reaches that pole.
 func (b *boundary) contains(lat, lon float64) bool {
-	switch {
-	case math.Abs(lat) >= 90:
+	if math.Abs(lat) >= 90 {
 		return b.poles[boolIndex(lat > 0)]
-	case b.area.reg.contains(lat, lon):
-		return true
-	case lon == 180:
-		return b.area.reg.contains(lat, -180)
-	case lon == -180:
-		return b.area.reg.contains(lat, 180)
 	}
-	return false
+	return sphereContains(b.area.reg, lat, lon)
 }
 
 // aSide is a point a hair to one side of a boundary's piece. Off is set
@@ -402,7 +395,7 @@ func (b *boundary) holdsCircle(c *circle) bool {
 	held := true
 	for _, iv := range bound.lonIntervals() {
 		b.pieces.each(path{lat0: bound.MinLat, lon0: iv[0], lat1: bound.MaxLat, lon1: iv[1]}, func(i int, p path) bool {
-			box := rect{MinLat: min(p.lat0, p.lat1), MaxLat: max(p.lat0, p.lat1), MinLon: min(p.lon0, p.lon1), MaxLon: max(p.lon0, p.lon1)}
+			box := p.rect()
 			if centre.minAngle(box)*EarthRadius < reach {
 				if _, _, d := p.closest(c.lat, c.lon); d < reach && b.side(i)&(outLeft|outRight) != 0 {
 					held = false
@@ -497,19 +490,18 @@ func newEdgeSet(edges []path) edgeSet {
 }
 
 // each calls fn with every edge of s whose box meets e's, and its place
-// in s.edges, until fn returns false. An edgeSet made without newEdgeSet (edges alone,
-// unsorted) is searched whole.
+// in s.edges, until fn returns false. An edgeSet made without
+// newEdgeSet (edges alone, unsorted) is searched whole.
 func (s edgeSet) each(e path, fn func(i int, f path) bool) {
-	west, east := min(e.lon0, e.lon1), max(e.lon0, e.lon1)
-	south, north := min(e.lat0, e.lat1), max(e.lat0, e.lat1)
+	box := e.rect()
 	from, to := 0, len(s.edges)
 	if s.west != nil {
-		from, _ = slices.BinarySearch(s.west, west-s.span)
-		to, _ = slices.BinarySearch(s.west, math.Nextafter(east, math.Inf(1)))
+		from, _ = slices.BinarySearch(s.west, box.MinLon-s.span)
+		to, _ = slices.BinarySearch(s.west, math.Nextafter(box.MaxLon, math.Inf(1)))
 	}
 	for i := from; i < to; i++ {
-		f := s.edges[i]
-		if max(f.lon0, f.lon1) >= west && min(f.lon0, f.lon1) <= east && max(f.lat0, f.lat1) >= south && min(f.lat0, f.lat1) <= north && !fn(i, f) {
+		f := s.edges[i].rect()
+		if f.MaxLon >= box.MinLon && f.MinLon <= box.MaxLon && f.MaxLat >= box.MinLat && f.MinLat <= box.MaxLat && !fn(i, s.edges[i]) {
 			return
 		}
 	}

@@ -238,6 +238,13 @@ func (p path) classify(r rect) (outside, inside bool) {
 
 func (p path) contains(lat, lon float64) bool { return false }
 
+// rect is the path's box in longitude and latitude as it is drawn,
+// its longitudes unwrapped: the least rectangle that holds its straight
+// line, which no point of the path is nearer to a point than.
+func (p path) rect() rect {
+	return rect{MinLat: min(p.lat0, p.lat1), MaxLat: max(p.lat0, p.lat1), MinLon: min(p.lon0, p.lon1), MaxLon: max(p.lon0, p.lon1)}
+}
+
 func (p path) boundingBox() Box {
 	// Across ±180°, wrapping leaves MinLon > MaxLon, as a Box crossing
 	// it has.
