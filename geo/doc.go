@@ -36,7 +36,7 @@
 // longitude and latitude), halves outside the region are dropped and halves
 // inside it kept whole, until the covering holds QueryOptions.MaxCells
 // cells (by default DefaultMaxCells, twice that for a circle of WideRadius
-// or more). Adjacent cells merge into one key range. Whether a cell is
+// or more, half as many again for a sector). Adjacent cells merge into one key range. Whether a cell is
 // outside or inside is decided on the sphere, by bounds that can only keep
 // a cell or test a point, never drop a match (ref.havBounds for circles,
 // rect.minAngle for k-nearest, with the maths in their comments), so a
@@ -80,6 +80,11 @@
 //     longitude/latitude as GeoJSON specifies; holes; boundary included),
 //     validated first: unclosed rings, crossing edges and positions out of
 //     range are ErrBadPolygon.
+//   - Sector: the slice of a circle between two bearings, clockwise from
+//     north (Tile38's SECTOR), its sides great-circle arcs from the centre;
+//     its cells classified by exact bounds on two dot products over a
+//     cell's rectangle (sector.go), its covering started from its own
+//     bounding box.
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see

@@ -39,6 +39,33 @@ func Example() {
 	// coit-tower 1010 m
 }
 
+// What lies ahead: the landmarks within 5 km of a ferry leaving the Ferry
+// Building on a heading of 330°, in the 60° ahead of it (bearings 300 to
+// 360, Tile38's SECTOR). The Bay Bridge, to the east, is within 5 km but
+// not ahead, and the Golden Gate, ahead, is 7.9 km off.
+func ExampleIndex_Sector() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		return places.PutAll(tx, []geo.Point{
+			{ID: "coit-tower", Lat: 37.8024, Lon: -122.4058},
+			{ID: "alcatraz", Lat: 37.8267, Lon: -122.4230},
+			{ID: "bay-bridge", Lat: 37.7983, Lon: -122.3778},
+			{ID: "golden-gate", Lat: 37.8199, Lon: -122.4783},
+		})
+	})
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.Sector(tx, 37.7955, -122.3937, 5000, 300, 360, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f m\n", r.ID, r.Distance)
+		}
+		return err
+	})
+	// Output:
+	// coit-tower 1311 m
+	// alcatraz 4320 m
+}
+
 func ExampleIndex_Nearest() {
 	store := keyspace.NewMemory()
 	stations := geo.NewIndex("stations")

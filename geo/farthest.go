@@ -55,6 +55,9 @@ func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region,
 	if isCircle {
 		reach = circ.radius
 	}
+	if s, ok := reg.(*sector); ok {
+		reach = s.radius
+	}
 	if o.After != nil {
 		reach = min(reach, o.After.Distance) // the points after the cursor are no farther
 	}

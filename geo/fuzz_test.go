@@ -19,8 +19,8 @@ import (
 	"github.com/paulmach/orb/planar"
 )
 
-// FuzzCovering checks the covering's two promises for a circle and a box
-// against one point: a point in the region has its hash in some span of its
+// FuzzCovering checks the covering's two promises for a circle, a box and
+// a sector against one point: a point in the region has its hash in some span of its
 // grid (geohash or polar cap), and a point in an "inside" span is in the
 // region.
 func FuzzCovering(f *testing.F) {
@@ -40,6 +40,9 @@ func FuzzCovering(f *testing.F) {
 		b := Box{MinLat: math.Min(lat, lat2), MaxLat: math.Max(lat, lat2), MinLon: lon, MaxLon: lon2}
 		regions := map[string]region{"circle": newCircle(lat, lon, radius), "box": new(boxRegion).init(b),
 			"around": newAroundBox(lat, lon, radius, radius/2)}
+		if sec, err := newSector(lat, lon, radius, 4*lat2, lon2); err == nil { // bearings from the box's corner
+			regions["sector"] = sec
+		}
 		g, h := locate(plat, plon)
 		for name, reg := range regions {
 			in := reg.contains(plat, plon)
@@ -310,6 +313,28 @@ func FuzzQueriesAgainstBruteForce(f *testing.F) {
 			}
 			limited, _, err = ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: int(k), FarthestFirst: true, readBudget: 1 + int(seed%64)})
 			checkFirst(t, fmt.Sprintf("Radius(%v, %v, %v) farthest first", lat, lon, radius), far, limited, int(k), err)
+			// A sector of the circle, between bearings the seed picks, must
+			// hold the points of the circle the bearing formula puts in it,
+			// less those too near its sides to say.
+			from, to := float64(seed%360), float64(seed/360%720)-180
+			if sec, _, err := ix.Sector(tx, lat, lon, radius, from, to, nil); err == nil {
+				var gotIDs, wantIDs []string
+				for _, g := range sec {
+					if _, unsure := sectorOracle(lat, lon, radius, from, to, g.Point); !unsure {
+						gotIDs = append(gotIDs, g.ID)
+					}
+				}
+				for _, g := range got {
+					if in, unsure := sectorOracle(lat, lon, radius, from, to, g.Point); in && !unsure {
+						wantIDs = append(wantIDs, g.ID)
+					}
+				}
+				if !slices.Equal(gotIDs, wantIDs) {
+					t.Fatalf("Sector(%v, %v, %v, %v to %v) = %v, brute force %v", lat, lon, radius, from, to, gotIDs, wantIDs)
+				}
+			} else if from != to {
+				t.Fatalf("Sector(%v, %v, %v, %v to %v): %v", lat, lon, radius, from, to, err)
+			}
 			// A box about the circle's size, across ±180° where it reaches
 			// over, must find exactly what plain comparisons find.
 			deg := radius / 111_000

@@ -319,7 +319,8 @@ func (o QueryOptions) checkAfter() error {
 }
 
 // maxCells is the covering budget for reg: MaxCells if set, else the
-// default for reg (defaultMaxCells for a circle).
+// default for reg (defaultMaxCells for a circle, half as many again for a
+// sector).
 func (o QueryOptions) maxCells(reg region) int {
 	if o.MaxCells > 0 {
 		return o.MaxCells
@@ -327,6 +328,8 @@ func (o QueryOptions) maxCells(reg region) int {
 	switch c := reg.(type) {
 	case *circle:
 		return defaultMaxCells(c.radius)
+	case *sector:
+		return defaultMaxCells(c.radius) * 2
 	case *beyond:
 		return 2 * o.maxCells(c.reg) // see beyond
 	}
@@ -653,6 +656,9 @@ func (ix *Index) nearestIn(tx keyspace.Tx, lat, lon float64, reg region, o Query
 		within = c.radius
 	} else {
 		within = min(farthestIn(reg.boundingBox(), lat, lon)*(1+1e-9)+1e-6, whole)
+		if s, ok := reg.(*sector); ok {
+			within = s.radius
+		}
 		filter := o.Filter
 		o.Filter = func(p Point) bool { return reg.contains(p.Lat, p.Lon) && (filter == nil || filter(p)) }
 	}
