@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
@@ -79,6 +81,25 @@ func centredQuery(c *ucli.Context, ask func(ix *geo.Index, tx keyspace.Tx, lat, 
 	})
 }
 
+// parseSector reads --sector's two bearings, FROM,TO in degrees.
+func parseSector(s string) (from, to float64, err error) {
+	parts := strings.Split(s, ",")
+	if len(parts) == 2 {
+		from, err = strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+		if err == nil {
+			to, err = strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		}
+		switch {
+		case err == nil && (math.IsInf(from, 0) || math.IsInf(to, 0) || math.IsNaN(from) || math.IsNaN(to)):
+		case err == nil && from == to:
+			return 0, 0, fmt.Errorf("%q: the bearings are the same; a sector needs an angle between them (0,360 is the whole circle)", s)
+		case err == nil:
+			return from, to, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("%q: want two bearings in degrees clockwise from north, FROM,TO, such as 300,360", s)
+}
+
 // requireIndex is an error unless ix holds points: an index that holds
 // none was never imported, or was misspelt.
 func requireIndex(ix *geo.Index, tx keyspace.Tx) error {
@@ -103,17 +124,29 @@ func geoCommand() *ucli.Command {
 			geoImportCommand(),
 			{
 				Name:  "near",
-				Usage: "points within a radius, nearest first (--desc: farthest first)",
+				Usage: "points within a radius, nearest first (--desc: farthest first); --sector for those between two bearings",
 				UsageText: "keyspace geo near --index cities --lat 37.7749 --lon -122.4194 --radius 2km --limit 10\n" +
-					"keyspace geo near --index fleet --from car-7 --radius 500m",
+					"keyspace geo near --index fleet --from car-7 --radius 500m\n" +
+					"keyspace geo near --index places --from ferry --radius 5km --sector 300,360",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
+					&ucli.StringFlag{Name: "sector", Usage: "only the points at bearings from the centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 300,360 is the sixth of the circle west of north, 90,270 its southern half"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
 					if err != nil {
 						return usageError{err}
+					}
+					if c.IsSet("sector") {
+						from, to, err := parseSector(c.String("sector"))
+						if err != nil {
+							return usageError{fmt.Errorf("--sector: %w", err)}
+						}
+						return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+							rs, st, err := ix.Sector(tx, lat, lon, radius, from, to, o)
+							return rs, st, sectorShape(lat, lon, radius, from, to), err
+						})
 					}
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 						rs, st, err := ix.Radius(tx, lat, lon, radius, o)

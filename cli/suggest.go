@@ -80,7 +80,8 @@ func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 // flagSynonyms are the flags a word other tools use for them may mean,
 // in order of preference, where the spelling is too far for nearest:
 // Redis and Tile38 say COUNT for --limit and -k, a distance for
-// --radius, and GeoJSON and many CSVs lng.
+// --radius, and GeoJSON and many CSVs lng; a slice of a circle is
+// spoken of by its bearings or a heading.
 var flagSynonyms = map[string][]string{
 	"distance":  {"radius"},
 	"dist":      {"radius"},
@@ -91,6 +92,9 @@ var flagSynonyms = map[string][]string{
 	"longitude": {"lon", "lon-col"},
 	"lng":       {"lon", "lon-col"},
 	"keys":      {"key-cols"},
+	"bearing":   {"sector"},
+	"bearings":  {"sector"},
+	"heading":   {"sector"},
 }
 
 // nearestFlag returns the name among flags's that typed (without its

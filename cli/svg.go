@@ -17,15 +17,41 @@ type shape [][][2]float64
 // circleShape approximates a circle by 96 points (the destination-point
 // formula on the sphere), split where it crosses ±180°.
 func circleShape(lat, lon, metres float64) shape {
-	φ1, λ1, δ := lat*math.Pi/180, lon*math.Pi/180, metres/geo.EarthRadius
 	var ring [][2]float64
 	for i := 0; i <= 96; i++ {
-		θ := float64(i) / 96 * 2 * math.Pi
-		φ2 := math.Asin(math.Sin(φ1)*math.Cos(δ) + math.Cos(φ1)*math.Sin(δ)*math.Cos(θ))
-		λ2 := λ1 + math.Atan2(math.Sin(θ)*math.Sin(δ)*math.Cos(φ1), math.Cos(δ)-math.Sin(φ1)*math.Sin(φ2))
-		ring = append(ring, [2]float64{math.Remainder(λ2*180/math.Pi, 360), φ2 * 180 / math.Pi})
+		ring = append(ring, destination(lat, lon, metres, float64(i)/96*360))
 	}
 	return shape{ring}
+}
+
+// sectorShape draws a sector as circleShape draws its circle: from the
+// centre out along bearing from, round the arc to bearing to, and back,
+// each side and the arc a point every 1/48 of their length or turn.
+func sectorShape(lat, lon, metres, from, to float64) shape {
+	span := math.Mod(math.Mod(to-from, 360)+360, 360)
+	if span == 0 {
+		return circleShape(lat, lon, metres)
+	}
+	var ring [][2]float64
+	for i := 0; i < 48; i++ {
+		ring = append(ring, destination(lat, lon, metres*float64(i)/48, from))
+	}
+	for i := 0; i <= 48; i++ {
+		ring = append(ring, destination(lat, lon, metres, from+span*float64(i)/48))
+	}
+	for i := 48; i >= 0; i-- {
+		ring = append(ring, destination(lat, lon, metres*float64(i)/48, to))
+	}
+	return shape{ring}
+}
+
+// destination is the [lon, lat] metres from (lat, lon) along bearing
+// degrees, by the destination-point formula on the sphere.
+func destination(lat, lon, metres, bearing float64) [2]float64 {
+	φ1, λ1, δ, θ := lat*math.Pi/180, lon*math.Pi/180, metres/geo.EarthRadius, bearing*math.Pi/180
+	φ2 := math.Asin(math.Sin(φ1)*math.Cos(δ) + math.Cos(φ1)*math.Sin(δ)*math.Cos(θ))
+	λ2 := λ1 + math.Atan2(math.Sin(θ)*math.Sin(δ)*math.Cos(φ1), math.Cos(δ)-math.Sin(φ1)*math.Sin(φ2))
+	return [2]float64{math.Remainder(λ2*180/math.Pi, 360), φ2 * 180 / math.Pi}
 }
 
 func boxShape(b geo.Box) shape {

@@ -495,6 +495,11 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
 			t.Fatal(err)
 		}
+		from, span := float64(seed%360), float64(1+seed/360%359)
+		sec, err := newSector(lat, lon, radius, from, from+span)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, q := range []pagedQuery{
 			{name: "radius", lat: lat, lon: lon,
 				match: func(p Point) bool { return Distance(lat, lon, p.Lat, p.Lon) <= radius },
@@ -511,6 +516,21 @@ func FuzzPagesAgainstBruteForce(f *testing.F) {
 			{name: "nearest", lat: lat, lon: lon,
 				ask: func(tx keyspace.Tx, o *QueryOptions, k int) ([]Result, Stats, error) {
 					return ix.Nearest(tx, lat, lon, k, o)
+				}},
+			// A sector's pages, in both orders: which points it holds is
+			// tested against the bearing formula (TestSectorAgainstBruteForce);
+			// here, that its pages are its points in order.
+			{name: "sector", lat: lat, lon: lon,
+				match: func(p Point) bool { return sec.contains(p.Lat, p.Lon) },
+				ask: func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error) {
+					o.Limit = limit
+					return ix.Sector(tx, lat, lon, radius, from, from+span, o)
+				}},
+			{name: "sector farthest first", lat: lat, lon: lon, farthest: true,
+				match: func(p Point) bool { return sec.contains(p.Lat, p.Lon) },
+				ask: func(tx keyspace.Tx, o *QueryOptions, limit int) ([]Result, Stats, error) {
+					o.Limit = limit
+					return ix.Sector(tx, lat, lon, radius, from, from+span, o)
 				}},
 		} {
 			var after *Cursor

@@ -39,9 +39,10 @@ import (
 //	s > 180°:  u_from·P ≥ 0 or  −u_to·P ≥ 0   (either),
 //
 // the second being the whole sphere less the open slice from to round to
-// from, of span 360° − s < 180°. The centre itself (and its antipode,
-// where every bearing meets) has every dot product 0 and belongs to every
-// sector, the slice's apex.
+// from, of span 360° − s < 180°. The centre itself has every dot product
+// 0 and belongs to every sector, the slice's apex; so does every point
+// within a micrometre of it (apex), which rounding would otherwise put
+// on either side.
 //
 // To classify a cell, the least and greatest of u·P over its
 // latitude/longitude rectangle are exact: with u = (ux, uy, uz) and P =
@@ -83,6 +84,14 @@ type half struct {
 func newHalf(u [3]float64) half {
 	return half{u: u, a: math.Hypot(u[0], u[1]), λu: math.Atan2(u[1], u[0])}
 }
+
+// apex is the distance in metres within which a point is the sector's
+// apex, in it whatever its bearing. At the centre itself every dot
+// product is 0 up to rounding, which would put the point in some sectors
+// and out of their complements at random. No cell within 6 µm of the
+// centre (1e-12 rad, sectorSlack) is classified outside or inside, so
+// its points are tested here.
+const apex = 1e-6
 
 // sectorSlack is the margin by which a cell's bounds must clear zero to
 // decide it (see sector).
@@ -219,8 +228,11 @@ func (s *sector) classify(r rect) (outside, inside bool) {
 }
 
 func (s *sector) contains(lat, lon float64) bool {
-	if s.centre.distance(lat, lon) > s.radius { // bit for bit circle.contains
+	switch d := s.centre.distance(lat, lon); {
+	case d > s.radius: // bit for bit circle.contains
 		return false
+	case d <= apex:
+		return true
 	}
 	p := unitVector(lat, lon)
 	in1, in2 := dot(s.h1.u, p) >= 0, dot(s.h2.u, p) >= 0

@@ -28,7 +28,8 @@ func bearing(lat1, lon1, lat2, lon2 float64) float64 {
 // sectorOracle says whether p lies in the sector, and whether it lies so
 // near the sector's edge (its radius, or a side: within a millimetre
 // across, as every point within a millimetre of the apex is) that
-// rounding may put it on either side.
+// rounding may put it on either side. The apex itself, within a
+// micrometre, is in.
 func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool) {
 	d := Distance(lat, lon, p.Lat, p.Lon)
 	if math.Abs(d-radius) <= 1e-9*radius+1e-6 {
@@ -36,6 +37,9 @@ func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool)
 	}
 	if d > radius {
 		return false, false
+	}
+	if d <= 1e-6 { // the apex: in every sector
+		return true, false
 	}
 	span := clockwise(from, to)
 	if span == 0 {

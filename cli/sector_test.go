@@ -1,0 +1,114 @@
+package cli_test
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// bearingTo is the initial bearing in degrees [0, 360) from (lat1, lon1)
+// to (lat2, lon2), by the textbook formula: the oracle for --sector.
+func bearingTo(lat1, lon1, lat2, lon2 float64) float64 {
+	φ1, φ2, Δλ := lat1*math.Pi/180, lat2*math.Pi/180, (lon2-lon1)*math.Pi/180
+	β := math.Atan2(math.Sin(Δλ)*math.Cos(φ2), math.Cos(φ1)*math.Sin(φ2)-math.Sin(φ1)*math.Cos(φ2)*math.Cos(Δλ))
+	return math.Mod(β*180/math.Pi+360, 360)
+}
+
+// TestNearSector: geo near --sector FROM,TO finds the points of its
+// circle whose bearing from the centre lies clockwise from FROM to TO,
+// against brute force over the imported points (with --lat/--lon and
+// with --from, across north, wider than half, with --desc and --limit);
+// --svg draws it; bad bearings are usage errors.
+func TestNearSector(t *testing.T) {
+	var cities []city
+	var csvText strings.Builder
+	csvText.WriteString("id,lat,lon\n")
+	for i := range 2000 {
+		// A deterministic scatter over about 40 × 40 km around Lyon.
+		c := city{fmt.Sprintf("p%d", i), 45.6 + float64((i*7919)%2000)/2000*0.36, 4.7 + float64((i*104729)%2001)/2001*0.5}
+		cities = append(cities, c)
+		fmt.Fprintf(&csvText, "%s,%s,%s\n", c.id, strconv.FormatFloat(c.lat, 'g', -1, 64), strconv.FormatFloat(c.lon, 'g', -1, 64))
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	if _, stderr, code := run(t, csvText.String(), "--db", db, "--quiet", "geo", "import", "--index", "lyon", "-"); code != 0 {
+		t.Fatalf("import exited %d: %s", code, stderr)
+	}
+	q := func(args ...string) jsonResults {
+		t.Helper()
+		out, stderr, code := run(t, "", append([]string{"--db", db, "--output", "json", "geo", "near", "--index", "lyon", "--radius", "8km"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v exited %d: %s", args, code, stderr)
+		}
+		return decode(t, out)
+	}
+	centre := cities[777]
+	lat, lon := strconv.FormatFloat(centre.lat, 'g', -1, 64), strconv.FormatFloat(centre.lon, 'g', -1, 64)
+	for _, sc := range [][2]float64{{45, 135}, {315, 45}, {90, 300}, {-10, 10}, {0, 360}} {
+		sector := fmt.Sprintf("%g,%g", sc[0], sc[1])
+		span := math.Mod(math.Mod(sc[1]-sc[0], 360)+360, 360)
+		want := brute(cities, centre.lat, centre.lon, func(c city, d float64) bool {
+			turn := math.Mod(bearingTo(centre.lat, centre.lon, c.lat, c.lon)-sc[0]+720, 360)
+			return d <= 8000 && (span == 0 || turn <= span || c.id == centre.id)
+		})
+		got := q("--lat", lat, "--lon", lon, "--sector", sector)
+		if !slices.Equal(ids(got), want) || len(want) < 5 {
+			t.Errorf("near --sector %s: %d results %v, brute force %d %v", sector, len(got.Results), ids(got), len(want), want)
+		}
+		if got := q("--from", centre.id, "--sector", sector); !slices.Equal(ids(got), want) {
+			t.Errorf("near --from %s --sector %s: %v, brute force %v", centre.id, sector, ids(got), want)
+		}
+		far := slices.Clone(want)
+		slices.Reverse(far) // no two points are as far as each other here
+		if got := q("--from", centre.id, "--sector", sector, "--desc", "--limit", "3"); !slices.Equal(ids(got), far[:3]) {
+			t.Errorf("near --sector %s --desc --limit 3: %v, brute force %v", sector, ids(got), far[:3])
+		}
+	}
+	svg := filepath.Join(dir, "sector.svg")
+	if _, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "lyon", "--from", centre.id, "--radius", "5km", "--sector", "300,30", "--svg", svg); code != 0 {
+		t.Fatal(stderr)
+	}
+	f, err := os.Open(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := xml.NewDecoder(f)
+	query := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && slices.Contains(se.Attr, xml.Attr{Name: xml.Name{Local: "class"}, Value: "query"}) {
+			query++
+		}
+	}
+	if query != 1 {
+		t.Errorf("the SVG draws %d query shapes", query)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "lyon", "--lat", lat, "--lon", lon, "--radius", "1km", "--bearings", "0,90"); code != 2 || !strings.Contains(stderr, "did you mean --sector?") {
+		t.Errorf("--bearings: exit %d, %q", code, stderr)
+	}
+	for _, tc := range []struct{ sector, want string }{
+		{"30", `--sector: "30": want two bearings`},
+		{"30,30", "the bearings are the same"},
+		{"a,b", "want two bearings"},
+		{"10,Inf", "want two bearings"},
+	} {
+		_, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "lyon", "--lat", lat, "--lon", lon, "--radius", "1km", "--sector", tc.sector)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("--sector %s: exit %d, %q; want a usage error mentioning %q", tc.sector, code, stderr, tc.want)
+		}
+	}
+}
