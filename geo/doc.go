@@ -78,8 +78,12 @@
 //     TILE, QUADKEY and HASH), for Box, CellCounts and box fences.
 //   - Within: an orb.Polygon or orb.MultiPolygon (GeoJSON rings; planar in
 //     longitude/latitude as GeoJSON specifies; holes; boundary included),
-//     validated first: unclosed rings, crossing edges and positions out of
-//     range are ErrBadPolygon.
+//     validated first: unclosed rings, edges that cross or overlap, rings
+//     that cross each other at a vertex they share (they may touch there,
+//     as a hole may touch its ring) and positions out of range are
+//     ErrBadPolygon. Polygon fences stored by builds before session 37,
+//     which let rings cross at a shared vertex, are read as stored, by
+//     the even-odd rule.
 //   - Sector: the slice of a circle between two bearings, clockwise from
 //     north (Tile38's SECTOR), its sides great-circle arcs from the centre;
 //     its cells classified by exact bounds on two dot products over a

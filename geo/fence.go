@@ -151,6 +151,17 @@ func (f Fence) expires() (int64, error) {
 
 // region validates f and returns its region.
 func (f Fence) region() (region, error) {
+	return f.regionAs(newPolygonRegion)
+}
+
+// storedRegion is region for a fence read back from a file: a polygon
+// is checked as storedPolygonRegion checks it.
+func (f Fence) storedRegion() (region, error) {
+	return f.regionAs(storedPolygonRegion)
+}
+
+// regionAs is region, with polygons made by newPolygon.
+func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (region, error) {
 	set := 0
 	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil} {
 		if ok {
@@ -176,7 +187,7 @@ func (f Fence) region() (region, error) {
 		}
 		return new(boxRegion).init(*f.Box), nil
 	}
-	reg, err := newPolygonRegion(f.Polygon)
+	reg, err := newPolygon(f.Polygon)
 	if err != nil {
 		return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
 	}
@@ -188,7 +199,13 @@ func (f Fence) region() (region, error) {
 // format than the fence layout's records that layout's from then on
 // (fenceFormat).
 func (fs *Fences) Put(tx keyspace.Tx, f Fence) error {
-	pairs, levels, err := fs.pairs(f)
+	return fs.putAs(tx, f, Fence.region)
+}
+
+// putAs is Put with f's region made by check: a test puts with
+// Fence.storedRegion what builds before session 37 let by.
+func (fs *Fences) putAs(tx keyspace.Tx, f Fence, check func(Fence) (region, error)) error {
+	pairs, levels, err := fs.pairs(f, check)
 	if err != nil {
 		return err
 	}
@@ -233,7 +250,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 		if last[f.ID] != i {
 			continue
 		}
-		pairs, l, err := fs.pairs(f)
+		pairs, l, err := fs.pairs(f, Fence.region)
 		if err != nil {
 			return fmt.Errorf("%w (fence %d of %d)", err, i+1, len(fences))
 		}
@@ -283,10 +300,11 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 }
 
 // pairs checks f and returns the pairs that store it, a key for each of
-// its cells and its definition, and the levels of its cells. An id too
-// long for the keys (keyspace.ErrKeyTooLarge) is found here, before Put
-// or PutAll writes anything.
-func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
+// its cells and its definition, and the levels of its cells; check
+// validates f and makes its region. An id too long for the keys
+// (keyspace.ErrKeyTooLarge) is found here, before Put or PutAll writes
+// anything.
+func (fs *Fences) pairs(f Fence, check func(Fence) (region, error)) ([]pair, levelMask, error) {
 	if f.ID == "" {
 		return nil, 0, fs.wrap(f.Validate())
 	}
@@ -294,7 +312,7 @@ func (fs *Fences) pairs(f Fence) ([]pair, levelMask, error) {
 	if err != nil {
 		return nil, 0, fs.wrap(err)
 	}
-	reg, err := f.region()
+	reg, err := check(f)
 	if err != nil {
 		return nil, 0, fs.wrap(err)
 	}

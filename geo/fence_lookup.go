@@ -181,7 +181,7 @@ func (fs *Fences) regionOf(tx keyspace.Tx, id string) (region, error) {
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}
-	reg, err := f.region()
+	reg, err := f.storedRegion()
 	if err != nil {
 		return nil, fs.wrap(fmt.Errorf("%w: %w", keyspace.ErrCorrupt, err))
 	}

@@ -64,7 +64,7 @@ func (fs *Fences) check(tx keyspace.Tx, fix bool) ([]string, error) {
 		var reg region
 		if ok && err == nil {
 			f = def.fence(id)
-			if reg, err = f.region(); err == nil && id == "" {
+			if reg, err = f.storedRegion(); err == nil && id == "" {
 				err = f.Validate() // an empty id, which region does not check
 			}
 			if err == nil {

@@ -43,7 +43,25 @@ func newEdge(a, b orb.Point) edge {
 // edges: about 0.1 mm, far above float rounding of degrees.
 const edgeMargin = 1e-9
 
+// newPolygonRegion validates a polygon given as input (a query's area, a
+// fence put) and returns its region. Rings that cross at a vertex they
+// share are refused (crossingAtVertex), as edges that cross between
+// vertices are.
 func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
+	return polygonRegionOf(g, true)
+}
+
+// storedPolygonRegion is newPolygonRegion for a fence read back from a
+// file, which builds before session 37 may have stored with rings that
+// cross at a shared vertex: those are read as stored, by the even-odd
+// rule, not taken for damage that Repair would delete.
+func storedPolygonRegion(g orb.Geometry) (polygonRegion, error) {
+	return polygonRegionOf(g, false)
+}
+
+// polygonRegionOf validates g and returns its region; vertexCrossings
+// refuses rings that cross at a shared vertex.
+func polygonRegionOf(g orb.Geometry, vertexCrossings bool) (polygonRegion, error) {
 	var mp orb.MultiPolygon
 	switch g := g.(type) {
 	case orb.Polygon:
@@ -104,10 +122,78 @@ func newPolygonRegion(g orb.Geometry) (polygonRegion, error) {
 	for _, b := range pr.bounds[1:] {
 		pr.bound = pr.bound.Union(b[0])
 	}
-	if i, j, ok := crossingEdges(pr.edges, rings); ok {
+	i, j, shared, ok := crossingEdges(pr.edges, rings)
+	if ok {
 		return polygonRegion{}, fmt.Errorf("%w: edges %v–%v and %v–%v cross or overlap", ErrBadPolygon, pr.edges[i].a, pr.edges[i].b, pr.edges[j].a, pr.edges[j].b)
 	}
+	if !vertexCrossings || len(shared) == 0 {
+		return pr, nil
+	}
+	if v, ok := crossingAtVertex(pr.edges, rings, shared); ok {
+		return polygonRegion{}, fmt.Errorf("%w: the rings cross at %v, a vertex they pass through twice (a ring may touch itself or another ring at a vertex, not cross there)", ErrBadPolygon, v)
+	}
 	return pr, nil
+}
+
+// A pass is a ring's way through one of its vertices v: from the
+// position before it to the one after, as directions from v.
+type pass struct{ in, out orb.Point }
+
+// crossingAtVertex finds a vertex, of the shared ones crossingEdges
+// found, where two rings, or one ring twice, pass through each other:
+// crossingEdges lets such a vertex by, since there the edges only meet
+// at their ends. Two passes through v cross
+// when the second's directions lie on opposite sides of the first's path
+// (one in each of the two angles the first's directions make at v); two
+// squares meeting at a corner, or a hole touching its ring, pass on one
+// side of each other. Directions in line with the first's belong to
+// edges that overlap, which crossingEdges has refused.
+func crossingAtVertex(edges []edge, rings [][2]int, shared []orb.Point) (orb.Point, bool) {
+	passes := make(map[orb.Point][]pass, len(shared))
+	for _, v := range shared {
+		passes[v] = nil
+	}
+	for _, span := range rings {
+		for i := span[0]; i < span[1]; i++ {
+			v := edges[i].a
+			if ps, ok := passes[v]; ok {
+				prev := i - 1
+				if i == span[0] {
+					prev = span[1] - 1
+				}
+				passes[v] = append(ps, pass{in: sub(edges[prev].a, v), out: sub(edges[i].b, v)})
+			}
+		}
+	}
+	for _, v := range shared { // in the sweep's order, so the same vertex is named each time
+		ps := passes[v]
+		delete(passes, v) // a vertex shared by three passes is listed more than once
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				a, b := ps[i], ps[j]
+				if inAngle(a.out, a.in, b.in) != inAngle(a.out, a.in, b.out) {
+					return v, true
+				}
+			}
+		}
+	}
+	return orb.Point{}, false
+}
+
+func sub(a, b orb.Point) orb.Point { return orb.Point{a[0] - b[0], a[1] - b[1]} }
+
+func cross(a, b orb.Point) float64 { return a[0]*b[1] - a[1]*b[0] }
+
+// inAngle reports whether direction x lies strictly inside the angle
+// swept counter-clockwise from direction from to direction to.
+func inAngle(from, to, x orb.Point) bool {
+	switch c := cross(from, to); {
+	case c > 0: // under half a turn
+		return cross(from, x) > 0 && cross(x, to) > 0
+	case c < 0: // over half a turn: outside the closed angle from to to from
+		return cross(from, x) > 0 || cross(x, to) > 0
+	}
+	return cross(from, x) > 0 // half a turn, or a ring doubling back (refused as an overlap)
 }
 
 // distinctUpTo3 counts the ring's distinct positions, up to 3: all a ring
@@ -427,8 +513,12 @@ func segmentsMeet(p, q, r, s orb.Point) bool {
 // the spans rings of edges, that cross or overlap: that meet anywhere but
 // at a shared end (meetOnlyAtEnd) or where a ring touches an edge without
 // passing through it (touchesOnly). Edges are swept in order of their
-// west end, so only edges overlapping in longitude are compared.
-func crossingEdges(edges []edge, rings [][2]int) (int, int, bool) {
+// west end, so only edges overlapping in longitude are compared. When
+// none cross, it returns the vertices where edges that are not
+// neighbours on a ring share an end (a vertex may be listed more than
+// once), for crossingAtVertex: none, for most polygons, so that check
+// costs them nothing.
+func crossingEdges(edges []edge, rings [][2]int) (i, j int, shared []orb.Point, crossing bool) {
 	ringOf := make([]int32, len(edges))
 	for r, span := range rings {
 		for i := span[0]; i < span[1]; i++ {
@@ -473,13 +563,19 @@ func crossingEdges(edges []edge, rings [][2]int) (int, int, bool) {
 			// session 36). Edges in line that go the same way from the
 			// shared end overlap, and a ring that doubles back on itself,
 			// or two that share an edge, are refused.
-			if meetOnlyAtEnd(ei, ej) || touchesOnly(edges, i, j, neighbour) || touchesOnly(edges, j, i, neighbour) {
+			if end, ok := meetOnlyAtEnd(ei, ej); ok {
+				if neighbour(i, true) != j && neighbour(i, false) != j {
+					shared = append(shared, end)
+				}
 				continue
 			}
-			return min(i, j), max(i, j), true
+			if touchesOnly(edges, i, j, neighbour) || touchesOnly(edges, j, i, neighbour) {
+				continue
+			}
+			return min(i, j), max(i, j), nil, true
 		}
 	}
-	return 0, 0, false
+	return 0, 0, shared, false
 }
 
 // touchesOnly reports whether edge i meets edge j only where an end v of
@@ -511,10 +607,10 @@ func touchesOnly(edges []edge, i, j int, neighbour func(int, bool) int) bool {
 }
 
 // meetOnlyAtEnd reports whether edges e and f, which meet, share an
-// endpoint s and meet nowhere else: their other ends p and q do not lie
-// on one line through s, or do but on opposite sides of s (the
-// projection (p − s)·(q − s) is negative).
-func meetOnlyAtEnd(e, f edge) bool {
+// endpoint s and meet nowhere else, and returns s: their other ends p and
+// q do not lie on one line through s, or do but on opposite sides of s
+// (the projection (p − s)·(q − s) is negative).
+func meetOnlyAtEnd(e, f edge) (orb.Point, bool) {
 	var s, p, q orb.Point
 	switch {
 	case e.a == f.a:
@@ -526,10 +622,10 @@ func meetOnlyAtEnd(e, f edge) bool {
 	case e.b == f.b:
 		s, p, q = e.b, e.a, f.a
 	default:
-		return false
+		return s, false
 	}
 	if orient(s, p, q) != 0 {
-		return true
+		return s, true
 	}
-	return (p[0]-s[0])*(q[0]-s[0])+(p[1]-s[1])*(q[1]-s[1]) < 0
+	return s, (p[0]-s[0])*(q[0]-s[0])+(p[1]-s[1])*(q[1]-s[1]) < 0
 }

@@ -1045,6 +1045,57 @@ func TestWithinManyVertices(t *testing.T) {
 	}
 }
 
+// TestFencesStoredCrossingAtVertex: a polygon fence whose rings cross at
+// a shared vertex, which builds before session 37 stored, is read as
+// stored (by the even-odd rule, as orb's planar test reads it), and
+// Verify and Repair leave it be; Put refuses it now.
+func TestFencesStoredCrossingAtVertex(t *testing.T) {
+	bowTie := orb.Polygon{{{0, 0}, {1, 1}, {2, 2}, {2, 0}, {1, 1}, {0, 2}, {0, 0}}}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("old")
+		err := s.Update(func(tx keyspace.Tx) error {
+			if err := fs.Put(tx, Fence{ID: "bow-tie", Polygon: bowTie}); !errors.Is(err, ErrBadPolygon) || !strings.Contains(err.Error(), "the rings cross at [1 1]") {
+				t.Errorf("Put: %v, want ErrBadPolygon naming [1 1]", err)
+			}
+			return fs.putAs(tx, Fence{ID: "bow-tie", Polygon: bowTie}, Fence.storedRegion)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Update(func(tx keyspace.Tx) error {
+			for _, check := range []func(keyspace.Tx) ([]string, error){fs.Verify, fs.Repair} {
+				if problems, err := check(tx); err != nil || len(problems) != 0 {
+					t.Errorf("Verify or Repair: %v, %v", problems, err)
+				}
+			}
+			inside := 0
+			for i := range 25 {
+				for j := range 25 {
+					lat, lon := -0.2+float64(i)*0.1, -0.2+float64(j)*0.1
+					held, err := fs.Containing(tx, lat, lon)
+					if err != nil {
+						return err
+					}
+					want := planar.PolygonContains(bowTie, orb.Point{lon, lat})
+					if want {
+						inside++
+					}
+					if (len(held) == 1) != want {
+						t.Errorf("Containing(%v, %v) = %v; orb says %v", lat, lon, held, want)
+					}
+				}
+			}
+			if inside < 20 {
+				t.Errorf("only %d points in the bow tie", inside)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // TestPolygonsThroughVertices: a ring may pass straight through a vertex
 // (three positions in a line, as real borders have), two polygons may
 // touch at a vertex where their edges run in line, and a hole may touch
@@ -1058,6 +1109,9 @@ func TestPolygonsThroughVertices(t *testing.T) {
 		"two squares touching at a corner, in line":     orb.MultiPolygon{{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}, {{{1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}}}},
 		"a hole with three positions in a line":         orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{0.5, 0.5}, {1, 0.5}, {1.5, 0.5}, {1, 1.5}, {0.5, 0.5}}},
 		"a hole touching its ring midway along a side":  orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{1, 0}, {1.5, 1}, {0.5, 1}, {1, 0}}},
+		"a hole touching its ring at a corner":          orb.Polygon{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}, {{2, 2}, {1, 1.5}, {1.5, 1}, {2, 2}}},
+		"a ring touching itself at a vertex":            orb.Polygon{{{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}, {0, 1}, {0, 0}}},
+		"a hole touching another at a vertex":           orb.Polygon{{{0, 0}, {4, 0}, {4, 4}, {0, 4}, {0, 0}}, {{1, 1}, {2, 2}, {1, 2}, {1, 1}}, {{2, 2}, {3, 2}, {3, 3}, {2, 2}}},
 	}
 	bad := map[string]orb.Geometry{
 		"a ring doubling back":        orb.Polygon{{{0, 0}, {2, 0}, {1, 0}, {1, 1}, {0, 0}}},
@@ -1066,6 +1120,10 @@ func TestPolygonsThroughVertices(t *testing.T) {
 		// It enters the square at its vertex (2, 1) on the square's side
 		// and leaves at (1, 0): no two edges cross between vertices.
 		"a polygon through another's sides at its vertices": orb.MultiPolygon{{{{0, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 0}}}, {{{1, 0}, {1.5, -1}, {3, -1}, {3, 1}, {2, 1}, {1, 0}}}},
+		// Refused since session 37: rings crossing where both have a vertex.
+		"a bow tie crossing at a vertex":                  orb.Polygon{{{0, 0}, {1, 1}, {2, 2}, {2, 0}, {1, 1}, {0, 2}, {0, 0}}},
+		"a hole out and back through its ring's vertices": orb.Polygon{{{0, 0}, {2, 0}, {2, 1}, {2, 2}, {0, 2}, {0, 0}}, {{1, 1}, {2, 1}, {3, 1.5}, {2, 2}, {1, 1}}},
+		"polygons through each other at shared vertices":  orb.MultiPolygon{{{{0, 0}, {1, 0}, {2, 0}, {2, 2}, {1, 2}, {0, 2}, {0, 0}}}, {{{1, -1}, {3, -1}, {3, 3}, {1, 3}, {1, 2}, {1.5, 1}, {1, 0}, {1, -1}}}},
 	}
 	var points []Point
 	for i := range 41 {
