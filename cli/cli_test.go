@@ -897,34 +897,39 @@ func TestSVGAndExplain(t *testing.T) {
 	if !strings.Contains(stderr, "covering:") || !strings.Contains(stderr, "range ") {
 		t.Errorf("--explain printed %q", stderr)
 	}
-	f, err := os.Open(svg)
+	classes := svgClasses(t, svg)
+	results, cells := classes["result"], classes["cell"]
+	if results != len(res.Results) || results == 0 || cells == 0 {
+		t.Errorf("SVG has %d result elements and %d cells for %d results", results, cells, len(res.Results))
+	}
+}
+
+// svgClasses counts the elements of the SVG file at path by their class,
+// failing t unless the file is XML.
+func svgClasses(t *testing.T, path string) map[string]int {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	dec := xml.NewDecoder(f)
-	results, cells := 0, 0
+	classes := map[string]int{}
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
-			break
+			return classes
 		}
 		if err != nil {
-			t.Fatalf("the SVG is not XML: %v", err)
+			t.Fatalf("%s is not XML: %v", path, err)
 		}
 		if se, ok := tok.(xml.StartElement); ok {
 			for _, a := range se.Attr {
-				if a.Name.Local == "class" && a.Value == "result" {
-					results++
-				}
-				if a.Name.Local == "class" && a.Value == "cell" {
-					cells++
+				if a.Name.Local == "class" {
+					classes[a.Value]++
 				}
 			}
 		}
-	}
-	if results != len(res.Results) || results == 0 || cells == 0 {
-		t.Errorf("SVG has %d result elements and %d cells for %d results", results, cells, len(res.Results))
 	}
 }
 

@@ -1,11 +1,8 @@
 package cli_test
 
 import (
-	"encoding/xml"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -75,25 +72,7 @@ func TestNearSector(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "lyon", "--from", centre.id, "--radius", "5km", "--sector", "300,30", "--svg", svg); code != 0 {
 		t.Fatal(stderr)
 	}
-	f, err := os.Open(svg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec := xml.NewDecoder(f)
-	query := 0
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the SVG is not XML: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && slices.Contains(se.Attr, xml.Attr{Name: xml.Name{Local: "class"}, Value: "query"}) {
-			query++
-		}
-	}
+	query := svgClasses(t, svg)["query"]
 	if query != 1 {
 		t.Errorf("the SVG draws %d query shapes", query)
 	}

@@ -16,13 +16,7 @@ import (
 func BenchmarkPolygonContains(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{6, 50, 500, 5000, 50_000} {
-		var ring orb.Ring
-		for i := range n {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			rr := 10 * (1 + 0.3*math.Sin(7*a) + 0.05*math.Sin(301*a))
-			ring = append(ring, orb.Point{rr * math.Cos(a), rr * math.Sin(a)})
-		}
-		ring = append(ring, ring[0])
+		ring := wavyStar(n)
 		pr, err := newPolygonRegion(orb.Polygon{ring})
 		if err != nil {
 			b.Fatal(err)
@@ -45,4 +39,16 @@ func BenchmarkPolygonContains(b *testing.B) {
 			})
 		}
 	}
+}
+
+// wavyStar is a closed ring of n positions round (0, 0), some 10° across,
+// wavering as a border does: seven lobes, and a ripple of 301.
+func wavyStar(n int) orb.Ring {
+	var ring orb.Ring
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		rr := 10 * (1 + 0.3*math.Sin(7*a) + 0.05*math.Sin(301*a))
+		ring = append(ring, orb.Point{rr * math.Cos(a), rr * math.Sin(a)})
+	}
+	return append(ring, ring[0])
 }
