@@ -146,10 +146,11 @@ func (s *sector) boundingBox() Box { return s.box }
 
 // bounds is the latitude/longitude box around a sector of span at most
 // 180° whose circle holds no pole and is smaller than a hemisphere, else
-// the circle's box. Such a sector is convex on the sphere (a cap less
-// than a hemisphere, cut by two half-spheres), so its extreme latitudes
-// and longitudes lie on its boundary: the two sides, great-circle arcs
-// from the centre C, and the arc of the circle between them.
+// the circle's box. Such a sector holds no pole, so from any point inside
+// it one can go further north, south, east or west: its extreme
+// latitudes and longitudes lie on its boundary, the two sides
+// (great-circle arcs from the centre C) and the arc of the circle between
+// them. (A wider sector keeps its circle's box: it is most of it.)
 //
 // Along a side of bearing b, sin φ(d) = sin φc·cos d + cos φc·sin d·cos b,
 // a sinusoid in d with turning points at tan d = cos φc·cos b / sin φc;
