@@ -539,20 +539,42 @@ func crossingEdges(edges []edge, rings [][2]int) (i, j int, shared []orb.Point, 
 		}
 		return i - 1
 	}
-	order := make([]int, len(edges))
-	for i := range order {
-		order[i] = i
+	// The sweep reads the edges' boxes in order of their west ends, from
+	// a sorted copy of them side by side: reading each through an index
+	// into edges, and sorting the indexes by edges' fields, took twice
+	// as long on a border of 50,000 positions (BenchmarkPolygonCheck).
+	type west struct {
+		lon float64
+		i   int32
 	}
-	slices.SortFunc(order, func(i, j int) int {
-		return cmp.Compare(edges[i].lo[0], edges[j].lo[0]) // west ends
+	wests := make([]west, len(edges))
+	for i, e := range edges {
+		wests[i] = west{e.lo[0], int32(i)}
+	}
+	slices.SortFunc(wests, func(a, b west) int {
+		if a.lon != b.lon {
+			return cmp.Compare(a.lon, b.lon)
+		}
+		return cmp.Compare(a.i, b.i)
 	})
-	for x, i := range order {
-		ei := edges[i]
-		for _, j := range order[x+1:] {
-			ej := edges[j]
-			if ej.lo[0] > ei.hi[0] {
+	order := make([]sweepBox, len(edges))
+	for x, w := range wests {
+		e := &edges[w.i]
+		order[x] = sweepBox{lo: e.lo, hi: e.hi, i: w.i}
+	}
+	for x := range order {
+		bi := &order[x]
+		i := int(bi.i)
+		for y := x + 1; y < len(order); y++ {
+			bj := &order[y]
+			if bj.lo[0] > bi.hi[0] {
 				break
 			}
+			if bj.lo[1] > bi.hi[1] || bj.hi[1] < bi.lo[1] {
+				continue // apart in latitude, as most of the edges a sweep by longitude meets are
+			}
+			j := int(bj.i)
+			ei, ej := edges[i], edges[j]
 			if !segmentsMeet(ei.a, ei.b, ej.a, ej.b) {
 				continue
 			}
@@ -576,6 +598,13 @@ func crossingEdges(edges []edge, rings [][2]int) (i, j int, shared []orb.Point, 
 		}
 	}
 	return 0, 0, shared, false
+}
+
+// sweepBox is an edge's box in crossingEdges's sweep, with the edge's
+// index.
+type sweepBox struct {
+	lo, hi orb.Point
+	i      int32
 }
 
 // touchesOnly reports whether edge i meets edge j only where an end v of
