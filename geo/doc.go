@@ -36,8 +36,9 @@
 // longitude and latitude), halves outside the region are dropped and halves
 // inside it kept whole, until the covering holds QueryOptions.MaxCells
 // cells (by default DefaultMaxCells, twice that for a circle of WideRadius
-// or more, half as many again for a sector). Adjacent cells merge into one key range. Whether a cell is
-// outside or inside is decided on the sphere, by bounds that can only keep
+// or more, and twice a circle's for a sector). Adjacent cells merge into
+// one key range. Whether a cell is outside or inside is decided on the
+// sphere, by bounds that can only keep
 // a cell or test a point, never drop a match (ref.havBounds for circles,
 // rect.minAngle for k-nearest, with the maths in their comments), so a
 // circle across ±180° needs no special case: it is met by cells on both
