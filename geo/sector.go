@@ -54,7 +54,8 @@ import (
 // (1 where λu lies among them, −1 where λu + 180° does, else the ends'),
 // and since cos φ ≥ 0 the greatest u·P at each latitude takes cmax and
 // the least cmin. What is left, g(φ) = a cos φ + uz sin φ over the
-// rectangle's latitudes, is a sinusoid with one turning point in (−90°,
+// rectangle's latitudes (a = A·cmax for the greatest, A·cmin for the
+// least), is a sinusoid with one turning point in (−90°,
 // 90°), at tan φ = uz/a, where g = sign(a)·√(a² + uz²): its extremes lie
 // there or at the ends. Bounds within 1e-12 of zero (rounding errs by
 // units of 1e-16 here) decide nothing, so a cell is outside or inside
