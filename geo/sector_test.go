@@ -87,12 +87,12 @@ func TestSectorAgainstBruteForce(t *testing.T) {
 	}
 	for _, c := range centres {
 		add(c[0], c[1])
-		for range 250 {
+		for range 150 {
 			d := math.Exp(r.Float64() * math.Log(3e6)) // a metre to 3,000 km, as many of each size
 			add(destination(c[0], c[1], d, r.Float64()*2*math.Pi))
 		}
 	}
-	for range 500 {
+	for range 300 {
 		add(math.Asin(2*r.Float64()-1)*180/math.Pi, r.Float64()*360-180)
 	}
 	add(90, 77)
@@ -112,7 +112,7 @@ func TestSectorAgainstBruteForce(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					for _, sc := range sectorCases {
+					for i, sc := range sectorCases {
 						what := fmt.Sprintf("Sector(%v, %v, %v m, %v to %v)", c[0], c[1], radius, sc.from, sc.to)
 						got, st, err := ix.Sector(tx, c[0], c[1], radius, sc.from, sc.to, nil)
 						if err != nil {
@@ -135,19 +135,26 @@ func TestSectorAgainstBruteForce(t *testing.T) {
 								want = append(want, res)
 							}
 						}
+						full := got
 						got = slices.DeleteFunc(slices.Clone(got), func(r Result) bool { return unsure[r.ID] })
 						want = slices.DeleteFunc(want, func(r Result) bool { return unsure[r.ID] })
 						if !slices.EqualFunc(got, want, func(a, b Result) bool { return a.ID == b.ID && a.Distance == b.Distance }) {
 							t.Fatalf("%s: %d results %v, brute force %d %v", what, len(got), ids(got), len(want), ids(want))
 						}
-						// A Limit, by each search.
-						full, _, _ := ix.Sector(tx, c[0], c[1], radius, sc.from, sc.to, nil)
+						// A Limit, by each search (past 1,000 km, where every
+						// query reads most of the points, for half the sectors).
+						if radius > 1_000_000 && i%2 == 1 {
+							continue
+						}
 						far, _, err := ix.Sector(tx, c[0], c[1], radius, sc.from, sc.to, &QueryOptions{FarthestFirst: true})
 						if err != nil {
 							t.Fatalf("%s farthest first: %v", what, err)
 						}
 						for _, k := range []int{1, 7} {
-							for _, budget := range []int{0, 1, 5} {
+							for _, budget := range []int{0, 2} {
+								if k == 1 && budget == 0 {
+									continue // the circle read whole, as k = 7 asks it
+								}
 								limited, _, err := ix.Sector(tx, c[0], c[1], radius, sc.from, sc.to, &QueryOptions{Limit: k, readBudget: budget})
 								checkFirst(t, what, full, limited, k, err)
 								limited, _, err = ix.Sector(tx, c[0], c[1], radius, sc.from, sc.to, &QueryOptions{Limit: k, FarthestFirst: true, readBudget: budget})
@@ -350,7 +357,7 @@ func TestHalfBounds(t *testing.T) {
 func TestSectorBox(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 8))
 	own := 0
-	for i := range 3000 {
+	for i := range 1500 {
 		lat := math.Asin(2*r.Float64()-1) * 180 / math.Pi
 		lon := r.Float64()*360 - 180
 		if i%5 == 0 {
@@ -403,7 +410,7 @@ func TestSectorBox(t *testing.T) {
 			t.Fatalf("sector (%v, %v, %v m, %v + %v°): box %+v, %v° wide; its points span %v°", lat, lon, radius, from, span, box, w, maxΔ-minΔ)
 		}
 	}
-	if own < 1000 {
-		t.Errorf("only %d of 3,000 sectors got a box of their own", own)
+	if own < 500 {
+		t.Errorf("only %d of 1,500 sectors got a box of their own", own)
 	}
 }
