@@ -81,6 +81,12 @@ func centredQuery(c *ucli.Context, ask func(ix *geo.Index, tx keyspace.Tx, lat, 
 	})
 }
 
+// sectorFlag is --sector: geo near and knn keep the points between two
+// bearings from the centre.
+func sectorFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "sector", Usage: "only the points at bearings from the centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 300,360 is the sixth of the circle west of north, 90,270 its southern half"}
+}
+
 // parseSector reads --sector's two bearings, FROM,TO in degrees.
 func parseSector(s string) (from, to float64, err error) {
 	parts := strings.Split(s, ",")
@@ -130,7 +136,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo near --index places --from ferry --radius 5km --sector 300,360",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
-					&ucli.StringFlag{Name: "sector", Usage: "only the points at bearings from the centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 300,360 is the sixth of the circle west of north, 90,270 its southern half"},
+					sectorFlag(),
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
@@ -156,13 +162,24 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "knn",
-				Usage: "the k nearest points, exactly, with no radius",
+				Usage: "the k nearest points, exactly, with no radius; --sector for the k nearest between two bearings",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
-					"keyspace geo knn --index fleet --from car-7 --k 3",
+					"keyspace geo knn --index fleet --from car-7 --k 3\n" +
+					"keyspace geo knn --index stations --from car-7 --k 3 --sector 315,45",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, pageFlag(), storeFlag(),
+					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(), pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
+					if c.IsSet("sector") {
+						from, to, err := parseSector(c.String("sector"))
+						if err != nil {
+							return usageError{fmt.Errorf("--sector: %w", err)}
+						}
+						return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+							rs, st, err := ix.Sector(tx, lat, lon, math.Inf(1), from, to, o) // o.Limit is k (or k+1)
+							return rs, st, nil, err
+						})
+					}
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 						rs, st, err := ix.Nearest(tx, lat, lon, o.Limit, o) // k, or k+1 (geoQuery)
 						return rs, st, nil, err

@@ -21,7 +21,8 @@ func bearingTo(lat1, lon1, lat2, lon2 float64) float64 {
 // TestNearSector: geo near --sector FROM,TO finds the points of its
 // circle whose bearing from the centre lies clockwise from FROM to TO,
 // against brute force over the imported points (with --lat/--lon and
-// with --from, across north, wider than half, with --desc and --limit);
+// with --from, across north, wider than half, with --desc and --limit),
+// and geo knn --sector the k nearest in those directions;
 // --svg draws it; bad bearings are usage errors.
 func TestNearSector(t *testing.T) {
 	var cities []city
@@ -61,6 +62,19 @@ func TestNearSector(t *testing.T) {
 		}
 		if got := q("--from", centre.id, "--sector", sector); !slices.Equal(ids(got), want) {
 			t.Errorf("near --from %s --sector %s: %v, brute force %v", centre.id, sector, ids(got), want)
+		}
+		// The k nearest in those directions, with no radius.
+		ahead := brute(cities, centre.lat, centre.lon, func(c city, d float64) bool {
+			turn := math.Mod(bearingTo(centre.lat, centre.lon, c.lat, c.lon)-sc[0]+720, 360)
+			return span == 0 || turn <= span || c.id == centre.id
+		})
+		k := min(25, len(ahead)-1) // fewer than there are
+		out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "lyon", "--from", centre.id, "--k", strconv.Itoa(k), "--sector", sector)
+		if code != 0 {
+			t.Fatalf("knn --sector %s: exit %d: %s", sector, code, stderr)
+		}
+		if got := decode(t, out); !slices.Equal(ids(got), ahead[:k]) || k < 10 {
+			t.Errorf("knn --k %d --sector %s: %v, brute force %v", k, sector, ids(got), ahead[:k])
 		}
 		far := slices.Clone(want)
 		slices.Reverse(far) // no two points are as far as each other here

@@ -340,9 +340,10 @@ func (t *rectTrig) sinusoid(a, b float64, most bool) float64 {
 // ties by id; a Limit is met as Radius meets one. Its sides are
 // great-circle arcs from the centre and the centre belongs to it; at a
 // pole, bearings are those of the meridian lon names (from the north pole
-// at longitude 0, bearing 180 runs down the meridian 0). Equal bearings,
-// or bearings or a radius that are not numbers, are an error wrapping
-// ErrBadQuery.
+// at longitude 0, bearing 180 runs down the meridian 0). A radius of
+// +Inf asks for the bearings alone: with a Limit of k, the k nearest
+// points in those directions. Equal bearings, or bearings or a radius
+// that are not numbers, are an error wrapping ErrBadQuery.
 func (ix *Index) Sector(tx keyspace.Tx, lat, lon, radius, from, to float64, opts *QueryOptions) ([]Result, Stats, error) {
 	if err := validate(lat, lon); err != nil {
 		return nil, Stats{}, ix.wrap(err)
