@@ -73,7 +73,7 @@ func (ix *Index) nearest(tx keyspace.Tx, lat, lon float64, k int, within float64
 		return nil, Stats{}, ix.wrap(err)
 	}
 	ref := newRef(lat, lon)
-	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, within: within, explain: o.Explain}
+	s := &nearestSearch{ix: ix, tx: tx, points: points, lat: lat, lon: lon, ref: ref, from: ref.origin(), k: k, within: within, heldIn: o.heldIn, explain: o.Explain}
 	s.found = ix.newHits(s.points.scope, &o)
 	defer ix.release(s.found)
 	s.all.init(lat, lon, math.Inf(1))
@@ -172,6 +172,7 @@ type nearestSearch struct {
 	seedFar     float64    // the farthest point the seed read, kept or not
 	seedLeft    []float64  // the distance of every point the seed read and expiries or the filter left out
 	within      float64    // the search's radius: +Inf, or Radius's
+	heldIn      region     // the region the search is held within, or nil (QueryOptions.heldIn)
 }
 
 // nearestWidening is Nearest where expiries or a filter kept fewer than k
@@ -238,7 +239,14 @@ func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, until float
 	for {
 		r, maxCells := next(kept)
 		ro := QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now, Limit: k, Explain: o.Explain, Into: o.Into, After: o.After, MaxCells: maxCells, readBudget: -1}
-		rs, rst, err := ix.Radius(tx, lat, lon, r, &ro)
+		var rs []Result
+		var rst Stats
+		var err error
+		if o.heldIn != nil { // the circle's part in the region
+			rs, rst, err = ix.search(tx, lat, lon, &ro, func(h *hits) region { return clip(o.heldIn, h.circle.init(lat, lon, r)) })
+		} else {
+			rs, rst, err = ix.Radius(tx, lat, lon, r, &ro)
+		}
 		st.Cells += rst.Cells
 		st.Ranges += rst.Ranges
 		st.Candidates += rst.Candidates
@@ -251,6 +259,39 @@ func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, until float
 		}
 		kept = len(rs)
 	}
+}
+
+// clipped is a circle's part inside another region: a widening search's
+// radius query held within a sector, box or polygon (growRadius). Inside
+// a narrow sector it reads a slice of each circle, not the whole.
+type clipped struct {
+	*circle
+	reg region
+}
+
+// clip returns the part of the circle c inside reg: for a sector, the
+// sector of c's radius (or its own, if less), with its own bounding box
+// and covering budget; else a clipped.
+func clip(reg region, c *circle) region {
+	if s, ok := reg.(*sector); ok {
+		if narrow, err := newSector(s.lat, s.lon, min(c.radius, s.radius), s.from, s.to); err == nil {
+			return narrow
+		}
+	}
+	return clipped{c, reg}
+}
+
+func (c clipped) classify(r rect) (outside, inside bool) {
+	outside, inside = c.circle.classify(r)
+	if outside {
+		return true, false
+	}
+	out, in := c.reg.classify(r)
+	return out, inside && in && !out
+}
+
+func (c clipped) contains(lat, lon float64) bool {
+	return c.circle.contains(lat, lon) && c.reg.contains(lat, lon)
 }
 
 // keySpan is an interval of keys, both ends included.
@@ -435,10 +476,16 @@ func (s *nearestSearch) start(D float64) {
 }
 
 // push queues a cell unless it is empty by construction (a geohash cell in
-// a cap's rows) or farther than D.
+// a cap's rows), outside the region the search is held within, or
+// farther than D.
 func (s *nearestSearch) push(c cell) {
 	if inCapRows(c) {
 		return
+	}
+	if s.heldIn != nil {
+		if outside, _ := classifyCell(s.heldIn, c); outside {
+			return
+		}
 	}
 	if d := s.minDistance(c); d <= s.bound() {
 		s.queue.push(nearItem{key: d, cell: c})

@@ -80,6 +80,11 @@ type QueryOptions struct {
 	// either path. Below 0, the query reads its whole region (growRadius's
 	// rings).
 	readBudget int
+	// heldIn, when set, is the region a k-nearest search is held within
+	// (nearestIn, for a region other than a circle): cells outside it are
+	// not searched, and the radius queries of a search that widens are
+	// asked of their circles' parts inside it (clipped).
+	heldIn region
 }
 
 // Explain is what a query did: its cells, its key ranges and the points it
@@ -216,6 +221,9 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
+	if sec, ok := reg.(*sector); ok && o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && sec.radius >= whole && !o.FarthestFirst {
+		return ix.nearestIn(tx, lat, lon, reg, o, Stats{})
+	}
 	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil {
 		found.budget = readBudget(o.Limit)
 		if o.FarthestFirst {
@@ -669,6 +677,7 @@ func (ix *Index) nearestIn(tx keyspace.Tx, lat, lon float64, reg region, o Query
 		}
 		filter := o.Filter
 		o.Filter = func(p Point) bool { return reg.contains(p.Lat, p.Lon) && (filter == nil || filter(p)) }
+		o.heldIn = reg
 	}
 	if o.Explain != nil {
 		*o.Explain = Explain{} // what the search that answers reads
