@@ -221,6 +221,10 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
+	// A sector with no radius (geo knn --sector) holds a slice of every
+	// point there is: reading it first, as a region with a Limit is read
+	// while cheap, would spend the budget on points in key order, not
+	// near; the k-nearest search held within it answers at once.
 	if sec, ok := reg.(*sector); ok && o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && sec.radius >= whole && !o.FarthestFirst {
 		return ix.nearestIn(tx, lat, lon, reg, o, Stats{})
 	}
@@ -651,11 +655,24 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 // more points than the limit costs about the limit nearest of them, not
 // the region. The search is held within the region's farthest distance
 // from (lat, lon) (a circle's radius, or a bound from any other region's
-// bounding box), and a region other than a circle is its filter too. A
-// page after a cursor (o.After) grows rings out from the cursor as
-// Nearest's pages do (nearestAfter), up to that distance. st is what
-// reading reg cost, added to the search's Stats; an Explain shows the
-// search.
+// bounding box), and a region other than a circle is its filter too
+// and holds it (QueryOptions.heldIn): cells outside the region are not
+// searched, and where the search must widen (the points it first read
+// lay mostly outside the region, as a narrow sector's do) it asks the
+// parts of growing circles inside the region, a sector's of growing
+// radius. A page after a cursor (o.After) grows rings out from the
+// cursor as Nearest's pages do (nearestAfter), up to that distance. st
+// is what reading reg cost, added to the search's Stats; an Explain
+// shows the search.
+//
+// The 10 nearest in a slice of directions with no radius (BenchmarkSector,
+// 1,000,000 clustered points in memory), 90° and 30°: 252 and 1,168 µs
+// (172 and 843 candidates a result) with the region only the search's
+// filter, 149 and 333 µs once cells outside it were not searched and a
+// widening search read its circles' parts in it, 107 and 265 µs once a
+// sector with no radius skipped the first read, and 78 and 155 µs (36
+// and 85 a result) once those parts were sectors, with a sector's
+// bounding box and covering budget; the 10 nearest anywhere, 15 µs.
 //
 // On 1,000,000 clustered points in memory (BenchmarkRadiusLimit), the 10
 // nearest within 100 km took 501 µs and 685 candidates a result reading

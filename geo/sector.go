@@ -342,7 +342,8 @@ func (t *rectTrig) sinusoid(a, b float64, most bool) float64 {
 // pole, bearings are those of the meridian lon names (from the north pole
 // at longitude 0, bearing 180 runs down the meridian 0). A radius of
 // +Inf asks for the bearings alone: with a Limit of k, the k nearest
-// points in those directions. Equal bearings, or bearings or a radius
+// points in those directions, by the k-nearest search held within the
+// sector (its cells outside it not searched). Equal bearings, or bearings or a radius
 // that are not numbers, are an error wrapping ErrBadQuery.
 func (ix *Index) Sector(tx keyspace.Tx, lat, lon, radius, from, to float64, opts *QueryOptions) ([]Result, Stats, error) {
 	if err := validate(lat, lon); err != nil {
