@@ -242,8 +242,8 @@ func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, until float
 		var rs []Result
 		var rst Stats
 		var err error
-		if o.heldIn != nil { // the circle's part in the region
-			rs, rst, err = ix.search(tx, lat, lon, &ro, func(h *hits) region { return clip(o.heldIn, h.circle.init(lat, lon, r)) })
+		if sec, ok := o.heldIn.(*sector); ok { // the sector of radius r, not the whole circle
+			rs, rst, err = ix.Sector(tx, lat, lon, min(r, sec.radius), sec.from, sec.to, &ro)
 		} else {
 			rs, rst, err = ix.Radius(tx, lat, lon, r, &ro)
 		}
@@ -259,39 +259,6 @@ func (ix *Index) growRadius(tx keyspace.Tx, lat, lon float64, k int, until float
 		}
 		kept = len(rs)
 	}
-}
-
-// clipped is a circle's part inside another region: a widening search's
-// radius query held within a sector, box or polygon (growRadius). Inside
-// a narrow sector it reads a slice of each circle, not the whole.
-type clipped struct {
-	*circle
-	reg region
-}
-
-// clip returns the part of the circle c inside reg: for a sector, the
-// sector of c's radius (or its own, if less), with its own bounding box
-// and covering budget; else a clipped.
-func clip(reg region, c *circle) region {
-	if s, ok := reg.(*sector); ok {
-		if narrow, err := newSector(s.lat, s.lon, min(c.radius, s.radius), s.from, s.to); err == nil {
-			return narrow
-		}
-	}
-	return clipped{c, reg}
-}
-
-func (c clipped) classify(r rect) (outside, inside bool) {
-	outside, inside = c.circle.classify(r)
-	if outside {
-		return true, false
-	}
-	out, in := c.reg.classify(r)
-	return out, inside && in && !out
-}
-
-func (c clipped) contains(lat, lon float64) bool {
-	return c.circle.contains(lat, lon) && c.reg.contains(lat, lon)
 }
 
 // keySpan is an interval of keys, both ends included.

@@ -82,8 +82,9 @@ type QueryOptions struct {
 	readBudget int
 	// heldIn, when set, is the region a k-nearest search is held within
 	// (nearestIn, for a region other than a circle): cells outside it are
-	// not searched, and the radius queries of a search that widens are
-	// asked of their circles' parts inside it (clipped).
+	// not searched, and a search that must widen (one held within a
+	// sector with no radius: every other region bounds its distance)
+	// reads sectors of growing radius rather than whole circles.
 	heldIn region
 }
 
@@ -657,10 +658,10 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 // from (lat, lon) (a circle's radius, or a bound from any other region's
 // bounding box), and a region other than a circle is its filter too
 // and holds it (QueryOptions.heldIn): cells outside the region are not
-// searched, and where the search must widen (the points it first read
-// lay mostly outside the region, as a narrow sector's do) it asks the
-// parts of growing circles inside the region, a sector's of growing
-// radius. A page after a cursor (o.After) grows rings out from the
+// searched, and where the search must widen (in a sector with no
+// radius, when the points it first read lay mostly outside it, as a
+// narrow sector's do) it reads sectors of growing radius, not circles.
+// A page after a cursor (o.After) grows rings out from the
 // cursor as Nearest's pages do (nearestAfter), up to that distance. st
 // is what reading reg cost, added to the search's Stats; an Explain
 // shows the search.
@@ -669,7 +670,8 @@ func (h *hits) keep(r pointRange, key, v []byte, d float64) error {
 // 1,000,000 clustered points in memory), 90° and 30°: 252 and 1,168 µs
 // (172 and 843 candidates a result) with the region only the search's
 // filter, 149 and 333 µs once cells outside it were not searched and a
-// widening search read its circles' parts in it, 107 and 265 µs once a
+// widening search read its circles' parts in it (a circle classified
+// with the sector), 107 and 265 µs once a
 // sector with no radius skipped the first read, and 78 and 155 µs (36
 // and 85 a result) once those parts were sectors, with a sector's
 // bounding box and covering budget; the 10 nearest anywhere, 15 µs.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
 )
 
 // bearing is the initial bearing in degrees [0, 360) from (lat1, lon1) to
@@ -413,4 +415,66 @@ func TestSectorBox(t *testing.T) {
 	if own < 500 {
 		t.Errorf("only %d of 1,500 sectors got a box of their own", own)
 	}
+}
+
+// TestNearestHeldInRegion: a polygon with a Limit whose centre lies in
+// its hole, among a crowd of points the polygon leaves out, hands over
+// to the k-nearest search held within the polygon (its cells outside
+// not searched), which keeps nothing near the centre; it must still find
+// the k nearest of the polygon's points, as a box query among a crowd
+// outside it must, and a sector with no radius among a crowd behind it
+// (whose search widens, through sectors of growing radius).
+func TestNearestHeldInRegion(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 4))
+	var points []Point
+	add := func(lat, lon float64) {
+		points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: lat, Lon: lon})
+	}
+	for range 3000 { // the crowd: within 0.2° of (10, 20)
+		add(10+(r.Float64()-0.5)*0.4, 20+(r.Float64()-0.5)*0.4)
+	}
+	for range 600 { // and a sparse field around it
+		add(5+r.Float64()*10, 15+r.Float64()*10)
+	}
+	square := func(half float64) orb.Ring {
+		return orb.Ring{{20 - half, 10 - half}, {20 + half, 10 - half}, {20 + half, 10 + half}, {20 - half, 10 + half}, {20 - half, 10 - half}}
+	}
+	frame := orb.Polygon{square(4), square(0.5)} // a hole round the crowd
+	box := Box{MinLat: 10.25, MaxLat: 14, MinLon: 16, MaxLon: 24}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("held")
+		load(t, s, ix, points)
+		s.View(func(tx keyspace.Tx) error {
+			for _, k := range []int{1, 5, 30} {
+				for _, budget := range []int{1, 0} {
+					o := &QueryOptions{Limit: k, readBudget: budget}
+					got, _, err := ix.Within(tx, frame, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cen, _ := planar.CentroidArea(frame)
+					want := brute(points, cen.Lat(), cen.Lon(), func(p Point) bool { return planar.PolygonContains(frame, orb.Point{p.Lon, p.Lat}) })
+					checkResults(t, fmt.Sprintf("Within(frame), limit %d, budget %d", k, budget), got, want[:k])
+					got, _, err = ix.Box(tx, box, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					lat, lon := box.centre()
+					want = brute(points, lat, lon, func(p Point) bool { return bruteInBox(box, p) })
+					checkResults(t, fmt.Sprintf("Box, limit %d, budget %d", k, budget), got, want[:k])
+					// From the crowd's west edge, looking west.
+					got, _, err = ix.Sector(tx, 10, 19.8, math.Inf(1), 225, 315, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = brute(points, 10, 19.8, func(p Point) bool {
+						in, _ := sectorOracle(10, 19.8, math.Inf(1), 225, 315, p)
+						return in
+					})
+					checkResults(t, fmt.Sprintf("Sector west, limit %d, budget %d", k, budget), got, want[:k])
+				}
+			}
+			return nil
+		})
+	})
 }
