@@ -87,6 +87,18 @@ func sectorFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "sector", Usage: "only the points at bearings from the centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 300,360 is the sixth of the circle west of north, 90,270 its southern half"}
 }
 
+// sectorOf reads --sector's bearings; sector is false when it is not
+// given.
+func sectorOf(c *ucli.Context) (from, to float64, sector bool, err error) {
+	if !c.IsSet("sector") {
+		return 0, 0, false, nil
+	}
+	if from, to, err = parseSector(c.String("sector")); err != nil {
+		return 0, 0, true, usageError{fmt.Errorf("--sector: %w", err)}
+	}
+	return from, to, true, nil
+}
+
 // parseSector reads --sector's two bearings, FROM,TO in degrees.
 func parseSector(s string) (from, to float64, err error) {
 	parts := strings.Split(s, ",")
@@ -144,17 +156,15 @@ func geoCommand() *ucli.Command {
 					if err != nil {
 						return usageError{err}
 					}
-					if c.IsSet("sector") {
-						from, to, err := parseSector(c.String("sector"))
-						if err != nil {
-							return usageError{fmt.Errorf("--sector: %w", err)}
-						}
-						return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-							rs, st, err := ix.Sector(tx, lat, lon, radius, from, to, o)
-							return rs, st, sectorShape(lat, lon, radius, from, to), err
-						})
+					from, to, sector, err := sectorOf(c)
+					if err != nil {
+						return err
 					}
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+						if sector {
+							rs, st, err := ix.Sector(tx, lat, lon, radius, from, to, o)
+							return rs, st, sectorShape(lat, lon, radius, from, to), err
+						}
 						rs, st, err := ix.Radius(tx, lat, lon, radius, o)
 						return rs, st, circleShape(lat, lon, radius), err
 					})
@@ -170,17 +180,15 @@ func geoCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(), pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
-					if c.IsSet("sector") {
-						from, to, err := parseSector(c.String("sector"))
-						if err != nil {
-							return usageError{fmt.Errorf("--sector: %w", err)}
-						}
-						return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-							rs, st, err := ix.Sector(tx, lat, lon, math.Inf(1), from, to, o) // o.Limit is k (or k+1)
-							return rs, st, nil, err
-						})
+					from, to, sector, err := sectorOf(c)
+					if err != nil {
+						return err
 					}
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+						if sector && c.Int("k") > 0 { // Nearest refuses k < 1; a Sector with no Limit would answer every point
+							rs, st, err := ix.Sector(tx, lat, lon, math.Inf(1), from, to, o) // o.Limit is k (or k+1)
+							return rs, st, nil, err
+						}
 						rs, st, err := ix.Nearest(tx, lat, lon, o.Limit, o) // k, or k+1 (geoQuery)
 						return rs, st, nil, err
 					})

@@ -99,9 +99,15 @@ func TestNearSector(t *testing.T) {
 		{"a,b", "want two bearings"},
 		{"10,Inf", "want two bearings"},
 	} {
-		_, stderr, code := run(t, "", "--db", db, "geo", "near", "--index", "lyon", "--lat", lat, "--lon", lon, "--radius", "1km", "--sector", tc.sector)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("--sector %s: exit %d, %q; want a usage error mentioning %q", tc.sector, code, stderr, tc.want)
+		for _, query := range [][]string{{"near", "--radius", "1km"}, {"knn", "--k", "3"}} {
+			_, stderr, code := run(t, "", append(append([]string{"--db", db, "geo"}, query...), "--index", "lyon", "--lat", lat, "--lon", lon, "--sector", tc.sector)...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s --sector %s: exit %d, %q; want a usage error mentioning %q", query[0], tc.sector, code, stderr, tc.want)
+			}
 		}
+	}
+	// k = 0 is refused with --sector as without it, not taken for no limit.
+	if out, stderr, code := run(t, "", "--db", db, "geo", "knn", "--index", "lyon", "--lat", lat, "--lon", lon, "--k", "0", "--sector", "0,90"); code != 1 || !strings.Contains(stderr, "k = 0") {
+		t.Errorf("knn --k 0 --sector: exit %d, %q, %d bytes out", code, stderr, len(out))
 	}
 }
