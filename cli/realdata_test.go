@@ -55,7 +55,7 @@ func datasetXML(t *testing.T, name string, v any) string {
 }
 
 // nearAndKNN checks geo near (radius metres) and geo knn (k) of index at
-// centre against brute force over pts.
+// centre against brute force over pts, and both again with --sector.
 func nearAndKNN(t *testing.T, db, index string, pts []city, centre city, metres float64, k int) {
 	t.Helper()
 	lat, lon := fmt.Sprint(centre.lat), fmt.Sprint(centre.lon)
@@ -72,6 +72,25 @@ func nearAndKNN(t *testing.T, db, index string, pts []city, centre city, metres 
 	}
 	if got, want := ids(decode(t, out)), brute(pts, centre.lat, centre.lon, func(city, float64) bool { return true })[:k]; !slices.Equal(got, want) {
 		t.Errorf("knn %s: %v, brute force %v", centre.id, got, want)
+	}
+	// The same, in a slice of directions: 300° round to 60° (--sector),
+	// by the bearing formula; a point where the centre is (the apex) is in.
+	ahead := func(c city, d float64) bool {
+		return d <= 1e-6 || math.Mod(bearingTo(centre.lat, centre.lon, c.lat, c.lon)-300+720, 360) <= 120
+	}
+	out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "near", "--index", index, "--lat", lat, "--lon", lon, "--radius", fmt.Sprint(metres), "--sector", "300,60")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, want := ids(decode(t, out)), brute(pts, centre.lat, centre.lon, func(c city, d float64) bool { return d <= metres && ahead(c, d) }); !slices.Equal(got, want) {
+		t.Errorf("near %s --sector 300,60: %v, brute force %v", centre.id, got, want)
+	}
+	out, stderr, code = run(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", index, "--lat", lat, "--lon", lon, "--k", fmt.Sprint(k), "--sector", "300,60")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, want := ids(decode(t, out)), brute(pts, centre.lat, centre.lon, ahead); !slices.Equal(got, want[:min(k, len(want))]) {
+		t.Errorf("knn %s --sector 300,60: %v, brute force %v", centre.id, got, want[:min(k, len(want))])
 	}
 }
 
