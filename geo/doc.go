@@ -89,7 +89,8 @@
 //     north (Tile38's SECTOR), its sides great-circle arcs from the centre;
 //     its cells classified by exact bounds on two dot products over a
 //     cell's rectangle (sector.go), its covering started from its own
-//     bounding box.
+//     bounding box. With no radius (+Inf) and a Limit of k, the k nearest
+//     in those directions, by the k-nearest search held within it.
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see
