@@ -47,8 +47,10 @@ type coveredCell struct {
 // cover returns cells whose union contains every point of the region,
 // sorted: for a near circle (up to about 110 km, between the caps and off
 // ±180°), the cells of one precision that meet it, from a block of at most
-// 3/2·maxCells (blockCover); for any other region, cells of mixed
-// precision, at most maxCells of them, as follows.
+// 3/2·maxCells (blockCover), and for a sector of one, from a block of at
+// most 2·maxCells around the sector's box (sectorBlockCover); for any
+// other region, cells of mixed precision, at most maxCells of them, as
+// follows.
 //
 // It starts from a block of at most maxCells geohash cells around the
 // region's bounding box when that box stays between the caps and off ±180°
@@ -78,8 +80,11 @@ type coverer struct {
 	// sortByWord's scratch: the words it sorts, and the cells' old order.
 	words  [64]uint64
 	sorted []coveredCell
-	// blockCover's rows, columns and cells.
+	// blockCover's rows, columns and cells, and a sector's terms of its
+	// rows and columns (sectorBlockCover).
 	rows, cols []blockLine
+	wrows      []wedgeRow
+	wcols      []wedgeCol
 	blockWords []uint64
 	// cover's queues of cells to split, one per grid.
 	queues [3][]framed
@@ -100,6 +105,9 @@ type coverer struct {
 func (cv *coverer) cover(reg region, maxCells int) []coveredCell {
 	if c, ok := reg.(*circle); ok && c.near {
 		return cv.blockCover(c, maxCells*3/2)
+	}
+	if s, ok := reg.(*sector); ok && s.circle.near { // a sector of such a circle: its own block
+		return cv.sectorBlockCover(s, maxCells*2)
 	}
 	done, queues := cv.done[:0], cv.queues
 	for g := range queues {

@@ -88,8 +88,10 @@
 //   - Sector: the slice of a circle between two bearings, clockwise from
 //     north (Tile38's SECTOR), its sides great-circle arcs from the centre;
 //     its cells classified by exact bounds on two dot products over a
-//     cell's rectangle (sector.go), its covering started from its own
-//     bounding box. With no radius (+Inf) and a Limit of k, the k nearest
+//     cell's rectangle (sector.go), a sector of a circle of up to about
+//     110 km covered by the block of cells around its own bounding box,
+//     classified by rows and columns as a circle's block is
+//     (sectorBlockCover), a larger one by the descent from that box. With no radius (+Inf) and a Limit of k, the k nearest
 //     in those directions, by the k-nearest search held within it.
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,

@@ -32,7 +32,7 @@ type Stats struct {
 type QueryOptions struct {
 	Scope    composite.Tuple // the scope the points were put under
 	Limit    int             // at most this many results, the first in the query's order (nearest first, or farthest with FarthestFirst); 0 for all
-	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells (twice that for a circle of WideRadius or more, and twice a circle's for a sector)
+	MaxCells int             // covering budget in cells (3/2 of it for a circle up to about 110 km); 0 for DefaultMaxCells (twice that for a circle of WideRadius or more, and twice a circle's for a sector, whose block for a near circle is twice that again)
 	// Explain, if set, is filled with the covering and the candidates the
 	// query rejected (for `keyspace --explain` and `--svg`).
 	Explain *Explain
@@ -343,13 +343,12 @@ func (o QueryOptions) maxCells(reg region) int {
 		return defaultMaxCells(c.radius)
 	case *sector:
 		// Two straight sides as well as an arc. On 1,000,000 clustered
-		// points (BenchmarkSector), twice the cells read 1.7 and 2.0
-		// candidates a result for sectors of 90° and 30° of 1 km, 1.5 and
-		// 1.9 at 10 km, 2.3 and 3.9 at 100 km, against 2.2, 2.8, 2.0,
-		// 2.7, 2.8 and 5.6 with a circle's budget (1.8, 2.2, 1.7, 2.2, 2.5
-		// and 4.7 with half as many again), in about the same time:
-		// 10.6–16 µs at 1 km either way, and 74 and 40 µs at 10 km, 340
-		// and 177 µs at 100 km against 81, 40, 372 and 227.
+		// points (BenchmarkSector), descending to twice a circle's cells
+		// read 1.7 and 2.0 candidates a result for sectors of 90° and 30°
+		// of 1 km, 1.5 and 1.9 at 10 km, 2.3 and 3.9 at 100 km, against
+		// 2.2, 2.8, 2.0, 2.7, 2.8 and 5.6 with a circle's budget, in about
+		// the same time. A sector of a near circle is covered by a block
+		// of twice this (sectorBlockCover).
 		return defaultMaxCells(c.radius) * 2
 	case *beyond:
 		return 2 * o.maxCells(c.reg) // see beyond

@@ -217,16 +217,24 @@ func (s *sector) classify(r rect) (outside, inside bool) {
 	t := newRectTrig(r)
 	lo1, hi1 := s.h1.bounds(&t)
 	lo2, hi2 := s.h2.bounds(&t)
+	out, in := s.classifyBounds(lo1, hi1, lo2, hi2)
+	return out, inside && in && !out
+}
+
+// classifyBounds classifies a cell by the least and greatest of u·P over
+// it for each half-sphere: outside the wedge (the sector's bearings,
+// ignoring its radius), or inside it.
+func (s *sector) classifyBounds(lo1, hi1, lo2, hi2 float64) (outside, inside bool) {
 	if s.wide {
 		if hi1 < -sectorSlack && hi2 < -sectorSlack {
 			return true, false
 		}
-		return false, inside && (lo1 > sectorSlack || lo2 > sectorSlack)
+		return false, lo1 > sectorSlack || lo2 > sectorSlack
 	}
 	if hi1 < -sectorSlack || hi2 < -sectorSlack {
 		return true, false
 	}
-	return false, inside && lo1 > sectorSlack && lo2 > sectorSlack
+	return false, lo1 > sectorSlack && lo2 > sectorSlack
 }
 
 func (s *sector) contains(lat, lon float64) bool {
@@ -283,19 +291,27 @@ func newRectTrig(r rect) rectTrig {
 // rectangle (see sector for the derivation). A·cos(λ − λu) at an edge
 // λ is ux·cos λ + uy·sin λ, so only the turning points need λu.
 func (h *half) bounds(t *rectTrig) (lo, hi float64) {
+	x := h.xRange(t.λ1, t.λ2, t.sinλ1, t.cosλ1, t.sinλ2, t.cosλ2)
+	return t.sinusoid(x[0], h.u[2], false), t.sinusoid(x[1], h.u[2], true)
+}
+
+// xRange is the least and greatest of X(λ) = ux cos λ + uy sin λ =
+// A·cos(λ − λu) for λ in [λa, λb] (radians), given their sines and
+// cosines: the ends', or ±A where λu or λu + π lies between them.
+func (h *half) xRange(λa, λb, sinA, cosA, sinB, cosB float64) [2]float64 {
 	u := &h.u
-	e1, e2 := u[0]*t.cosλ1+u[1]*t.sinλ1, u[0]*t.cosλ2+u[1]*t.sinλ2
-	amin, amax := min(e1, e2), max(e1, e2) // A·cmin, A·cmax
+	e1, e2 := u[0]*cosA+u[1]*sinA, u[0]*cosB+u[1]*sinB
+	x := [2]float64{min(e1, e2), max(e1, e2)} // A·cmin, A·cmax
 	if h.a > 0 {
-		x1, x2 := t.λ1-h.λu, t.λ2-h.λu
+		x1, x2 := λa-h.λu, λb-h.λu
 		if holdsAngle(x1, x2, 0) {
-			amax = h.a
+			x[1] = h.a
 		}
 		if holdsAngle(x1, x2, math.Pi) {
-			amin = -h.a
+			x[0] = -h.a
 		}
 	}
-	return t.sinusoid(amin, u[2], false), t.sinusoid(amax, u[2], true)
+	return x
 }
 
 // holdsAngle reports whether some θ + 2πk lies in [x1, x2].

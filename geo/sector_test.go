@@ -478,3 +478,44 @@ func TestNearestHeldInRegion(t *testing.T) {
 		})
 	})
 }
+
+// TestWedgeBlockBounds: the bounds on u·P a sector's block cover builds
+// from a row's and a column's terms (newWedgeRow, newWedgeCol,
+// wedgeRow.bounds) hold
+// every point of the cell, against a grid of its points, for rows that
+// cross the equator and columns that hold the turning points of X.
+func TestWedgeBlockBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 2))
+	for i := range 3000 {
+		h := newHalf(unitVector(math.Asin(2*r.Float64()-1)*180/math.Pi, r.Float64()*360-180))
+		height := math.Exp(r.Float64() * math.Log(20)) // 1° to 20° of latitude
+		minLat := -height/2 + (r.Float64()-0.5)*height // about the equator half the time
+		if i%2 == 1 {
+			minLat = -80 + r.Float64()*(160-height)
+		}
+		maxLat := minLat + height
+		width := math.Exp(r.Float64() * math.Log(40))
+		minLon := -180 + r.Float64()*(360-width)
+		if i%3 == 0 { // about a turning point of X
+			minLon = max(-180, min(180-width, h.λu*180/math.Pi-width/2))
+		}
+		maxLon := minLon + width
+		// A sector whose first half-sphere is h: its columns' first terms.
+		s := &sector{h1: h, h2: h}
+		w := newWedgeRow(minLat, maxLat)
+		lo, hi := w.bounds(h.u[2], newWedgeCol(s, minLon, maxLon)[0])
+		const n = 40
+		for a := 0; a <= n; a++ {
+			lat := minLat + height*float64(a)/n
+			if a == n/2 && minLat < 0 && maxLat > 0 {
+				lat = 0 // the equator itself, where cos φ is 1
+			}
+			for b := 0; b <= n; b++ {
+				v := dot(h.u, unitVector(lat, minLon+width*float64(b)/n))
+				if v < lo-1e-12 || v > hi+1e-12 {
+					t.Fatalf("u %v, rows %v to %v, columns %v to %v: bounds [%v, %v], but (%v, %v) gives %v", h.u, minLat, maxLat, minLon, maxLon, lo, hi, lat, minLon+width*float64(b)/n, v)
+				}
+			}
+		}
+	}
+}
