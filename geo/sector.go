@@ -123,9 +123,8 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 	s := &sector{from: from, to: to, wide: span > 180}
 	s.circle.init(lat, lon, radius)
 	s.centre = s.circle.centre.origin()
-	φ, λ := rad(lat), rad(lon)
-	sinφ, cosφ := math.Sincos(φ)
-	sinλ, cosλ := math.Sincos(λ)
+	sinφ, cosφ := s.circle.centre.sinφ, s.circle.centre.cosφ // the circle's, computed once
+	sinλ, cosλ := math.Sincos(rad(lon))
 	east := [3]float64{-sinλ, cosλ, 0}
 	north := [3]float64{-sinφ * cosλ, -sinφ * sinλ, cosφ}
 	sf, cf := math.Sincos(rad(from))
