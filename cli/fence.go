@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -124,11 +125,12 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "intersecting",
-				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 1km\n" +
+					"keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 2km --sector 45,135\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 				),
@@ -136,11 +138,12 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "within",
-				Usage: "the fences wholly inside an area (Tile38's WITHIN on a fence set), edges included: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "the fences wholly inside an area (Tile38's WITHIN on a fence set), edges included: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km\n" +
+					"keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km --sector 300,60\n" +
 					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
 					"keyspace fence within --fences zones --fence sf-box",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 				),
@@ -170,6 +173,12 @@ func fenceCommand() *ucli.Command {
 			dropCommand("fence set", "fence", fencesFlag(), "keyspace fence drop --fences zones", dropFences),
 		},
 	}
+}
+
+// areaSectorFlag is --sector for fence intersecting and within: the
+// circle's slice between two bearings, as geo near's --sector keeps.
+func areaSectorFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "sector", Usage: "the area is the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
 }
 
 // regionFlags are the flags that describe a region: a circle, a box (by
@@ -212,16 +221,28 @@ func fencePut(c *ucli.Context) error {
 func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 	var f geo.Fence
 	kinds := 0
-	if c.IsSet("lat") || c.IsSet("lon") || c.IsSet("radius") {
+	if c.IsSet("lat") || c.IsSet("lon") || c.IsSet("radius") || c.IsSet("sector") {
 		kinds++
-		if !c.IsSet("lat") || !c.IsSet("lon") || !c.IsSet("radius") {
+		from, to, sector, err := sectorOf(c)
+		switch {
+		case err != nil:
+			return f, err
+		case sector && (!c.IsSet("lat") || !c.IsSet("lon")):
+			return f, usagef("a sector wants --lat and --lon, and --radius unless it is the bearings alone")
+		case !sector && (!c.IsSet("lat") || !c.IsSet("lon") || !c.IsSet("radius")):
 			return f, usagef("a circle wants --lat, --lon and --radius")
 		}
-		r, err := parseDistance(c.String("radius"))
-		if err != nil {
-			return f, usageError{fmt.Errorf("--radius: %w", err)}
+		r := math.Inf(1) // a sector with no radius: its bearings alone
+		if c.IsSet("radius") {
+			if r, err = parseDistance(c.String("radius")); err != nil {
+				return f, usageError{fmt.Errorf("--radius: %w", err)}
+			}
 		}
-		f.Circle = &geo.Circle{Lat: c.Float64("lat"), Lon: c.Float64("lon"), Radius: r}
+		if sector {
+			f.Sector = &geo.Sector{Lat: c.Float64("lat"), Lon: c.Float64("lon"), Radius: r, From: from, To: to}
+		} else {
+			f.Circle = &geo.Circle{Lat: c.Float64("lat"), Lon: c.Float64("lon"), Radius: r}
+		}
 	}
 	edges := []string{"min-lat", "min-lon", "max-lat", "max-lon"}
 	set := 0
@@ -252,7 +273,11 @@ func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 		f.Polygon = g
 	}
 	if kinds != 1 {
-		return f, usagef("%s wants one region: a circle (--lat, --lon, --radius), a box (--min-lat, --min-lon, --max-lat, --max-lon, or --tile, --quadkey or --hash) or --polygon", cmd)
+		circle := "a circle (--lat, --lon, --radius)"
+		if slices.ContainsFunc(c.Command.Flags, func(f ucli.Flag) bool { return f.Names()[0] == "sector" }) {
+			circle = "a circle (--lat, --lon, --radius) or a sector of it (--sector)"
+		}
+		return f, usagef("%s wants one region: %s, a box (--min-lat, --min-lon, --max-lat, --max-lon, or --tile, --quadkey or --hash) or --polygon", cmd, circle)
 	}
 	return f, nil
 }
@@ -787,7 +812,7 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 			if area, err = flagRegion(c, cmd); err != nil {
 				return err
 			}
-		} else if slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
+		} else if c.IsSet("sector") || slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
 			return usagef("%s takes --fence or a region, not both", cmd)
 		}
 		fs := geo.NewFences(c.String("fences"))

@@ -1,13 +1,18 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
 )
 
 // bearingTo is the initial bearing in degrees [0, 360) from (lat1, lon1)
@@ -109,5 +114,122 @@ func TestNearSector(t *testing.T) {
 	// k = 0 is refused with --sector as without it, not taken for no limit.
 	if out, stderr, code := run(t, "", "--db", db, "geo", "knn", "--index", "lyon", "--lat", lat, "--lon", lon, "--k", "0", "--sector", "0,90"); code != 1 || !strings.Contains(stderr, "k = 0") {
 		t.Errorf("knn --k 0 --sector: exit %d, %q, %d bytes out", code, stderr, len(out))
+	}
+}
+
+// destinationOf is the point d metres from (lat, lon) along bearing β
+// degrees, by the textbook formula.
+func destinationOf(lat, lon, d, β float64) (float64, float64) {
+	φ, λ, δ, b := lat*math.Pi/180, lon*math.Pi/180, d/geo.EarthRadius, β*math.Pi/180
+	φ2 := math.Asin(math.Sin(φ)*math.Cos(δ) + math.Cos(φ)*math.Sin(δ)*math.Cos(b))
+	λ2 := λ + math.Atan2(math.Sin(b)*math.Sin(δ)*math.Cos(φ), math.Cos(δ)-math.Sin(φ)*math.Sin(φ2))
+	return φ2 * 180 / math.Pi, λ2 * 180 / math.Pi
+}
+
+// TestFenceSectorArea: fence intersecting and fence within with --sector
+// against a computation of their own. Circle fences are put round
+// central Paris; each area is a slice of a circle (or, with no --radius,
+// the bearings alone out to 30 km, beyond every fence). A point lies in
+// it when its bearing from the centre is among the slice's (bearingTo)
+// and it is within the radius; a circle fence meets the area when that
+// holds its centre or a point of the area's outline (its two sides and
+// its arc, sampled every few metres) lies within its radius, and lies
+// within the area when that holds its centre and no point of the
+// outline lies nearer it than its radius. Pairs within 5 m of touching
+// may go either way. Then the flags' errors.
+func TestFenceSectorArea(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	r := rand.New(rand.NewPCG(97, 98))
+	fences := putZoneCircles(t, ks, r, 60, 2500)
+	counts := map[string]int{}
+	for i := range 16 {
+		lat, lon := 48.85+r.NormFloat64()*0.03, 2.35+r.NormFloat64()*0.04
+		from := math.Round(r.Float64()*360) - 90
+		to := from + 20 + math.Round(r.Float64()*300)
+		radius := 2000 + r.Float64()*8000
+		flags := []string{"--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "--sector", fmt.Sprintf("%g,%g", from, to)}
+		if i%4 == 3 {
+			radius = 30_000 // no --radius: the bearings alone, which no fence here reaches past
+		} else {
+			flags = append(flags, "--radius", fmt.Sprintf("%gm", radius))
+		}
+		span := math.Mod(to-from+720, 360)
+		inside := func(plat, plon float64) bool {
+			turn := math.Mod(bearingTo(lat, lon, plat, plon)-from+720, 360)
+			return geo.Distance(lat, lon, plat, plon) <= radius && turn <= span
+		}
+		var outline [][2]float64
+		for k := range 2001 {
+			d := radius * float64(k) / 2000
+			for _, b := range []float64{from, to} {
+				plat, plon := destinationOf(lat, lon, d, b)
+				outline = append(outline, [2]float64{plat, plon})
+			}
+			plat, plon := destinationOf(lat, lon, radius, from+span*float64(k)/2000)
+			outline = append(outline, [2]float64{plat, plon})
+		}
+		// gap is how far c's centre lies from the area's outline, negative inside.
+		gap := func(c zoneCircle) float64 {
+			best := math.Inf(1)
+			for _, p := range outline {
+				best = min(best, geo.Distance(c.lat, c.lon, p[0], p[1]))
+			}
+			if inside(c.lat, c.lon) {
+				return -best
+			}
+			return best
+		}
+		for _, cmd := range []string{"intersecting", "within"} {
+			out, stderr, code := ks(append([]string{"-o", "json", "fence", cmd, "--fences", "zones"}, flags...)...)
+			if code != 0 {
+				t.Fatalf("fence %s %v: exit %d: %s", cmd, flags, code, stderr)
+			}
+			var got struct{ Fences []string }
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range slices.Sorted(maps.Keys(fences)) {
+				c := fences[id]
+				g := gap(c)
+				// Intersecting: the centre inside (g < 0), or the outline within the radius.
+				margin, want := math.Abs(g-c.radius), g < c.radius
+				if cmd == "within" {
+					margin, want = math.Abs(-g-c.radius), -g > c.radius
+				}
+				if margin < 5 {
+					continue
+				}
+				if slices.Contains(got.Fences, id) != want {
+					t.Fatalf("fence %s %v: fence %s %+v (%.1f m from the outline) reported: %v", cmd, flags, id, c, g, !want)
+				}
+				counts[fmt.Sprint(cmd, " ", want)]++
+			}
+		}
+	}
+	for _, k := range []string{"intersecting true", "intersecting false", "within true", "within false"} {
+		if counts[k] < 30 {
+			t.Fatalf("too few of one answer to mean much: %v", counts)
+		}
+	}
+	for _, bad := range []struct {
+		says string
+		args []string
+	}{
+		{"a sector wants --lat and --lon", []string{"fence", "within", "--fences", "zones", "--sector", "0,90"}},
+		{"the bearings are the same", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--sector", "30,30"}},
+		{"want two bearings", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--sector", "north"}},
+		{"wants one region", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--sector", "0,90", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1"}},
+		{"--fence or a region, not both", []string{"fence", "within", "--fences", "zones", "--fence", "z00", "--sector", "0,90"}},
+		{"flag provided but not defined: -sector", []string{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--sector", "0,90", "s"}},
+	} {
+		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
+			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
+		}
+	}
+	if _, stderr, code := ks("fence", "within", "--fences", "zones", "--lat", "91", "--lon", "2", "--sector", "0,90"); code != 1 || !strings.Contains(stderr, "latitude") {
+		t.Errorf("latitude 91: exit %d, %q", code, stderr)
 	}
 }

@@ -215,8 +215,10 @@
 // tested exactly (fence_intersect.go); Within, which lie wholly inside
 // an area (Tile38's WITHIN), Intersecting's candidates tested for
 // containment on the sphere, across ±180° and round the poles
-// (fence_within.go); Near, which lie within a distance of a point,
-// nearest first, with their distances (fence_near.go).
+// (fence_within.go); both for a Sector area too, whose great-circle sides
+// make it an area to ask with, never a fence (fence_sector.go); Near,
+// which lie within a distance of a point, nearest first, with their
+// distances (fence_near.go).
 //
 // A fence put with Expires (a Tile38 hook set with EX) is gone for
 // every lookup, Get and IDs from that instant, judged from the cells a

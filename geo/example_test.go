@@ -316,6 +316,33 @@ func ExampleFences_Within() {
 	// meeting: [mission soma] <nil>
 }
 
+// A Sector is an area for Intersecting and Within, as Tile38's SECTOR
+// is: here, which zones a camera facing east-south-east sees within 3
+// km, and which it sees whole.
+func ExampleSector() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "mission", Box: &geo.Box{MinLat: 37.748, MinLon: -122.425, MaxLat: 37.770, MaxLon: -122.405}},
+			{ID: "soma", Polygon: orb.Polygon{{{-122.41, 37.77}, {-122.39, 37.77}, {-122.39, 37.79}, {-122.41, 37.77}}}},
+			{ID: "sunset", Circle: &geo.Circle{Lat: 37.753, Lon: -122.494, Radius: 2000}},
+			{ID: "ballpark", Circle: &geo.Circle{Lat: 37.7786, Lon: -122.3893, Radius: 300}},
+		})
+	})
+	view := geo.Fence{Sector: &geo.Sector{Lat: 37.775, Lon: -122.415, Radius: 3000, From: 60, To: 170}}
+	store.View(func(tx keyspace.Tx) error {
+		seen, err := zones.Intersecting(tx, view)
+		fmt.Println("seen:", seen, err)
+		whole, err := zones.Within(tx, view)
+		fmt.Println("whole:", whole, err)
+		return nil
+	})
+	// Output:
+	// seen: [ballpark mission soma] <nil>
+	// whole: [ballpark] <nil>
+}
+
 // Near asks which fences lie within a distance of a point, nearest first,
 // each with its distance (0 for one that holds the point), as Tile38's
 // NEARBY does of a fence set: the delivery zones within 8 km of an

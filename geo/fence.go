@@ -40,7 +40,8 @@ import (
 // Containing and Crossings, fence_polygon.go a polygon's rings as a
 // lookup reads them, fence_cross.go and path.go the fences a move passes
 // through, fence_intersect.go the fences that share a point with an
-// area, fence_within.go those wholly inside one, fence_near.go those
+// area, fence_within.go those wholly inside one, fence_sector.go both
+// of those for a sector area, fence_near.go those
 // within a distance of a point, fence_expiry.go
 // fences that expire, fence_verify.go Verify and Repair.
 
@@ -57,12 +58,14 @@ var ErrBadFence = errors.New("geo: invalid fence")
 
 // A Fence is a region with an id: a circle, a latitude/longitude box, or
 // a GeoJSON polygon or multipolygon (as Within takes). Exactly one of
-// Circle, Box and Polygon is set.
+// Circle, Box and Polygon is set; or, for an area to ask Intersecting and
+// Within with, Sector, which Put refuses.
 type Fence struct {
 	ID      string
 	Circle  *Circle
 	Box     *Box
 	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
+	Sector  *Sector      // only as an area (fence_sector.go): not stored
 	Payload []byte       // stored with the fence and returned by Get: a zone's name, a tariff
 	// Expires, if not zero, is when the fence expires, as a Tile38 hook
 	// set with EX does: from then on no lookup, Get or IDs finds it
@@ -136,8 +139,16 @@ func (f Fence) Validate() error {
 	if _, err := f.expires(); err != nil {
 		return err
 	}
+	if f.Sector != nil {
+		return errSectorFence(f.ID)
+	}
 	_, err := f.region()
 	return err
+}
+
+// errSectorFence is the error of storing a sector as a fence.
+func errSectorFence(id string) error {
+	return fmt.Errorf("%w %q: a sector is an area to ask Intersecting and Within with, not a fence to store", ErrBadFence, id)
 }
 
 // expires is f's expiry in nanoseconds since 1970, 0 for none.
@@ -163,15 +174,28 @@ func (f Fence) storedRegion() (region, error) {
 // regionAs is region, with polygons made by newPolygon.
 func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (region, error) {
 	set := 0
-	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil} {
+	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil, f.Sector != nil} {
 		if ok {
 			set++
 		}
 	}
 	if set != 1 {
-		return nil, fmt.Errorf("%w %q: give one of a circle, a box or a polygon, not %d", ErrBadFence, f.ID, set)
+		return nil, fmt.Errorf("%w %q: give one of a circle, a box or a polygon (or, as an area, a sector), not %d", ErrBadFence, f.ID, set)
 	}
 	switch {
+	case f.Sector != nil:
+		s := f.Sector
+		if err := validate(s.Lat, s.Lon); err != nil {
+			return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
+		}
+		if math.IsNaN(s.Radius) || s.Radius < 0 {
+			return nil, fmt.Errorf("%w %q: sector radius %v must be a non-negative number of metres (+Inf for the bearings alone)", ErrBadFence, f.ID, s.Radius)
+		}
+		reg, err := newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
+		if err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrBadFence, f.ID, errctx.Bare("geo", err))
+		}
+		return reg, nil
 	case f.Circle != nil:
 		c := f.Circle
 		if err := validate(c.Lat, c.Lon); err != nil {
@@ -311,6 +335,9 @@ func (fs *Fences) pairs(f Fence, check func(Fence) (region, error)) ([]pair, lev
 	expires, err := f.expires()
 	if err != nil {
 		return nil, 0, fs.wrap(err)
+	}
+	if f.Sector != nil {
+		return nil, 0, fs.wrap(errSectorFence(f.ID))
 	}
 	reg, err := check(f)
 	if err != nil {

@@ -238,8 +238,10 @@ func fenceBounds(f geo.Fence) (lo, hi [2]float64) {
 
 // BenchmarkFencesIntersecting: which of 1,000 circles and boxes share a
 // point with a circle of 1, 10 or 100 km around a clustered point, by
-// Intersecting on both backends, those it holds whole by Within, and
-// those within that distance of its centre, nearest first, by Near; and,
+// Intersecting on both backends, those it holds whole by Within, both
+// again for the quarter of the circle round a random bearing (a sector
+// area: sector-intersecting, sector-within), and those within that
+// distance of its centre, nearest first, by Near; and,
 // in the same run, an R-tree's search
 // of the fences' bounding boxes alone (rtree-boxes-only), which reads no
 // fence and tests nothing exactly: a floor under what Tile38's INTERSECTS
@@ -258,15 +260,23 @@ func BenchmarkFencesIntersecting(b *testing.B) {
 	}
 	for _, metres := range []float64{1000, 10_000, 100_000} {
 		areas := make([]geo.Fence, 1000)
+		sectors := make([]geo.Fence, len(areas)) // the quarter of each circle round a random bearing
 		for i := range areas {
 			p := pts[r.IntN(len(pts))]
 			areas[i] = geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: metres}}
+			from := r.Float64() * 360
+			sectors[i] = geo.Fence{Sector: &geo.Sector{Lat: p.Lat, Lon: p.Lon, Radius: metres, From: from, To: from + 90}}
 		}
 		for _, be := range storetest.Backends() {
 			for _, q := range []struct {
-				name string
-				ask  func(*geo.Fences, keyspace.Tx, geo.Fence) ([]string, error)
-			}{{"intersecting", (*geo.Fences).Intersecting}, {"within", (*geo.Fences).Within}} {
+				name  string
+				ask   func(*geo.Fences, keyspace.Tx, geo.Fence) ([]string, error)
+				areas []geo.Fence
+			}{
+				{"intersecting", (*geo.Fences).Intersecting, areas}, {"within", (*geo.Fences).Within, areas},
+				{"sector-intersecting", (*geo.Fences).Intersecting, sectors}, {"sector-within", (*geo.Fences).Within, sectors},
+			} {
+				areas := q.areas
 				b.Run(fmt.Sprintf("radius=%gm/%s/%s", metres, be.Name, q.name), func(b *testing.B) {
 					s := be.Open(b)
 					fs := geo.NewFences("bench")

@@ -73,6 +73,11 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	// the bands the area reaches.
 	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
 		meets := false
+		if a.sector != nil { // met by its edges, decoded
+			if f, err = decodeRings(f); err != nil {
+				return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+			}
+		}
 		if f.rings != nil {
 			var err error
 			if meets, err = a.meetsStoredPolygon(f.rings); err != nil {
@@ -138,15 +143,30 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, f
 }
 
 // A shape is a region as two are tested for a shared point: its region,
-// and which kind it is (exactly one of circle, box and poly is set); or,
-// from eachCandidate, a polygon fence's stored rings alone (rings set,
-// and nothing else).
+// and which kind it is (exactly one of circle, box, poly and sector is
+// set; a sector only as an area, fence_sector.go); or, from
+// eachCandidate, a polygon fence's stored rings alone (rings set, and
+// nothing else).
 type shape struct {
 	reg    region
 	circle *circle
 	box    *boxRegion
 	poly   *polygonRegion
+	sector *sectorFrame
 	rings  []byte // in the indexed form (fence_polygon.go), read in place
+}
+
+// decodeRings returns f with its stored rings, if it has them, decoded:
+// for the tests that do not read rings in place.
+func decodeRings(f shape) (shape, error) {
+	if f.rings == nil {
+		return f, nil
+	}
+	pr, err := decodePolygon(f.rings)
+	if err != nil {
+		return shape{}, err
+	}
+	return shapeOf(pr), nil
 }
 
 // shapeOf returns reg as a shape; one of no kind a shape knows has a nil
@@ -161,14 +181,21 @@ func shapeOf(reg region) shape {
 		return shape{reg: r, poly: &r}
 	case *polygonRegion:
 		return shape{reg: r, poly: r}
+	case *sector:
+		f := newSectorFrame(r)
+		return shape{reg: r, sector: &f}
 	}
 	return shape{}
 }
 
 // intersects reports whether s and t share a point (see the top of this
-// file).
+// file; a sector area by sectorFrame.meetsShape, fence_sector.go).
 func (s shape) intersects(t shape) bool {
 	switch {
+	case s.sector != nil:
+		return s.sector.meetsShape(t)
+	case t.sector != nil:
+		return t.sector.meetsShape(s)
 	case s.circle != nil && t.circle != nil:
 		return Distance(s.circle.lat, s.circle.lon, t.circle.lat, t.circle.lon) <= s.circle.radius+t.circle.radius
 	case s.circle != nil:

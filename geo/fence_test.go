@@ -30,6 +30,9 @@ func fenceHolds(f Fence, lat, lon float64) bool {
 		return Distance(f.Circle.Lat, f.Circle.Lon, lat, lon) <= f.Circle.Radius
 	case f.Box != nil:
 		return bruteInBox(*f.Box, p)
+	case f.Sector != nil:
+		in, _ := sectorOracle(f.Sector.Lat, f.Sector.Lon, f.Sector.Radius, f.Sector.From, f.Sector.To, p)
+		return in
 	}
 	return planar.MultiPolygonContains(toMulti(f.Polygon), orb.Point{lon, lat})
 }

@@ -108,8 +108,17 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 // holder returns the test of whether a holds every point of a shape:
 // a's circle.holdsShape, or its boundary's.
 func holder(a shape) func(f shape) (bool, error) {
-	if a.circle != nil {
+	switch {
+	case a.circle != nil:
 		return a.circle.holdsShape
+	case a.sector != nil:
+		return func(f shape) (bool, error) {
+			f, err := decodeRings(f)
+			if err != nil {
+				return false, err
+			}
+			return a.sector.holdsShape(f)
+		}
 	}
 	return newBoundary(a).holdsShape
 }

@@ -172,8 +172,8 @@ func withinOracle(a, f Fence) int {
 		}
 	}
 	if a.Circle == nil {
-		for _, e := range outline(a) {
-			if v := e[0]; fenceHolds(f, v.Lat, v.Lon) && boundaryGap(f, v) > 0.01 {
+		for _, v := range corners(a) {
+			if fenceHolds(f, v.Lat, v.Lon) && boundaryGap(f, v) > 0.01 {
 				return misses
 			}
 		}
@@ -251,12 +251,40 @@ func fenceSamples(f Fence, first bool) []Point {
 	return out
 }
 
+// corners are a box's or a polygon's vertices, or a sector's apex and
+// the ends of its sides (none for a whole circle): points on a's
+// boundary.
+func corners(a Fence) []Point {
+	if s := a.Sector; s != nil {
+		if clockwise(s.From, s.To) == 0 {
+			return nil
+		}
+		out := []Point{{Lat: s.Lat, Lon: s.Lon}}
+		if !math.IsInf(s.Radius, 1) {
+			for _, b := range []float64{s.From, s.To} {
+				lat, lon := towards(s.Lat, s.Lon, s.Radius, b)
+				out = append(out, Point{Lat: lat, Lon: lon})
+			}
+		}
+		return out
+	}
+	var out []Point
+	for _, e := range outline(a) {
+		out = append(out, e[0])
+	}
+	return out
+}
+
 // boundaryGap is how far p lies from a's boundary, in metres: from a
-// circle's edge, or in the plane of longitude and latitude from a box's
-// or polygon's outline, a degree taken as 111 km.
+// circle's edge or a sector's (sectorGap), or in the plane of longitude
+// and latitude from a box's or polygon's outline, a degree taken as 111
+// km.
 func boundaryGap(a Fence, p Point) float64 {
 	if c := a.Circle; c != nil {
 		return math.Abs(Distance(c.Lat, c.Lon, p.Lat, p.Lon) - c.Radius)
+	}
+	if a.Sector != nil {
+		return sectorGap(a.Sector, p)
 	}
 	best := math.Inf(1)
 	for _, e := range outline(a) {

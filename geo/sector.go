@@ -124,9 +124,7 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 	s.circle.init(lat, lon, radius)
 	s.centre = s.circle.centre.origin()
 	sinφ, cosφ := s.circle.centre.sinφ, s.circle.centre.cosφ // the circle's, computed once
-	sinλ, cosλ := math.Sincos(rad(lon))
-	east := [3]float64{-sinλ, cosλ, 0}
-	north := [3]float64{-sinφ * cosλ, -sinφ * sinλ, cosφ}
+	east, north := eastNorth(sinφ, cosφ, lon)
 	sf, cf := math.Sincos(rad(from))
 	st, ct := math.Sincos(rad(to))
 	var u1, u2 [3]float64

@@ -1,0 +1,289 @@
+package geo
+
+import (
+	"math"
+)
+
+// Sector areas: the fences that meet a sector, or lie within one,
+// Tile38's INTERSECTS and WITHIN asked with SECTOR ("which zones does
+// this camera see?"). A sector (sector.go) is the circle C of angle θ
+// round its apex A cut to the wedge W of bearings from..to: its sides are
+// great-circle arcs from A, so they are not edges as a box's or a
+// polygon's are (straight in longitude and latitude), and a sector is an
+// area to ask with, not a fence to store.
+//
+// # Meeting
+//
+// S = C ∩ W is connected (every point of it is joined to A by an arc of
+// its side's great circle that stays in it). So a fence F and S share a
+// point exactly when
+//
+//   - F is a circle D of angle ρ round f: S holds f, or S's boundary comes
+//     within ρ of f. (If S held a point of D but not f, the arc in D from
+//     that point to f would cross S's boundary.) The boundary is two side
+//     arcs and the arc of C between them, and the distance from f to each
+//     is exact (sectorFrame.boundaryAngle).
+//   - F is a box or a polygon: F holds A, or an edge of F meets S. (If F
+//     held a point of S but not A, S would cross F's boundary between
+//     them.) An edge is searched piece by piece (searchEdge): a piece's
+//     rectangle, the least one round that straight piece, is classified
+//     against S as a cell is (sector.classify, exact bounds); a piece
+//     outside is dropped, one inside meets, and the rest are halved,
+//     each tested at its midpoint first. A piece still undecided at
+//     pieceFloor degrees (a tenth of a millimetre) lies within a hair of
+//     S and meets it: edges count.
+//
+// # Within
+//
+// F ⊆ S exactly when F ⊆ C, which circle.holdsShape decides, and F ⊆ W.
+// With Z the rest of the sphere, the open slice from to round to from,
+// F ⊆ W when F does not meet Z:
+//
+//   - F a circle: W holds f and neither side of W (a half great circle
+//     from A to its antipode) comes nearer f than ρ.
+//   - F a box or a polygon: no edge of F meets Z, and F does not hold
+//     Z's middle point z (90° from A, opposite the middle bearing of S):
+//     Z is connected, so if F held a point of it while no edge of F met
+//     it, F would hold all of Z. Edges are searched as for meeting, with
+//     each piece's bounds on u_from·P and −u_to·P (half.bounds): Z is
+//     where one of them is negative (a span of at most 180°, W being
+//     both half-spheres) or both are (a wider span).
+//
+// As Within's other areas do, a fence that reaches past the sector's
+// edge by less than withinTolerance (a millimetre; withinSlack in the
+// dot products, which are sines of angles) is within it.
+
+// Sector is an area of the sphere for Fences.Intersecting and Within:
+// the points within Radius metres of (Lat, Lon) whose bearing from it
+// lies between From and To degrees, clockwise from north, as
+// Index.Sector searches; a Radius of +Inf asks for the bearings alone.
+type Sector struct {
+	Lat, Lon, Radius, From, To float64
+}
+
+// pieceFloor is the length in degrees, longitude and latitude alike,
+// below which searchEdge stops halving an undecided piece.
+const pieceFloor = 1e-9
+
+// pieceBudget bounds the pieces searchEdge tests on one edge: an edge
+// that grazes S for a long way within a hair of its side costs about
+// √(1/gap) pieces, and past the budget the edge is taken to graze.
+const pieceBudget = 1 << 18
+
+// withinSlack is withinTolerance as an angle, the margin of the dot
+// products Within tests.
+const withinSlack = withinTolerance / EarthRadius
+
+// sectorFrame is what the fence tests need of a sector beyond its
+// classification: its centre A and the unit vectors at it pointing
+// east and north, as newSector takes them.
+type sectorFrame struct {
+	*sector
+	a, east, north [3]float64
+	span           float64 // radians, clockwise from from to to
+}
+
+func newSectorFrame(s *sector) sectorFrame {
+	f := sectorFrame{sector: s, a: unitVector(s.circle.lat, s.circle.lon), span: rad(clockwise(s.from, s.to))}
+	f.east, f.north = eastNorth(s.circle.centre.sinφ, s.circle.centre.cosφ, s.circle.lon)
+	return f
+}
+
+// eastNorth are the unit vectors pointing east and north at the point of
+// latitude φ (given by its sine and cosine) and longitude lon: at a pole,
+// those of the meridian lon names, in the limit along it.
+func eastNorth(sinφ, cosφ, lon float64) (east, north [3]float64) {
+	sinλ, cosλ := math.Sincos(rad(lon))
+	return [3]float64{-sinλ, cosλ, 0}, [3]float64{-sinφ * cosλ, -sinφ * sinλ, cosφ}
+}
+
+// direction is t_b, the unit vector at A along bearing b radians.
+func (f *sectorFrame) direction(b float64) [3]float64 {
+	sb, cb := math.Sincos(b)
+	return [3]float64{cb*f.north[0] + sb*f.east[0], cb*f.north[1] + sb*f.east[1], cb*f.north[2] + sb*f.east[2]}
+}
+
+// angle is the angle between unit vectors p and q, atan2(|p × q|, p·q),
+// good near 0 and π where acos is not.
+func angle(p, q [3]float64) float64 {
+	x := [3]float64{p[1]*q[2] - p[2]*q[1], p[2]*q[0] - p[0]*q[2], p[0]*q[1] - p[1]*q[0]}
+	return math.Atan2(math.Sqrt(dot(x, x)), dot(p, q))
+}
+
+// arcAngle is the angle from p to the great-circle arc from A along the
+// unit vector t (perpendicular to A) for length radians: the points
+// cos d·A + sin d·t, 0 ≤ d ≤ length ≤ π. If p's projection onto the
+// arc's plane lies at an angle along it within the arc, the angle to the
+// plane, atan2(|p·n|, |projection|) with n = A × t; else the nearer end's.
+func (f *sectorFrame) arcAngle(p, t [3]float64, length float64) float64 {
+	x, y := dot(p, f.a), dot(p, t)
+	if along := math.Atan2(y, x); along >= 0 && along <= length {
+		n := [3]float64{f.a[1]*t[2] - f.a[2]*t[1], f.a[2]*t[0] - f.a[0]*t[2], f.a[0]*t[1] - f.a[1]*t[0]}
+		return math.Atan2(math.Abs(dot(p, n)), math.Hypot(x, y))
+	}
+	sl, cl := math.Sincos(length)
+	end := [3]float64{cl*f.a[0] + sl*t[0], cl*f.a[1] + sl*t[1], cl*f.a[2] + sl*t[2]}
+	return min(angle(p, f.a), angle(p, end))
+}
+
+// sidesAngle is the angle from p to the nearer of the sides, each of
+// length radians.
+func (f *sectorFrame) sidesAngle(p [3]float64, length float64) float64 {
+	return min(f.arcAngle(p, f.direction(rad(f.from)), length), f.arcAngle(p, f.direction(rad(f.to)), length))
+}
+
+// boundaryAngle is the angle from p to the sector's boundary: its sides,
+// and the arc of its circle between them. The nearest point of the whole
+// circle to p lies along p's own bearing (on the triangle A–p–Q, cos
+// pQ = cos θ·cos d + sin θ·sin d·cos(β − β_p) grows as β nears β_p), at
+// |d − θ|; it is on the arc when p's bearing is among the sector's, and
+// otherwise an end of the arc is nearest, which is a side's.
+func (f *sectorFrame) boundaryAngle(p [3]float64) float64 {
+	θ := f.circle.θ
+	best := f.sidesAngle(p, θ)
+	if θ < math.Pi {
+		d := angle(p, f.a)
+		β := math.Atan2(dot(p, f.east), dot(p, f.north)) // p's bearing from A
+		if d == 0 || d == math.Pi || clockwise(f.from, β*180/math.Pi) <= f.span*180/math.Pi {
+			best = min(best, math.Abs(d-θ))
+		}
+	}
+	return best
+}
+
+// wedgeContains reports whether W, the sector's bearings with no radius,
+// holds p, within withinSlack: the apex and the points beside a side by
+// less than that are in.
+func (f *sectorFrame) wedgeContains(p [3]float64) bool {
+	g1, g2 := dot(f.h1.u, p), dot(f.h2.u, p)
+	if f.wide {
+		return g1 >= -withinSlack || g2 >= -withinSlack
+	}
+	return g1 >= -withinSlack && g2 >= -withinSlack
+}
+
+// meetsShape reports whether the sector shares a point with the fence g
+// (see the top of this file). A polygon stored with band indexes must
+// have been decoded (g.rings nil).
+func (f *sectorFrame) meetsShape(g shape) bool {
+	if c := g.circle; c != nil {
+		if f.contains(c.lat, c.lon) {
+			return true
+		}
+		return f.boundaryAngle(unitVector(c.lat, c.lon))*EarthRadius <= c.radius
+	}
+	if sphereContains(g.reg, f.circle.lat, f.circle.lon) {
+		return true
+	}
+	for _, e := range g.edges() {
+		if searchEdge(e, f.classify, f.contains, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsShape reports whether every point of the fence g lies in the
+// sector (see the top of this file). A polygon stored with band indexes
+// must have been decoded (g.rings nil).
+func (f *sectorFrame) holdsShape(g shape) (bool, error) {
+	if in, err := f.circle.holdsShape(g); err != nil || !in {
+		return false, err
+	}
+	if c := g.circle; c != nil {
+		p := unitVector(c.lat, c.lon)
+		return f.wedgeContains(p) && f.sidesAngle(p, math.Pi) >= c.θ-withinSlack, nil
+	}
+	// Z's middle point: 90° from A along the bearing opposite the
+	// sector's middle one.
+	z := f.direction(rad(f.from) + f.span/2 + math.Pi)
+	if sphereContains(g.reg, math.Asin(max(-1, min(1, z[2])))*180/math.Pi, math.Atan2(z[1], z[0])*180/math.Pi) {
+		return false, nil
+	}
+	for _, e := range g.edges() {
+		if searchEdge(e, f.classifyRest, f.restContains, false) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// classifyRest classifies a rectangle against Z reached into by more
+// than withinSlack: skip when none of its points is, found when all are.
+func (f *sectorFrame) classifyRest(r rect) (skip, found bool) {
+	t := newRectTrig(r)
+	lo1, hi1 := f.h1.bounds(&t)
+	lo2, hi2 := f.h2.bounds(&t)
+	if f.wide { // Z: both negative
+		return lo1 >= -withinSlack || lo2 >= -withinSlack, hi1 < -withinSlack && hi2 < -withinSlack
+	}
+	return lo1 >= -withinSlack && lo2 >= -withinSlack, hi1 < -withinSlack || hi2 < -withinSlack
+}
+
+// restContains reports whether Z holds (lat, lon) by more than
+// withinSlack.
+func (f *sectorFrame) restContains(lat, lon float64) bool {
+	return !f.wedgeContains(unitVector(lat, lon))
+}
+
+// searchEdge reports whether some point of the edge e is found: it
+// halves e into pieces, each classified by its rectangle (skipped, or
+// found whole) and else tested at its midpoint by at and halved again,
+// depth first. A piece still undecided at pieceFloor, or once
+// pieceBudget pieces have been tested, counts as found when floor is
+// true and as skipped when it is false.
+func searchEdge(e path, classify func(rect) (skip, found bool), at func(lat, lon float64) bool, floor bool) bool {
+	for _, p := range seamPieces(e) {
+		type piece struct{ t0, t1 float64 }
+		stack := []piece{{0, 1}}
+		for tested := 0; len(stack) > 0; tested++ {
+			pc := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			lat0, lon0 := p.at(pc.t0)
+			lat1, lon1 := p.at(pc.t1)
+			r := rect{MinLat: min(lat0, lat1), MaxLat: max(lat0, lat1), MinLon: min(lon0, lon1), MaxLon: max(lon0, lon1)}
+			skip, found := classify(r)
+			switch {
+			case skip:
+				continue
+			case found:
+				return true
+			case r.MaxLat-r.MinLat <= pieceFloor && r.MaxLon-r.MinLon <= pieceFloor || tested >= pieceBudget:
+				if floor {
+					return true
+				}
+				continue
+			}
+			m := (pc.t0 + pc.t1) / 2
+			if at(p.at(m)) {
+				return true
+			}
+			stack = append(stack, piece{m, pc.t1}, piece{pc.t0, m})
+		}
+	}
+	return false
+}
+
+// seamPieces is e cut where it crosses ±180°, each piece's longitudes
+// in [−180, 180].
+func seamPieces(e path) []path {
+	for _, s := range []float64{180, -180} {
+		if (e.lon0-s)*(e.lon1-s) < 0 {
+			t := (s - e.lon0) / (e.lon1 - e.lon0)
+			lat := e.lat0 + t*(e.lat1-e.lat0)
+			shift := -2 * s // back into range past the seam
+			return []path{
+				{lat0: e.lat0, lon0: e.lon0, lat1: lat, lon1: s},
+				{lat0: lat, lon0: -s, lat1: e.lat1, lon1: e.lon1 + shift},
+			}
+		}
+	}
+	shift := 0.0
+	switch {
+	case min(e.lon0, e.lon1) >= 180:
+		shift = -360
+	case max(e.lon0, e.lon1) <= -180:
+		shift = 360
+	}
+	return []path{{lat0: e.lat0, lon0: e.lon0 + shift, lat1: e.lat1, lon1: e.lon1 + shift}}
+}
