@@ -29,7 +29,8 @@ import (
 //     rectangle, the least one round that straight piece, is classified
 //     against S as a cell is (sector.classify, exact bounds); a piece
 //     outside is dropped, one inside meets, and the rest are halved,
-//     each tested at its midpoint first. A piece still undecided at
+//     each tested at its midpoint first, longer pieces before shorter
+//     ones. A piece still undecided at
 //     pieceFloor degrees (a tenth of a millimetre) lies within a hair of
 //     S and meets it: edges count.
 //
@@ -81,10 +82,11 @@ type sectorFrame struct {
 	*sector
 	a, east, north [3]float64
 	span           float64 // radians, clockwise from from to to
+	cosθ           float64 // of the circle's angle
 }
 
 func newSectorFrame(s *sector) sectorFrame {
-	f := sectorFrame{sector: s, a: unitVector(s.circle.lat, s.circle.lon), span: rad(clockwise(s.from, s.to))}
+	f := sectorFrame{sector: s, a: unitVector(s.circle.lat, s.circle.lon), span: rad(clockwise(s.from, s.to)), cosθ: math.Cos(s.circle.θ)}
 	f.east, f.north = eastNorth(s.circle.centre.sinφ, s.circle.centre.cosφ, s.circle.lon)
 	return f
 }
@@ -176,7 +178,7 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		return true
 	}
 	for _, e := range g.edges() {
-		if searchEdge(e, f.classify, f.contains, true) {
+		if searchEdge(e, f.classifyPiece, f.contains, true) {
 			return true
 		}
 	}
@@ -208,12 +210,38 @@ func (f *sectorFrame) holdsShape(g shape) (bool, error) {
 	return true, nil
 }
 
-// classifyRest classifies a rectangle against Z reached into by more
-// than withinSlack: skip when none of its points is, found when all are.
-func (f *sectorFrame) classifyRest(r rect) (skip, found bool) {
-	t := newRectTrig(r)
+// classifyPiece classifies a piece of an edge against the sector: skip
+// when it lies outside, found when inside. Its rectangle is classified
+// as a cell is; if that leaves it undecided, its Taylor bounds on the
+// dot products may yet put it outside, which near a tangent they do
+// where a rectangle's cannot.
+func (f *sectorFrame) classifyPiece(pc *piece) (skip, found bool) {
+	if skip, found = f.classify(pc.rect); skip || found {
+		return skip, found
+	}
+	if f.circle.θ < math.Pi {
+		// c·P < cos θ, clear of the dot product's rounding.
+		if _, hi := pc.bounds(f.a); hi < f.cosθ-1e-15 {
+			return true, false
+		}
+	}
+	lo1, hi1 := pc.bounds(f.h1.u)
+	lo2, hi2 := pc.bounds(f.h2.u)
+	out, _ := f.classifyBounds(lo1, hi1, lo2, hi2)
+	return out, false
+}
+
+// classifyRest classifies a piece of an edge against Z reached into by
+// more than withinSlack: skip when none of its points is, found when all
+// are. The bounds on each dot product are the tighter of its
+// rectangle's and its Taylor bounds.
+func (f *sectorFrame) classifyRest(pc *piece) (skip, found bool) {
+	t := newRectTrig(pc.rect)
 	lo1, hi1 := f.h1.bounds(&t)
 	lo2, hi2 := f.h2.bounds(&t)
+	tlo1, thi1 := pc.bounds(f.h1.u)
+	tlo2, thi2 := pc.bounds(f.h2.u)
+	lo1, hi1, lo2, hi2 = max(lo1, tlo1), min(hi1, thi1), max(lo2, tlo2), min(hi2, thi2)
 	if f.wide { // Z: both negative
 		return lo1 >= -withinSlack || lo2 >= -withinSlack, hi1 < -withinSlack && hi2 < -withinSlack
 	}
@@ -226,23 +254,75 @@ func (f *sectorFrame) restContains(lat, lon float64) bool {
 	return !f.wedgeContains(unitVector(lat, lon))
 }
 
+// A piece is the part of a path p from t0 to t1, with the rectangle round
+// it and, about its midpoint m, what Taylor's theorem bounds u·P over it
+// by for a unit vector u. With P = (cos φ cos λ, cos φ sin λ, sin φ) and
+// φ, λ moving at a and b radians per unit of t,
+//
+//	P'' = a²·P_φφ + 2ab·P_φλ + b²·P_λλ,  |P_φφ| = 1, |P_φλ| = |sin φ|, |P_λλ| = cos φ,
+//
+// so u·P's second derivative is at most (|a| + |b|)² in size, and over
+// |t − m| ≤ h, u·P lies within
+// u·P(m) ± (|u·P'(m)|·h + (|a| + |b|)²·h²/2). A rectangle's bounds are
+// exact for the rectangle but loose by the piece's width for a piece
+// that slopes, so near a point where the edge grazes what is sought
+// every piece shorter than the gap would be halved; these are loose by
+// its square, and pieces a few times the gap's square root long decide.
+type piece struct {
+	t0, t1 float64
+	rect   rect
+	p, dp  [3]float64 // P(m), dP/dt(m)
+	h, m   float64    // (t1 − t0)/2, and (|a| + |b|)²·h²/2
+}
+
+func newPiece(e path, t0, t1 float64) piece {
+	pc := piece{t0: t0, t1: t1, h: (t1 - t0) / 2}
+	lat0, lon0 := e.at(t0)
+	lat1, lon1 := e.at(t1)
+	pc.rect = rect{MinLat: min(lat0, lat1), MaxLat: max(lat0, lat1), MinLon: min(lon0, lon1), MaxLon: max(lon0, lon1)}
+	lat, lon := e.at((t0 + t1) / 2)
+	sinφ, cosφ := math.Sincos(rad(lat))
+	sinλ, cosλ := math.Sincos(rad(lon))
+	a, b := rad(e.lat1-e.lat0), rad(e.lon1-e.lon0)
+	pc.p = [3]float64{cosφ * cosλ, cosφ * sinλ, sinφ}
+	pc.dp = [3]float64{-a*sinφ*cosλ - b*cosφ*sinλ, -a*sinφ*sinλ + b*cosφ*cosλ, a * cosφ}
+	k := math.Abs(a) + math.Abs(b)
+	pc.m = k * k * pc.h * pc.h / 2
+	return pc
+}
+
+// bounds is the least and greatest u·P over the piece by Taylor's
+// theorem, widened by the dot products' rounding.
+func (pc *piece) bounds(u [3]float64) (lo, hi float64) {
+	g, d := dot(u, pc.p), math.Abs(dot(u, pc.dp))*pc.h+pc.m+1e-15
+	return g - d, g + d
+}
+
 // searchEdge reports whether some point of the edge e is found: it
-// halves e into pieces, each classified by its rectangle (skipped, or
-// found whole) and else tested at its midpoint by at and halved again,
-// depth first. A piece still undecided at pieceFloor, or once
-// pieceBudget pieces have been tested, counts as found when floor is
-// true and as skipped when it is false.
-func searchEdge(e path, classify func(rect) (skip, found bool), at func(lat, lon float64) bool, floor bool) bool {
+// halves e into pieces, each classified (skipped, or found whole) and
+// else tested at its midpoint by at and halved again. A piece still
+// undecided at pieceFloor, or once pieceBudget pieces have been tested,
+// counts as found when floor is true and as skipped when it is false.
+// When it counts as found the pieces are searched depth first, as the
+// first piece to reach the floor decides; else the longer pieces first,
+// so that a stretch of the edge well inside what is sought is found
+// before the halving goes deep where the edge grazes it, and before the
+// budget runs out there.
+func searchEdge(e path, classify func(*piece) (skip, found bool), at func(lat, lon float64) bool, floor bool) bool {
 	for _, p := range seamPieces(e) {
-		type piece struct{ t0, t1 float64 }
-		stack := []piece{{0, 1}}
-		for tested := 0; len(stack) > 0; tested++ {
-			pc := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			lat0, lon0 := p.at(pc.t0)
-			lat1, lon1 := p.at(pc.t1)
-			r := rect{MinLat: min(lat0, lat1), MaxLat: max(lat0, lat1), MinLon: min(lon0, lon1), MaxLon: max(lon0, lon1)}
-			skip, found := classify(r)
+		type span struct{ t0, t1 float64 }
+		todo := []span{{0, 1}}
+		for tested := 0; len(todo) > 0; tested++ {
+			next := todo[0] // the longest waiting
+			if floor {
+				next = todo[len(todo)-1] // the last halved
+				todo = todo[:len(todo)-1]
+			} else {
+				todo = todo[1:]
+			}
+			pc := newPiece(p, next.t0, next.t1)
+			skip, found := classify(&pc)
+			r := pc.rect
 			switch {
 			case skip:
 				continue
@@ -258,7 +338,7 @@ func searchEdge(e path, classify func(rect) (skip, found bool), at func(lat, lon
 			if at(p.at(m)) {
 				return true
 			}
-			stack = append(stack, piece{m, pc.t1}, piece{pc.t0, m})
+			todo = append(todo, span{m, pc.t1}, span{pc.t0, m})
 		}
 	}
 	return false
