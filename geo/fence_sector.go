@@ -27,12 +27,13 @@ import (
 //     held a point of S but not A, S would cross F's boundary between
 //     them.) An edge is searched piece by piece (searchEdge): a piece's
 //     rectangle, the least one round that straight piece, is classified
-//     against S as a cell is (sector.classify, exact bounds); a piece
-//     outside is dropped, one inside meets, and the rest are halved,
-//     each tested at its midpoint first, longer pieces before shorter
-//     ones. A piece still undecided at
-//     pieceFloor degrees (a tenth of a millimetre) lies within a hair of
-//     S and meets it: edges count.
+//     against S as a cell is (sector.classify, exact bounds), and where
+//     that leaves it undecided, by Taylor bounds on its dot products
+//     (piece), which decide near a point where the edge grazes S; a
+//     piece outside is dropped, one inside meets, and the rest are
+//     halved, each tested at its midpoint first. A piece still undecided
+//     at pieceFloor degrees (a tenth of a millimetre) lies within a hair
+//     of S and meets it: edges count.
 //
 // # Within
 //
