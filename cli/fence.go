@@ -39,6 +39,11 @@ func fenceSVGFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "svg", Usage: "draw the fences (and the point, with the fences holding it filled) into `FILE`"}
 }
 
+// areaSVGFlag is --svg for fence intersecting and within.
+func areaSVGFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "svg", Usage: "draw the area (dashed) and the fences found into `FILE`"}
+}
+
 // fenceTTLFlag is --ttl for fences: Tile38's EX on a hook.
 func fenceTTLFlag() ucli.Flag {
 	return durationFlag("ttl", "the fences expire `DURATION` from now (30s, 15m, 2h, 7d): lookups, crossings, get and list leave them out from then on, and fence sweep deletes them", "never")
@@ -133,6 +138,7 @@ func fenceCommand() *ucli.Command {
 				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+					areaSVGFlag(),
 				),
 				Action: fenceAreaQuery("fence intersecting", (*geo.Fences).Intersecting),
 			},
@@ -146,6 +152,7 @@ func fenceCommand() *ucli.Command {
 				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+					areaSVGFlag(),
 				),
 				Action: fenceAreaQuery("fence within", (*geo.Fences).Within),
 			},
@@ -623,7 +630,7 @@ func fenceList(c *ucli.Context) error {
 			fences = append(fences, f)
 		}
 		if path := c.String("svg"); path != "" {
-			if err := writeFencesSVG(path, fences, nil, nil); err != nil {
+			if err := writeFencesSVG(path, fences, nil, nil, nil); err != nil {
 				return err
 			}
 		}
@@ -690,7 +697,7 @@ func fenceContaining(c *ucli.Context) error {
 				}
 				held = append(held, f)
 			}
-			if err := writeFencesSVG(path, held, &[2]float64{lat, lon}, ids); err != nil {
+			if err := writeFencesSVG(path, held, &[2]float64{lat, lon}, ids, nil); err != nil {
 				return err
 			}
 		}
@@ -830,6 +837,19 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 				return err
 			}
 			ids = slices.DeleteFunc(ids, func(id string) bool { return id == self })
+			if path := c.String("svg"); path != "" {
+				var found []geo.Fence
+				for _, id := range ids {
+					f, err := fs.Get(tx, id)
+					if err != nil {
+						return err
+					}
+					found = append(found, f)
+				}
+				if err := writeFencesSVG(path, found, nil, ids, areaShape(area, found)); err != nil {
+					return err
+				}
+			}
 			return writeFenceIDs(c, format, fs, tx, ids)
 		})
 	}
@@ -967,6 +987,33 @@ func requireFences(fs *geo.Fences, tx keyspace.Tx) error {
 		err = fmt.Errorf("unknown fence set %q: it holds no fences (see keyspace stats)", fs.Name())
 	}
 	return err
+}
+
+// areaShape is the outline of fence intersecting's or within's area for
+// --svg, as fenceShape draws a fence: a sector with no radius is drawn a
+// fifth further than the farthest point of the fences found (100 km when
+// none is), at most a quarter of the way round the world.
+func areaShape(area geo.Fence, found []geo.Fence) shape {
+	s := area.Sector
+	if s == nil {
+		return fenceShape(area)
+	}
+	reach := s.Radius
+	if math.IsInf(reach, 1) {
+		reach = 0
+		for _, f := range found {
+			for _, ring := range fenceShape(f) {
+				for _, p := range ring {
+					reach = max(reach, geo.Distance(s.Lat, s.Lon, p[1], p[0])*1.2)
+				}
+			}
+		}
+		if reach == 0 {
+			reach = 100_000
+		}
+		reach = min(reach, math.Pi/2*geo.EarthRadius)
+	}
+	return sectorShape(s.Lat, s.Lon, reach, s.From, s.To)
 }
 
 // fenceShape is f's outline for --svg.

@@ -136,7 +136,8 @@ func destinationOf(lat, lon, d, β float64) (float64, float64) {
 // its arc, sampled every few metres) lies within its radius, and lies
 // within the area when that holds its centre and no point of the
 // outline lies nearer it than its radius. Pairs within 5 m of touching
-// may go either way. Then the flags' errors.
+// may go either way. Then --svg, which draws the area and the fences
+// found, and the flags' errors.
 func TestFenceSectorArea(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "zones.db")
 	ks := func(args ...string) (string, string, int) {
@@ -212,6 +213,30 @@ func TestFenceSectorArea(t *testing.T) {
 	for _, k := range []string{"intersecting true", "intersecting false", "within true", "within false"} {
 		if counts[k] < 30 {
 			t.Fatalf("too few of one answer to mean much: %v", counts)
+		}
+	}
+	// --svg draws the area and the fences found, filled; with a sector
+	// and without, with no radius, and with a stored fence as the area.
+	for _, flags := range [][]string{
+		{"--lat", "48.85", "--lon", "2.35", "--radius", "3km", "--sector", "300,60"},
+		{"--lat", "48.85", "--lon", "2.35", "--sector", "80,100"},
+		{"--min-lat", "48.84", "--min-lon", "2.33", "--max-lat", "48.86", "--max-lon", "2.37"},
+		{"--fence", "z03"},
+	} {
+		for _, cmd := range []string{"intersecting", "within"} {
+			svg := filepath.Join(t.TempDir(), "area.svg")
+			out, stderr, code := ks(append([]string{"-o", "json", "fence", cmd, "--fences", "zones", "--svg", svg}, flags...)...)
+			if code != 0 {
+				t.Fatalf("fence %s %v --svg: exit %d: %s", cmd, flags, code, stderr)
+			}
+			var got struct{ Fences []string }
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			classes := svgClasses(t, svg)
+			if classes["area"] != 1 || classes["fence held"] != len(got.Fences) || classes["fence"] != 0 {
+				t.Errorf("fence %s %v --svg: %v for %d fences found", cmd, flags, classes, len(got.Fences))
+			}
 		}
 	}
 	for _, bad := range []struct {

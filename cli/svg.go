@@ -187,9 +187,11 @@ func writeExplain(c interface{ Write([]byte) (int, error) }, ex *geo.Explain) {
 }
 
 // writeFencesSVG draws fences, each a <polygon class="fence"> titled with
-// its id, and with at a point: the fences that hold it filled
-// (class="fence held"), the point a black dot.
-func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []string) error {
+// its id, those among held filled (class="fence held"); with at, a point
+// (the fences that hold it are held), a black dot; with area, the area
+// of fence intersecting or within (its fences found are held), a dashed
+// outline (class="area").
+func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []string, area shape) error {
 	bd := newBounds()
 	shapes := make([]shape, len(fences))
 	for i, f := range fences {
@@ -199,6 +201,7 @@ func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []stri
 	if at != nil {
 		bd.grow(at[1], at[0])
 	}
+	bd.growShape(area)
 	cv := newCanvas(bd)
 	var b strings.Builder
 	cv.begin(&b)
@@ -211,6 +214,10 @@ func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []stri
 			fmt.Fprintf(&b, `<polygon class="%s" points="%s" fill="%s" fill-opacity="0.6" stroke="#3b82f6" stroke-width="1"><title>%s</title></polygon>`+"\n",
 				class, cv.points(ring), fill, html.EscapeString(f.ID))
 		}
+	}
+	// The area over the fences, so that its outline shows.
+	for _, ring := range area {
+		fmt.Fprintf(&b, `<polygon class="area" points="%s" fill="none" stroke="#f97316" stroke-width="2" stroke-dasharray="6 3"/>`+"\n", cv.points(ring))
 	}
 	// Labels over every outline: each in the middle of its outer ring's
 	// box, while there are few enough to read.
