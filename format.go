@@ -38,6 +38,10 @@ import (
 //     a zero word, which a version-3 build reads as damaged). Version-3
 //     files read unchanged: rings in the earlier form are decoded whole
 //     for each lookup, as before, until the fence is put again.
+//   - 5 (session 38): a fence set may hold sectors, a definition with a
+//     "sector" and a region key of kind 4, which a version-4 build reads
+//     as damaged (its Repair would delete them). Only a write of a sector
+//     fence raises a file to 5; version-4 files read unchanged.
 //
 // A file records the version of the newest layout written into it, not
 // only the version that created it: a write in a layout an older build
@@ -45,7 +49,7 @@ import (
 // refuses the file rather than reading the new data as damaged. Files
 // that builds before session 36 wrote into keep the version that created
 // them.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // RequireFormat records, in the file under the Update transaction tx,
 // that it holds data in the layout of format version v: a file recording

@@ -31,7 +31,9 @@ import (
 // "radius" property in metres; a box is a Polygon of its outline with the
 // standard "bbox" member [west, south, east, north] (west > east crosses
 // ±180°, RFC 7946 §5.2) and "fence": "box", which import reads back as the
-// box, not as a polygon; anything else is its Polygon or MultiPolygon. A
+// box, not as a polygon; a sector is a Point, its apex, with "fence":
+// "sector", "from" and "to" (bearings in degrees) and "radius" (none for
+// the bearings alone); anything else is its Polygon or MultiPolygon. A
 // fence that expires has an "expires" property, RFC 3339 to the
 // nanosecond, which import reads back as its expiry.
 
@@ -60,12 +62,13 @@ func fenceCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",
-				Usage: "add or replace a fence: a circle (--lat, --lon, --radius), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "add or replace a fence: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO: a camera's view), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
 				UsageText: "keyspace fence put --fences zones --lat 52.52 --lon 13.40 --radius 2km mitte\n" +
+					"keyspace fence put --fences cameras --lat 52.5163 --lon 13.3777 --radius 300m --sector 240,300 gate-west\n" +
 					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
 					"keyspace fence put --fences zones --polygon zone.geojson depot",
 				ArgsUsage: "ID",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 					fenceTTLFlag(),
 				),
@@ -73,7 +76,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres) and boxes as fence get writes them, or circles from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), boxes and sectors as fence get writes them, or circles from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
@@ -135,7 +138,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 2km --sector 45,135\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
-				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
@@ -149,7 +152,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km --sector 300,60\n" +
 					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
 					"keyspace fence within --fences zones --fence sf-box",
-				Flags: append(append([]ucli.Flag{fencesFlag(), areaSectorFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
@@ -182,10 +185,10 @@ func fenceCommand() *ucli.Command {
 	}
 }
 
-// areaSectorFlag is --sector for fence intersecting and within: the
-// circle's slice between two bearings, as geo near's --sector keeps.
-func areaSectorFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "sector", Usage: "the area is the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
+// sectorRegionFlag is --sector for fence put, intersecting and within:
+// the circle's slice between two bearings, as geo near's --sector keeps.
+func sectorRegionFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "sector", Usage: "a sector: the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
 }
 
 // regionFlags are the flags that describe a region: a circle, a box (by
@@ -439,6 +442,9 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 		delete(props, "expires")
 		f.Expires = t
 	}
+	if kind, _ := feat.Properties["fence"].(string); kind == "sector" {
+		return sectorFeature(f, feat, props)
+	}
 	if kind, _ := feat.Properties["fence"].(string); kind == "box" {
 		delete(props, "fence")
 		if len(feat.BBox) != 4 {
@@ -464,6 +470,39 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 	return f, nil
 }
 
+// sectorFeature reads a sector as fenceGeometry writes it: a Point, its
+// apex, with the properties fence "sector", from and to (degrees) and
+// radius (metres; none for the bearings alone). Those properties are
+// taken out of props, the payload.
+func sectorFeature(f geo.Fence, feat *geojson.Feature, props map[string]any) (geo.Fence, error) {
+	apex, ok := feat.Geometry.(orb.Point)
+	if !ok {
+		return f, fmt.Errorf("sector %q wants a Point, its apex; has a %s", f.ID, feat.Geometry.GeoJSONType())
+	}
+	s := geo.Sector{Lat: apex.Lat(), Lon: apex.Lon(), Radius: math.Inf(1)}
+	for _, p := range []struct {
+		name string
+		to   *float64
+		need bool
+	}{{"from", &s.From, true}, {"to", &s.To, true}, {"radius", &s.Radius, false}} {
+		v, set := feat.Properties[p.name]
+		n, isNumber := v.(float64)
+		switch {
+		case set && !isNumber:
+			b, _ := marshal(v)
+			return f, fmt.Errorf("sector %q: %s property %s: want a number", f.ID, p.name, b)
+		case set:
+			*p.to = n
+		case p.need:
+			return f, fmt.Errorf("sector %q wants a %s property: a bearing in degrees", f.ID, p.name)
+		}
+		delete(props, p.name)
+	}
+	delete(props, "fence")
+	f.Sector = &s
+	return f, nil
+}
+
 // fenceFeature is f as GeoJSON (see the top of this file), its payload
 // the feature's properties when it is a JSON object, else a "payload"
 // property.
@@ -486,9 +525,21 @@ func fenceFeature(f geo.Fence) *geojson.Feature {
 	return feat
 }
 
-// fenceGeometry is f's region as a GeoJSON feature.
+// fenceGeometry is f's region as a GeoJSON feature: a sector as a Point
+// at its apex with the properties fence "sector", from, to and radius
+// (left out for the bearings alone), as a circle is its centre and radius.
 func fenceGeometry(f geo.Fence) *geojson.Feature {
 	switch {
+	case f.Sector != nil:
+		s := f.Sector
+		feat := geojson.NewFeature(orb.Point{s.Lon, s.Lat})
+		feat.Properties["fence"] = "sector"
+		feat.Properties["from"], feat.Properties["to"] = s.From, s.To
+		if !math.IsInf(s.Radius, 1) {
+			feat.Properties["radius"] = s.Radius
+		}
+		feat.ID = f.ID
+		return feat
 	case f.Circle != nil:
 		feat := geojson.NewFeature(orb.Point{f.Circle.Lon, f.Circle.Lat})
 		feat.Properties["radius"] = f.Circle.Radius
@@ -510,6 +561,8 @@ func fenceGeometry(f geo.Fence) *geojson.Feature {
 // fenceKind and fenceRegion describe a fence in a table.
 func fenceKind(f geo.Fence) string {
 	switch {
+	case f.Sector != nil:
+		return "sector"
 	case f.Circle != nil:
 		return "circle"
 	case f.Box != nil:
@@ -523,6 +576,12 @@ func fenceKind(f geo.Fence) string {
 
 func fenceRegion(f geo.Fence) string {
 	switch {
+	case f.Sector != nil && math.IsInf(f.Sector.Radius, 1):
+		s := f.Sector
+		return fmt.Sprintf("bearings %g to %g from %.6f, %.6f", s.From, s.To, s.Lat, s.Lon)
+	case f.Sector != nil:
+		s := f.Sector
+		return fmt.Sprintf("%s around %.6f, %.6f, bearings %g to %g", formatDistance(s.Radius), s.Lat, s.Lon, s.From, s.To)
 	case f.Circle != nil:
 		return fmt.Sprintf("%s around %.6f, %.6f", formatDistance(f.Circle.Radius), f.Circle.Lat, f.Circle.Lon)
 	case f.Box != nil:
@@ -995,7 +1054,7 @@ func requireFences(fs *geo.Fences, tx keyspace.Tx) error {
 // none is), at most a quarter of the way round the world.
 func areaShape(area geo.Fence, found []geo.Fence) shape {
 	s := area.Sector
-	if s == nil {
+	if s == nil || !math.IsInf(s.Radius, 1) {
 		return fenceShape(area)
 	}
 	reach := s.Radius
@@ -1016,9 +1075,17 @@ func areaShape(area geo.Fence, found []geo.Fence) shape {
 	return sectorShape(s.Lat, s.Lon, reach, s.From, s.To)
 }
 
-// fenceShape is f's outline for --svg.
+// fenceShape is f's outline for --svg; a sector with no radius is drawn
+// out to 500 km.
 func fenceShape(f geo.Fence) shape {
 	switch {
+	case f.Sector != nil:
+		s := f.Sector
+		reach := s.Radius
+		if math.IsInf(reach, 1) {
+			reach = 500_000
+		}
+		return sectorShape(s.Lat, s.Lon, reach, s.From, s.To)
 	case f.Circle != nil:
 		return circleShape(f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
 	case f.Box != nil:

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -248,7 +249,6 @@ func TestFenceSectorArea(t *testing.T) {
 		{"want two bearings", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--sector", "north"}},
 		{"wants one region", []string{"fence", "intersecting", "--fences", "zones", "--lat", "1", "--lon", "2", "--sector", "0,90", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1"}},
 		{"--fence or a region, not both", []string{"fence", "within", "--fences", "zones", "--fence", "z00", "--sector", "0,90"}},
-		{"flag provided but not defined: -sector", []string{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--sector", "0,90", "s"}},
 	} {
 		if _, stderr, code := ks(bad.args...); code != 2 || !strings.Contains(stderr, bad.says) {
 			t.Errorf("keyspace %s: exit %d, %q; want exit 2 saying %q", strings.Join(bad.args, " "), code, stderr, bad.says)
@@ -256,5 +256,152 @@ func TestFenceSectorArea(t *testing.T) {
 	}
 	if _, stderr, code := ks("fence", "within", "--fences", "zones", "--lat", "91", "--lon", "2", "--sector", "0,90"); code != 1 || !strings.Contains(stderr, "latitude") {
 		t.Errorf("latitude 91: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFenceSectorFences: sectors put as fences (fence put --sector, a
+// camera's view) hold the points the bearing formula puts in them (fence
+// containing, against brute force over 400 points, those within a metre
+// of an edge left out), report a moving point's enter, exit and inside
+// as that formula says of its two places (geo put --fences), come back
+// the same from fence get -o geojson through fence import, and list as
+// sectors; bad ones are refused and write nothing.
+func TestFenceSectorFences(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cams.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	must := func(args ...string) string {
+		t.Helper()
+		out, stderr, code := ks(args...)
+		if code != 0 {
+			t.Fatalf("keyspace %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+		return out
+	}
+	r := rand.New(rand.NewPCG(99, 100))
+	type sector struct{ lat, lon, radius, from, to float64 }
+	cams := map[string]sector{}
+	for i := range 30 {
+		s := sector{48.85 + r.NormFloat64()*0.02, 2.35 + r.NormFloat64()*0.03, 300 + r.Float64()*2700, math.Round(r.Float64()*360) - 90, 0}
+		s.to = s.from + 20 + math.Round(r.Float64()*300)
+		id := fmt.Sprintf("cam%02d", i)
+		args := []string{"fence", "put", "--fences", "cams", "--lat", fmt.Sprint(s.lat), "--lon", fmt.Sprint(s.lon), "--sector", fmt.Sprintf("%g,%g", s.from, s.to), id}
+		if i%6 == 5 {
+			s.radius = math.Inf(1) // the bearings alone
+		} else {
+			args = append(args, "--radius", fmt.Sprintf("%gm", s.radius))
+		}
+		cams[id] = s
+		must(args...)
+	}
+	// holds says whether s holds the point, and whether it lies within a
+	// metre of s's edges, where either answer goes.
+	holds := func(s sector, lat, lon float64) (in, near bool) {
+		d := geo.Distance(s.lat, s.lon, lat, lon)
+		span := math.Mod(s.to-s.from+720, 360)
+		turn := math.Mod(bearingTo(s.lat, s.lon, lat, lon)-s.from+720, 360)
+		across := min(turn, 360-turn, math.Abs(turn-span), 360-math.Abs(turn-span)) * math.Pi / 180 * d
+		return d <= s.radius && turn <= span, math.Abs(d-s.radius) < 1 || across < 1
+	}
+	want := func(lat, lon float64) (ids []string, unsure map[string]bool) {
+		unsure = map[string]bool{}
+		for _, id := range slices.Sorted(maps.Keys(cams)) {
+			in, near := holds(cams[id], lat, lon)
+			if near {
+				unsure[id] = true
+			} else if in {
+				ids = append(ids, id)
+			}
+		}
+		return ids, unsure
+	}
+	held := 0
+	for range 400 {
+		lat, lon := 48.85+r.NormFloat64()*0.03, 2.35+r.NormFloat64()*0.045
+		out := must("-o", "json", "fence", "containing", "--fences", "cams", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon))
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		ids, unsure := want(lat, lon)
+		got.Fences = slices.DeleteFunc(got.Fences, func(id string) bool { return unsure[id] })
+		if !slices.Equal(got.Fences, ids) {
+			t.Fatalf("fence containing at %v, %v: %v, the bearing formula %v", lat, lon, got.Fences, ids)
+		}
+		held += len(ids)
+	}
+	if held < 100 {
+		t.Fatalf("only %d sectors held a point: the test would not see much", held)
+	}
+	// A car driving about: each move's enter, exit and inside against
+	// the formula at its two places.
+	prevLat, prevLon := 48.85, 2.35
+	kinds := map[string]int{}
+	for i := range 60 {
+		lat, lon := prevLat+r.NormFloat64()*0.008, prevLon+r.NormFloat64()*0.012
+		out := must("-o", "json", "geo", "put", "--index", "cars", "--fences", "cams", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "car")
+		var got struct {
+			Crossings []struct{ Fence, Kind string }
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		before, unsureBefore := want(prevLat, prevLon)
+		after, unsureAfter := want(lat, lon)
+		if i == 0 {
+			before = nil
+		}
+		for _, c := range got.Crossings {
+			kinds[c.Kind]++
+			if unsureBefore[c.Fence] || unsureAfter[c.Fence] || c.Kind == "cross" {
+				continue
+			}
+			wasIn, isIn := slices.Contains(before, c.Fence), slices.Contains(after, c.Fence)
+			if wantKind := map[[2]bool]string{{false, true}: "enter", {true, false}: "exit", {true, true}: "inside"}[[2]bool{wasIn, isIn}]; c.Kind != wantKind {
+				t.Fatalf("move %d to %v, %v: %s %s, the formula says %q", i, lat, lon, c.Fence, c.Kind, wantKind)
+			}
+		}
+		for _, id := range after {
+			if !slices.ContainsFunc(got.Crossings, func(c struct{ Fence, Kind string }) bool { return c.Fence == id }) {
+				t.Fatalf("move %d to %v, %v: %s holds the car but is not reported", i, lat, lon, id)
+			}
+		}
+		prevLat, prevLon = lat, lon
+	}
+	if kinds["enter"] < 5 || kinds["exit"] < 5 || kinds["inside"] < 5 {
+		t.Fatalf("too few of a kind of crossing: %v", kinds)
+	}
+	// Through GeoJSON and back.
+	file := filepath.Join(t.TempDir(), "cams.geojson")
+	if err := os.WriteFile(file, []byte(must("-o", "geojson", "fence", "list", "--fences", "cams")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("fence", "import", "--fences", "copy", file)
+	if a, b := must("-o", "json", "fence", "list", "--fences", "cams"), must("-o", "json", "fence", "list", "--fences", "copy"); a != b {
+		t.Errorf("fence import of fence list's GeoJSON:\n%s\nwant\n%s", b, a)
+	}
+	if out := must("fence", "list", "--fences", "cams", "--match", "cam05"); !strings.Contains(out, "sector") || !strings.Contains(out, "bearings") {
+		t.Errorf("fence list: %s", out)
+	}
+	for _, bad := range []struct {
+		code int
+		says string
+		args []string
+	}{
+		{2, "the bearings are the same", []string{"fence", "put", "--fences", "cams", "--lat", "1", "--lon", "2", "--radius", "1km", "--sector", "30,30", "bad"}},
+		{2, "a sector wants --lat and --lon", []string{"fence", "put", "--fences", "cams", "--sector", "0,90", "bad"}},
+		{1, "latitude", []string{"fence", "put", "--fences", "cams", "--lat", "95", "--lon", "2", "--sector", "0,90", "bad"}},
+	} {
+		if _, stderr, code := ks(bad.args...); code != bad.code || !strings.Contains(stderr, bad.says) {
+			t.Errorf("keyspace %s: exit %d, %q; want exit %d saying %q", strings.Join(bad.args, " "), code, stderr, bad.code, bad.says)
+		}
+	}
+	noFrom := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"fence":"sector","to":90,"radius":100}}]}`
+	if _, stderr, code := run(t, noFrom, "--db", db, "fence", "import", "--fences", "cams", "-"); code != 1 || !strings.Contains(stderr, "from property") {
+		t.Errorf("a sector with no from: exit %d, %q", code, stderr)
+	}
+	if out := must("-o", "json", "fence", "list", "--fences", "cams"); strings.Contains(out, `"bad"`) || strings.Contains(out, `"x"`) {
+		t.Errorf("refused fences were written: %s", out)
 	}
 }

@@ -53,19 +53,25 @@ import (
 // as corrupt, and its Repair never deletes them.
 const fenceFormat = 4
 
+// sectorFenceFormat is the keyspace.FormatVersion of a fence set that
+// holds sectors (their definitions and region keys): only a write of a
+// sector fence raises a file to it, so files with none stay readable by
+// builds that know no sectors.
+const sectorFenceFormat = 5
+
 // ErrBadFence: a fence with no region, or more than one.
 var ErrBadFence = errors.New("geo: invalid fence")
 
 // A Fence is a region with an id: a circle, a latitude/longitude box, or
-// a GeoJSON polygon or multipolygon (as Within takes). Exactly one of
-// Circle, Box and Polygon is set; or, for an area to ask Intersecting and
-// Within with, Sector, which Put refuses.
+// a GeoJSON polygon or multipolygon (as Within takes), or a sector of a
+// circle (Tile38's SECTOR: a camera's field of view). Exactly one of
+// Circle, Box, Polygon and Sector is set.
 type Fence struct {
 	ID      string
 	Circle  *Circle
 	Box     *Box
 	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
-	Sector  *Sector      // only as an area (fence_sector.go): not stored
+	Sector  *Sector      // fence_sector.go
 	Payload []byte       // stored with the fence and returned by Get: a zone's name, a tariff
 	// Expires, if not zero, is when the fence expires, as a Tile38 hook
 	// set with EX does: from then on no lookup, Get or IDs finds it
@@ -120,6 +126,7 @@ func (fs *Fences) wrap(err error) error { return errctx.Wrap("geo", "fences "+fs
 type storedFence struct {
 	Circle  *Circle           `json:"circle,omitempty"`
 	Box     *Box              `json:"box,omitempty"`
+	Sector  *Sector           `json:"sector,omitempty"`
 	Polygon *geojson.Geometry `json:"polygon,omitempty"`
 	Payload []byte            `json:"payload,omitempty"` // base64 in the JSON
 	Cells   [][4]uint64       `json:"cells"`             // grid, bits, hash, inside (1) or not (0)
@@ -139,16 +146,8 @@ func (f Fence) Validate() error {
 	if _, err := f.expires(); err != nil {
 		return err
 	}
-	if f.Sector != nil {
-		return errSectorFence(f.ID)
-	}
 	_, err := f.region()
 	return err
-}
-
-// errSectorFence is the error of storing a sector as a fence.
-func errSectorFence(id string) error {
-	return fmt.Errorf("%w %q: a sector is an area to ask Intersecting and Within with, not a fence to store", ErrBadFence, id)
 }
 
 // expires is f's expiry in nanoseconds since 1970, 0 for none.
@@ -180,7 +179,7 @@ func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (r
 		}
 	}
 	if set != 1 {
-		return nil, fmt.Errorf("%w %q: give one of a circle, a box or a polygon (or, as an area, a sector), not %d", ErrBadFence, f.ID, set)
+		return nil, fmt.Errorf("%w %q: give one of a circle, a box, a polygon or a sector, not %d", ErrBadFence, f.ID, set)
 	}
 	switch {
 	case f.Sector != nil:
@@ -218,6 +217,14 @@ func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (r
 	return reg, nil
 }
 
+// format is the keyspace.FormatVersion that storing f needs.
+func (f Fence) format() uint64 {
+	if f.Sector != nil {
+		return sectorFenceFormat
+	}
+	return fenceFormat
+}
+
 // Put stores f, replacing the fence with its id if there is one. A bad
 // fence is an error that writes nothing. A file that records an older
 // format than the fence layout's records that layout's from then on
@@ -233,7 +240,7 @@ func (fs *Fences) putAs(tx keyspace.Tx, f Fence, check func(Fence) (region, erro
 	if err != nil {
 		return err
 	}
-	if err := keyspace.RequireFormat(tx, fenceFormat); err != nil {
+	if err := keyspace.RequireFormat(tx, f.format()); err != nil {
 		return fs.wrap(err)
 	}
 	if err := fs.Delete(tx, f.ID); err != nil && !errors.Is(err, keyspace.ErrNotFound) {
@@ -268,7 +275,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 		last[f.ID] = i
 	}
 	each := make([][]pair, len(fences))
-	n := 0
+	n, format := 0, uint64(fenceFormat)
 	var levels levelMask
 	for i, f := range fences {
 		if last[f.ID] != i {
@@ -281,6 +288,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 		each[i] = pairs
 		n += len(pairs)
 		levels |= l
+		format = max(format, f.format())
 	}
 	all := make([]pair, 0, n)
 	for _, pairs := range each {
@@ -289,7 +297,7 @@ func (fs *Fences) PutAll(tx keyspace.Tx, fences []Fence) error {
 	if len(all) == 0 {
 		return nil
 	}
-	if err := keyspace.RequireFormat(tx, fenceFormat); err != nil {
+	if err := keyspace.RequireFormat(tx, format); err != nil {
 		return fs.wrap(err)
 	}
 	empty, err := fs.Empty(tx)
@@ -336,18 +344,15 @@ func (fs *Fences) pairs(f Fence, check func(Fence) (region, error)) ([]pair, lev
 	if err != nil {
 		return nil, 0, fs.wrap(err)
 	}
-	if f.Sector != nil {
-		return nil, 0, fs.wrap(errSectorFence(f.ID))
-	}
 	reg, err := check(f)
 	if err != nil {
 		return nil, 0, fs.wrap(err)
 	}
 	budget := fenceCellsInline
-	if f.Polygon != nil {
+	if f.Polygon != nil || f.Sector != nil { // an edge cell's point is tested on the stored fence
 		budget = fenceCellsPolygon
 	}
-	def := storedFence{Circle: f.Circle, Box: f.Box, Payload: f.Payload, Cells: fenceCover(reg, budget), Expires: expires}
+	def := storedFence{Circle: f.Circle, Box: f.Box, Sector: f.Sector, Payload: f.Payload, Cells: fenceCover(reg, budget), Expires: expires}
 	if f.Polygon != nil {
 		def.Polygon = geojson.NewGeometry(f.Polygon)
 	}
@@ -396,7 +401,7 @@ func (fs *Fences) get(tx keyspace.Tx, id string) (storedFence, error) {
 }
 
 func (def storedFence) fence(id string) Fence {
-	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Payload: def.Payload, Expires: expiry.Time(def.Expires)}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Sector: def.Sector, Payload: def.Payload, Expires: expiry.Time(def.Expires)}
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}
@@ -481,16 +486,26 @@ func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
 
 // InFence returns the points of the index inside a fence's region, as
 // Tile38's WITHIN … GET asks with a stored object as the area: Radius for
-// a circle, Box for a box, Within for a polygon, in their orders (nearest
-// the centre first). The fence needs no id; a fence of Fences.Get is one.
+// a circle, Box for a box, Within for a polygon, Sector for a sector, in
+// their orders (nearest the centre first). The fence needs no id; a fence of Fences.Get is one.
 func (ix *Index) InFence(tx keyspace.Tx, f Fence, opts *QueryOptions) ([]Result, Stats, error) {
-	switch {
-	case f.Circle != nil && f.Box == nil && f.Polygon == nil:
-		return ix.Radius(tx, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius, opts)
-	case f.Box != nil && f.Circle == nil && f.Polygon == nil:
-		return ix.Box(tx, *f.Box, opts)
-	case f.Polygon != nil && f.Circle == nil && f.Box == nil:
-		return ix.Within(tx, f.Polygon, opts)
+	kinds := 0
+	for _, set := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil, f.Sector != nil} {
+		if set {
+			kinds++
+		}
 	}
-	return nil, Stats{}, ix.wrap(fmt.Errorf("%w %q: give one of a circle, a box or a polygon", ErrBadFence, f.ID))
+	switch {
+	case kinds != 1:
+	case f.Circle != nil:
+		return ix.Radius(tx, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius, opts)
+	case f.Box != nil:
+		return ix.Box(tx, *f.Box, opts)
+	case f.Polygon != nil:
+		return ix.Within(tx, f.Polygon, opts)
+	case f.Sector != nil:
+		s := f.Sector
+		return ix.Sector(tx, s.Lat, s.Lon, s.Radius, s.From, s.To, opts)
+	}
+	return nil, Stats{}, ix.wrap(fmt.Errorf("%w %q: give one of a circle, a box, a polygon or a sector", ErrBadFence, f.ID))
 }

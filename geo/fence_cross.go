@@ -241,6 +241,9 @@ func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
 		return p.meetsCircle(reg.lat, reg.lon, reg.radius), nil
 	case *boxRegion:
 		return p.meetsBox(reg), nil
+	case *sector:
+		f := newSectorFrame(reg)
+		return f.meetsPath(p), nil
 	}
-	return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(id)))
+	return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box, a polygon nor a sector", keyspace.ErrCorrupt, errctx.Quote(id)))
 }

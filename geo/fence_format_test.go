@@ -14,8 +14,9 @@ import (
 // TestFenceWritesRaiseFormat: a file of format 3 (a build before band
 // indexes) records fenceFormat once this build writes to a fence set in
 // it, by Put, PutAll or a Repair that rewrites, so that the older build
-// refuses it rather than reading the new rings as damage; writes that
-// leave the fence layout alone (points, a refused fence, an empty PutAll,
+// refuses it rather than reading the new rings as damage, and
+// sectorFenceFormat once it puts a sector; writes that leave the fence
+// layout alone (points, a refused fence, an empty PutAll,
 // a Repair with nothing to write, a rolled-back Put) leave it at 3.
 func TestFenceWritesRaiseFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "k.db")
@@ -89,6 +90,11 @@ func TestFenceWritesRaiseFormat(t *testing.T) {
 	})
 	step("a put", fenceFormat, func(tx keyspace.Tx) error { return fs.Put(tx, circle) })
 	step("a PutAll", fenceFormat, func(tx keyspace.Tx) error { return fs.PutAll(tx, []Fence{square}) })
+	// A sector fence needs the format that knows sectors; the puts of
+	// circles and polygons above did not raise the file to it.
+	camera := Fence{ID: "camera", Sector: &Sector{Lat: 10, Lon: 10, Radius: 1000, From: 45, To: 135}}
+	step("a sector put", sectorFenceFormat, func(tx keyspace.Tx) error { return fs.Put(tx, camera) })
+	step("a PutAll with a sector", sectorFenceFormat, func(tx keyspace.Tx) error { return fs.PutAll(tx, []Fence{circle, camera}) })
 }
 
 // setFileFormat records format v in the keyspace file at path, through

@@ -107,6 +107,12 @@ func TestFenceIntersecting(t *testing.T) {
 // circle against the other (pathOracle, 600 samples an edge), and then
 // whether either holds a point of the other (fenceHolds).
 func intersectOracle(a, f Fence) int {
+	switch {
+	case a.Sector != nil:
+		return sectorMeetsOracle(a.Sector, sectorSamples(a.Sector), sampleFence(f))
+	case f.Sector != nil:
+		return sectorMeetsOracle(f.Sector, sectorSamples(f.Sector), sampleFence(a))
+	}
 	if a.Circle != nil && f.Circle != nil {
 		switch d := Distance(a.Circle.Lat, a.Circle.Lon, f.Circle.Lat, f.Circle.Lon) - a.Circle.Radius - f.Circle.Radius; {
 		case d < -0.01:

@@ -172,12 +172,13 @@ func (fs *Fences) regionOf(tx keyspace.Tx, id string) (region, error) {
 	var def struct {
 		Circle  *Circle           `json:"circle"`
 		Box     *Box              `json:"box"`
+		Sector  *Sector           `json:"sector"`
 		Polygon *geojson.Geometry `json:"polygon"`
 	}
 	if err := json.Unmarshal(v, &def); err != nil {
 		return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
 	}
-	f := Fence{ID: id, Circle: def.Circle, Box: def.Box}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Sector: def.Sector}
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}

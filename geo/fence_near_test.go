@@ -156,6 +156,10 @@ func distanceOracle(f Fence, p Point) (d, tol float64) {
 	if c := f.Circle; c != nil {
 		return Distance(c.Lat, c.Lon, p.Lat, p.Lon) - c.Radius, 1e-3
 	}
+	if s := f.Sector; s != nil { // outside it, its distance is its boundary's
+		d := sectorGap(s, p)
+		return d, 1e-3 + 1e-9*d
+	}
 	const n = 200
 	d, step := math.Inf(1), 0.0
 	for _, e := range outline(f) {

@@ -1,7 +1,10 @@
 package geo
 
 import (
+	"cmp"
+	"encoding/json"
 	"math"
+	"slices"
 )
 
 // Sector areas: the fences that meet a sector, or lie within one,
@@ -61,6 +64,37 @@ import (
 // Index.Sector searches; a Radius of +Inf asks for the bearings alone.
 type Sector struct {
 	Lat, Lon, Radius, From, To float64
+}
+
+// sectorJSON is a Sector as JSON: Radius is left out for +Inf, which
+// JSON has no number for.
+type sectorJSON struct {
+	Lat, Lon float64
+	Radius   *float64 `json:",omitempty"`
+	From, To float64
+}
+
+// MarshalJSON writes s with its fields' names, Radius left out when it is
+// +Inf (the bearings alone).
+func (s Sector) MarshalJSON() ([]byte, error) {
+	j := sectorJSON{Lat: s.Lat, Lon: s.Lon, From: s.From, To: s.To}
+	if !math.IsInf(s.Radius, 1) {
+		j.Radius = &s.Radius
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: no Radius is +Inf.
+func (s *Sector) UnmarshalJSON(b []byte) error {
+	var j sectorJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Sector{Lat: j.Lat, Lon: j.Lon, Radius: math.Inf(1), From: j.From, To: j.To}
+	if j.Radius != nil {
+		s.Radius = *j.Radius
+	}
+	return nil
 }
 
 // pieceFloor is the length in degrees, longitude and latitude alike,
@@ -175,6 +209,9 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		}
 		return f.boundaryAngle(unitVector(c.lat, c.lon))*EarthRadius <= c.radius
 	}
+	if o := g.sector; o != nil {
+		return f.meetsSector(o)
+	}
 	if sphereContains(g.reg, f.circle.lat, f.circle.lon) {
 		return true
 	}
@@ -184,6 +221,12 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		}
 	}
 	return false
+}
+
+// meetsPath reports whether the path p meets the sector, as meetsShape
+// meets an edge.
+func (f *sectorFrame) meetsPath(p path) bool {
+	return searchEdge(p, f.classifyPiece, f.contains, true)
 }
 
 // holdsShape reports whether every point of the fence g lies in the
@@ -202,6 +245,9 @@ func (f *sectorFrame) holdsShape(g shape) (bool, error) {
 	z := f.direction(rad(f.from) + f.span/2 + math.Pi)
 	if sphereContains(g.reg, math.Asin(max(-1, min(1, z[2])))*180/math.Pi, math.Atan2(z[1], z[0])*180/math.Pi) {
 		return false, nil
+	}
+	if o := g.sector; o != nil {
+		return !o.boundaryMeets(f.restSets), nil
 	}
 	for _, e := range g.edges() {
 		if searchEdge(e, f.classifyRest, f.restContains, false) {
@@ -367,4 +413,211 @@ func seamPieces(e path) []path {
 		shift = 360
 	}
 	return []path{{lat0: e.lat0, lon0: e.lon0 + shift, lat1: e.lat1, lon1: e.lon1 + shift}}
+}
+
+// # A sector's boundary
+//
+// Each of a sector's boundary curves is P(x) = K + U·cos x + V·sin x over
+// an interval of x: a side of bearing b is K = 0, U = A, V = t_b for x
+// from 0 to the radius's angle θ (π with none), and the arc is K = cos θ·A,
+// U = sin θ·N, V = sin θ·E for x the bearings from..to. Along a curve,
+// w·P ≥ γ is (w·U)·cos x + (w·V)·sin x ≥ γ − w·K, whose solutions are
+// intervals in closed form (sinusoidAtLeast): so where a curve lies in
+// another sector's circle and half-spheres is exact, and two sectors meet
+// exactly when the first holds the second's apex or the first's boundary
+// meets the second (the second is connected, as for a box or a polygon).
+
+// curve is one of a sector's boundary curves.
+type curve struct {
+	k, u, v [3]float64
+	lo, hi  float64
+}
+
+// curves returns the sector's boundary curves: its two sides and, unless
+// its circle is the whole sphere, its arc.
+func (f *sectorFrame) curves() []curve {
+	θ := f.circle.θ
+	from := rad(f.from)
+	cs := []curve{
+		{u: f.a, v: f.direction(from), hi: θ},
+		{u: f.a, v: f.direction(from + f.span), hi: θ},
+	}
+	if θ < math.Pi {
+		sθ, cθ := math.Sincos(θ)
+		arc := curve{lo: from, hi: from + f.span}
+		for i := range 3 {
+			arc.k[i], arc.u[i], arc.v[i] = cθ*f.a[i], sθ*f.north[i], sθ*f.east[i]
+		}
+		cs = append(cs, arc)
+	}
+	return cs
+}
+
+// atLeast returns where along c w·P ≥ γ.
+func (c *curve) atLeast(w [3]float64, γ float64) []interval {
+	return sinusoidAtLeast(dot(w, c.u), dot(w, c.v), γ-dot(w, c.k), c.lo, c.hi)
+}
+
+// An interval is [lo, hi].
+type interval [2]float64
+
+// sinusoidAtLeast returns, in order, the intervals of x in [lo, hi] where
+// a·cos x + b·sin x ≥ c. With R = √(a² + b²) and φ = atan2(b, a) the left
+// side is R·cos(x − φ), at least c where x lies within acos(c/R) of φ + 2πk.
+func sinusoidAtLeast(a, b, c, lo, hi float64) []interval {
+	r := math.Hypot(a, b)
+	switch {
+	case c > r:
+		return nil
+	case c <= -r:
+		return []interval{{lo, hi}}
+	}
+	φ, δ := math.Atan2(b, a), math.Acos(c/r)
+	var out []interval
+	for k := math.Floor((lo - φ - δ) / (2 * math.Pi)); φ-δ+2*math.Pi*k <= hi; k++ {
+		if l, h := max(lo, φ-δ+2*math.Pi*k), min(hi, φ+δ+2*math.Pi*k); l <= h {
+			out = append(out, interval{l, h})
+		}
+	}
+	return out
+}
+
+// intersect returns where both a and b are, each in order.
+func intersect(a, b []interval) []interval {
+	var out []interval
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		if l, h := max(a[i][0], b[j][0]), min(a[i][1], b[j][1]); l <= h {
+			out = append(out, interval{l, h})
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// union returns where either a or b is, in order.
+func union(a, b []interval) []interval {
+	all := append(append([]interval(nil), a...), b...)
+	slices.SortFunc(all, func(x, y interval) int { return cmp.Compare(x[0], y[0]) })
+	var out []interval
+	for _, iv := range all {
+		if n := len(out); n > 0 && iv[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], iv[1])
+		} else {
+			out = append(out, iv)
+		}
+	}
+	return out
+}
+
+// boundaryMeets reports whether some curve of the sector's boundary has
+// a point in the set that sets describes, along that curve.
+func (f *sectorFrame) boundaryMeets(sets func(c *curve) []interval) bool {
+	for _, c := range f.curves() {
+		if len(sets(&c)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// inSets is where along c the sector holds P, edges counted with a
+// hair's slack: in its circle (unless that is the whole sphere) and its
+// half-spheres, both or either.
+func (f *sectorFrame) inSets(c *curve) []interval {
+	h1 := c.atLeast(f.h1.u, -sectorSlack)
+	h2 := c.atLeast(f.h2.u, -sectorSlack)
+	in := intersect(h1, h2)
+	if f.wide {
+		in = union(h1, h2)
+	}
+	if f.circle.θ < math.Pi {
+		in = intersect(in, c.atLeast(f.a, f.cosθ-1e-15))
+	}
+	return in
+}
+
+// restSets is where along c Z, the rest of the sphere beyond the
+// sector's bearings, holds P by more than withinSlack: −u·P > withinSlack
+// for either half-sphere (a span of at most 180°) or both.
+func (f *sectorFrame) restSets(c *curve) []interval {
+	neg := func(u [3]float64) [3]float64 { return [3]float64{-u[0], -u[1], -u[2]} }
+	z1 := c.atLeast(neg(f.h1.u), withinSlack)
+	z2 := c.atLeast(neg(f.h2.u), withinSlack)
+	if f.wide {
+		return intersect(z1, z2)
+	}
+	return union(z1, z2)
+}
+
+// meetsSector reports whether the sector shares a point with the sector
+// o: it holds o's apex, or its boundary meets o. (If o held a point of it
+// but not o's apex, o would cross its boundary between them.)
+func (f *sectorFrame) meetsSector(o *sectorFrame) bool {
+	return f.contains(o.circle.lat, o.circle.lon) || f.boundaryMeets(o.inSets)
+}
+
+// distance is how far p lies from the sector, in metres: 0 when it holds
+// p, else its distance from the boundary.
+func (f *sectorFrame) distance(p ref) float64 {
+	if f.contains(p.lat, p.lon) {
+		return 0
+	}
+	return f.boundaryAngle(unitVector(p.lat, p.lon)) * EarthRadius
+}
+
+// heldBy reports whether every point of the sector lies in b's area, a
+// box or a polygon (the sector being a fence): b holds its apex, and no
+// piece of b's boundary (a piece with the area's outside beside it) comes
+// into the sector by more than withinTolerance. The sector is connected,
+// so if it held a point outside the area, the way there from the apex
+// would cross the boundary inside it.
+func (f *sectorFrame) heldBy(b *boundary) bool {
+	if !b.contains(f.circle.lat, f.circle.lon) {
+		return false
+	}
+	inner := newCircle(f.circle.lat, f.circle.lon, max(0, f.circle.radius-withinTolerance))
+	classify := func(pc *piece) (skip, found bool) {
+		if f.circle.θ < math.Pi {
+			if out, _ := inner.classify(pc.rect); out {
+				return true, false
+			}
+		}
+		t := newRectTrig(pc.rect)
+		lo1, hi1 := f.h1.bounds(&t)
+		lo2, hi2 := f.h2.bounds(&t)
+		tlo1, thi1 := pc.bounds(f.h1.u)
+		tlo2, thi2 := pc.bounds(f.h2.u)
+		lo1, hi1, lo2, hi2 = max(lo1, tlo1), min(hi1, thi1), max(lo2, tlo2), min(hi2, thi2)
+		if f.wide {
+			return hi1 <= withinSlack && hi2 <= withinSlack, false
+		}
+		return hi1 <= withinSlack || hi2 <= withinSlack, false
+	}
+	inside := func(lat, lon float64) bool {
+		if f.circle.θ < math.Pi && Distance(f.circle.lat, f.circle.lon, lat, lon) >= inner.radius {
+			return false
+		}
+		p := unitVector(lat, lon)
+		g1, g2 := dot(f.h1.u, p), dot(f.h2.u, p)
+		if f.wide {
+			return g1 > withinSlack || g2 > withinSlack
+		}
+		return g1 > withinSlack && g2 > withinSlack
+	}
+	for i, e := range b.pieces.edges {
+		if out, _ := f.classify(e.rect()); out {
+			continue // nowhere near the sector
+		}
+		if b.side(i)&(outLeft|outRight) == 0 {
+			continue // not the area's boundary: a seam inside it
+		}
+		if searchEdge(e, classify, inside, false) {
+			return false
+		}
+	}
+	return true
 }

@@ -113,6 +113,32 @@ func sectorMeetsOracle(s *Sector, inside []Point, f sampledFence) int {
 	return misses
 }
 
+// sectorBoundary is the sector's boundary, in order: out along its side
+// from, round its arc and back along its side to, n points each, by
+// destination (towards, at a pole) as the oracles sample it.
+func sectorBoundary(s *Sector, n int) []Point {
+	span := clockwise(s.From, s.To)
+	if span == 0 {
+		span = 360
+	}
+	reach := math.Min(s.Radius, math.Pi*EarthRadius)
+	var out []Point
+	add := func(d, b float64) {
+		lat, lon := towards(s.Lat, s.Lon, d, b)
+		out = append(out, Point{Lat: lat, Lon: lon})
+	}
+	for i := range n {
+		add(reach*float64(i)/float64(n), s.From)
+	}
+	for i := range n {
+		add(reach, s.From+span*float64(i)/float64(n))
+	}
+	for i := n; i > 0; i-- {
+		add(reach*float64(i)/float64(n), s.To)
+	}
+	return out
+}
+
 // sectorSamples are points of the sector: its apex, and 24 distances
 // by 24 bearings over it.
 func sectorSamples(s *Sector) []Point {
@@ -306,53 +332,71 @@ func TestFenceSectorCases(t *testing.T) {
 	}
 }
 
-// TestFenceSectorErrors: a sector is an area, not a fence: Put, PutAll
-// and Validate refuse it and write nothing; a bad sector area is
-// ErrBadFence naming what is wrong, or ErrInvalidPoint.
+// TestFenceSectorErrors: a bad sector, as a fence or an area, is
+// ErrBadFence naming what is wrong, or ErrInvalidPoint, and Put and
+// PutAll write nothing for it; a good one is stored as given (and
+// raises the file's format: TestFenceWritesRaiseFormat).
 func TestFenceSectorErrors(t *testing.T) {
-	s := keyspace.NewMemory()
-	fs := NewFences("zones")
-	sec := &Sector{Lat: 1, Lon: 2, Radius: 1000, From: 0, To: 90}
-	if err := (Fence{ID: "s", Sector: sec}).Validate(); !errors.Is(err, ErrBadFence) {
-		t.Errorf("Validate: %v", err)
-	}
-	for _, put := range []func(tx keyspace.Tx) error{
-		func(tx keyspace.Tx) error { return fs.Put(tx, Fence{ID: "s", Sector: sec}) },
-		func(tx keyspace.Tx) error {
-			return fs.PutAll(tx, []Fence{{ID: "c", Circle: &Circle{Lat: 1, Lon: 2, Radius: 5}}, {ID: "s", Sector: sec}})
-		},
-	} {
-		if err := s.Update(put); !errors.Is(err, ErrBadFence) || !strings.Contains(err.Error(), "a sector is an area") {
-			t.Errorf("a sector put: %v", err)
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("zones")
+		circle := Fence{ID: "c", Circle: &Circle{Lat: 1, Lon: 2, Radius: 5}}
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, circle) }); err != nil {
+			t.Fatal(err)
 		}
-	}
-	empty := false
-	if err := s.View(func(tx keyspace.Tx) (err error) { empty, err = fs.Empty(tx); return err }); err != nil || !empty {
-		t.Errorf("after refused puts the set is empty %v, %v", empty, err)
-	}
-	for _, c := range []struct {
-		sec  Sector
-		want error
-		says string
-	}{
-		{Sector{Lat: 91, Lon: 0, Radius: 1, From: 0, To: 90}, ErrInvalidPoint, "latitude"},
-		{Sector{Lat: 0, Lon: 0, Radius: -1, From: 0, To: 90}, ErrBadFence, "radius -1"},
-		{Sector{Lat: 0, Lon: 0, Radius: math.NaN(), From: 0, To: 90}, ErrBadFence, "radius NaN"},
-		{Sector{Lat: 0, Lon: 0, Radius: 1, From: 30, To: 30}, ErrBadFence, "both 30"},
-		{Sector{Lat: 0, Lon: 0, Radius: 1, From: math.NaN(), To: 30}, ErrBadFence, "bearing from"},
-	} {
-		area := Fence{Sector: &c.sec}
-		for name, ask := range map[string]func(*Fences, keyspace.Tx, Fence) ([]string, error){"Intersecting": (*Fences).Intersecting, "Within": (*Fences).Within} {
-			err := s.View(func(tx keyspace.Tx) error { _, err := ask(fs, tx, area); return err })
-			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
-				t.Errorf("%s with %+v: %v, want %v saying %q", name, c.sec, err, c.want, c.says)
+		for _, c := range []struct {
+			sec  Sector
+			want error
+			says string
+		}{
+			{Sector{Lat: 91, Lon: 0, Radius: 1, From: 0, To: 90}, ErrInvalidPoint, "latitude"},
+			{Sector{Lat: 0, Lon: 0, Radius: -1, From: 0, To: 90}, ErrBadFence, "radius -1"},
+			{Sector{Lat: 0, Lon: 0, Radius: math.NaN(), From: 0, To: 90}, ErrBadFence, "radius NaN"},
+			{Sector{Lat: 0, Lon: 0, Radius: 1, From: 30, To: 30}, ErrBadFence, "both 30"},
+			{Sector{Lat: 0, Lon: 0, Radius: 1, From: math.NaN(), To: 30}, ErrBadFence, "bearing from"},
+		} {
+			f := Fence{ID: "s", Sector: &c.sec}
+			if err := f.Validate(); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("Validate %+v: %v, want %v saying %q", c.sec, err, c.want, c.says)
+			}
+			for name, put := range map[string]func(tx keyspace.Tx) error{
+				"Put":    func(tx keyspace.Tx) error { return fs.Put(tx, f) },
+				"PutAll": func(tx keyspace.Tx) error { return fs.PutAll(tx, []Fence{{ID: "c2", Circle: circle.Circle}, f}) },
+			} {
+				if err := s.Update(put); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+					t.Errorf("%s %+v: %v, want %v saying %q", name, c.sec, err, c.want, c.says)
+				}
+			}
+			area := Fence{Sector: &c.sec}
+			for name, ask := range map[string]func(*Fences, keyspace.Tx, Fence) ([]string, error){"Intersecting": (*Fences).Intersecting, "Within": (*Fences).Within} {
+				err := s.View(func(tx keyspace.Tx) error { _, err := ask(fs, tx, area); return err })
+				if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+					t.Errorf("%s with %+v: %v, want %v saying %q", name, c.sec, err, c.want, c.says)
+				}
 			}
 		}
-	}
-	both := Fence{Sector: sec, Circle: &Circle{Lat: 1, Lon: 2, Radius: 5}}
-	if err := s.View(func(tx keyspace.Tx) error { _, err := fs.Intersecting(tx, both); return err }); !errors.Is(err, ErrBadFence) {
-		t.Errorf("a sector and a circle: %v", err)
-	}
+		s.View(func(tx keyspace.Tx) error {
+			if ids, err := fs.IDs(tx); err != nil || !slices.Equal(ids, []string{"c"}) {
+				t.Errorf("after refused puts: %v, %v", ids, err)
+			}
+			return nil
+		})
+		both := Fence{Sector: &Sector{Lat: 1, Lon: 2, Radius: 1000, From: 0, To: 90}, Circle: &Circle{Lat: 1, Lon: 2, Radius: 5}}
+		if err := s.View(func(tx keyspace.Tx) error { _, err := fs.Intersecting(tx, both); return err }); !errors.Is(err, ErrBadFence) {
+			t.Errorf("a sector and a circle: %v", err)
+		}
+		// A good one: stored as given.
+		good := Fence{ID: "s", Sector: &Sector{Lat: 1, Lon: 2, Radius: 1000, From: -30, To: 30}, Payload: []byte(`{"camera":7}`)}
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.Put(tx, good) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			got, err := fs.Get(tx, "s")
+			if err != nil || got.Sector == nil || *got.Sector != *good.Sector || string(got.Payload) != string(good.Payload) {
+				t.Errorf("Get: %+v, %v", got, err)
+			}
+			return nil
+		})
+	})
 }
 
 // TestSearchEdgeSeam: an edge across ±180° is searched on both sides of

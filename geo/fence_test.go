@@ -45,12 +45,15 @@ func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	if r.IntN(2) == 0 {
 		f.Payload = fmt.Appendf(nil, `{"zone":%q,"n":%d}`, id, r.IntN(1000))
 	}
-	switch r.IntN(3) {
+	switch r.IntN(4) {
 	case 0:
 		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000}
 	case 1:
 		b := randomBox(r)
 		f.Box = &b
+	case 2:
+		from := r.Float64()*720 - 360
+		f.Sector = &Sector{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000, From: from, To: from + 2 + r.Float64()*355}
 	default:
 		var g orb.Geometry = star(r, lat, lon, r.ExpFloat64()*2, r.IntN(3) == 0)
 		if r.IntN(3) == 0 { // more than indexFrom positions: its rings stored with band indexes
@@ -100,13 +103,21 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 					}
 					model[id] = f
 					// Probe its edges: a box's corners, a circle's centre, a
-					// polygon's vertices.
+					// sector's apex and beside its sides, a polygon's vertices.
 					switch {
 					case f.Box != nil:
 						b := f.Box
 						probes = append(probes, Point{Lat: b.MinLat, Lon: b.MinLon}, Point{Lat: b.MaxLat, Lon: b.MaxLon})
 					case f.Circle != nil:
 						probes = append(probes, Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon})
+					case f.Sector != nil: // its apex, and points just either side of its sides
+						sec := f.Sector
+						probes = append(probes, Point{Lat: sec.Lat, Lon: sec.Lon})
+						off := clockwise(sec.From, sec.To) / 100
+						for _, b := range []float64{sec.From - off, sec.From + off, sec.To - off, sec.To + off} {
+							lat, lon := towards(sec.Lat, sec.Lon, sec.Radius/2, b)
+							probes = append(probes, Point{Lat: lat, Lon: lon})
+						}
 					default:
 						for _, p := range toMulti(f.Polygon)[0][0][:3] {
 							probes = append(probes, Point{Lat: p.Lat(), Lon: p.Lon()})
@@ -293,13 +304,17 @@ func pathOracle(f Fence, a, b Point) int {
 	// latitude, as a degree of longitude is never longer than one of
 	// latitude.
 	step := math.Hypot(dLat, dLon) / n
-	if f.Circle != nil {
+	if f.Circle != nil || f.Sector != nil {
 		step *= math.Pi / 180 * EarthRadius
 	}
 	// A circle farther from the path's start than the path's length (at
 	// most its length in degrees of latitude) and its radius and a step
 	// is missed: every point of the path is nearer the start than that.
+	// So is a sector of that circle.
 	if c := f.Circle; c != nil && Distance(c.Lat, c.Lon, a.Lat, a.Lon) > c.Radius+float64(n+2)*step {
+		return misses
+	}
+	if s := f.Sector; s != nil && Distance(s.Lat, s.Lon, a.Lat, a.Lon) > s.Radius+float64(n+2)*step {
 		return misses
 	}
 	// A polygon's samples far from its bounding box need neither test.
@@ -324,11 +339,13 @@ func pathOracle(f Fence, a, b Point) int {
 }
 
 // gap is how far (lat, lon), outside f, lies from it: in metres from a
-// circle, in degrees (in the plane of longitude and latitude) from a box
-// or a polygon's edges.
+// circle or a sector (sectorGap), in degrees (in the plane of longitude
+// and latitude) from a box or a polygon's edges.
 func gap(f Fence, lat, lon float64) float64 {
 	p := orb.Point{lon, lat}
 	switch {
+	case f.Sector != nil:
+		return sectorGap(f.Sector, Point{Lat: lat, Lon: lon})
 	case f.Circle != nil:
 		return Distance(f.Circle.Lat, f.Circle.Lon, lat, lon) - f.Circle.Radius
 	case f.Box != nil:

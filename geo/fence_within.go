@@ -258,6 +258,9 @@ func (b *boundary) holdsShape(f shape) (bool, error) {
 	if f.circle != nil {
 		return b.holdsCircle(f.circle), nil
 	}
+	if f.sector != nil {
+		return f.sector.heldBy(b), nil
+	}
 	if b.area.box != nil {
 		return boxHoldsBounds(b.area.box, f)
 	}

@@ -110,9 +110,12 @@ func TestFenceWithin(t *testing.T) {
 func smallFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	f := Fence{ID: id}
 	size := r.ExpFloat64() * 0.2
-	switch r.IntN(3) {
+	switch r.IntN(4) {
 	case 0:
 		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: size * 111_000}
+	case 3:
+		from := r.Float64() * 360
+		f.Sector = &Sector{Lat: lat, Lon: lon, Radius: size * 111_000, From: from, To: from + 5 + r.Float64()*350}
 	case 1:
 		b := Box{MinLat: max(-90, lat-size), MaxLat: min(90, lat+size/2), MinLon: wrap(lon - size), MaxLon: wrap(lon + size*2)}
 		f.Box = &b
@@ -197,6 +200,12 @@ func withinOracle(a, f Fence) int {
 func fenceSamples(f Fence, first bool) []Point {
 	var out []Point
 	switch {
+	case f.Sector != nil:
+		s := f.Sector
+		if first {
+			return []Point{{Lat: s.Lat, Lon: s.Lon}}
+		}
+		return append(sectorBoundary(s, 100), sectorSamples(s)...)
 	case f.Circle != nil:
 		c := f.Circle
 		if first {

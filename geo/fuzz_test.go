@@ -106,7 +106,7 @@ func FuzzPathCovering(f *testing.F) {
 
 // FuzzPathMeetsFence: the exact tests of cross detection against the
 // sampled oracle (pathOracle), with no store between: a path whose ends
-// both lie outside a circle, box or polygon near its middle meets it
+// both lie outside a circle, box, polygon or sector near its middle meets it
 // when a sample of the path lies in it, and misses it when every sample
 // lies more than a step and a half away.
 func FuzzPathMeetsFence(f *testing.F) {
@@ -116,6 +116,7 @@ func FuzzPathMeetsFence(f *testing.F) {
 	f.Add(uint64(4), -1.0, 0.5, 2.0, 0.5, uint8(2), 0.5)
 	f.Add(uint64(5), 89.5, 0.0, 89.5, 179.0, uint8(0), 50000.0) // round a pole
 	f.Add(uint64(6), 0.0, 0.0, 0.0, -180.0, uint8(1), 1.0)      // 180° apart
+	f.Add(uint64(7), 45.0, 9.9, 45.2, 10.3, uint8(3), 20000.0)  // a sector
 	f.Fuzz(func(t *testing.T, seed uint64, lat0, lon0, lat1, lon1 float64, kind uint8, size float64) {
 		if validate(lat0, lon0) != nil || validate(lat1, lon1) != nil || !(size > 0 && size < 1e6) {
 			return
@@ -129,9 +130,12 @@ func FuzzPathMeetsFence(f *testing.F) {
 		clat, clon = destination(clat, clon, r.ExpFloat64()*size*1.5, r.Float64()*2*math.Pi)
 		fence := Fence{ID: "f"}
 		deg := math.Min(size/111_000, 20)
-		switch kind % 3 {
+		switch kind % 4 {
 		case 0:
 			fence.Circle = &Circle{Lat: clat, Lon: clon, Radius: size}
+		case 3:
+			from := r.Float64() * 360
+			fence.Sector = &Sector{Lat: clat, Lon: clon, Radius: size, From: from, To: from + 5 + r.Float64()*350}
 		case 1:
 			bx := Box{MinLat: math.Max(clat-deg, -90), MaxLat: math.Min(clat+deg, 90), MinLon: wrap(clon - deg), MaxLon: wrap(clon + deg)}
 			fence.Box = &bx
@@ -150,6 +154,9 @@ func FuzzPathMeetsFence(f *testing.F) {
 			meets = p.meetsBox(reg)
 		case polygonRegion:
 			meets = p.meetsPolygon(&reg)
+		case *sector:
+			f := newSectorFrame(reg)
+			meets = f.meetsPath(p)
 		}
 		switch pathOracle(fence, a, b) {
 		case through:
