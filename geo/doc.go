@@ -197,11 +197,11 @@
 // points it came near, left, or stayed near. Its keys, under ("f", name):
 //
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
-//	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's
+//	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's or a sector's
 //	                                          (with 0x80 set and the expiry after it for a fence that expires)
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
 //	("f", name, "p", id)                   → a polygon's rings, their boxes and band indexes, binary, for points on its edge
-//	("f", name, "r", id)                   → a circle's or a box's region, binary (2 | lat | lon | radius, 3 | box)
+//	("f", name, "r", id)                   → a circle's, a box's or a sector's region, binary (2 | lat | lon | radius, 3 | box, 4 | lat | lon | radius | from | to)
 //	("f", name, "e", expires, id)          → nothing: the fences that expire, soonest first
 //
 // A fence is stored under its covering's cells, each refined to a level
@@ -215,8 +215,8 @@
 // tested exactly (fence_intersect.go); Within, which lie wholly inside
 // an area (Tile38's WITHIN), Intersecting's candidates tested for
 // containment on the sphere, across ±180° and round the poles
-// (fence_within.go); both for a Sector area too, whose great-circle sides
-// make it an area to ask with, never a fence (fence_sector.go); Near,
+// (fence_within.go); both for Sector areas and fences too, whose
+// great-circle sides have tests of their own (fence_sector.go); Near,
 // which lie within a distance of a point, nearest first, with their
 // distances (fence_near.go).
 //

@@ -32,7 +32,7 @@ import (
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
 //	("f", name, "p", id)                      → a polygon fence's rings and band indexes, for points on its edges (fence_polygon.go)
-//	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it (regionValue)
+//	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it, or a sector's (regionValue)
 //	("f", name, "e", expires, id)             → nothing: a fence that expires, by when (fence_expiry.go)
 //
 // The files: fence.go the fences and their writes, fence_cells.go the
@@ -90,7 +90,7 @@ type Fences struct {
 	defs       composite.Subspace
 	cells      composite.Subspace
 	polygons   composite.Subspace   // ("f", name, "p"): polygon fences' rings (fence_polygon.go)
-	regions    composite.Subspace   // ("f", name, "r"): circles' and boxes' regions (regionValue)
+	regions    composite.Subspace   // ("f", name, "r"): circles', boxes' and sectors' regions (regionValue)
 	expiry     composite.Subspace   // ("f", name, "e"): the fences that expire, by when
 	cellPrefix [southCap + 1][]byte // ("f", name, "c", grid) of each grid, packed
 	levelsKey  []byte               // ("f", name, "l"): the levels in use (levelMask)

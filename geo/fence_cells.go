@@ -23,7 +23,8 @@ import (
 // tested against the circle or box the value carries (2 and three
 // float64s, 3 and four), so a lookup reads nothing but its ranges; on a
 // polygon's edge (0) it is tested against the polygon's rings, read and
-// decoded once per lookup (fence_polygon.go). Session 24 put circles and boxes in their
+// decoded once per lookup (fence_polygon.go), and on a sector's (0)
+// against its region key. Session 24 put circles and boxes in their
 // cells. Before, every edge read and decoded the fence's JSON, and a
 // lookup among 1,000 fences (circles of 1 to 20 km and boxes, around
 // clustered points; BenchmarkFences) took 20.6 µs in memory, half as
@@ -101,7 +102,8 @@ func (f Fence) cellValue(inside bool) []byte {
 // must test its region reads it there, not from the JSON definition,
 // whose cells are most of its bytes: an Intersecting query for a 1 km
 // circle among 1,000 circles and boxes spent a third of its time decoding
-// definitions.
+// definitions. A sector's (cellSector) is where its edge cells, which
+// carry nothing, send a point.
 func (f Fence) regionValue() []byte {
 	switch {
 	case f.Circle != nil:

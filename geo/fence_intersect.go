@@ -144,7 +144,7 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, f
 
 // A shape is a region as two are tested for a shared point: its region,
 // and which kind it is (exactly one of circle, box, poly and sector is
-// set; a sector only as an area, fence_sector.go); or, from
+// set; a sector's tests are in fence_sector.go); or, from
 // eachCandidate, a polygon fence's stored rings alone (rings set, and
 // nothing else).
 type shape struct {

@@ -7,13 +7,21 @@ import (
 	"slices"
 )
 
-// Sector areas: the fences that meet a sector, or lie within one,
-// Tile38's INTERSECTS and WITHIN asked with SECTOR ("which zones does
-// this camera see?"). A sector (sector.go) is the circle C of angle θ
-// round its apex A cut to the wedge W of bearings from..to: its sides are
-// great-circle arcs from A, so they are not edges as a box's or a
-// polygon's are (straight in longitude and latitude), and a sector is an
-// area to ask with, not a fence to store.
+// Sectors among fences: the fences that meet a sector, or lie within
+// one, Tile38's INTERSECTS and WITHIN asked with SECTOR ("which zones
+// does this camera see?"); and sectors as fences themselves, Tile38's
+// SECTOR geofences ("tell me when a car drives into the camera's view").
+// A sector (sector.go) is the circle C of angle θ round its apex A cut to
+// the wedge W of bearings from..to: its sides are great-circle arcs from
+// A, not edges straight in longitude and latitude as a box's or a
+// polygon's are, so it has tests of its own against each.
+//
+// As a fence, a sector is stored as a polygon is as far as lookups go:
+// its edge cells send a point to its region key ("f", name, "r", id),
+// which holds its apex, radius and bearings (cellSector), where a point
+// is tested by sector.contains; a path, for Crossings, by the piece
+// search below (meetsPath); a point's distance, for Near, is 0 inside
+// and else its distance from the boundary (sectorFrame.distance).
 //
 // # Meeting
 //
@@ -57,6 +65,18 @@ import (
 // As Within's other areas do, a fence that reaches past the sector's
 // edge by less than withinTolerance (a millimetre; withinSlack in the
 // dot products, which are sines of angles) is within it.
+//
+// # A sector fence within an area
+//
+//   - A a circle: the sector's distance from A's antipode is at least π
+//     less A's radius (circle.holdsShape, as for any fence).
+//   - A a box or a polygon: A holds the apex, and no piece of A's
+//     boundary comes into the sector by more than withinTolerance
+//     (heldBy: the pieces searched against the sector shrunk by that).
+//     The sector is connected: a point of it outside A would be reached
+//     from the apex across A's boundary.
+//   - A a sector: as for a box or a polygon fence, with the fence's
+//     boundary curves for its edges (below).
 
 // Sector is an area of the sphere for Fences.Intersecting and Within:
 // the points within Radius metres of (Lat, Lon) whose bearing from it
