@@ -606,12 +606,14 @@ func (f *sectorFrame) heldBy(b *boundary) bool {
 				return true, false
 			}
 		}
+		// The greatest u·P of each half-sphere, the tighter of the
+		// rectangle's and the Taylor bound.
 		t := newRectTrig(pc.rect)
-		lo1, hi1 := f.h1.bounds(&t)
-		lo2, hi2 := f.h2.bounds(&t)
-		tlo1, thi1 := pc.bounds(f.h1.u)
-		tlo2, thi2 := pc.bounds(f.h2.u)
-		lo1, hi1, lo2, hi2 = max(lo1, tlo1), min(hi1, thi1), max(lo2, tlo2), min(hi2, thi2)
+		_, hi1 := f.h1.bounds(&t)
+		_, hi2 := f.h2.bounds(&t)
+		_, thi1 := pc.bounds(f.h1.u)
+		_, thi2 := pc.bounds(f.h2.u)
+		hi1, hi2 = min(hi1, thi1), min(hi2, thi2)
 		if f.wide {
 			return hi1 <= withinSlack && hi2 <= withinSlack, false
 		}
