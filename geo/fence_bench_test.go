@@ -22,7 +22,8 @@ import (
 // km and boxes, centred on clustered points) hold a point near the data,
 // by Containing on both backends, against testing every fence (brute, the
 // baseline) and an R-tree of the fences' boxes (rtree, as Tile38 keeps
-// fences) in the same run; and the same fences, expiring.
+// fences) in the same run; and the same fences, expiring, and with each
+// circle a quarter sector of itself.
 func BenchmarkFences(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
@@ -44,6 +45,16 @@ func BenchmarkFences(b *testing.B) {
 			expiring[i].Expires = time.Now().Add(24 * time.Hour)
 		}
 		benchContaining(b, fmt.Sprintf("fences=%d/expiring", n), expiring, probes)
+		// The same, each circle a quarter of itself round a random
+		// bearing: a sector's edge cells send a point to its region key.
+		sectors := slices.Clone(fences)
+		for i, f := range sectors {
+			if c := f.Circle; c != nil {
+				from := r.Float64() * 360
+				sectors[i] = geo.Fence{ID: f.ID, Sector: &geo.Sector{Lat: c.Lat, Lon: c.Lon, Radius: c.Radius, From: from, To: from + 90}}
+			}
+		}
+		benchContaining(b, fmt.Sprintf("fences=%d/sectors", n), sectors, probes)
 		// An R-tree of the fences' boxes, each candidate then tested
 		// exactly, as Tile38 keeps its fences.
 		b.Run(fmt.Sprintf("fences=%d/rtree", n), func(b *testing.B) {

@@ -78,10 +78,10 @@ import (
 //   - A a sector: as for a box or a polygon fence, with the fence's
 //     boundary curves for its edges (below).
 
-// Sector is an area of the sphere for Fences.Intersecting and Within:
-// the points within Radius metres of (Lat, Lon) whose bearing from it
-// lies between From and To degrees, clockwise from north, as
-// Index.Sector searches; a Radius of +Inf asks for the bearings alone.
+// Sector is a fence's region, or an area for Fences.Intersecting and
+// Within: the points within Radius metres of (Lat, Lon) whose bearing
+// from it lies between From and To degrees, clockwise from north, as
+// Index.Sector searches; a Radius of +Inf is the bearings alone.
 type Sector struct {
 	Lat, Lon, Radius, From, To float64
 }
