@@ -904,6 +904,23 @@ func TestSVGAndExplain(t *testing.T) {
 	}
 }
 
+// onDB returns ks, which runs keyspace --db db with args, and must, which
+// runs it too and fails t unless it exits 0, returning what it printed.
+func onDB(t *testing.T, db string) (ks func(args ...string) (string, string, int), must func(args ...string) string) {
+	ks = func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	must = func(args ...string) string {
+		t.Helper()
+		out, stderr, code := ks(args...)
+		if code != 0 {
+			t.Fatalf("keyspace %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+		return out
+	}
+	return ks, must
+}
+
 // svgClasses counts the elements of the SVG file at path by their class,
 // failing t unless the file is XML.
 func svgClasses(t *testing.T, path string) map[string]int {

@@ -25,17 +25,7 @@ import (
 // changes nothing.
 func TestFenceTTL(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "fences.db")
-	ks := func(args ...string) (string, string, int) {
-		return run(t, "", append([]string{"--db", db}, args...)...)
-	}
-	must := func(args ...string) string {
-		t.Helper()
-		out, stderr, code := ks(args...)
-		if code != 0 {
-			t.Fatalf("keyspace %s: exit %d: %s", strings.Join(args, " "), code, stderr)
-		}
-		return out
-	}
+	ks, must := onDB(t, db)
 	const lat, lon = 48.8566, 2.3522
 	now := time.Now()
 	fc := geojson.NewFeatureCollection()

@@ -268,17 +268,7 @@ func TestFenceSectorArea(t *testing.T) {
 // sectors; bad ones are refused and write nothing.
 func TestFenceSectorFences(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "cams.db")
-	ks := func(args ...string) (string, string, int) {
-		return run(t, "", append([]string{"--db", db}, args...)...)
-	}
-	must := func(args ...string) string {
-		t.Helper()
-		out, stderr, code := ks(args...)
-		if code != 0 {
-			t.Fatalf("keyspace %s: exit %d: %s", strings.Join(args, " "), code, stderr)
-		}
-		return out
-	}
+	ks, must := onDB(t, db)
 	r := rand.New(rand.NewPCG(99, 100))
 	type sector struct{ lat, lon, radius, from, to float64 }
 	cams := map[string]sector{}
