@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,16 +77,18 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), boxes and sectors as fence get writes them, or circles from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), boxes and sectors as fence get writes them, or circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
-					"keyspace fence import --fences delivery --id-col store --radius-col reach stores.csv   # store,lat,lon,reach: 3km",
+					"keyspace fence import --fences delivery --id-col store --radius-col reach stores.csv   # store,lat,lon,reach: 3km\n" +
+					"keyspace fence import --fences cameras --sector-cols left,right cameras.csv   # id,lat,lon,radius,left,right",
 				ArgsUsage: "FILE",
 				Flags: append([]ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
 					fenceTTLFlag(),
 					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
+					&ucli.StringFlag{Name: "sector-cols", Usage: "a FILE's rows are sectors, their bearings in the columns `FROM,TO` (degrees clockwise from north, as fence put --sector takes them)"},
 					typedFlag(),
 					dryRunFlag(),
 				}, pointFileFlags("a FILE of rows':")...),
@@ -361,7 +364,9 @@ func featureFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 // XML file: each row's id, centre and radius (--id-col, --lat-col,
 // --lon-col, --radius-col; the radius in metres, or a distance with its
 // unit, 2km), the row's other fields its payload, as geo import makes a
-// point's. A bad row stops the import, named, with nothing written.
+// point's; with --sector-cols FROM,TO, sectors of those circles between
+// the bearings in those columns. A bad row stops the import, named, with
+// nothing written.
 func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 	rows, err := in.rows(c)
 	if err != nil {
@@ -379,6 +384,20 @@ func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)", in.name, radius)
 	}
 	spec.also = []string{radius}
+	var bearings []string // the sectors' FROM and TO columns
+	if c.IsSet("sector-cols") {
+		bearings = strings.Split(c.String("sector-cols"), ",")
+		if len(bearings) != 2 || strings.TrimSpace(bearings[0]) == "" || strings.TrimSpace(bearings[1]) == "" {
+			return nil, usagef("--sector-cols %q: want the two columns of a sector's bearings, FROM,TO", c.String("sector-cols"))
+		}
+		for i, col := range bearings {
+			bearings[i] = strings.TrimSpace(col)
+			if !anyRowHas(rows, bearings[i]) {
+				return nil, fmt.Errorf("%s: no row has a %s column (--sector-cols; nothing imported)", in.name, bearings[i])
+			}
+		}
+		spec.also = append(spec.also, bearings...)
+	}
 	fences := make([]geo.Fence, 0, len(rows))
 	for _, r := range rows {
 		p, err := spec.point(r)
@@ -392,6 +411,21 @@ func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 			}
 		}
 		f := geo.Fence{ID: p.ID, Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: metres}, Payload: p.Payload}
+		if bearings != nil && err == nil {
+			var b [2]float64
+			for i, col := range bearings {
+				text, ok := r.field(col)
+				if !ok {
+					err = fmt.Errorf("no bearing: the row has no %s", col)
+					break
+				}
+				if b[i], err = strconv.ParseFloat(strings.TrimSpace(text), 64); err != nil {
+					err = fmt.Errorf("bearing (column %q): %q is not a number of degrees", col, text)
+					break
+				}
+			}
+			f.Circle, f.Sector = nil, &geo.Sector{Lat: p.Lat, Lon: p.Lon, Radius: metres, From: b[0], To: b[1]}
+		}
 		if err == nil {
 			err = f.Validate()
 		}

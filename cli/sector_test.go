@@ -264,8 +264,9 @@ func TestFenceSectorArea(t *testing.T) {
 // containing, against brute force over 400 points, those within a metre
 // of an edge left out), report a moving point's enter, exit and inside
 // as that formula says of its two places (geo put --fences), come back
-// the same from fence get -o geojson through fence import, and list as
-// sectors; bad ones are refused and write nothing.
+// the same from fence get -o geojson through fence import, import as
+// rows of a CSV file (--sector-cols) that hold what the put ones do, and
+// list as sectors; bad ones are refused and write nothing.
 func TestFenceSectorFences(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "cams.db")
 	ks, must := onDB(t, db)
@@ -285,6 +286,20 @@ func TestFenceSectorFences(t *testing.T) {
 		cams[id] = s
 		must(args...)
 	}
+	// The cameras with a radius again, as rows of a CSV file, imported
+	// with --sector-cols: the same sectors.
+	var rows strings.Builder
+	rows.WriteString("id,lat,lon,reach,left,right,owner\n")
+	for _, id := range slices.Sorted(maps.Keys(cams)) {
+		if s := cams[id]; !math.IsInf(s.radius, 1) {
+			fmt.Fprintf(&rows, "%s,%v,%v,%vm,%v,%v,city\n", id, s.lat, s.lon, s.radius, s.from, s.to)
+		}
+	}
+	csvFile := filepath.Join(t.TempDir(), "cams.csv")
+	if err := os.WriteFile(csvFile, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("fence", "import", "--fences", "rows", "--radius-col", "reach", "--sector-cols", "left,right", csvFile)
 	// holds says whether s holds the point, and whether it lies within a
 	// metre of s's edges, where either answer goes.
 	holds := func(s sector, lat, lon float64) (in, near bool) {
@@ -320,6 +335,15 @@ func TestFenceSectorFences(t *testing.T) {
 			t.Fatalf("fence containing at %v, %v: %v, the bearing formula %v", lat, lon, got.Fences, ids)
 		}
 		held += len(ids)
+		var fromRows struct{ Fences []string }
+		if err := json.Unmarshal([]byte(must("-o", "json", "fence", "containing", "--fences", "rows", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon))), &fromRows); err != nil {
+			t.Fatal(err)
+		}
+		fromRows.Fences = slices.DeleteFunc(fromRows.Fences, func(id string) bool { return unsure[id] })
+		withRadius := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return math.IsInf(cams[id].radius, 1) })
+		if !slices.Equal(fromRows.Fences, withRadius) {
+			t.Fatalf("fence containing at %v, %v among the imported rows: %v, the bearing formula %v", lat, lon, fromRows.Fences, withRadius)
+		}
 	}
 	if held < 100 {
 		t.Fatalf("only %d sectors held a point: the test would not see much", held)
@@ -386,6 +410,16 @@ func TestFenceSectorFences(t *testing.T) {
 		if _, stderr, code := ks(bad.args...); code != bad.code || !strings.Contains(stderr, bad.says) {
 			t.Errorf("keyspace %s: exit %d, %q; want exit %d saying %q", strings.Join(bad.args, " "), code, stderr, bad.code, bad.says)
 		}
+	}
+	badRow := "id,lat,lon,radius,left,right\nc1,48.8,2.3,1km,10,20\nc2,48.8,2.3,1km,north,20\n"
+	if _, stderr, code := run(t, badRow, "--db", db, "fence", "import", "--fences", "bad", "--sector-cols", "left,right", "-"); code != 1 || !strings.Contains(stderr, "line 3") || !strings.Contains(stderr, `"north" is not a number`) {
+		t.Errorf("a row with a bearing north: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, badRow, "--db", db, "fence", "import", "--fences", "bad", "--sector-cols", "left", "-"); code != 2 || !strings.Contains(stderr, "FROM,TO") {
+		t.Errorf("--sector-cols of one column: exit %d, %q", code, stderr)
+	}
+	if out := must("stats"); strings.Contains(out, " bad ") {
+		t.Errorf("a refused import wrote the set: %s", out)
 	}
 	noFrom := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"fence":"sector","to":90,"radius":100}}]}`
 	if _, stderr, code := run(t, noFrom, "--db", db, "fence", "import", "--fences", "cams", "-"); code != 1 || !strings.Contains(stderr, "from property") {

@@ -190,11 +190,10 @@ func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (r
 		if math.IsNaN(s.Radius) || s.Radius < 0 {
 			return nil, fmt.Errorf("%w %q: sector radius %v must be a non-negative number of metres (+Inf for the bearings alone)", ErrBadFence, f.ID, s.Radius)
 		}
-		reg, err := newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
-		if err != nil {
-			return nil, fmt.Errorf("%w %q: %w", ErrBadFence, f.ID, errctx.Bare("geo", err))
+		if msg := badBearings(s.From, s.To); msg != "" {
+			return nil, fmt.Errorf("%w %q: %s", ErrBadFence, f.ID, msg)
 		}
-		return reg, nil
+		return newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
 	case f.Circle != nil:
 		c := f.Circle
 		if err := validate(c.Lat, c.Lon); err != nil {

@@ -102,22 +102,14 @@ const sectorSlack = 1e-12
 // (lat, lon) between bearings from and to (degrees, clockwise), or the
 // circle itself when the bearings span the whole turn.
 func newSector(lat, lon, radius, from, to float64) (region, error) {
-	for _, b := range []struct {
-		name string
-		deg  float64
-	}{{"from", from}, {"to", to}} {
-		if math.IsNaN(b.deg) || math.IsInf(b.deg, 0) {
-			return nil, fmt.Errorf("%w: sector bearing %s %v must be a number of degrees", ErrBadQuery, b.name, b.deg)
-		}
+	if msg := badBearings(from, to); msg != "" {
+		return nil, fmt.Errorf("%w: %s", ErrBadQuery, msg)
 	}
 	span := math.Mod(to-from, 360)
 	if span < 0 {
 		span += 360
 	}
-	switch {
-	case from == to:
-		return nil, fmt.Errorf("%w: sector bearings from and to are both %v: a sector needs an angle (0 to 360 is the whole circle)", ErrBadQuery, from)
-	case span == 0: // 0 to 360, −90 to 270: every bearing
+	if span == 0 { // 0 to 360, −90 to 270: every bearing
 		return newCircle(lat, lon, radius), nil
 	}
 	s := &sector{from: from, to: to, wide: span > 180}
@@ -138,6 +130,23 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 		s.box = s.bounds(span)
 	}
 	return s, nil
+}
+
+// badBearings says what is wrong with a sector's bearings, or "" when
+// nothing is: each must be a number, and they must differ.
+func badBearings(from, to float64) string {
+	for _, b := range []struct {
+		name string
+		deg  float64
+	}{{"from", from}, {"to", to}} {
+		if math.IsNaN(b.deg) || math.IsInf(b.deg, 0) {
+			return fmt.Sprintf("sector bearing %s %v must be a number of degrees", b.name, b.deg)
+		}
+	}
+	if from == to {
+		return fmt.Sprintf("sector bearings from and to are both %v: a sector needs an angle (0 to 360 is the whole circle)", from)
+	}
+	return ""
 }
 
 func (s *sector) boundingBox() Box { return s.box }
