@@ -121,9 +121,10 @@ func (s *Sector) UnmarshalJSON(b []byte) error {
 // below which searchEdge stops halving an undecided piece.
 const pieceFloor = 1e-9
 
-// pieceBudget bounds the pieces searchEdge tests on one edge: an edge
-// that grazes S for a long way within a hair of its side costs about
-// √(1/gap) pieces, and past the budget the edge is taken to graze.
+// pieceBudget bounds the pieces searchEdge tests on one edge, for an edge
+// that runs within a hair of what it seeks for a long way (one that
+// touches it at a point costs tens of pieces: BenchmarkSectorGrazingEdge);
+// past the budget, what the floor decides is taken.
 const pieceBudget = 1 << 18
 
 // withinSlack is withinTolerance as an angle, the margin of the dot
