@@ -267,8 +267,8 @@ func TestFenceSectorAreas(t *testing.T) {
 
 // TestFenceSectorCases: the cases the definitions decide, each against
 // what it implies: a side along a box's edge, a fence round the apex, a
-// hole round the sector, a vertex touching a side from outside, the
-// whole world, ±180°, a pole, no radius.
+// hole round the sector, a vertex touching a side from outside, a
+// sector fence, the whole world, ±180°, a pole, no radius.
 func TestFenceSectorCases(t *testing.T) {
 	fences := []Fence{
 		// East of the meridian 10 from the equator north: the quarter
@@ -292,6 +292,8 @@ func TestFenceSectorCases(t *testing.T) {
 		// A diamond west of the meridian 10 with its east vertex on it:
 		// it touches the north-east quarter's side at that point.
 		{ID: "diamond", Polygon: orb.Polygon{{{10, 0.5}, {9.8, 0.7}, {9.6, 0.5}, {9.8, 0.3}, {10, 0.5}}}},
+		// A camera's view north-east of (0, 10), itself a sector.
+		{ID: "cam", Sector: &Sector{Lat: 0.2, Lon: 10.2, Radius: 20_000, From: 0, To: 90}},
 		// The whole world: it meets every sector and lies within none
 		// that leaves a slice out, though its edges (the poles and ±180°)
 		// meet no such slice from (0, 0) westwards.
@@ -308,14 +310,14 @@ func TestFenceSectorCases(t *testing.T) {
 		area          Sector
 		meets, within []string
 	}{
-		{"north-east quarter", Sector{Lat: 0, Lon: 10, Radius: 200_000, From: 0, To: 90}, []string{"across-side", "diamond", "on-side", "round-apex", "world", "world-but-east"}, []string{"on-side"}},
-		{"the same with no radius", Sector{Lat: 0, Lon: 10, Radius: math.Inf(1), From: 0, To: 90}, []string{"across-side", "dateline", "diamond", "hole", "on-side", "round-apex", "world", "world-but-east"}, []string{"dateline", "on-side"}},
+		{"north-east quarter", Sector{Lat: 0, Lon: 10, Radius: 200_000, From: 0, To: 90}, []string{"across-side", "cam", "diamond", "on-side", "round-apex", "world", "world-but-east"}, []string{"cam", "on-side"}},
+		{"the same with no radius", Sector{Lat: 0, Lon: 10, Radius: math.Inf(1), From: 0, To: 90}, []string{"across-side", "cam", "dateline", "diamond", "hole", "on-side", "round-apex", "world", "world-but-east"}, []string{"cam", "dateline", "on-side"}},
 		{"south-west quarter", Sector{Lat: 0, Lon: 10, Radius: 200_000, From: 180, To: 270}, []string{"behind", "round-apex", "world", "world-but-east"}, []string{"behind"}},
-		{"all but the south-west", Sector{Lat: 0, Lon: 10, Radius: 200_000, From: 270, To: 180}, []string{"across-side", "diamond", "on-side", "round-apex", "world", "world-but-east"}, []string{"across-side", "diamond", "on-side"}},
+		{"all but the south-west", Sector{Lat: 0, Lon: 10, Radius: 200_000, From: 270, To: 180}, []string{"across-side", "cam", "diamond", "on-side", "round-apex", "world", "world-but-east"}, []string{"across-side", "cam", "diamond", "on-side"}},
 		{"east across ±180°", Sector{Lat: 60, Lon: 179, Radius: 200_000, From: 45, To: 135}, []string{"dateline", "world", "world-but-east"}, []string{"dateline"}},
 		{"from the north pole down the meridian 0", Sector{Lat: 90, Lon: 0, Radius: 300_000, From: 170, To: 190}, []string{"polar", "world", "world-but-east"}, []string{"polar"}},
 		{"from the north pole down the meridian 180", Sector{Lat: 90, Lon: 0, Radius: 300_000, From: -10, To: 10}, []string{"world", "world-but-east"}, nil},
-		{"all but a slice westwards, no radius", Sector{Lat: 0, Lon: 0, Radius: math.Inf(1), From: 280, To: 260}, []string{"across-side", "behind", "dateline", "diamond", "hole", "on-side", "polar", "round-apex", "world", "world-but-east"}, []string{"across-side", "behind", "dateline", "diamond", "hole", "on-side", "polar", "round-apex"}},
+		{"all but a slice westwards, no radius", Sector{Lat: 0, Lon: 0, Radius: math.Inf(1), From: 280, To: 260}, []string{"across-side", "behind", "cam", "dateline", "diamond", "hole", "on-side", "polar", "round-apex", "world", "world-but-east"}, []string{"across-side", "behind", "cam", "dateline", "diamond", "hole", "on-side", "polar", "round-apex"}},
 	}
 	for _, c := range cases {
 		area := Fence{Sector: &c.area}
