@@ -134,6 +134,22 @@ func decodeRegion(v []byte) (region, bool) {
 	return nil, false
 }
 
+// sectorHolds is decodeRegion(v).contains(lat, lon) for v a sector's
+// region value, without building the region (see sectorTest); ok is
+// false when v is no sector's, or a bad one.
+func sectorHolds(v []byte, lat, lon float64) (held, ok bool) {
+	var f [5]float64
+	if len(v) == 0 || v[0] != cellSector || !readFloats(v[1:], f[:]) ||
+		validate(f[0], f[1]) != nil || math.IsNaN(f[2]) || f[2] < 0 || badBearings(f[3], f[4]) != "" {
+		return false, false
+	}
+	if clockwise(f[3], f[4]) == 0 { // every bearing: newSector's circle
+		return Distance(f[0], f[1], lat, lon) <= f[2], true
+	}
+	t := newSectorTest(newRef(f[0], f[1]), f[2], f[3], f[4])
+	return t.contains(lat, lon), true
+}
+
 // cellParts splits a cell's value into its kind, its fence's expiry (0
 // for none) and what the kind carries; ok is false when the value is
 // empty or its expiry cut short or not after 1970.

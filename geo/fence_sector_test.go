@@ -523,3 +523,54 @@ func BenchmarkSectorGrazingEdge(b *testing.B) {
 		})
 	}
 }
+
+// TestSectorHolds: a lookup's test of a point against a sector's region
+// value says what the region built from it says, bit for bit: for random
+// sectors (whole circles, no radius, round the poles and ±180° among
+// them) and points near and on their edges; and a value that is no
+// sector's, or a bad one, is not ok.
+func TestSectorHolds(t *testing.T) {
+	r := rand.New(rand.NewPCG(103, 104))
+	held := 0
+	for i := range 3000 {
+		lat, lon := r.Float64()*180-90, r.Float64()*360-180
+		if i%5 == 0 {
+			lat = []float64{90, -90, 89.99, 0}[i%4]
+		}
+		s := randomSector(r, lat, lon)
+		if i%7 == 0 {
+			s.To = s.From + 360
+		}
+		v := Fence{Sector: s}.regionValue()
+		reg, ok := decodeRegion(v)
+		if !ok {
+			t.Fatalf("%+v: its region value does not decode", *s)
+		}
+		for range 5 {
+			d := r.Float64() * math.Min(s.Radius*1.2, 3e6)
+			plat, plon := towards(s.Lat, s.Lon, d, s.From+r.NormFloat64()*10)
+			got, ok := sectorHolds(v, plat, plon)
+			if want := reg.contains(plat, plon); !ok || got != want {
+				t.Fatalf("%+v at (%v, %v): sectorHolds %v (ok %v), the region %v", *s, plat, plon, got, ok, want)
+			}
+			if got {
+				held++
+			}
+		}
+	}
+	if held < 3000 {
+		t.Fatalf("only %d points held: the test would not see much", held)
+	}
+	for _, v := range [][]byte{
+		nil,
+		Fence{Circle: &Circle{Lat: 1, Lon: 2, Radius: 3}}.regionValue(),
+		Fence{Sector: &Sector{Lat: 91, Lon: 2, Radius: 3, From: 0, To: 90}}.regionValue(),
+		Fence{Sector: &Sector{Lat: 1, Lon: 2, Radius: -3, From: 0, To: 90}}.regionValue(),
+		Fence{Sector: &Sector{Lat: 1, Lon: 2, Radius: 3, From: 7, To: 7}}.regionValue(),
+		Fence{Sector: &Sector{Lat: 1, Lon: 2, Radius: 3, From: 0, To: 90}}.regionValue()[:20],
+	} {
+		if _, ok := sectorHolds(v, 1, 2); ok {
+			t.Errorf("%x: ok", v)
+		}
+	}
+}

@@ -70,9 +70,50 @@ type sector struct {
 	circle
 	box      Box     // the sector's own, within the circle's
 	from, to float64 // degrees, clockwise from north
-	centre   origin  // the circle's centre, for contains
 	h1, h2   half    // u_from and −u_to
 	wide     bool    // a span over 180°: either half-sphere, not both
+	test     sectorTest
+}
+
+// A sectorTest is what testing a point against a sector needs, and no
+// more: a fence lookup that meets a sector's edge cell builds one from
+// the sector's region key (sectorHolds) rather than the whole region,
+// whose box alone takes a dozen sines and cosines. The region's contains
+// is the same code on the same numbers.
+type sectorTest struct {
+	centre origin
+	radius float64
+	u1, u2 [3]float64 // u_from and −u_to
+	wide   bool
+}
+
+// newSectorTest returns the test of the sector of radius metres round c
+// between bearings from and to (whose span, clockwise, is not 0).
+func newSectorTest(c ref, radius, from, to float64) sectorTest {
+	t := sectorTest{centre: c.origin(), radius: radius, wide: clockwise(from, to) > 180}
+	east, north := eastNorth(c.sinφ, c.cosφ, c.lon)
+	sf, cf := math.Sincos(rad(from))
+	st, ct := math.Sincos(rad(to))
+	for i := range 3 {
+		t.u1[i] = cf*east[i] - sf*north[i]
+		t.u2[i] = -(ct*east[i] - st*north[i])
+	}
+	return t
+}
+
+func (t *sectorTest) contains(lat, lon float64) bool {
+	switch d := t.centre.distance(lat, lon); {
+	case d > t.radius: // bit for bit circle.contains
+		return false
+	case d <= apex:
+		return true
+	}
+	p := unitVector(lat, lon)
+	in1, in2 := dot(t.u1, p) >= 0, dot(t.u2, p) >= 0
+	if t.wide {
+		return in1 || in2
+	}
+	return in1 && in2
 }
 
 // half is the half-sphere u·P ≥ 0, with what bounding u·P over a
@@ -112,19 +153,10 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 	if span == 0 { // 0 to 360, −90 to 270: every bearing
 		return newCircle(lat, lon, radius), nil
 	}
-	s := &sector{from: from, to: to, wide: span > 180}
+	s := &sector{from: from, to: to}
 	s.circle.init(lat, lon, radius)
-	s.centre = s.circle.centre.origin()
-	sinφ, cosφ := s.circle.centre.sinφ, s.circle.centre.cosφ // the circle's, computed once
-	east, north := eastNorth(sinφ, cosφ, lon)
-	sf, cf := math.Sincos(rad(from))
-	st, ct := math.Sincos(rad(to))
-	var u1, u2 [3]float64
-	for i := range 3 {
-		u1[i] = cf*east[i] - sf*north[i]
-		u2[i] = -(ct*east[i] - st*north[i])
-	}
-	s.h1, s.h2 = newHalf(u1), newHalf(u2)
+	s.test = newSectorTest(s.circle.centre, radius, from, to) // the circle's centre, its trigonometry done once
+	s.h1, s.h2, s.wide = newHalf(s.test.u1), newHalf(s.test.u2), s.test.wide
 	s.box = s.circle.box
 	if !s.wide {
 		s.box = s.bounds(span)
@@ -243,20 +275,7 @@ func (s *sector) classifyBounds(lo1, hi1, lo2, hi2 float64) (outside, inside boo
 	return false, lo1 > sectorSlack && lo2 > sectorSlack
 }
 
-func (s *sector) contains(lat, lon float64) bool {
-	switch d := s.centre.distance(lat, lon); {
-	case d > s.radius: // bit for bit circle.contains
-		return false
-	case d <= apex:
-		return true
-	}
-	p := unitVector(lat, lon)
-	in1, in2 := dot(s.h1.u, p) >= 0, dot(s.h2.u, p) >= 0
-	if s.wide {
-		return in1 || in2
-	}
-	return in1 && in2
-}
+func (s *sector) contains(lat, lon float64) bool { return s.test.contains(lat, lon) }
 
 // unitVector is the point (lat, lon) on the unit sphere, the same vector
 // for a pole at any longitude and for ±180°.
