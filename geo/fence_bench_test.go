@@ -439,8 +439,8 @@ func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string
 // backends, against orb's planar test of the same polygon (orb, the
 // baseline) in the same run; the crossings of 1 km moves from those
 // points, whose paths are tested against the border when neither end is
-// inside it; Near and Intersecting (a circle, a box) from points outside
-// it; Within a box and a circle that hold it whole; and which of 200
+// inside it; Near and Intersecting (a circle, a box, a quarter sector)
+// from points outside it; Within a box and a circle that hold it whole; and which of 200
 // small circles and boxes lie within it.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
@@ -482,12 +482,16 @@ func BenchmarkFenceBorder(b *testing.B) {
 			ns, err := fs.Near(tx, p.Lat, p.Lon, 100_000, 0)
 			return len(ns), err
 		})
-		for _, kind := range []string{"circle", "box"} {
+		for _, kind := range []string{"circle", "box", "sector"} {
 			benchLookups(b, name, "intersecting-5km-"+kind, fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
 				p := near[i%len(near)]
 				area := geo.Fence{Circle: &geo.Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5000}}
-				if kind == "box" {
+				switch kind {
+				case "box":
 					area = geo.Fence{Box: &geo.Box{MinLat: p.Lat - 0.045, MinLon: p.Lon - 0.045, MaxLat: p.Lat + 0.045, MaxLon: p.Lon + 0.045}}
+				case "sector": // a quarter of the circle, facing each way in turn
+					from := float64(i%8) * 45
+					area = geo.Fence{Sector: &geo.Sector{Lat: p.Lat, Lon: p.Lon, Radius: 5000, From: from, To: from + 90}}
 				}
 				ids, err := fs.Intersecting(tx, area)
 				return len(ids), err

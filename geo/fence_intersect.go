@@ -73,11 +73,6 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	// the bands the area reaches.
 	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
 		meets := false
-		if a.sector != nil { // met by its edges, decoded
-			if f, err = decodeRings(f); err != nil {
-				return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
-			}
-		}
 		if f.rings != nil {
 			var err error
 			if meets, err = a.meetsStoredPolygon(f.rings); err != nil {
@@ -327,13 +322,16 @@ func (c *circle) meetsStoredPolygon(b []byte) (bool, error) {
 }
 
 // meetsStoredPolygon is s.intersects for the polygon fence whose rings
-// are stored in b, tested in place: a circle by circle.meetsStoredPolygon;
-// a box or a polygon by its edges against the fence's boundary
+// are stored in b, tested in place: a circle by circle.meetsStoredPolygon,
+// a sector by sectorFrame.meetsStoredPolygon; a box or a polygon by its edges against the fence's boundary
 // (storedPolygonMeetsPath, which reads the bands each edge reaches), then
 // by a vertex of either inside the other.
 func (s shape) meetsStoredPolygon(b []byte) (bool, error) {
-	if s.circle != nil {
+	switch {
+	case s.circle != nil:
 		return s.circle.meetsStoredPolygon(b)
+	case s.sector != nil:
+		return s.sector.meetsStoredPolygon(b)
 	}
 	if !indexedForm(b) {
 		pr, err := decodePolygon(b)

@@ -3,6 +3,7 @@ package geo
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 )
@@ -242,6 +243,41 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		}
 	}
 	return false
+}
+
+// meetsStoredPolygon is meetsShape for the polygon fence whose rings are
+// stored in b, read in place: the polygon holds the apex (either
+// spelling of a longitude on ±180°), or one of its edges within the
+// sector's radius of the apex meets the sector (storedPolygonEdgesNear,
+// which reads only the bands that near). A sector with no radius, or
+// rings that must be read whole (errWideRing), is met on the decoded
+// polygon.
+func (f *sectorFrame) meetsStoredPolygon(b []byte) (bool, error) {
+	whole := func() (bool, error) {
+		pr, err := decodePolygon(b)
+		if err != nil {
+			return false, err
+		}
+		return f.meetsShape(shapeOf(pr)), nil
+	}
+	if !indexedForm(b) || f.circle.θ >= math.Pi {
+		return whole()
+	}
+	lat, lons := f.circle.lat, []float64{f.circle.lon}
+	if math.Abs(f.circle.lon) == 180 {
+		lons = append(lons, -f.circle.lon)
+	}
+	for _, lon := range lons {
+		if held, err := storedPolygonContains(b, lat, lon); err != nil || held {
+			return held, err
+		}
+	}
+	θ := f.circle.θ
+	meets, err := storedPolygonEdgesNear(b, f.circle.centre, func() float64 { return θ }, f.meetsPath)
+	if errors.Is(err, errWideRing) {
+		return whole()
+	}
+	return meets, err
 }
 
 // meetsPath reports whether the path p meets the sector, as meetsShape
