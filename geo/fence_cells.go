@@ -143,7 +143,7 @@ func sectorHolds(v []byte, lat, lon float64) (held, ok bool) {
 		validate(f[0], f[1]) != nil || math.IsNaN(f[2]) || f[2] < 0 || badBearings(f[3], f[4]) != "" {
 		return false, false
 	}
-	if clockwise(f[3], f[4]) == 0 { // every bearing: newSector's circle
+	if sectorSpan(f[3], f[4]) == 0 { // every bearing: newSector's circle
 		return Distance(f[0], f[1], lat, lon) <= f[2], true
 	}
 	t := newSectorTest(newRef(f[0], f[1]), f[2], f[3], f[4])

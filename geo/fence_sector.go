@@ -143,7 +143,7 @@ type sectorFrame struct {
 }
 
 func newSectorFrame(s *sector) sectorFrame {
-	f := sectorFrame{sector: s, a: unitVector(s.circle.lat, s.circle.lon), span: rad(clockwise(s.from, s.to)), cosθ: math.Cos(s.circle.θ)}
+	f := sectorFrame{sector: s, a: unitVector(s.circle.lat, s.circle.lon), span: rad(sectorSpan(s.from, s.to)), cosθ: math.Cos(s.circle.θ)}
 	f.east, f.north = eastNorth(s.circle.centre.sinφ, s.circle.centre.cosφ, s.circle.lon)
 	return f
 }

@@ -90,7 +90,7 @@ type sectorTest struct {
 // newSectorTest returns the test of the sector of radius metres round c
 // between bearings from and to (whose span, clockwise, is not 0).
 func newSectorTest(c ref, radius, from, to float64) sectorTest {
-	t := sectorTest{centre: c.origin(), radius: radius, wide: clockwise(from, to) > 180}
+	t := sectorTest{centre: c.origin(), radius: radius, wide: sectorSpan(from, to) > 180}
 	east, north := eastNorth(c.sinφ, c.cosφ, c.lon)
 	sf, cf := math.Sincos(rad(from))
 	st, ct := math.Sincos(rad(to))
@@ -146,10 +146,7 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 	if msg := badBearings(from, to); msg != "" {
 		return nil, fmt.Errorf("%w: %s", ErrBadQuery, msg)
 	}
-	span := math.Mod(to-from, 360)
-	if span < 0 {
-		span += 360
-	}
+	span := sectorSpan(from, to)
 	if span == 0 { // 0 to 360, −90 to 270: every bearing
 		return newCircle(lat, lon, radius), nil
 	}
@@ -162,6 +159,18 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 		s.box = s.bounds(span)
 	}
 	return s, nil
+}
+
+// sectorSpan is the angle in degrees, in [0, 360), clockwise from
+// bearing from to bearing to: 0 is every bearing. Everything that tells a
+// sector from its whole circle, or a wide sector from a narrow one, takes
+// it from here, so that they agree to the last bit.
+func sectorSpan(from, to float64) float64 {
+	span := math.Mod(to-from, 360)
+	if span < 0 {
+		span += 360
+	}
+	return span
 }
 
 // badBearings says what is wrong with a sector's bearings, or "" when
