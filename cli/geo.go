@@ -222,7 +222,7 @@ func geoCommand() *ucli.Command {
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
-					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box or polygon to search"},
+					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box, polygon or sector to search"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, explainFlags()...),
 				Action: geoWithin,

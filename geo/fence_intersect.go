@@ -55,7 +55,7 @@ import (
 const intersectCells = 4
 
 // Intersecting returns the ids of the fences that share at least one
-// point with area, in order: a circle, a box or a polygon, as a Fence
+// point with area, in order: a circle, a box, a polygon or a sector, as a Fence
 // describes one (its id and expiry are not needed). Edges count, as they
 // do for Containing; fences that have expired are left out. A bad area is
 // an error wrapping ErrBadFence or ErrInvalidPoint that reads nothing.

@@ -78,7 +78,7 @@ const withinTolerance = 1e-3
 const withinNudge = 1e-9
 
 // Within returns the ids of the fences that lie wholly inside area, in
-// order: a circle, a box or a polygon, as a Fence describes one (its id
+// order: a circle, a box, a polygon or a sector, as a Fence describes one (its id
 // and expiry are not needed). Edges count; fences that have expired are
 // left out. A bad area is an error wrapping ErrBadFence or
 // ErrInvalidPoint that reads nothing.
