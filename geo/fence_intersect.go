@@ -39,6 +39,8 @@ import (
 //     from it. (A polygon fence stored with band indexes is met by each
 //     edge of the area on the bands it reaches, and tests the area's
 //     vertices, in place: shape.meetsStoredPolygon.)
+//   - either is a sector: fence_sector.go, whose sides are great-circle
+//     arcs, not edges.
 //
 // Edges are straight lines in longitude and latitude (path.go), a box's
 // along its meridians and parallels, a polygon's as its rings draw them.

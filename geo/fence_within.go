@@ -43,6 +43,7 @@ import (
 //     second finds those: each piece of A's boundary near F, cut where
 //     F's edges meet it, is tested a hair (withinNudge) to its outside
 //     side at its midpoint.
+//   - A or F is a sector: fence_sector.go.
 //
 // A's boundary on the sphere is not all of its edges in longitude and
 // latitude: a box or multipolygon across ±180° has edges along the seam
