@@ -69,7 +69,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
 					"keyspace fence put --fences zones --polygon zone.geojson depot",
 				ArgsUsage: "ID",
-				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 					fenceTTLFlag(),
 				),
@@ -141,7 +141,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 2km --sector 45,135\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
-				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
@@ -155,7 +155,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km --sector 300,60\n" +
 					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
 					"keyspace fence within --fences zones --fence sf-box",
-				Flags: append(append([]ucli.Flag{fencesFlag(), sectorRegionFlag()}, regionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
@@ -192,6 +192,13 @@ func fenceCommand() *ucli.Command {
 // the circle's slice between two bearings, as geo near's --sector keeps.
 func sectorRegionFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "sector", Usage: "a sector: the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
+}
+
+// sectorRegionFlags are regionFlags with --sector after the circle's.
+func sectorRegionFlags() []ucli.Flag {
+	flags := regionFlags()
+	radius := slices.IndexFunc(flags, func(f ucli.Flag) bool { return f.Names()[0] == "radius" })
+	return slices.Insert(flags, radius+1, sectorRegionFlag())
 }
 
 // regionFlags are the flags that describe a region: a circle, a box (by
