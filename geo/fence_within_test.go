@@ -134,7 +134,8 @@ func smallFence(r *rand.Rand, id string, lat, lon float64) Fence {
 // radii; otherwise by sampling f (its outline, 100 samples an edge, or a
 // circle's edge at 360 points, and its inside on a grid) against a
 // (fenceHolds), and a's vertices against f. A sample outside a, or a
-// vertex of a inside f and clear of f's edges, says f is not within
+// vertex of a inside f and clear of f's edges (a sector's, with a point
+// round it outside a by more than a centimetre), says f is not within
 // (misses); when neither turns up, f is within (through) unless its
 // outline comes within two samples' spacing of a's, where sampling cannot
 // tell (grazes). A sample outside a by less than 1 cm is a graze too.
@@ -174,7 +175,26 @@ func withinOracle(a, f Fence) int {
 			verdict = grazes
 		}
 	}
-	if a.Circle == nil {
+	switch {
+	case a.Sector != nil:
+		// A sector's corner inside f: f holds the points round it out to
+		// its clearance, and misses if one lies outside the sector by
+		// more than a centimetre (the slice beyond a sector's apex may be
+		// too thin for that).
+		for _, v := range corners(a) {
+			clear := boundaryGap(f, v)
+			if !fenceHolds(f, v.Lat, v.Lon) || clear <= 0.01 {
+				continue
+			}
+			for i := range 360 {
+				lat, lon := destination(v.Lat, v.Lon, clear*0.9, float64(i)*math.Pi/180)
+				q := Point{Lat: lat, Lon: lon}
+				if !fenceHolds(a, lat, lon) && boundaryGap(a, q) > 0.01 && fenceHolds(f, lat, lon) {
+					return misses
+				}
+			}
+		}
+	case a.Circle == nil:
 		for _, v := range corners(a) {
 			if fenceHolds(f, v.Lat, v.Lon) && boundaryGap(f, v) > 0.01 {
 				return misses
@@ -409,8 +429,8 @@ func FuzzShapeWithin(f *testing.F) {
 				t.Fatal(err)
 			}
 			if v != grazes && got != (v == through) {
-				t.Fatalf("area (circle %+v, box %+v, polygon %v) and fence (circle %+v, box %+v, polygon %v, in place %v): Within says %v, the oracle %v",
-					a.Circle, a.Box, a.Polygon, fence.Circle, fence.Box, fence.Polygon, s.rings != nil, got, v == through)
+				t.Fatalf("area (circle %+v, box %+v, polygon %v, sector %+v) and fence (circle %+v, box %+v, polygon %v, sector %+v, in place %v): Within says %v, the oracle %v",
+					a.Circle, a.Box, a.Polygon, a.Sector, fence.Circle, fence.Box, fence.Polygon, fence.Sector, s.rings != nil, got, v == through)
 			}
 		}
 	})
