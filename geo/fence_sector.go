@@ -71,11 +71,14 @@ import (
 //
 //   - A a circle: the sector's distance from A's antipode is at least π
 //     less A's radius (circle.holdsShape, as for any fence).
-//   - A a box or a polygon: A holds the apex, and no piece of A's
-//     boundary comes into the sector by more than withinTolerance
-//     (heldBy: the pieces searched against the sector shrunk by that).
-//     The sector is connected: a point of it outside A would be reached
-//     from the apex across A's boundary.
+//   - A a box or a polygon: no piece of A's boundary comes into the
+//     sector by more than withinTolerance (heldBy: the pieces searched
+//     against the sector shrunk by that), and A holds a point well inside
+//     the sector. The sector's inside is connected: if A's boundary does
+//     not come into it, it lies in A or outside A whole. (Not the apex,
+//     which may lie on A's boundary: FuzzShapeWithin found a sector from
+//     the south pole, facing away from a box that reaches the pole, taken
+//     to lie within it.)
 //   - A a sector: as for a box or a polygon fence, with the fence's
 //     boundary curves for its edges (below).
 
@@ -243,6 +246,17 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		}
 	}
 	return false
+}
+
+// inner is a point well inside the sector: along its middle bearing, half
+// its radius out (a quarter of the way round the world when that is
+// less).
+func (f *sectorFrame) inner() (lat, lon float64) {
+	d := min(f.circle.θ/2, math.Pi/4)
+	t := f.direction(rad(f.from) + f.span/2)
+	sd, cd := math.Sincos(d)
+	p := [3]float64{cd*f.a[0] + sd*t[0], cd*f.a[1] + sd*t[1], cd*f.a[2] + sd*t[2]}
+	return math.Asin(max(-1, min(1, p[2]))) * 180 / math.Pi, math.Atan2(p[1], p[0]) * 180 / math.Pi
 }
 
 // meetsStoredPolygon is meetsShape for the polygon fence whose rings are
@@ -627,13 +641,15 @@ func (f *sectorFrame) distance(p ref) float64 {
 }
 
 // heldBy reports whether every point of the sector lies in b's area, a
-// box or a polygon (the sector being a fence): b holds its apex, and no
-// piece of b's boundary (a piece with the area's outside beside it) comes
-// into the sector by more than withinTolerance. The sector is connected,
-// so if it held a point outside the area, the way there from the apex
-// would cross the boundary inside it.
+// box or a polygon (the sector being a fence): no piece of b's boundary
+// (a piece with the area's outside beside it) comes into the sector by
+// more than withinTolerance, and b holds a point well inside the sector
+// (inner). The sector's inside is connected, so if no boundary comes into
+// it, it lies all inside the area or all outside. (The apex is no such
+// point: it may lie on the boundary, as a sector from the pole does on a
+// box that reaches the pole, the sector's inside then on either side.)
 func (f *sectorFrame) heldBy(b *boundary) bool {
-	if !b.contains(f.circle.lat, f.circle.lon) {
+	if lat, lon := f.inner(); !b.contains(lat, lon) {
 		return false
 	}
 	inner := newCircle(f.circle.lat, f.circle.lon, max(0, f.circle.radius-withinTolerance))
