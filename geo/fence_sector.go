@@ -652,10 +652,10 @@ func (f *sectorFrame) heldBy(b *boundary) bool {
 	if lat, lon := f.inner(); !b.contains(lat, lon) {
 		return false
 	}
-	inner := newCircle(f.circle.lat, f.circle.lon, max(0, f.circle.radius-withinTolerance))
+	shrunk := newCircle(f.circle.lat, f.circle.lon, max(0, f.circle.radius-withinTolerance))
 	classify := func(pc *piece) (skip, found bool) {
 		if f.circle.θ < math.Pi {
-			if out, _ := inner.classify(pc.rect); out {
+			if out, _ := shrunk.classify(pc.rect); out {
 				return true, false
 			}
 		}
@@ -673,7 +673,7 @@ func (f *sectorFrame) heldBy(b *boundary) bool {
 		return hi1 <= withinSlack || hi2 <= withinSlack, false
 	}
 	inside := func(lat, lon float64) bool {
-		if f.circle.θ < math.Pi && Distance(f.circle.lat, f.circle.lon, lat, lon) >= inner.radius {
+		if f.circle.θ < math.Pi && Distance(f.circle.lat, f.circle.lon, lat, lon) >= shrunk.radius {
 			return false
 		}
 		p := unitVector(lat, lon)
