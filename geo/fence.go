@@ -184,14 +184,8 @@ func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (r
 	switch {
 	case f.Sector != nil:
 		s := f.Sector
-		if err := validate(s.Lat, s.Lon); err != nil {
-			return nil, fmt.Errorf("fence %q: %w", f.ID, errctx.Bare("geo", err))
-		}
-		if math.IsNaN(s.Radius) || s.Radius < 0 {
-			return nil, fmt.Errorf("%w %q: sector radius %v must be a non-negative number of metres (+Inf for the bearings alone)", ErrBadFence, f.ID, s.Radius)
-		}
-		if msg := badBearings(s.From, s.To); msg != "" {
-			return nil, fmt.Errorf("%w %q: %s", ErrBadFence, f.ID, msg)
+		if err := s.check(f.ID); err != nil {
+			return nil, err
 		}
 		return newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
 	case f.Circle != nil:

@@ -117,18 +117,16 @@ func (f Fence) regionValue() []byte {
 
 // decodeRegion reads a regionValue.
 func decodeRegion(v []byte) (region, bool) {
-	var f [5]float64
+	if s, ok := sectorValue(v); ok {
+		reg, err := newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
+		return reg, err == nil
+	}
+	var f [4]float64
 	switch {
 	case len(v) == 0:
-	case v[0] == cellSector && readFloats(v[1:], f[:]):
-		if validate(f[0], f[1]) != nil || math.IsNaN(f[2]) || f[2] < 0 {
-			return nil, false
-		}
-		reg, err := newSector(f[0], f[1], f[2], f[3], f[4])
-		return reg, err == nil
 	case v[0] == cellCircle && readFloats(v[1:], f[:3]):
 		return newCircle(f[0], f[1], f[2]), true
-	case v[0] == cellBox && readFloats(v[1:], f[:4]):
+	case v[0] == cellBox && readFloats(v[1:], f[:]):
 		return new(boxRegion).init(Box{MinLat: f[0], MinLon: f[1], MaxLat: f[2], MaxLon: f[3]}), true
 	}
 	return nil, false
@@ -138,16 +136,26 @@ func decodeRegion(v []byte) (region, bool) {
 // region value, without building the region (see sectorTest); ok is
 // false when v is no sector's, or a bad one.
 func sectorHolds(v []byte, lat, lon float64) (held, ok bool) {
-	var f [5]float64
-	if len(v) == 0 || v[0] != cellSector || !readFloats(v[1:], f[:]) ||
-		validate(f[0], f[1]) != nil || math.IsNaN(f[2]) || f[2] < 0 || badBearings(f[3], f[4]) != "" {
+	s, ok := sectorValue(v)
+	switch {
+	case !ok:
 		return false, false
+	case sectorSpan(s.From, s.To) == 0: // every bearing: newSector's circle
+		return Distance(s.Lat, s.Lon, lat, lon) <= s.Radius, true
 	}
-	if sectorSpan(f[3], f[4]) == 0 { // every bearing: newSector's circle
-		return Distance(f[0], f[1], lat, lon) <= f[2], true
-	}
-	t := newSectorTest(newRef(f[0], f[1]), f[2], f[3], f[4])
+	t := newSectorTest(newRef(s.Lat, s.Lon), s.Radius, s.From, s.To)
 	return t.contains(lat, lon), true
+}
+
+// sectorValue reads a sector's region value; ok is false when v is no
+// sector's, or a bad one (Sector.check).
+func sectorValue(v []byte) (s Sector, ok bool) {
+	var f [5]float64
+	if len(v) == 0 || v[0] != cellSector || !readFloats(v[1:], f[:]) {
+		return s, false
+	}
+	s = Sector{Lat: f[0], Lon: f[1], Radius: f[2], From: f[3], To: f[4]}
+	return s, s.check("") == nil
 }
 
 // cellParts splits a cell's value into its kind, its fence's expiry (0

@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
+
+	"github.com/keyspacedb/keyspace/internal/errctx"
 )
 
 // Sectors among fences: the fences that meet a sector, or lie within
@@ -88,6 +91,22 @@ import (
 // Index.Sector searches; a Radius of +Inf is the bearings alone.
 type Sector struct {
 	Lat, Lon, Radius, From, To float64
+}
+
+// check says what is wrong with s as the fence or area id, if anything:
+// its apex out of range (ErrInvalidPoint), its radius not a non-negative
+// number or its bearings not two different numbers (ErrBadFence).
+func (s *Sector) check(id string) error {
+	if err := validate(s.Lat, s.Lon); err != nil {
+		return fmt.Errorf("fence %q: %w", id, errctx.Bare("geo", err))
+	}
+	if math.IsNaN(s.Radius) || s.Radius < 0 {
+		return fmt.Errorf("%w %q: sector radius %v must be a non-negative number of metres (+Inf for the bearings alone)", ErrBadFence, id, s.Radius)
+	}
+	if msg := badBearings(s.From, s.To); msg != "" {
+		return fmt.Errorf("%w %q: %s", ErrBadFence, id, msg)
+	}
+	return nil
 }
 
 // sectorJSON is a Sector as JSON: Radius is left out for +Inf, which
@@ -217,11 +236,28 @@ func (f *sectorFrame) boundaryAngle(p [3]float64) float64 {
 // holds p, within withinSlack: the apex and the points beside a side by
 // less than that are in.
 func (f *sectorFrame) wedgeContains(p [3]float64) bool {
-	g1, g2 := dot(f.h1.u, p), dot(f.h2.u, p)
-	if f.wide {
-		return g1 >= -withinSlack || g2 >= -withinSlack
+	return f.wedgeHolds(dot(f.h1.u, p), dot(f.h2.u, p), -withinSlack)
+}
+
+// wedgeHolds reports whether values g1 and g2 of u_from·P and −u_to·P
+// (a point's, or bounds over a piece) put P in the wedge with margin m:
+// both at least m, or for a span over 180° either.
+func (f *sectorFrame) wedgeHolds(g1, g2, m float64) bool {
+	if f.test.wide {
+		return g1 >= m || g2 >= m
 	}
-	return g1 >= -withinSlack && g2 >= -withinSlack
+	return g1 >= m && g2 >= m
+}
+
+// halfBounds bounds u_from·P and −u_to·P over the piece: the tighter of
+// its rectangle's bounds (half.bounds) and its Taylor bounds.
+func (f *sectorFrame) halfBounds(pc *piece) (lo1, hi1, lo2, hi2 float64) {
+	t := newRectTrig(pc.rect)
+	lo1, hi1 = f.h1.bounds(&t)
+	lo2, hi2 = f.h2.bounds(&t)
+	tlo1, thi1 := pc.bounds(f.h1.u)
+	tlo2, thi2 := pc.bounds(f.h2.u)
+	return max(lo1, tlo1), min(hi1, thi1), max(lo2, tlo2), min(hi2, thi2)
 }
 
 // meetsShape reports whether the sector shares a point with the fence g
@@ -241,7 +277,7 @@ func (f *sectorFrame) meetsShape(g shape) bool {
 		return true
 	}
 	for _, e := range g.edges() {
-		if searchEdge(e, f.classifyPiece, f.contains, true) {
+		if f.meetsPath(e) {
 			return true
 		}
 	}
@@ -354,16 +390,10 @@ func (f *sectorFrame) classifyPiece(pc *piece) (skip, found bool) {
 // are. The bounds on each dot product are the tighter of its
 // rectangle's and its Taylor bounds.
 func (f *sectorFrame) classifyRest(pc *piece) (skip, found bool) {
-	t := newRectTrig(pc.rect)
-	lo1, hi1 := f.h1.bounds(&t)
-	lo2, hi2 := f.h2.bounds(&t)
-	tlo1, thi1 := pc.bounds(f.h1.u)
-	tlo2, thi2 := pc.bounds(f.h2.u)
-	lo1, hi1, lo2, hi2 = max(lo1, tlo1), min(hi1, thi1), max(lo2, tlo2), min(hi2, thi2)
-	if f.wide { // Z: both negative
-		return lo1 >= -withinSlack || lo2 >= -withinSlack, hi1 < -withinSlack && hi2 < -withinSlack
-	}
-	return lo1 >= -withinSlack && lo2 >= -withinSlack, hi1 < -withinSlack || hi2 < -withinSlack
+	lo1, hi1, lo2, hi2 := f.halfBounds(pc)
+	// Skipped when every point is in the wedge within the slack, found
+	// when no point is.
+	return f.wedgeHolds(lo1, lo2, -withinSlack), !f.wedgeHolds(hi1, hi2, -withinSlack)
 }
 
 // restContains reports whether Z holds (lat, lon) by more than
@@ -602,7 +632,7 @@ func (f *sectorFrame) inSets(c *curve) []interval {
 	h1 := c.atLeast(f.h1.u, -sectorSlack)
 	h2 := c.atLeast(f.h2.u, -sectorSlack)
 	in := intersect(h1, h2)
-	if f.wide {
+	if f.test.wide {
 		in = union(h1, h2)
 	}
 	if f.circle.θ < math.Pi {
@@ -618,7 +648,7 @@ func (f *sectorFrame) restSets(c *curve) []interval {
 	neg := func(u [3]float64) [3]float64 { return [3]float64{-u[0], -u[1], -u[2]} }
 	z1 := c.atLeast(neg(f.h1.u), withinSlack)
 	z2 := c.atLeast(neg(f.h2.u), withinSlack)
-	if f.wide {
+	if f.test.wide {
 		return intersect(z1, z2)
 	}
 	return union(z1, z2)
@@ -659,29 +689,16 @@ func (f *sectorFrame) heldBy(b *boundary) bool {
 				return true, false
 			}
 		}
-		// The greatest u·P of each half-sphere, the tighter of the
-		// rectangle's and the Taylor bound.
-		t := newRectTrig(pc.rect)
-		_, hi1 := f.h1.bounds(&t)
-		_, hi2 := f.h2.bounds(&t)
-		_, thi1 := pc.bounds(f.h1.u)
-		_, thi2 := pc.bounds(f.h2.u)
-		hi1, hi2 = min(hi1, thi1), min(hi2, thi2)
-		if f.wide {
-			return hi1 <= withinSlack && hi2 <= withinSlack, false
-		}
-		return hi1 <= withinSlack || hi2 <= withinSlack, false
+		// Skipped when no point is in the wedge by the slack.
+		_, hi1, _, hi2 := f.halfBounds(pc)
+		return !f.wedgeHolds(hi1, hi2, withinSlack), false
 	}
 	inside := func(lat, lon float64) bool {
 		if f.circle.θ < math.Pi && Distance(f.circle.lat, f.circle.lon, lat, lon) >= shrunk.radius {
 			return false
 		}
 		p := unitVector(lat, lon)
-		g1, g2 := dot(f.h1.u, p), dot(f.h2.u, p)
-		if f.wide {
-			return g1 > withinSlack || g2 > withinSlack
-		}
-		return g1 > withinSlack && g2 > withinSlack
+		return f.wedgeHolds(dot(f.h1.u, p), dot(f.h2.u, p), withinSlack)
 	}
 	for i, e := range b.pieces.edges {
 		if out, _ := f.classify(e.rect()); out {

@@ -222,14 +222,15 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
-	// A sector with no radius (geo knn --sector) holds a slice of every
-	// point there is: reading it first, as a region with a Limit is read
-	// while cheap, would spend the budget on points in key order, not
-	// near; the k-nearest search held within it answers at once.
-	if sec, ok := reg.(*sector); ok && o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && sec.radius >= whole && !o.FarthestFirst {
-		return ix.nearestIn(tx, lat, lon, reg, o, Stats{})
-	}
 	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil {
+		// A sector with no radius (geo knn --sector) holds a slice of
+		// every point there is: reading it first, as a region with a
+		// Limit is read while cheap, would spend the budget on points in
+		// key order, not near; the k-nearest search held within it
+		// answers at once.
+		if sec, ok := reg.(*sector); ok && sec.radius >= whole && !o.FarthestFirst {
+			return ix.nearestIn(tx, lat, lon, reg, o, Stats{})
+		}
 		found.budget = readBudget(o.Limit)
 		if o.FarthestFirst {
 			found.budget = farthestBudget(o.Limit)

@@ -68,11 +68,10 @@ import (
 // 180° runs down the meridian 0 and bearing 0° down the meridian 180.
 type sector struct {
 	circle
-	box      Box     // the sector's own, within the circle's
-	from, to float64 // degrees, clockwise from north
-	h1, h2   half    // u_from and −u_to
-	wide     bool    // a span over 180°: either half-sphere, not both
-	test     sectorTest
+	box      Box        // the sector's own, within the circle's
+	from, to float64    // degrees, clockwise from north
+	h1, h2   half       // u_from and −u_to
+	test     sectorTest // its point test, whose wide says a span over 180°: either half-sphere, not both
 }
 
 // A sectorTest is what testing a point against a sector needs, and no
@@ -84,7 +83,7 @@ type sectorTest struct {
 	centre origin
 	radius float64
 	u1, u2 [3]float64 // u_from and −u_to
-	wide   bool
+	wide   bool       // a span over 180°: either half-sphere, not both
 }
 
 // newSectorTest returns the test of the sector of radius metres round c
@@ -153,9 +152,9 @@ func newSector(lat, lon, radius, from, to float64) (region, error) {
 	s := &sector{from: from, to: to}
 	s.circle.init(lat, lon, radius)
 	s.test = newSectorTest(s.circle.centre, radius, from, to) // the circle's centre, its trigonometry done once
-	s.h1, s.h2, s.wide = newHalf(s.test.u1), newHalf(s.test.u2), s.test.wide
+	s.h1, s.h2 = newHalf(s.test.u1), newHalf(s.test.u2)
 	s.box = s.circle.box
-	if !s.wide {
+	if !s.test.wide {
 		s.box = s.bounds(span)
 	}
 	return s, nil
@@ -272,7 +271,7 @@ func (s *sector) classify(r rect) (outside, inside bool) {
 // it for each half-sphere: outside the wedge (the sector's bearings,
 // ignoring its radius), or inside it.
 func (s *sector) classifyBounds(lo1, hi1, lo2, hi2 float64) (outside, inside bool) {
-	if s.wide {
+	if s.test.wide {
 		if hi1 < -sectorSlack && hi2 < -sectorSlack {
 			return true, false
 		}
