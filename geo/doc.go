@@ -93,6 +93,15 @@
 //     classified by rows and columns as a circle's block is
 //     (sectorBlockCover), a larger one by the descent from that box. With no radius (+Inf) and a Limit of k, the k nearest
 //     in those directions, by the k-nearest search held within it.
+//   - Along: within r metres of a line, an orb.LineString or
+//     orb.MultiLineString (a route, a road), its edges straight in
+//     longitude and latitude as GeoJSON draws them; each result's distance
+//     is from the line (PostGIS's ST_DWithin against a line, Tile38's
+//     INTERSECTS … BUFFER). The corridor is covered with a budget of
+//     cells that grows with its length over its radius; its cells are
+//     classified, and its candidates measured, against the pieces of the
+//     line near them (along.go, which proves a cell outside by a branch
+//     and bound on the triangle inequality alone).
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see

@@ -66,6 +66,36 @@ func ExampleIndex_Sector() {
 	// alcatraz 4320 m
 }
 
+// Along a route: the landmarks within 500 m of a walk from the Ferry
+// Building up the Embarcadero to Pier 39 and on to Fisherman's Wharf,
+// nearest the route first, each at its distance from the route (the
+// nearest point of any of its legs). Ghirardelli Square, some 505 m past
+// the walk's end, and Coit Tower, on the hill above it, are farther.
+func ExampleIndex_Along() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		return places.PutAll(tx, []geo.Point{
+			{ID: "coit-tower", Lat: 37.8024, Lon: -122.4058},
+			{ID: "exploratorium", Lat: 37.8017, Lon: -122.3973},
+			{ID: "levis-plaza", Lat: 37.8030, Lon: -122.4022},
+			{ID: "ghirardelli", Lat: 37.8059, Lon: -122.4228},
+			{ID: "bay-bridge", Lat: 37.7983, Lon: -122.3778},
+		})
+	})
+	route := orb.LineString{{-122.3937, 37.7955}, {-122.4010, 37.8060}, {-122.4098, 37.8087}, {-122.4177, 37.8080}}
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.Along(tx, route, 500, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f m\n", r.ID, r.Distance)
+		}
+		return err
+	})
+	// Output:
+	// exploratorium 55 m
+	// levis-plaza 253 m
+}
+
 func ExampleIndex_Nearest() {
 	store := keyspace.NewMemory()
 	stations := geo.NewIndex("stations")

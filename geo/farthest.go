@@ -70,7 +70,7 @@ func (ix *Index) farthest(tx keyspace.Tx, lat, lon float64, reg, covered region,
 	if o.Explain != nil {
 		*o.Explain = Explain{} // what the search that answers reads
 	}
-	s.inside, s.edge = &found.inside, found.regionTests(reg, lat, lon, o.Explain)
+	s.edge, s.inside = found.regionTests(reg, lat, lon, o.Explain)
 	for _, c := range found.cover.cover(covered, o.maxCells(covered)) {
 		s.push(c.cell, c.inside)
 	}

@@ -19,11 +19,15 @@ import (
 	"github.com/paulmach/orb/planar"
 )
 
-// FuzzCovering checks the covering's two promises for a circle, a box and
-// a sector against one point: a point in the region has its hash in some span of its
+// FuzzCovering checks the covering's two promises for a circle, a box, a
+// sector and a corridor (along the line from the centre to the box's
+// corner) against one point: a point in the region has its hash in some span of its
 // grid (geohash or polar cap), and a point in an "inside" span is in the
 // region.
 func FuzzCovering(f *testing.F) {
+	f.Add(37.7, -122.4, 100.0, 37.75, -122.35, 37.8, -122.3) // a corridor of 100 m
+	f.Add(89.0, 0.0, 3000.0, 89.02, 179.0, 89.0, 170.0)      // a corridor round the pole
+	f.Add(10.0, 179.9, 500.0, 10.001, -179.95, 10.0, -179.8) // a corridor across ±180
 	f.Add(37.7, -122.4, 1000.0, 37.705, -122.4, 10.0, 20.0)
 	f.Add(89.99, 0.0, 5000.0, 90.0, 123.0, -5.0, 170.0)    // the pole
 	f.Add(0.0, 179.99, 20000.0, 0.0, -179.99, 5.0, -175.0) // across ±180
@@ -43,11 +47,19 @@ func FuzzCovering(f *testing.F) {
 		if sec, err := newSector(lat, lon, radius, 4*lat2, lon2); err == nil { // bearings from the box's corner
 			regions["sector"] = sec
 		}
+		// The corridor along the line from the centre to the box's corner.
+		if c, err := newCorridor(orb.LineString{{lon, lat}, {lon2, lat2}}, radius); err == nil {
+			regions["corridor"] = c
+		}
 		g, h := locate(plat, plon)
 		for name, reg := range regions {
 			in := reg.contains(plat, plon)
 			found := false
-			for _, s := range spans(reg, cover(reg, DefaultMaxCells)) {
+			maxCells := DefaultMaxCells
+			if c, ok := reg.(*corridor); ok {
+				maxCells = min(corridorMaxCells(c), 64) // its cells split finer, and fuzzing stays quick
+			}
+			for _, s := range spans(reg, cover(reg, maxCells)) {
 				if s.grid != g || h < s.lo || h > s.hi {
 					continue
 				}

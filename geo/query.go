@@ -222,7 +222,8 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
-	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil {
+	_, isCorridor := reg.(*corridor) // measured from its line, not (lat, lon)
+	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && !isCorridor {
 		// A sector with no radius (geo knn --sector) holds a slice of
 		// every point there is: reading it first, as a region with a
 		// Limit is read while cheap, would spend the budget on points in
@@ -240,7 +241,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 		}
 	}
 	covered := reg // what the covering covers: reg, less what lies before the cursor
-	if o.After != nil {
+	if o.After != nil && !isCorridor {
 		covered = newBeyond(reg, lat, lon, o.After.Distance, o.FarthestFirst)
 	}
 	cells := found.cover.cover(covered, o.maxCells(covered))
@@ -254,7 +255,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 			o.Explain.addRange(s.grid, s.lo, s.hi)
 		}
 	}
-	test := found.regionTests(reg, lat, lon, o.Explain)
+	test, inside := found.regionTests(reg, lat, lon, o.Explain)
 	// The ranges, ascending, are visited in one call (keyspace.VisitRanges),
 	// each with its run's test: a run of cells inside the region rejects
 	// nothing, so it has nothing to explain either.
@@ -269,7 +270,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 		found.enough = o.Limit
 	}
 	c := &found.visit
-	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: &found.inside, budget: found.budget}
+	*c = candidates{r: pointRange{scope: points.scope}, k: found, at: -1, runs: runs, edge: test, inside: inside, budget: found.budget}
 	for g, p := range points.prefix {
 		c.prefixes[g] = len(p)
 	}
@@ -295,13 +296,21 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 }
 
 // regionTests makes h's candidate tests for reg, at distances from
-// (lat, lon): h.inside, for a cell inside the region, keeps every point,
-// and the test it returns, for a cell across the region's edge, keeps
-// those reg holds (a circle's by its radius), recording in explain those
-// it rejects when explain is set. Each candidate's distance is computed
-// once: a circle's test is its distance from the centre, which is also
-// the result's.
-func (h *hits) regionTests(reg region, lat, lon float64, explain *Explain) candidateTest {
+// (lat, lon): the first it returns, for a cell across the region's edge,
+// keeps those reg holds (a circle's by its radius), recording in explain
+// those it rejects when explain is set; the second, for a cell inside the
+// region, keeps every point (h.inside). Each candidate's distance is
+// computed once: a circle's test is its distance from the centre, which
+// is also the result's. A corridor measures its own distances, from its
+// line, in every cell: its first test is its second.
+func (h *hits) regionTests(reg region, lat, lon float64, explain *Explain) (edge, inside candidateTest) {
+	if c, ok := reg.(*corridor); ok {
+		var test candidateTest = &corridorTest{c}
+		if explain != nil {
+			test = &explainTest{test, &explain.Rejected}
+		}
+		return test, test
+	}
 	circ, isCircle := reg.(*circle)
 	var from origin
 	if isCircle {
@@ -321,7 +330,7 @@ func (h *hits) regionTests(reg region, lat, lon float64, explain *Explain) candi
 	if explain != nil {
 		test = &explainTest{test, &explain.Rejected}
 	}
-	return test
+	return test, &h.inside
 }
 
 // checkAfter validates the cursor, if any.
@@ -353,6 +362,8 @@ func (o QueryOptions) maxCells(reg region) int {
 		return defaultMaxCells(c.radius) * 2
 	case *beyond:
 		return 2 * o.maxCells(c.reg) // see beyond
+	case *corridor:
+		return corridorMaxCells(c)
 	}
 	return DefaultMaxCells
 }

@@ -1,0 +1,66 @@
+package geo_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/paulmach/orb"
+)
+
+// BenchmarkAlong: the points within 100 m, 1 km and 5 km of routes of 20
+// positions, each a step of about 2 km in a direction that turns a little
+// at each position (a drive of some 40 km through a cluster), on
+// clustered points in memory.
+func BenchmarkAlong(b *testing.B) {
+	pts := benchPoints(b)
+	s := keyspace.NewMemory()
+	ix := geo.NewIndex("bench")
+	loadBench(b, s, ix, pts)
+	routes := benchRoutes(pts, 200, 20, 2000)
+	for _, radius := range []float64{100, 1000, 5000} {
+		b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
+			var cand, res, ranges int
+			for i := 0; b.Loop(); i++ {
+				s.View(func(tx keyspace.Tx) error {
+					_, st, err := ix.Along(tx, routes[i%len(routes)], radius, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cand, res, ranges = cand+st.Candidates, res+st.Results, ranges+st.Ranges
+					return nil
+				})
+			}
+			b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
+			b.ReportMetric(float64(res)/float64(b.N), "results/op")
+			b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
+		})
+	}
+}
+
+// benchRoutes returns n routes of the given positions, each starting at
+// a point of pts and stepping about step metres at a time.
+func benchRoutes(pts []workload.Point, n, positions int, step float64) []orb.LineString {
+	r := rand.New(rand.NewPCG(5, 6))
+	routes := make([]orb.LineString, n)
+	for i := range routes {
+		p := pts[r.IntN(len(pts))]
+		lat, lon := p.Lat, p.Lon
+		heading := r.Float64() * 2 * math.Pi
+		ls := orb.LineString{{lon, lat}}
+		for len(ls) < positions {
+			heading += r.NormFloat64() * 0.3
+			d := step * (0.5 + r.Float64()) / geo.EarthRadius * 180 / math.Pi
+			lat = min(89.9, max(-89.9, lat+d*math.Cos(heading)))
+			lon += d * math.Sin(heading) / math.Cos(lat*math.Pi/180)
+			lon = math.Mod(lon+540, 360) - 180
+			ls = append(ls, orb.Point{lon, lat})
+		}
+		routes[i] = ls
+	}
+	return routes
+}
