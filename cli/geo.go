@@ -137,7 +137,7 @@ func getPoint(ix *geo.Index, tx keyspace.Tx, id string) (geo.Point, error) {
 func geoCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "geo",
-		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within (--where on payload fields); cells (points per geohash cell), bounds; get, dist, hash, scan by id; fset payload fields; scopes; expire, persist, sweep; repair, drop",
+		Usage: "geohash proximity search: import or put points (--ttl to expire them), then near, knn, box, within, along (--where on payload fields); cells (points per geohash cell), bounds; get, dist, hash, scan by id; fset payload fields; scopes; expire, persist, sweep; repair, drop",
 		Subcommands: []*ucli.Command{
 			geoImportCommand(),
 			{
@@ -226,6 +226,20 @@ func geoCommand() *ucli.Command {
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
 				}, explainFlags()...),
 				Action: geoWithin,
+			},
+			{
+				Name:  "along",
+				Usage: "points within a distance of a GeoJSON LineString or MultiLineString (a route, a road), nearest the line first (PostGIS's ST_DWithin, Tile38's INTERSECTS … BUFFER)",
+				UsageText: "keyspace geo along --index stations --line route.geojson --radius 2km\n" +
+					"keyspace geo along --index cities --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 10km --limit 5",
+				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
+					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude"},
+					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
+					limitFlag(), anyFlag(),
+					&ucli.BoolFlag{Name: "desc", Usage: "farthest from the line first: with --limit N, the N farthest"},
+					pageFlag(), storeFlag(),
+				}, explainFlags()...),
+				Action: geoAlong,
 			},
 			{
 				Name:      "get",
@@ -725,12 +739,19 @@ func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
 // arg names, from standard input for "-", or from arg itself when it is
 // GeoJSON (begins with '{'), as Tile38's WITHIN … OBJECT takes it.
 func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
+	return readGeometry(c, arg, "--polygon", "Polygon or MultiPolygon")
+}
+
+// readGeometry reads one GeoJSON geometry as readPolygon does, for the
+// flag named flag, which wants a what ("LineString or MultiLineString",
+// for its errors).
+func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error) {
 	var b []byte
 	var err error
 	from := arg
 	switch {
 	case strings.HasPrefix(strings.TrimSpace(arg), "{"):
-		b, from = []byte(arg), "--polygon"
+		b, from = []byte(arg), flag
 	case arg == "-":
 		b, err = io.ReadAll(c.App.Reader)
 		from = "standard input"
@@ -742,16 +763,16 @@ func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
 	}
 	if fc, err := geojson.UnmarshalFeatureCollection(b); err == nil {
 		if len(fc.Features) != 1 {
-			return nil, fmt.Errorf("%s: %d features; give one Polygon or MultiPolygon", from, len(fc.Features))
+			return nil, fmt.Errorf("%s: %d features; give one %s", from, len(fc.Features), what)
 		}
 		if fc.Features[0].Geometry == nil {
-			return nil, fmt.Errorf("%s: a feature with no geometry; give a Polygon or MultiPolygon", from)
+			return nil, fmt.Errorf("%s: a feature with no geometry; give a %s", from, what)
 		}
 		return fc.Features[0].Geometry, nil
 	}
 	if f, err := geojson.UnmarshalFeature(b); err == nil {
 		if f.Geometry == nil {
-			return nil, fmt.Errorf("%s: a feature with no geometry; give a Polygon or MultiPolygon", from)
+			return nil, fmt.Errorf("%s: a feature with no geometry; give a %s", from, what)
 		}
 		return f.Geometry, nil
 	}
@@ -1067,6 +1088,23 @@ func joinParts(parts []string) string {
 		escaped[i] = scopeEscaper.Replace(p)
 	}
 	return strings.Join(escaped, ":")
+}
+
+// geoAlong searches the corridor within --radius of a line given on the
+// command line.
+func geoAlong(c *ucli.Context) error {
+	radius, err := parseDistance(c.String("radius"))
+	if err != nil {
+		return usageError{err}
+	}
+	line, err := readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
+	if err != nil {
+		return err
+	}
+	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+		rs, st, err := ix.Along(tx, line, radius, o)
+		return rs, st, corridorShape(line, radius), err
+	})
 }
 
 // geoWithin searches a polygon given on the command line, or a stored

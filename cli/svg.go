@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
 )
 
 // shape is a query's outline in [lon, lat] rings, for the SVG.
@@ -236,4 +237,82 @@ func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []stri
 	fmt.Fprintf(&b, `<text x="8" y="16" font-family="sans-serif" font-size="12">%s</text>`+"\n", html.EscapeString(count(len(fences), "fence")))
 	b.WriteString("</svg>\n")
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// corridorShape draws the corridor within metres of a line: each line
+// there and back (a stroke), and round each edge the capsule of the
+// points within metres of it, its sides offset from 16 points along the
+// edge at right angles to it and its ends half circles, longitudes kept
+// within 180° of the point before so an edge across ±180° stays whole.
+func corridorShape(g orb.Geometry, metres float64) shape {
+	var lines orb.MultiLineString
+	switch g := g.(type) {
+	case orb.LineString:
+		lines = orb.MultiLineString{g}
+	case orb.MultiLineString:
+		lines = g
+	}
+	var out shape
+	for _, ls := range lines {
+		var stroke [][2]float64
+		for i := range ls {
+			stroke = append(stroke, [2]float64{ls[i][0], ls[i][1]})
+		}
+		for i := len(ls) - 2; i >= 0; i-- {
+			stroke = append(stroke, [2]float64{ls[i][0], ls[i][1]})
+		}
+		out = append(out, unwrapRing(stroke))
+		if metres <= 0 {
+			continue
+		}
+		for i := 1; i < len(ls); i++ {
+			out = append(out, unwrapRing(capsule(ls[i-1], ls[i], metres)))
+		}
+	}
+	return out
+}
+
+// capsule is the outline of the points within metres of the edge from a
+// to b (straight in longitude and latitude, the shorter way round).
+func capsule(a, b orb.Point, metres float64) [][2]float64 {
+	const n = 16
+	dLon := math.Remainder(b[0]-a[0], 360)
+	at := func(i int) (lat, lon float64) {
+		t := float64(i) / n
+		return a[1] + t*(b[1]-a[1]), a[0] + t*dLon
+	}
+	// bearing is the edge's direction at point i, from its neighbours.
+	bearing := func(i int) float64 {
+		lat0, lon0 := at(max(0, i-1))
+		lat1, lon1 := at(min(n, i+1))
+		φ0, φ1, dλ := lat0*math.Pi/180, lat1*math.Pi/180, (lon1-lon0)*math.Pi/180
+		return math.Atan2(math.Sin(dλ)*math.Cos(φ1), math.Cos(φ0)*math.Sin(φ1)-math.Sin(φ0)*math.Cos(φ1)*math.Cos(dλ)) * 180 / math.Pi
+	}
+	var ring [][2]float64
+	for i := 0; i <= n; i++ { // the left side, forward
+		lat, lon := at(i)
+		ring = append(ring, destination(lat, lon, metres, bearing(i)-90))
+	}
+	lat, lon := at(n)
+	for k := 1; k < 12; k++ { // round the far end
+		ring = append(ring, destination(lat, lon, metres, bearing(n)-90+float64(k)*15))
+	}
+	for i := n; i >= 0; i-- { // the right side, back
+		lat, lon := at(i)
+		ring = append(ring, destination(lat, lon, metres, bearing(i)+90))
+	}
+	lat, lon = at(0)
+	for k := 1; k < 12; k++ { // round the near end
+		ring = append(ring, destination(lat, lon, metres, bearing(0)+90+float64(k)*15))
+	}
+	return append(ring, ring[0])
+}
+
+// unwrapRing shifts each longitude of ring by a multiple of 360° to lie
+// within 180° of the one before.
+func unwrapRing(ring [][2]float64) [][2]float64 {
+	for i := 1; i < len(ring); i++ {
+		ring[i][0] = ring[i-1][0] + math.Remainder(ring[i][0]-ring[i-1][0], 360)
+	}
+	return ring
 }
