@@ -168,11 +168,26 @@ func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
 		}
 	}
 	// Golden-section search of [a, b] for the minimum of h.
-	a, b := max(0, best-1/float64(n)), min(1, best+1/float64(n))
+	a, b, _, _ := goldenSection(h, max(0, best-1/float64(n)), min(1, best+1/float64(n)), func(a, b float64) bool { return b-a > 1e-15 })
+	if t := (a + b) / 2; h(t) < bestH {
+		best = t
+	}
+	lat, lon = p.at(best)
+	lon = wrap(lon)
+	return lat, lon, Distance(cLat, cLon, lat, lon)
+}
+
+// goldenSection narrows [a, b] about a minimum of h by golden section
+// while more(a, b) holds, for at most goldenSteps steps, and returns the
+// last bracket and the better of its two inner points, x, with h(x).
+// Each step keeps the part of the bracket on the lower inner point's
+// side and probes one new point: the old inner point that remains divides
+// the new bracket in the golden ratio too.
+func goldenSection(h func(float64) float64, a, b float64, more func(a, b float64) bool) (aOut, bOut, x, hx float64) {
 	const φ = 0.6180339887498949 // (√5 − 1)/2
 	x1, x2 := b-φ*(b-a), a+φ*(b-a)
 	h1, h2 := h(x1), h(x2)
-	for step := 0; b-a > 1e-15 && step < goldenSteps; step++ {
+	for step := 0; more(a, b) && step < goldenSteps; step++ {
 		if h1 <= h2 {
 			b, x2, h2 = x2, x1, h1
 			x1 = b - φ*(b-a)
@@ -183,16 +198,14 @@ func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
 			h2 = h(x2)
 		}
 	}
-	if t := (a + b) / 2; h(t) < bestH {
-		best = t
+	if h2 < h1 {
+		return a, b, x2, h2
 	}
-	lat, lon = p.at(best)
-	lon = wrap(lon)
-	return lat, lon, Distance(cLat, cLon, lat, lon)
+	return a, b, x1, h1
 }
 
-// goldenSteps bounds closest's golden-section search: 0.618⁸⁰ of the
-// widest bracket, 2/16 of the path, is under 1e-17.
+// goldenSteps bounds goldenSection (for closest: 0.618⁸⁰ of the
+// widest bracket, 2/16 of the path, is under 1e-17).
 const goldenSteps = 80
 
 // pathSamples is how many pieces closest samples a path in, and
