@@ -59,7 +59,9 @@ func TestGeoAlong(t *testing.T) {
 	}
 	line := fmt.Sprintf(`{"type":"LineString","coordinates":[[%v,%v],[%v,%v]]}`, lon0, lat0, lon0, lat1)
 	var want []pt
+	distance := map[string]float64{}
 	for _, p := range pts {
+		distance[p.id] = p.d
 		if p.d <= radius {
 			want = append(want, p)
 		}
@@ -106,6 +108,20 @@ func TestGeoAlong(t *testing.T) {
 		if w := want[len(want)-1-i]; math.Abs(r.DistanceM-w.d) > 1e-3 {
 			t.Errorf("--desc result %d at %v m, the oracle's %d-th farthest at %v m", i, r.DistanceM, i+1, w.d)
 		}
+	}
+	// The 7 nearest the line with no radius (knn --line): the oracle's 7
+	// nearest distances.
+	knn := decode(t, runOK(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "pts", "--line", line, "--k", "7"))
+	if len(knn.Results) != 7 {
+		t.Fatalf("knn --line --k 7: %d results", len(knn.Results))
+	}
+	for i, r := range knn.Results {
+		if math.Abs(r.DistanceM-want[i].d) > 1e-3 || math.Abs(r.DistanceM-distance[r.ID]) > 1e-3 {
+			t.Errorf("knn --line result %d: %s at %v m, the oracle's %d-th nearest at %v m", i, r.ID, r.DistanceM, i+1, want[i].d)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "knn", "--index", "pts", "--line", line, "--lat", "1", "--lon", "2"); code != 2 || !strings.Contains(stderr, "leave out --lat") {
+		t.Errorf("knn --line with --lat: exit %d, %q", code, stderr)
 	}
 	// --svg draws the results and the corridor; GeoJSON output parses.
 	svg := filepath.Join(t.TempDir(), "along.svg")

@@ -172,14 +172,20 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "knn",
-				Usage: "the k nearest points, exactly, with no radius; --sector for the k nearest between two bearings",
+				Usage: "the k nearest points, exactly, with no radius; --sector for the k nearest between two bearings, --line for the k nearest a route",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3\n" +
-					"keyspace geo knn --index stations --from car-7 --k 3 --sector 315,45",
+					"keyspace geo knn --index stations --from car-7 --k 3 --sector 315,45\n" +
+					"keyspace geo knn --index stations --line route.geojson --k 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(), pageFlag(), storeFlag(),
+					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(),
+					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from the line"},
+					pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
+					if c.IsSet("line") {
+						return knnAlong(c)
+					}
 					from, to, sector, err := sectorOf(c)
 					if err != nil {
 						return err
@@ -1104,6 +1110,23 @@ func geoAlong(c *ucli.Context) error {
 	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 		rs, st, err := ix.Along(tx, line, radius, o)
 		return rs, st, corridorShape(line, radius), err
+	})
+}
+
+// knnAlong answers geo knn --line: the k points nearest a line.
+func knnAlong(c *ucli.Context) error {
+	for _, f := range []string{"lat", "lon", "from", "sector"} {
+		if c.IsSet(f) {
+			return usagef("geo knn --line finds the points nearest the line, not a centre: leave out --%s", f)
+		}
+	}
+	line, err := readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
+	if err != nil {
+		return err
+	}
+	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+		rs, st, err := ix.NearestAlong(tx, line, o.Limit, o) // k, or k+1 (geoQuery)
+		return rs, st, corridorShape(line, 0), err
 	})
 }
 

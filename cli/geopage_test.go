@@ -59,6 +59,7 @@ func TestGeoPages(t *testing.T) {
 		{[]string{"box", "--lat", "10", "--lon", "179.98", "--width", "9km", "--height", "9km", "--desc"}, "--limit", nil},
 		{[]string{"along", "--line", `{"type":"LineString","coordinates":[[179.9,9.98],[-179.95,10.03]]}`, "--radius", "4km"}, "--limit", nil},
 		{[]string{"along", "--line", `{"type":"LineString","coordinates":[[179.9,9.98],[-179.95,10.03]]}`, "--radius", "4km", "--desc"}, "--limit", nil},
+		{[]string{"knn", "--line", `{"type":"LineString","coordinates":[[179.9,9.98],[-179.95,10.03]]}`}, "--k", nil},
 	}
 	cursorLine := regexp.MustCompile(`(?m)^next page: --cursor (\S+)$`)
 	ask := func(q []string, format string, extra ...string) (ids []string, next string, stderr string, code int) {

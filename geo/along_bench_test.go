@@ -15,7 +15,8 @@ import (
 // BenchmarkAlong: the points within 100 m, 1 km and 5 km of routes of 20
 // positions, each a step of about 2 km in a direction that turns a little
 // at each position (a drive of some 40 km through a cluster), on
-// clustered points in memory.
+// clustered points in memory; and the 1 and 10 points nearest those
+// routes (NearestAlong).
 func BenchmarkAlong(b *testing.B) {
 	pts := benchPoints(b)
 	s := keyspace.NewMemory()
@@ -38,6 +39,22 @@ func BenchmarkAlong(b *testing.B) {
 			b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
 			b.ReportMetric(float64(res)/float64(b.N), "results/op")
 			b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
+		})
+	}
+	for _, k := range []int{1, 10} {
+		b.Run(fmt.Sprintf("nearest=%d", k), func(b *testing.B) {
+			var cand, res int
+			for i := 0; b.Loop(); i++ {
+				s.View(func(tx keyspace.Tx) error {
+					_, st, err := ix.NearestAlong(tx, routes[i%len(routes)], k, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cand, res = cand+st.Candidates, res+st.Results
+					return nil
+				})
+			}
+			b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
 		})
 	}
 }

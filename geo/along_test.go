@@ -429,3 +429,133 @@ func TestCorridorCoveringKeepsItsPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestAlongAgainstBruteForce: NearestAlong's k points are the k
+// nearest the line by the oracle (every point left out lies no nearer
+// than the k-th, to the oracle's millimetre), at the oracle's distances,
+// and its pages after a cursor put together are the first pages' worth
+// of one larger answer.
+func TestNearestAlongAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	s := keyspace.NewMemory()
+	for _, set := range syntheticSets(r, 300) {
+		ix := NewIndex(set.name)
+		load(t, s, ix, set.points)
+		s.View(func(tx keyspace.Tx) error {
+			for q := range 8 {
+				p := set.points[r.IntN(len(set.points))]
+				lat, lon := p.Lat, p.Lon
+				if q%4 == 3 { // far from every point
+					lat, lon = clamp(-lat+r.NormFloat64(), -90, 90), wrapLon(lon+180)
+				}
+				line := randomLine(r, lat, lon)
+				lines := orb.MultiLineString{line}
+				k := []int{1, 5, 20}[q%3]
+				what := fmt.Sprintf("%s: the %d nearest %v", set.name, k, line)
+				got, st, err := ix.NearestAlong(tx, line, k, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != min(k, len(set.points)) || st.Results != len(got) {
+					t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
+				}
+				dk := got[len(got)-1].Distance
+				const tol = 1e-3
+				in := map[string]float64{}
+				for i, g := range got {
+					in[g.ID] = g.Distance
+					if i > 0 && (got[i-1].Distance > g.Distance || got[i-1].Distance == g.Distance && got[i-1].ID > g.ID) {
+						t.Fatalf("%s: result %d out of order", what, i)
+					}
+				}
+				for _, p := range set.points {
+					lo, hi := bruteLineDistance(lines, p.Lat, p.Lon, tol, dk+1)
+					d, ok := in[p.ID]
+					switch {
+					case ok && (d < lo-tol || d > hi+tol):
+						t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, d, lo, hi)
+					case !ok && hi < dk-tol:
+						t.Fatalf("%s: %s, at most %v m from the line, left out for the k-th at %v m", what, p.ID, hi, dk)
+					}
+				}
+				// Pages of 4 are the 12 nearest.
+				want, _, err := ix.NearestAlong(tx, line, 12, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var paged []Result
+				var after *Cursor
+				for len(paged) < 12 {
+					page, _, err := ix.NearestAlong(tx, line, 4, &QueryOptions{After: after})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(page) == 0 {
+						break
+					}
+					paged = append(paged, page...)
+					after = CursorAfter(page, after)
+				}
+				checkResults(t, what+", pages of 4", paged, want)
+			}
+			return nil
+		})
+	}
+	s.View(func(tx keyspace.Tx) error {
+		ix := NewIndex("uniform")
+		line := orb.LineString{{0, 0}, {1, 1}}
+		for _, tc := range []struct {
+			k    int
+			opts *QueryOptions
+			want string
+		}{
+			{0, nil, "k = 0"},
+			{3, &QueryOptions{FarthestFirst: true}, "ask Along for the farthest first"},
+		} {
+			if _, _, err := ix.NearestAlong(tx, line, tc.k, tc.opts); !errors.Is(err, ErrBadQuery) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("k %d %+v: %v, want ErrBadQuery saying %q", tc.k, tc.opts, err, tc.want)
+			}
+		}
+		if _, _, err := ix.NearestAlong(tx, orb.LineString{{0, 0}}, 3, nil); !errors.Is(err, ErrBadQuery) {
+			t.Errorf("a line of one position: %v", err)
+		}
+		return nil
+	})
+}
+
+// TestPieceDistanceAgainstOracle: distanceFrom, the candidate test's
+// distance from a piece of line (samples, then parabolic steps, or the
+// derivative's sign at an end), lies within a micrometre of the oracle's
+// bounds for
+// pieces of 1 m to 100 km anywhere (near the poles and across ±180°
+// too) and points on them, beside them and past their ends.
+func TestPieceDistanceAgainstOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for i := range 3000 {
+		lat, lon := math.Asin(2*r.Float64()-1)*180/math.Pi, r.Float64()*360-180
+		if i%5 == 0 {
+			lat = math.Copysign(89+r.Float64(), lat) // near a pole
+		}
+		length := math.Exp(r.Float64() * math.Log(1e5)) // metres
+		deg := length / EarthRadius * 180 / math.Pi
+		a := r.Float64() * 2 * math.Pi
+		end := Point{Lat: clamp(lat+deg*math.Sin(a), -90, 90), Lon: wrapLon(lon + deg*math.Cos(a)/math.Max(0.02, math.Cos(rad(lat))))}
+		p := newPath(Point{Lat: lat, Lon: lon}, end)
+		if p.length() > pieceMetres {
+			continue // not a piece: Along cuts edges to pieces of at most 100 km
+		}
+		// A point of the piece, moved off it by up to twice its length.
+		at := r.Float64()*1.4 - 0.2
+		qLat, qLon := p.at(at)
+		off := length * 2 * r.Float64() * float64(r.IntN(3)) / 2 // a third of them on the line
+		b := r.Float64() * 2 * math.Pi
+		qLat = clamp(qLat+off/EarthRadius*180/math.Pi*math.Sin(b), -90, 90)
+		qLon = wrapLon(qLon + off/EarthRadius*180/math.Pi*math.Cos(b)/math.Max(0.02, math.Cos(rad(qLat))))
+		got := p.distanceFrom(newOrigin(qLat, qLon))
+		line := orb.MultiLineString{{{p.lon0, p.lat0}, {wrapLon(p.lon1), p.lat1}}}
+		lo, hi := bruteLineDistance(line, qLat, qLon, 1e-8, math.Inf(1))
+		if slack := 1e-6 + 1e-9*hi; got < lo-slack || got > hi+slack {
+			t.Fatalf("(%v, %v) from the piece %+v (%.0f m): %v m, brute force between %v and %v", qLat, qLon, p, length, got, lo, hi)
+		}
+	}
+}

@@ -101,7 +101,9 @@
 //     cells that grows with its length over its radius; its cells are
 //     classified, and its candidates measured, against the pieces of the
 //     line near them (along.go, which proves a cell outside by a branch
-//     and bound on the triangle inequality alone).
+//     and bound on the triangle inequality alone). NearestAlong: the
+//     exact k nearest a line, with no radius, by corridors bounded by the
+//     k nearest its first position.
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see
