@@ -785,3 +785,88 @@ func checkFirst(t *testing.T, what string, all, limited []Result, k int, err err
 		}
 	}
 }
+
+// FuzzPieceDistance: a candidate's distance from a piece of a line
+// (path.distanceFrom: samples, then parabolic steps) is no more than a
+// micrometre above the nearest the oracle finds along the piece
+// (bruteLineDistance, a branch and bound on the triangle inequality over
+// Vincenty distances), and no less than the oracle's lower bound, for
+// pieces of up to 100 km and points within 20 km of them.
+func FuzzPieceDistance(f *testing.F) {
+	f.Add(45.0, 10.0, 45.1, 10.2, 45.05, 10.1)
+	f.Add(89.28270297723384, 39.41172901482682, 89.28294363442222, 39.390408501299866, 89.28287599511485, 39.39640086237377) // on the line, near the pole
+	f.Add(-2.0, 179.9, -2.1, -179.9, -2.05, 180.0)                                                                           // across ±180
+	f.Add(10.0, 20.0, 10.0, 20.0, 10.001, 20.0)                                                                              // a piece of one position
+	f.Fuzz(func(t *testing.T, lat0, lon0, lat1, lon1, plat, plon float64) {
+		if validate(lat0, lon0) != nil || validate(lat1, lon1) != nil || validate(plat, plon) != nil {
+			return
+		}
+		p := newPath(Point{Lat: lat0, Lon: lon0}, Point{Lat: lat1, Lon: lon1})
+		if p.length() > pieceMetres || Distance(lat0, lon0, plat, plon) > p.length()+20_000 {
+			return
+		}
+		got := p.distanceFrom(newOrigin(plat, plon))
+		lo, hi := bruteLineDistance(orb.MultiLineString{{{lon0, lat0}, {lon1, lat1}}}, plat, plon, 1e-8, math.Inf(1))
+		if slack := 1e-6 + 1e-9*hi; got > hi+slack || got < lo-slack {
+			t.Fatalf("(%v, %v) from the piece %+v: %v m, brute force between %v and %v", plat, plon, p, got, lo, hi)
+		}
+	})
+}
+
+// FuzzAlongAgainstBruteForce: Along over a random line from (lat, lon)
+// finds the points the oracle puts within the radius (checkAlong), and
+// NearestAlong's k the oracle's k nearest, over points placed about the
+// line's positions, at the poles and on ±180°.
+func FuzzAlongAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, 1000.0, uint8(5))
+	f.Add(uint64(2), 89.9, 0.0, 50000.0, uint8(1))
+	f.Add(uint64(3), -12.0, 179.95, 20000.0, uint8(12))
+	f.Add(uint64(4), 0.0, 0.0, 0.0, uint8(3))
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, radius float64, k uint8) {
+		if validate(lat, lon) != nil || math.IsNaN(radius) || radius < 0 || radius > 5e6 || k == 0 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 13))
+		line := randomLine(r, lat, lon)
+		var points []Point
+		for range 40 {
+			v := line[r.IntN(len(line))]
+			plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*2*radius+r.Float64()*100, r.Float64()*2*math.Pi)
+			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
+		}
+		for _, q := range [][2]float64{{90, 0}, {-90, 10}, {lat, 180}, {lat, -180}} {
+			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: q[0], Lon: q[1]})
+		}
+		s := keyspace.NewMemory()
+		ix := NewIndex("fuzz")
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		lines := orb.MultiLineString{line}
+		s.View(func(tx keyspace.Tx) error {
+			got, _, err := ix.Along(tx, line, radius, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkAlong(t, fmt.Sprintf("%v within %v m", line, radius), points, lines, radius, got)
+			near, _, err := ix.NearestAlong(tx, line, int(k), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(near) != min(int(k), len(points)) {
+				t.Fatalf("the %d nearest %v: %d", k, line, len(near))
+			}
+			dk := near[len(near)-1].Distance
+			in := map[string]bool{}
+			for _, g := range near {
+				in[g.ID] = true
+			}
+			for _, p := range points {
+				if _, hi := bruteLineDistance(lines, p.Lat, p.Lon, 1e-3, dk+1); !in[p.ID] && hi < dk-1e-3 {
+					t.Fatalf("the %d nearest %v: %s at most %v m away left out for the k-th at %v m", k, line, p.ID, hi, dk)
+				}
+			}
+			return nil
+		})
+	})
+}
