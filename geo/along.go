@@ -114,14 +114,15 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 // pieceMetres metres (path.length, an upper bound), each with its
 // latitude/longitude box; pieces are grouped in chunks of chunkPieces
 // consecutive pieces with the union of their boxes. A point's distance is
-// the least of its distances from the pieces (path.closest, sampled and
-// refined to about 1e-15 of the piece, as a fence's crossing is found),
-// skipping every chunk and piece whose box lies farther than the nearest
+// the least of its distances from the pieces (path.distanceFrom: sampled,
+// then refined by parabolic steps to a micrometre), skipping every chunk
+// and piece whose box lies farther than the nearest
 // distance found so far (or than the radius): a box holds its piece, so
 // a lower bound on the distance to the box (boxBound.havLower, no
 // trigonometry past a sine) is one on the distance to the piece. Cutting
 // edges to 100 km keeps each piece short enough that its distance from a
-// point has one minimum, which closest relies on.
+// point has one minimum, which distanceFrom relies on (as path.closest
+// does for a fence's crossings).
 //
 // A cell of a covering, a rectangle r with centre c, is classified by the
 // triangle inequality. Let ρ bound the distance from c to any point of r
