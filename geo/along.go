@@ -718,18 +718,25 @@ func lonWidth(b Box) float64 {
 // of b lies in it. Its latitudes grow by θ; its longitudes by the
 // half-width of a circle of θ about b's latitude farthest from the
 // equator (asin(sin θ / cos φ), the widest a circle about a point of b
-// reaches), or to every longitude when such a circle holds a pole.
+// reaches), or to every longitude when such a circle holds a pole; and
+// by a hair more (boxMargin), for the rounding of the boxes it is built
+// from: with a radius of 0, the union of a line's boxes ended at
+// 89.99999999999989 and its covering missed the line's end at 90
+// (FuzzCovering).
 func growBox(b Box, θ float64) Box {
-	deg := θ * 180 / math.Pi
+	deg := θ*180/math.Pi + boxMargin
 	out := Box{MinLat: max(-90, b.MinLat-deg), MaxLat: min(90, b.MaxLat+deg), MinLon: -180, MaxLon: 180}
 	φ := rad(max(math.Abs(b.MinLat), math.Abs(b.MaxLat)))
 	if out.MinLat <= -90 || out.MaxLat >= 90 || math.Sin(θ) >= math.Cos(φ) || θ >= math.Pi/2 {
 		return out
 	}
-	dλ := math.Asin(math.Sin(θ)/math.Cos(φ)) * 180 / math.Pi * (1 + 1e-9)
+	dλ := math.Asin(math.Sin(θ)/math.Cos(φ))*180/math.Pi*(1+1e-9) + boxMargin
 	if w := lonWidth(b) + 2*dλ; w >= 360 {
 		return out
 	}
 	out.MinLon, out.MaxLon = wrap(b.MinLon-dλ), wrap(b.MaxLon+dλ)
 	return out
 }
+
+// boxMargin is the degrees growBox adds for rounding: about 0.1 mm.
+const boxMargin = 1e-9
