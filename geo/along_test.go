@@ -161,7 +161,7 @@ func TestAlongAgainstBruteForce(t *testing.T) {
 		if !memory {
 			queries = 5
 		}
-		for _, set := range syntheticSets(r, 400) {
+		for _, set := range syntheticSets(r, 300) {
 			t.Run(set.name, func(t *testing.T) {
 				ix := NewIndex(set.name)
 				load(t, s, ix, set.points)

@@ -57,7 +57,7 @@ func FuzzCovering(f *testing.F) {
 			found := false
 			maxCells := DefaultMaxCells
 			if c, ok := reg.(*corridor); ok {
-				maxCells = min(corridorMaxCells(c), 64) // its cells split finer, and fuzzing stays quick
+				maxCells = min(corridorMaxCells(c), 32) // its cells split finer, and fuzzing stays quick
 			}
 			for _, s := range spans(reg, cover(reg, maxCells)) {
 				if s.grid != g || h < s.lo || h > s.hi {
