@@ -113,7 +113,9 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 // The line's edges are paths (path.go), cut into pieces of at most
 // pieceMetres metres (path.length, an upper bound), each with its
 // latitude/longitude box; pieces are grouped in chunks of chunkPieces
-// consecutive pieces with the union of their boxes. A point's distance is
+// consecutive pieces with the union of their boxes, and chunks in chunks
+// of chunks, up to a level of at most chunkPieces (a GPS track of 5,000
+// positions is 313 chunks, then 20, then 2). A point's distance is
 // the least of its distances from the pieces (path.distanceFrom: sampled,
 // then refined by parabolic steps to a micrometre), skipping every chunk
 // and piece whose box lies farther than the nearest
@@ -140,18 +142,20 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 //
 // On clustered points in memory (BenchmarkAlong: routes of 20 positions
 // some 2 km apart), the points within 100 m, 1 km and 5 km of a route
-// take 0.60, 0.17 and 0.20 ms among 100,000 points (2.3, 2.4 and 2.0
-// candidates per result) and 0.69, 0.62 and 2.0 ms among 1,000,000 (22,
-// 228 and 1,279 results). The covering budget is one cell for each
+// take 0.52–0.55, 0.11–0.12 and 0.17 ms among 100,000 points (2.3, 2.4 and 2.0
+// candidates per result) and 0.63, 0.58 and 2.0 ms among 1,000,000 (22,
+// 228 and 1,279 results); within 100 m of a GPS track of 5,000 positions
+// 50 m apart, 1.1 and 1.4 ms. The covering budget is one cell for each
 // radius of the line's length, at most 256: at 100 m on 100,000 points,
-// 2 or 4 cells a radius read 1.5 candidates a result but took 1.9 and
-// 2.2 ms, and a cap of 1,024 cells 1.0 ms, as a cell costs about what a
-// candidate does, each some dozens of haversines. The first build
-// measured each cell's centre with closest (87 haversines) and took 4 ms
-// at 100 m with 4 cells a radius.
+// before a cell wider than the corridor stopped at its first piece in
+// reach, 2 or 4 cells a radius read 1.5 candidates a result but took 1.9
+// and 2.2 ms against 0.6, and a cap of 1,024 cells 1.0 ms, as a cell
+// costs about what a candidate does, each some dozens of haversines. The
+// first build measured each cell's centre with closest (87 haversines)
+// and took 4 ms at 100 m with 4 cells a radius.
 type corridor struct {
 	pieces     []corridorPiece
-	chunks     []corridorChunk
+	levels     [][]corridorChunk // chunks of pieces, then chunks of chunks
 	radius     float64
 	reach      float64 // radius, shaded up a hair: farther than this is outside
 	hIn        float64 // haversine of the radius, shaded down: below this is inside
@@ -167,7 +171,8 @@ type corridorPiece struct {
 	bound boxBound
 }
 
-// corridorChunk is the box of pieces[from:to].
+// corridorChunk is the box of pieces[from:to], or of the chunks [from:to]
+// of the level below.
 type corridorChunk struct {
 	from, to int
 	box      Box
@@ -221,19 +226,67 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 		}
 	}
 	c.lat0, c.lon0 = lines[0][0].Lat(), lines[0][0].Lon()
-	for from := 0; from < len(c.pieces); from += chunkPieces {
-		ch := corridorChunk{from: from, to: min(from+chunkPieces, len(c.pieces)), box: c.pieces[from].box}
-		for _, p := range c.pieces[ch.from+1 : ch.to] {
-			ch.box = unionBox(ch.box, p.box)
-		}
-		ch.bound = newBoxBound(ch.box)
-		c.chunks = append(c.chunks, ch)
+	// Chunks of pieces, chunks of those chunks, and so on up to a level
+	// of at most chunkPieces.
+	boxes := make([]Box, len(c.pieces))
+	for i := range c.pieces {
+		boxes[i] = c.pieces[i].box
 	}
-	c.box = growBox(c.chunks[0].box, θ)
-	for _, ch := range c.chunks[1:] {
-		c.box = unionBox(c.box, growBox(ch.box, θ))
+	for len(c.levels) == 0 || len(boxes) > chunkPieces {
+		var level []corridorChunk
+		for from := 0; from < len(boxes); from += chunkPieces {
+			ch := corridorChunk{from: from, to: min(from+chunkPieces, len(boxes)), box: boxes[from]}
+			for _, b := range boxes[ch.from+1 : ch.to] {
+				ch.box = unionBox(ch.box, b)
+			}
+			ch.bound = newBoxBound(ch.box)
+			level = append(level, ch)
+		}
+		c.levels = append(c.levels, level)
+		boxes = boxes[:0]
+		for _, ch := range level {
+			boxes = append(boxes, ch.box)
+		}
+	}
+	c.box = growBox(boxes[0], θ)
+	for _, b := range boxes[1:] {
+		c.box = unionBox(c.box, growBox(b, θ))
 	}
 	return c, nil
+}
+
+// nearPieces calls fn with each piece whose box, and every chunk's
+// holding it, lies within latitudes [minLat, maxLat] and has a lower
+// bound on its haversine from p of at most *cut (which fn may lower),
+// until fn returns false. It reports whether fn never did.
+func (c *corridor) nearPieces(p *ref, cut *float64, minLat, maxLat float64, fn func(*corridorPiece) bool) bool {
+	top := len(c.levels) - 1
+	return c.walk(top, 0, len(c.levels[top]), p, cut, minLat, maxLat, fn)
+}
+
+// walk is nearPieces over the chunks [from, to) of level (the pieces
+// themselves at level −1).
+func (c *corridor) walk(level, from, to int, p *ref, cut *float64, minLat, maxLat float64, fn func(*corridorPiece) bool) bool {
+	for i := from; i < to; i++ {
+		if level < 0 {
+			piece := &c.pieces[i]
+			if piece.box.MinLat > maxLat || piece.box.MaxLat < minLat || piece.bound.havLower(p) > *cut {
+				continue
+			}
+			if !fn(piece) {
+				return false
+			}
+			continue
+		}
+		ch := &c.levels[level][i]
+		if ch.box.MinLat > maxLat || ch.box.MaxLat < minLat || ch.bound.havLower(p) > *cut {
+			continue
+		}
+		if !c.walk(level-1, ch.from, ch.to, p, cut, minLat, maxLat, fn) {
+			return false
+		}
+	}
+	return true
 }
 
 // addEdge appends the edge p to c's pieces, cut into pieces of at most
@@ -262,24 +315,16 @@ func (c *corridor) addEdge(p path) {
 // piece whose box lies within limit metres of it, or +Inf if none does.
 func (c *corridor) distance(lat, lon, limit float64) float64 {
 	p := newRef(lat, lon)
+	from := p.origin()
 	best := math.Inf(1)
 	cut := havAbove(limit / EarthRadius) // a box farther than this is skipped
-	for i := range c.chunks {
-		ch := &c.chunks[i]
-		if ch.bound.havLower(&p) > cut {
-			continue
+	c.nearPieces(&p, &cut, math.Inf(-1), math.Inf(1), func(piece *corridorPiece) bool {
+		if d := piece.distanceFrom(from); d < best {
+			best = d
+			cut = havAbove(min(best, limit) / EarthRadius)
 		}
-		for j := ch.from; j < ch.to; j++ {
-			piece := &c.pieces[j]
-			if piece.bound.havLower(&p) > cut {
-				continue
-			}
-			if d := piece.distanceFrom(p.origin()); d < best {
-				best = d
-				cut = havAbove(min(best, limit) / EarthRadius)
-			}
-		}
-	}
+		return true
+	})
 	return best
 }
 
@@ -311,28 +356,32 @@ func (c *corridor) classify(r rect) (outside, inside bool) {
 	dLat := (c.reach+ρ)/EarthRadius*180/math.Pi + 1e-9
 	minLat, maxLat := centre.lat-dLat, centre.lat+dLat
 	from := centre.origin()
-	crosses := false
-	for i := range c.chunks {
-		ch := &c.chunks[i]
-		if ch.box.MinLat > maxLat || ch.box.MaxLat < minLat || ch.bound.havLower(&centre) > cut {
-			continue
+	crosses, inside := false, false
+	// Every point of the plane lies at least ρ from some corner of a
+	// rectangle ρ round (in a half diagonal), and so, nearly, on the
+	// sphere: a cell wider than the corridor cannot be inside it, and its
+	// first piece in reach decides that it crosses (a track of 50 m
+	// pieces in 1 km cells measured forty pieces a cell before).
+	mayBeInside := ρ < c.radius
+	c.nearPieces(&centre, &cut, minLat, maxLat, func(piece *corridorPiece) bool {
+		near, q, d := piece.within(from, c.reach+ρ, ρ)
+		if !near {
+			return true
 		}
-		for j := ch.from; j < ch.to; j++ {
-			piece := &c.pieces[j]
-			if piece.box.MinLat > maxLat || piece.box.MaxLat < minLat || piece.bound.havLower(&centre) > cut {
-				continue
-			}
-			near, q, d := piece.within(from, c.reach+ρ, ρ)
-			if !near {
-				continue
-			}
-			crosses = true
-			if d <= c.radius {
-				if _, hi := newRef(q.Lat, q.Lon).havBounds(r); hi < c.hIn {
-					return false, true
-				}
+		crosses = true
+		if !mayBeInside {
+			return false
+		}
+		if d <= c.radius {
+			if _, hi := newRef(q.Lat, q.Lon).havBounds(r); hi < c.hIn {
+				inside = true
+				return false
 			}
 		}
+		return true
+	})
+	if inside {
+		return false, true
 	}
 	return !crosses, false
 }

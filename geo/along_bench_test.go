@@ -41,6 +41,23 @@ func BenchmarkAlong(b *testing.B) {
 			b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
 		})
 	}
+	// A GPS track: 5,000 positions some 50 m apart (about 250 km).
+	tracks := benchRoutes(pts, 20, 5000, 50)
+	b.Run("track=5000/radius=100m", func(b *testing.B) {
+		var cand, res int
+		for i := 0; b.Loop(); i++ {
+			s.View(func(tx keyspace.Tx) error {
+				_, st, err := ix.Along(tx, tracks[i%len(tracks)], 100, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cand, res = cand+st.Candidates, res+st.Results
+				return nil
+			})
+		}
+		b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
+		b.ReportMetric(float64(res)/float64(b.N), "results/op")
+	})
 	for _, k := range []int{1, 10} {
 		b.Run(fmt.Sprintf("nearest=%d", k), func(b *testing.B) {
 			var cand, res int
