@@ -63,6 +63,10 @@ func bruteLineDistance(lines orb.MultiLineString, lat, lon, tol, cutoff float64)
 			var stack []piece
 			prev := at(0)
 			hi = min(hi, prev)
+			if end := at(1); (prev+end-length(0, 1))/2 > cutoff { // the whole edge is beyond the cutoff
+				hi, lo = min(hi, end), min(lo, (prev+end-length(0, 1))/2)
+				continue
+			}
 			for k := 1; k <= start; k++ {
 				d := at(float64(k) / start)
 				hi = min(hi, d)
@@ -558,4 +562,48 @@ func TestPieceDistanceAgainstOracle(t *testing.T) {
 			t.Fatalf("(%v, %v) from the piece %+v (%.0f m): %v m, brute force between %v and %v", qLat, qLon, p, length, got, lo, hi)
 		}
 	}
+}
+
+// TestAlongLongTrack: a track of 300 positions (300 pieces, in 19 chunks
+// under 2 chunks of chunks) against brute force, so that the nested
+// chunks are walked (nearPieces), with points about its positions.
+func TestAlongLongTrack(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	lat, lon := 60.0, 179.0 // near enough the cap, and across ±180
+	track := orb.LineString{{lon, lat}}
+	heading := 1.2
+	for len(track) < 300 {
+		heading += r.NormFloat64() * 0.4
+		step := 400 / EarthRadius * 180 / math.Pi
+		lat += step * math.Cos(heading)
+		lon = wrapLon(lon + step*math.Sin(heading)/math.Cos(rad(lat)))
+		track = append(track, orb.Point{lon, lat})
+	}
+	c, err := newCorridor(track, 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.levels) != 2 || len(c.levels[0]) != 19 {
+		t.Fatalf("%d pieces in levels of %d chunks", len(c.pieces), len(c.levels[0]))
+	}
+	var points []Point
+	for i := range 500 {
+		v := track[r.IntN(len(track))]
+		plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*400, r.Float64()*2*math.Pi)
+		points = append(points, Point{ID: fmt.Sprint("t", i), Lat: plat, Lon: plon})
+	}
+	s := keyspace.NewMemory()
+	ix := NewIndex("track")
+	load(t, s, ix, points)
+	s.View(func(tx keyspace.Tx) error {
+		got, _, err := ix.Along(tx, track, 150, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAlong(t, "the track within 150 m", points, orb.MultiLineString{track}, 150, got)
+		if len(got) < 50 || len(got) > 450 {
+			t.Errorf("%d of 500 points within 150 m of the track", len(got))
+		}
+		return nil
+	})
 }
