@@ -106,6 +106,23 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 	}
 }
 
+// DistanceToLine returns the great-circle distance in metres from (lat,
+// lon) to the nearest point of a line (an orb.LineString or
+// orb.MultiLineString, its edges straight in longitude and latitude as
+// Along takes them): the distance Along and NearestAlong report, to a
+// micrometre. A line Along would refuse, or a point out of range, is an
+// error wrapping ErrBadQuery or ErrInvalidPoint.
+func DistanceToLine(line orb.Geometry, lat, lon float64) (float64, error) {
+	if err := validate(lat, lon); err != nil {
+		return 0, err
+	}
+	c, err := newCorridor(line, 0)
+	if err != nil {
+		return 0, err
+	}
+	return c.distance(lat, lon, math.Inf(1)), nil
+}
+
 // corridor is the region within radius metres of a line: the points whose
 // great-circle distance from the nearest point of the line is at most
 // radius, that distance being what the query reports.

@@ -607,3 +607,29 @@ func TestAlongLongTrack(t *testing.T) {
 		return nil
 	})
 }
+
+// TestDistanceToLine: the exported distance is the oracle's, for points
+// on, beside and past random lines, and bad input is refused.
+func TestDistanceToLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(55, 56))
+	for range 300 {
+		lat, lon := math.Asin(2*r.Float64()-1)*180/math.Pi, r.Float64()*360-180
+		line := randomLine(r, lat, lon)
+		v := line[r.IntN(len(line))]
+		plat, plon := destination(v.Lat(), v.Lon(), r.ExpFloat64()*5000, r.Float64()*2*math.Pi)
+		got, err := DistanceToLine(line, plat, plon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := bruteLineDistance(orb.MultiLineString{line}, plat, plon, 1e-6, math.Inf(1))
+		if slack := 1e-6 + 1e-9*hi; got < lo-slack || got > hi+slack {
+			t.Fatalf("(%v, %v) from %v: %v m, brute force between %v and %v", plat, plon, line, got, lo, hi)
+		}
+	}
+	if _, err := DistanceToLine(orb.LineString{{0, 0}, {1, 1}}, 91, 0); !errors.Is(err, ErrInvalidPoint) {
+		t.Errorf("latitude 91: %v", err)
+	}
+	if _, err := DistanceToLine(orb.Point{0, 0}, 1, 1); !errors.Is(err, ErrBadQuery) {
+		t.Errorf("a Point: %v", err)
+	}
+}
