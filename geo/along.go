@@ -583,9 +583,9 @@ func (p path) havSlope(o origin, t float64) float64 {
 // parabola through the bracket's ends and its best point, keeping the
 // best point and a bracket about it, until a step moves less than tol
 // (or than f's rounding lets it be placed), and returns the least f
-// found. It gives up (ok false) when a vertex
-// falls outside the bracket or 8 steps do not settle, for brentMin to
-// answer instead.
+// found. It gives up (ok false) when a vertex falls outside the bracket,
+// the three points turn concave, or 8 steps do not settle, for brentMin
+// to answer instead.
 func parabolaMin(f func(float64) float64, a, x, b, fx, tol float64) (float64, bool) {
 	fa, fb := f(a), f(b)
 	for range 8 {
@@ -617,8 +617,9 @@ func parabolaMin(f func(float64) float64, a, x, b, fx, tol float64) (float64, bo
 	return 0, false
 }
 
-// distanceTol is how near, in metres of ground, distanceFrom's bracket
-// is narrowed about the nearest point.
+// distanceTol is how near, in metres of ground, distanceFrom's steps
+// close on the nearest point (a nanometre; rounding leaves them within a
+// micrometre of it at worst).
 const distanceTol = 1e-9
 
 // brentMin returns a point x of [a, b] near a minimum of f, and f(x), by
