@@ -9,71 +9,68 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/keyspacedb/keyspace/internal/workload"
+	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 )
 
 // BenchmarkAlong: the points within 100 m, 1 km and 5 km of routes of 20
 // positions, each a step of about 2 km in a direction that turns a little
-// at each position (a drive of some 40 km through a cluster), on
-// clustered points in memory; and the 1 and 10 points nearest those
-// routes (NearestAlong).
+// at each position (a drive of some 40 km through a cluster), and within
+// 100 m of GPS tracks of 5,000 positions 50 m apart, on clustered points
+// on both backends; and the 1 and 10 points nearest the routes
+// (NearestAlong).
 func BenchmarkAlong(b *testing.B) {
 	pts := benchPoints(b)
-	s := keyspace.NewMemory()
-	ix := geo.NewIndex("bench")
-	loadBench(b, s, ix, pts)
 	routes := benchRoutes(pts, 200, 20, 2000)
-	for _, radius := range []float64{100, 1000, 5000} {
-		b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
-			var cand, res, ranges int
-			for i := 0; b.Loop(); i++ {
-				s.View(func(tx keyspace.Tx) error {
-					_, st, err := ix.Along(tx, routes[i%len(routes)], radius, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					cand, res, ranges = cand+st.Candidates, res+st.Results, ranges+st.Ranges
-					return nil
-				})
-			}
-			b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
-			b.ReportMetric(float64(res)/float64(b.N), "results/op")
-			b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
-		})
-	}
-	// A GPS track: 5,000 positions some 50 m apart (about 250 km).
 	tracks := benchRoutes(pts, 20, 5000, 50)
-	b.Run("track=5000/radius=100m", func(b *testing.B) {
-		var cand, res int
-		for i := 0; b.Loop(); i++ {
-			s.View(func(tx keyspace.Tx) error {
-				_, st, err := ix.Along(tx, tracks[i%len(tracks)], 100, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cand, res = cand+st.Candidates, res+st.Results
-				return nil
-			})
-		}
-		b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
-		b.ReportMetric(float64(res)/float64(b.N), "results/op")
-	})
-	for _, k := range []int{1, 10} {
-		b.Run(fmt.Sprintf("nearest=%d", k), func(b *testing.B) {
-			var cand, res int
-			for i := 0; b.Loop(); i++ {
-				s.View(func(tx keyspace.Tx) error {
-					_, st, err := ix.NearestAlong(tx, routes[i%len(routes)], k, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					cand, res = cand+st.Candidates, res+st.Results
-					return nil
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			ix := geo.NewIndex("bench")
+			loadBench(b, s, ix, pts)
+			for _, radius := range []float64{100, 1000, 5000} {
+				b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
+					alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+						_, st, err := ix.Along(tx, routes[i%len(routes)], radius, nil)
+						return st, err
+					})
 				})
 			}
-			b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
+			b.Run("track=5000/radius=100m", func(b *testing.B) {
+				alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+					_, st, err := ix.Along(tx, tracks[i%len(tracks)], 100, nil)
+					return st, err
+				})
+			})
+			for _, k := range []int{1, 10} {
+				b.Run(fmt.Sprintf("nearest=%d", k), func(b *testing.B) {
+					alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+						_, st, err := ix.NearestAlong(tx, routes[i%len(routes)], k, nil)
+						return st, err
+					})
+				})
+			}
 		})
 	}
+}
+
+// alongLoop times query, each in a View of its own, and reports
+// candidates read per result, results and ranges per query.
+func alongLoop(b *testing.B, s keyspace.Store, query func(tx keyspace.Tx, i int) (geo.Stats, error)) {
+	var cand, res, ranges int
+	for i := 0; b.Loop(); i++ {
+		s.View(func(tx keyspace.Tx) error {
+			st, err := query(tx, i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cand, res, ranges = cand+st.Candidates, res+st.Results, ranges+st.Ranges
+			return nil
+		})
+	}
+	b.ReportMetric(float64(cand)/float64(max(res, 1)), "candidates/result")
+	b.ReportMetric(float64(res)/float64(b.N), "results/op")
+	b.ReportMetric(float64(ranges)/float64(b.N), "ranges/op")
 }
 
 // benchRoutes returns n routes of the given positions, each starting at
