@@ -16,9 +16,9 @@ import (
 // is its distance from the line (from the nearest point of any of its
 // lines), nearest first, ties by id; a Limit keeps the nearest Limit
 // (FarthestFirst the farthest), Any the first found, and a page goes on
-// after a cursor, as for Radius, though every query reads the whole
-// corridor: the k-nearest search that answers a circle's Limit measures
-// from a centre, and a line has none. Edges are straight in longitude
+// after a cursor, as for Radius, though a Limit reads the whole corridor:
+// the k-nearest search that answers a circle's Limit measures from a
+// centre, and a line has none (NearestAlong finds the nearest a line). Edges are straight in longitude
 // and latitude, as GeoJSON draws them and as polygon edges are here, the
 // shorter way round in longitude (so an edge may cross ±180° and needs no
 // split). A line of fewer than two positions, a position out of range, or
@@ -28,8 +28,9 @@ import (
 // The corridor is covered like any other region, with a budget of cells
 // that grows with its length over its radius (corridorMaxCells); its
 // lines are cut into pieces of at most 100 km, grouped sixteen to a
-// chunk, so that a candidate, or a cell of the covering, is measured
-// against the few pieces near it (see corridor).
+// chunk and sixteen chunks to a chunk above, so that a candidate, or a
+// cell of the covering, is measured against the few pieces near it (see
+// corridor).
 func (ix *Index) Along(tx keyspace.Tx, line orb.Geometry, radius float64, opts *QueryOptions) ([]Result, Stats, error) {
 	reg, err := newCorridor(line, radius)
 	if err != nil {
