@@ -1,6 +1,7 @@
 package geo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -236,7 +237,7 @@ func checkAlongOptions(t *testing.T, tx keyspace.Tx, ix *Index, what string, lin
 	farthest := slices.Clone(all)
 	slices.SortStableFunc(farthest, func(a, b Result) int {
 		if a.Distance != b.Distance {
-			return -cmpFloat(a.Distance, b.Distance)
+			return cmp.Compare(b.Distance, a.Distance)
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
@@ -256,16 +257,6 @@ func checkAlongOptions(t *testing.T, tx keyspace.Tx, ix *Index, what string, lin
 		after = CursorAfter(page, after)
 	}
 	same(fmt.Sprintf("pages of %d", size), paged, all)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestAlongCases: lines across ±180°, over and to the poles, a line that
