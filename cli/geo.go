@@ -1103,7 +1103,7 @@ func geoAlong(c *ucli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	line, err := readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
+	line, err := readLine(c)
 	if err != nil {
 		return err
 	}
@@ -1113,6 +1113,12 @@ func geoAlong(c *ucli.Context) error {
 	})
 }
 
+// readLine reads --line, a LineString or MultiLineString, as readPolygon
+// reads --polygon.
+func readLine(c *ucli.Context) (orb.Geometry, error) {
+	return readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
+}
+
 // knnAlong answers geo knn --line: the k points nearest a line.
 func knnAlong(c *ucli.Context) error {
 	for _, f := range []string{"lat", "lon", "from", "sector"} {
@@ -1120,7 +1126,7 @@ func knnAlong(c *ucli.Context) error {
 			return usagef("geo knn --line finds the points nearest the line, not a centre: leave out --%s", f)
 		}
 	}
-	line, err := readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
+	line, err := readLine(c)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,12 @@ func (ix *Index) Along(tx keyspace.Tx, line orb.Geometry, radius float64, opts *
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	return ix.search(tx, reg.lat0, reg.lon0, opts, func(*hits) region { return reg })
+	return ix.along(tx, reg, opts)
+}
+
+// along answers Along for the corridor c.
+func (ix *Index) along(tx keyspace.Tx, c *corridor, opts *QueryOptions) ([]Result, Stats, error) {
+	return ix.search(tx, c.lat0, c.lon0, opts, func(*hits) region { return c })
 }
 
 // NearestAlong returns the k points nearest a line (an orb.LineString or
@@ -59,7 +64,7 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 	if opts != nil {
 		o = *opts
 	}
-	c, err := newCorridor(line, 0)
+	c, err := newCorridor(line, 0) // its pieces, built once; each round sets its radius
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
@@ -95,7 +100,8 @@ func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *Qu
 		if o.Explain != nil {
 			*o.Explain = Explain{} // the last corridor's
 		}
-		rs, cst, err := ix.Along(tx, line, r, &o)
+		c.setRadius(r)
+		rs, cst, err := ix.along(tx, c, &o)
 		if err != nil {
 			return nil, Stats{}, err
 		}
@@ -221,11 +227,7 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("%w: a MultiLineString of no lines", ErrBadQuery)
 	}
-	c := &corridor{radius: radius}
-	θ := min(radius/EarthRadius, math.Pi)
-	c.reach = radius*(1+1e-9) + 1e-6
-	s := math.Sin(max(0, θ-1e-12) / 2)
-	c.hIn = s * s * (1 - 1e-9)
+	c := new(corridor)
 	for li, ls := range lines {
 		where := "line"
 		if len(lines) > 1 {
@@ -266,11 +268,21 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 			boxes = append(boxes, ch.box)
 		}
 	}
-	c.box = growBox(boxes[0], θ)
-	for _, b := range boxes[1:] {
-		c.box = unionBox(c.box, growBox(b, θ))
-	}
+	c.setRadius(radius)
 	return c, nil
+}
+
+// setRadius makes c the corridor of radius metres about its line: its
+// thresholds and its box, the top chunks' boxes grown by the radius.
+func (c *corridor) setRadius(radius float64) {
+	θ := min(radius/EarthRadius, math.Pi)
+	s := math.Sin(max(0, θ-1e-12) / 2)
+	c.radius, c.reach, c.hIn = radius, radius*(1+1e-9)+1e-6, s*s*(1-1e-9)
+	top := c.levels[len(c.levels)-1]
+	c.box = growBox(top[0].box, θ)
+	for _, ch := range top[1:] {
+		c.box = unionBox(c.box, growBox(ch.box, θ))
+	}
 }
 
 // nearPieces calls fn with each piece whose box, and every chunk's
@@ -533,25 +545,27 @@ func (p path) distanceFrom(o origin) float64 {
 		i := min(best, n-2)
 		x = parabolaVertex(float64(i)/n, hs[i], float64(i+1)/n, hs[i+1], float64(i+2)/n, hs[i+2])
 		if !(x > a && x < b) {
-			return EarthRadius * angleOf(brentFrom(h, a, b, tol, hs[best]))
+			return EarthRadius * angleOf(goldenFrom(h, a, b, tol, hs[best]))
 		}
 		inner := 1 // the sample next to the end
 		if best == n {
 			inner = n - 1
 		}
 		if hx = h(x); hx > hs[best] || hx > hs[inner] {
-			return EarthRadius * angleOf(brentFrom(h, a, b, tol, min(hx, hs[best])))
+			return EarthRadius * angleOf(goldenFrom(h, a, b, tol, min(hx, hs[best])))
 		}
 	}
 	if hm, ok := parabolaMin(h, a, x, b, hx, tol); ok {
 		return EarthRadius * angleOf(min(hm, hx))
 	}
-	return EarthRadius * angleOf(brentFrom(h, a, b, tol, hx))
+	return EarthRadius * angleOf(goldenFrom(h, a, b, tol, hx))
 }
 
-// brentFrom is the least of f over [a, b] by brentMin, or found, if lower.
-func brentFrom(f func(float64) float64, a, b, tol, found float64) float64 {
-	_, fx := brentMin(f, a, b, tol)
+// goldenFrom is the least of f over [a, b] by goldenSection, narrowed
+// to tol, or found, if lower: distanceFrom's fallback where parabolic
+// steps give up.
+func goldenFrom(f func(float64) float64, a, b, tol, found float64) float64 {
+	_, _, _, fx := goldenSection(f, a, b, func(a, b float64) bool { return b-a > tol })
 	return min(fx, found)
 }
 
@@ -585,8 +599,8 @@ func (p path) havSlope(o origin, t float64) float64 {
 // best point and a bracket about it, until a step moves less than tol
 // (or than f's rounding lets it be placed), and returns the least f
 // found. It gives up (ok false) when a vertex falls outside the bracket,
-// the three points turn concave, or 8 steps do not settle, for brentMin
-// to answer instead.
+// the three points turn concave, or 8 steps do not settle, for golden
+// section to answer instead (goldenFrom).
 func parabolaMin(f func(float64) float64, a, x, b, fx, tol float64) (float64, bool) {
 	fa, fb := f(a), f(b)
 	for range 8 {
@@ -622,80 +636,6 @@ func parabolaMin(f func(float64) float64, a, x, b, fx, tol float64) (float64, bo
 // close on the nearest point (a nanometre; rounding leaves them within a
 // micrometre of it at worst).
 const distanceTol = 1e-9
-
-// brentMin returns a point x of [a, b] near a minimum of f, and f(x), by
-// Brent's method (Brent 1973, "localmin"): golden-section steps, and
-// parabolic steps through the three best points whenever they fall well
-// inside the bracket and shrink it fast enough, until x is within about
-// tol of the minimum (for a unimodal f), or after 100 steps.
-func brentMin(f func(float64) float64, a, b, tol float64) (float64, float64) {
-	const c = 0.3819660112501051 // (3 − √5)/2, the golden step
-	x := a + c*(b-a)
-	w, v := x, x
-	fx := f(x)
-	fw, fv := fx, fx
-	var d, e float64 // the last step, and the one before
-	for range 100 {
-		m := (a + b) / 2
-		tol1 := 1e-14*math.Abs(x) + tol/3
-		tol2 := 2 * tol1
-		if math.Abs(x-m) <= tol2-(b-a)/2 {
-			break
-		}
-		var p, q, r float64
-		if math.Abs(e) > tol1 { // fit a parabola through x, w and v
-			r = (x - w) * (fx - fv)
-			q = (x - v) * (fx - fw)
-			p = (x-v)*q - (x-w)*r
-			q = 2 * (q - r)
-			if q > 0 {
-				p = -p
-			} else {
-				q = -q
-			}
-			r, e = e, d
-		}
-		if math.Abs(p) < math.Abs(q*r/2) && p > q*(a-x) && p < q*(b-x) {
-			d = p / q // the parabola's vertex, inside the bracket
-			if u := x + d; u-a < tol2 || b-u < tol2 {
-				d = math.Copysign(tol1, m-x)
-			}
-		} else { // a golden-section step into the larger part
-			if x < m {
-				e = b - x
-			} else {
-				e = a - x
-			}
-			d = c * e
-		}
-		u := x + d
-		if math.Abs(d) < tol1 {
-			u = x + math.Copysign(tol1, d)
-		}
-		fu := f(u)
-		if fu <= fx {
-			if u < x {
-				b = x
-			} else {
-				a = x
-			}
-			v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
-			continue
-		}
-		if u < x {
-			a = u
-		} else {
-			b = u
-		}
-		switch {
-		case fu <= fw || w == x:
-			v, fv, w, fw = w, fw, u, fu
-		case fu <= fv || v == x || v == w:
-			v, fv = u, fu
-		}
-	}
-	return x, fx
-}
 
 // boxBound is a box as havLower takes it: its longitudes as one or two
 // rectangles (lonGap measures round ±180°, so no twin is needed), and the
