@@ -163,6 +163,19 @@ func fenceCommand() *ucli.Command {
 				Action: fenceAreaQuery("fence within", (*geo.Fences).Within),
 			},
 			{
+				Name:  "along",
+				Usage: "the fences within a distance of a GeoJSON LineString or MultiLineString (a route, a flight plan; Tile38's INTERSECTS … BUFFER on a fence set); with no --radius, the fences the line passes through or touches",
+				UsageText: "keyspace fence along --fences zones --line route.geojson\n" +
+					"keyspace fence along --fences airspace --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 5km --payloads",
+				Flags: []ucli.Flag{fencesFlag(),
+					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude"},
+					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Value: "0", Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
+					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
+					areaSVGFlag(),
+				},
+				Action: fenceAlong,
+			},
+			{
 				Name:  "near",
 				Usage: "the fences within a distance of a point, nearest first, each with its distance (0 for one that holds it): Tile38's NEARBY on a fence set",
 				UsageText: "keyspace fence near --fences zones --lat 37.7749 --lon -122.4194 --radius 5km\n" +
@@ -953,6 +966,44 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 			return writeFenceIDs(c, format, fs, tx, ids)
 		})
 	}
+}
+
+// fenceAlong answers fence along: the fences within --radius of --line.
+func fenceAlong(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	line, err := readLine(c)
+	if err != nil {
+		return err
+	}
+	radius, err := parseDistance(c.String("radius"))
+	if err != nil {
+		return usageError{fmt.Errorf("--radius: %w", err)}
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return viewDB(c, func(tx keyspace.Tx) error {
+		if err := requireFences(fs, tx); err != nil {
+			return err
+		}
+		ids, err := fs.Along(tx, line, radius)
+		if err != nil {
+			return err
+		}
+		if path := c.String("svg"); path != "" {
+			found := make([]geo.Fence, len(ids))
+			for i, id := range ids {
+				if found[i], err = fs.Get(tx, id); err != nil {
+					return err
+				}
+			}
+			if err := writeFencesSVG(path, found, nil, ids, corridorShape(line, radius)); err != nil {
+				return err
+			}
+		}
+		return writeFenceIDs(c, format, fs, tx, ids)
+	})
 }
 
 // writeFenceIDs prints the fences ids found, a line each and their count

@@ -362,3 +362,90 @@ func putZoneCircles(t *testing.T, ks func(args ...string) (string, string, int),
 	}
 	return fences
 }
+
+// TestFenceAlong: fence along against a computation of its own. Sixty
+// circles of 200 m to 5 km are put round central Paris, and asked for
+// along a meridian through it: a circle comes within the radius of the
+// meridian's segment when its centre does within the radius and its
+// own, the centre's distance being the cross-track distance where the
+// centre's latitude lies between the segment's ends, and the nearer
+// end's beyond them. Fences within 5 m of the edge may go either way.
+// Then a polygon the line crosses at radius 0, the SVG and the errors.
+func TestFenceAlong(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	r := rand.New(rand.NewPCG(93, 94))
+	fences := putZoneCircles(t, ks, r, 60, 4800)
+	const lon0, lat0, lat1 = 2.35, 48.82, 48.88
+	line := fmt.Sprintf(`{"type":"LineString","coordinates":[[%v,%v],[%v,%v]]}`, lon0, lat0, lon0, lat1)
+	gap := func(c zoneCircle) float64 {
+		switch {
+		case c.lat < lat0:
+			return geo.Distance(lat0, lon0, c.lat, c.lon) - c.radius
+		case c.lat > lat1:
+			return geo.Distance(lat1, lon0, c.lat, c.lon) - c.radius
+		}
+		return geo.EarthRadius*math.Abs(math.Asin(math.Sin((c.lon-lon0)*math.Pi/180)*math.Cos(c.lat*math.Pi/180))) - c.radius
+	}
+	near, far, at300 := 0, 0, 0
+	for _, radius := range []float64{0, 300, 2000} {
+		out, stderr, code := ks("-o", "json", "fence", "along", "--fences", "zones", "--line", line, "--radius", fmt.Sprintf("%gm", radius))
+		if code != 0 {
+			t.Fatalf("fence along --radius %v: exit %d: %s", radius, code, stderr)
+		}
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if radius == 300 {
+			at300 = len(got.Fences)
+		}
+		for _, id := range slices.Sorted(maps.Keys(fences)) {
+			g := gap(fences[id]) - radius
+			if math.Abs(g) < 5 {
+				continue
+			}
+			if slices.Contains(got.Fences, id) != (g < 0) {
+				t.Fatalf("fence along --radius %v: fence %s %+v (%.1f m beyond the radius) reported: %v", radius, id, fences[id], g, g >= 0)
+			}
+			if g < 0 {
+				near++
+			} else {
+				far++
+			}
+		}
+	}
+	if near < 20 || far < 20 {
+		t.Fatalf("%d fences near, %d far: too few of one to mean much", near, far)
+	}
+	// A triangle east of the meridian, which the line's second edge
+	// crosses at radius 0, with no position inside it; the default radius
+	// is 0.
+	runOK(t, "", "--db", db, "fence", "put", "--fences", "zones", "--polygon", `{"type":"Polygon","coordinates":[[[2.40,48.80],[2.50,48.80],[2.45,48.90],[2.40,48.80]]]}`, "tri")
+	bent := `{"type":"LineString","coordinates":[[2.35,48.85],[2.44,48.85],[2.44,48.60]]}`
+	if out := runOK(t, "", "--db", db, "-o", "json", "fence", "along", "--fences", "zones", "--line", bent); !strings.Contains(out, `"tri"`) {
+		t.Errorf("a line through the triangle: %s", out)
+	}
+	// --svg draws the corridor (the line and its edge's capsule) and
+	// the fences found.
+	svg := filepath.Join(t.TempDir(), "along.svg")
+	runOK(t, "", "--db", db, "fence", "along", "--fences", "zones", "--line", line, "--radius", "300m", "--svg", svg)
+	if classes := svgClasses(t, svg); classes["area"] != 2 || classes["fence held"] != at300 {
+		t.Errorf("SVG classes %v: want 2 outlines of the area and %d fences", classes, at300)
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--radius", "1km"}, "needs --line"},
+		{[]string{"--line", line, "--radius", "-1km"}, "--radius"},
+		{[]string{"--line", `{"type":"Point","coordinates":[2.35,48.85]}`}, "LineString"},
+		{[]string{"--line", `{"type":"LineString","coordinates":[[2.35,48.85]]}`}, "at least 2"},
+	} {
+		if _, stderr, code := ks(append([]string{"fence", "along", "--fences", "zones"}, c.args...)...); code == 0 || !strings.Contains(stderr, c.says) {
+			t.Errorf("fence along %v: exit %d, %q; want it to say %q", c.args, code, stderr, c.says)
+		}
+	}
+}

@@ -186,6 +186,7 @@ type corridor struct {
 	box        Box     // the corridor's latitude/longitude box
 	length     float64 // the line's length, an upper bound in metres
 	lat0, lon0 float64 // the line's first position
+	starts     []Point // each line's first position
 }
 
 // corridorPiece is a piece of one of the line's edges, with its box.
@@ -241,6 +242,7 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 				return nil, fmt.Errorf("%w: %s position %d: %w", ErrBadQuery, where, i, errctx.Bare("geo", err))
 			}
 		}
+		c.starts = append(c.starts, Point{Lat: ls[0].Lat(), Lon: ls[0].Lon()})
 		for i := 1; i < len(ls); i++ {
 			c.addEdge(newPath(Point{Lat: ls[i-1].Lat(), Lon: ls[i-1].Lon()}, Point{Lat: ls[i].Lat(), Lon: ls[i].Lon()}))
 		}

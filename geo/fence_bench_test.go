@@ -440,7 +440,7 @@ func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string
 // baseline) in the same run; the crossings of 1 km moves from those
 // points, whose paths are tested against the border when neither end is
 // inside it; Near and Intersecting (a circle, a box, a quarter sector)
-// from points outside it; Within a box and a circle that hold it whole; and which of 200
+// and Along (a line 10 km long, 1 km) from points outside it; Within a box and a circle that hold it whole; and which of 200
 // small circles and boxes lie within it.
 func BenchmarkFenceBorder(b *testing.B) {
 	for _, positions := range []int{5_000, 50_000} {
@@ -497,6 +497,15 @@ func BenchmarkFenceBorder(b *testing.B) {
 				return len(ids), err
 			})
 		}
+		// The fences within 1 km of a line 10 km long from a point about
+		// 5 km outside the border, heading each way in turn.
+		benchLookups(b, name, "along-1km", fences, "fences", func(tx keyspace.Tx, fs *geo.Fences, i int) (int, error) {
+			p := near[i%len(near)]
+			a := float64(i%8) * math.Pi / 4
+			line := orb.LineString{{p.Lon, p.Lat}, {p.Lon + 0.09*math.Sin(a)/math.Cos(p.Lat*math.Pi/180), p.Lat + 0.09*math.Cos(a)}}
+			ids, err := fs.Along(tx, line, 1000)
+			return len(ids), err
+		})
 		// Within an area that holds the whole border: a box, and a circle
 		// (the border's distance from the centre's antipode, in place).
 		for _, kind := range []string{"box", "circle"} {
@@ -566,4 +575,43 @@ func openFences(b *testing.B, be storetest.Backend, fences []geo.Fence) (keyspac
 		b.Fatal(err)
 	}
 	return s, fs
+}
+
+// BenchmarkFencesAlong: which of 1,000 circles and boxes round clustered
+// points come within 0 m (those a route passes through), 1 km and 10 km
+// of routes of 20 positions, some 40 km long (benchRoutes), by Along on
+// both backends.
+func BenchmarkFencesAlong(b *testing.B) {
+	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(12, 13))
+	fences := circlesAndBoxes(r, pts, 1000)
+	routes := benchRoutes(pts, 200, 20, 2000)
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			fs := geo.NewFences("bench")
+			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+				b.Fatal(err)
+			}
+			for _, radius := range []float64{0, 1000, 10_000} {
+				b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
+					found := 0
+					for i := 0; b.Loop(); i++ {
+						s.View(func(tx keyspace.Tx) error {
+							ids, err := fs.Along(tx, routes[i%len(routes)], radius)
+							if err != nil {
+								b.Fatal(err)
+							}
+							found += len(ids)
+							return nil
+						})
+					}
+					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				})
+			}
+		})
+	}
 }

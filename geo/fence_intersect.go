@@ -73,7 +73,7 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 	var out []string
 	// A polygon fence's stored rings are met in place, on the edges of
 	// the bands the area reaches.
-	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, intersectCells, new(expiry.Clock), func(id string, f shape) error {
 		meets := false
 		if f.rings != nil {
 			var err error
@@ -92,13 +92,13 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 }
 
 // eachCandidate calls fn, in id order, with each fence that has a cell
-// meeting a cell of reg's covering (intersectCells cells): every fence
+// meeting a cell of reg's covering (of at most budget cells): every fence
 // that shares a point with reg, and some near it, with its region; those
 // expired by clk are left out. A polygon fence whose rings are stored
 // with band indexes comes as its stored rings (shape.rings), to be read
 // in place, not decoded. It stops at fn's first error.
-func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, clk *expiry.Clock, fn func(id string, f shape) error) error {
-	v, err := fs.meeting(tx, reg, intersectCells, clk)
+func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, budget int, clk *expiry.Clock, fn func(id string, f shape) error) error {
+	v, err := fs.meeting(tx, reg, budget, clk)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func (fs *Fences) Near(tx keyspace.Tx, lat, lon, radius float64, k int) ([]NearF
 	}
 	p := newRef(lat, lon)
 	var near []NearFence
-	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), new(expiry.Clock), func(id string, f shape) error {
+	err := fs.eachCandidate(tx, newCircle(lat, lon, radius), intersectCells, new(expiry.Clock), func(id string, f shape) error {
 		d := 0.0
 		if f.rings != nil {
 			var err error

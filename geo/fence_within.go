@@ -93,7 +93,7 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 	}
 	inside := holder(shapeOf(reg))
 	var out []string
-	err = fs.eachCandidate(tx, reg, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, intersectCells, new(expiry.Clock), func(id string, f shape) error {
 		in, err := inside(f)
 		if err != nil {
 			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))

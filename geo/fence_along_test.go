@@ -1,0 +1,426 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+)
+
+// fenceAlongOracle says whether the fence f comes within radius metres
+// of lines, written apart from fence_along.go: through when f holds a
+// position of a line (fenceHolds; for a sector, not within a millimetre
+// of its edge), when pathOracle says an edge of a line passes through f,
+// or when a point of f's boundary (or a circle's centre, less its
+// radius) lies surely within radius of the lines by bruteLineDistance;
+// misses when a branch and bound over f's boundary, on nothing but the
+// triangle inequality and Vincenty distances, proves every point of it
+// farther than radius and a millimetre; grazes otherwise.
+func fenceAlongOracle(f Fence, lines orb.MultiLineString, radius float64) int {
+	const tol = 1e-3
+	verdict := misses
+	for _, ls := range lines {
+		for i, p := range ls {
+			pt := Point{Lat: p.Lat(), Lon: p.Lon()}
+			if fenceHolds(f, pt.Lat, pt.Lon) {
+				if s := f.Sector; s != nil {
+					if _, unsure := sectorOracle(s.Lat, s.Lon, s.Radius, s.From, s.To, pt); unsure {
+						verdict = grazes
+						continue
+					}
+				}
+				return through
+			}
+			if i > 0 {
+				switch pathOracle(f, Point{Lat: ls[i-1].Lat(), Lon: ls[i-1].Lon()}, pt) {
+				case through:
+					return through
+				case grazes:
+					verdict = grazes // a line that may only touch f: the distance decides below
+				}
+			}
+		}
+	}
+	if c := f.Circle; c != nil {
+		lo, hi := bruteLineDistance(lines, c.Lat, c.Lon, tol/10, radius+c.Radius+1)
+		switch {
+		case hi-c.Radius <= radius-tol:
+			return through
+		case lo-c.Radius > radius+tol:
+			return misses
+		}
+		return grazes
+	}
+	// Past pathOracle's sampling, "misses" is the boundary's to prove
+	// (pathOracle measures its gaps in degrees, which at a pole, where
+	// a line's position is every longitude at once, are no distance).
+	verdict = misses
+	for _, cv := range boundaryCurves(f) {
+		switch curveAlongOracle(lines, cv.at, cv.length, radius, tol) {
+		case through:
+			return through
+		case grazes:
+			verdict = grazes
+		}
+	}
+	return verdict
+}
+
+// oracleCurve is a piece of a fence's boundary for the oracle: its point
+// at t in [0, 1], and a bound on its ground length from t0 to t1.
+type oracleCurve struct {
+	at     func(t float64) (lat, lon float64)
+	length func(t0, t1 float64) float64
+}
+
+// boundaryCurves is f's boundary: a box's or a polygon's outline
+// (outline), each piece straight in longitude and latitude, or a
+// sector's sides and arc (towards), each at a constant speed.
+func boundaryCurves(f Fence) []oracleCurve {
+	var out []oracleCurve
+	if s := f.Sector; s != nil {
+		span := clockwise(s.From, s.To)
+		if span == 0 {
+			span = 360
+		}
+		reach := math.Min(s.Radius, math.Pi*EarthRadius)
+		for _, b := range []float64{s.From, s.From + span} {
+			out = append(out, oracleCurve{
+				at:     func(t float64) (float64, float64) { return towards(s.Lat, s.Lon, t*reach, b) },
+				length: func(t0, t1 float64) float64 { return (t1 - t0) * reach * (1 + 1e-9) },
+			})
+		}
+		arc := math.Sin(reach/EarthRadius) * EarthRadius * rad(span) * (1 + 1e-9)
+		return append(out, oracleCurve{
+			at:     func(t float64) (float64, float64) { return towards(s.Lat, s.Lon, reach, s.From+t*span) },
+			length: func(t0, t1 float64) float64 { return (t1 - t0) * arc },
+		})
+	}
+	for _, e := range outline(f) {
+		a, b := e[0], e[1]
+		dLon := b.Lon - a.Lon
+		if dLon > 180 {
+			dLon -= 360
+		} else if dLon < -180 {
+			dLon += 360
+		}
+		out = append(out, oracleCurve{
+			at: func(t float64) (float64, float64) { return a.Lat + t*(b.Lat-a.Lat), wrapLon(a.Lon + t*dLon) },
+			// ds² = R²(dφ² + cos²φ dλ²), cos φ at most its value at the
+			// stretch's latitude nearest the equator.
+			length: func(t0, t1 float64) float64 {
+				la, lb := a.Lat+t0*(b.Lat-a.Lat), a.Lat+t1*(b.Lat-a.Lat)
+				nearest := min(math.Abs(la), math.Abs(lb))
+				if la*lb <= 0 {
+					nearest = 0
+				}
+				return math.Hypot(lb-la, (t1-t0)*dLon*math.Cos(rad(nearest))) * math.Pi / 180 * EarthRadius * (1 + 1e-9)
+			},
+		})
+	}
+	return out
+}
+
+// curveAlongOracle is the branch and bound of fenceAlongOracle over one
+// curve: through when a point is surely within radius, misses when every
+// piece's bound, (a + b − ℓ)/2 from its ends' lower bounds a and b and its
+// length ℓ, exceeds radius + tol; a piece still undecided at a tenth of
+// tol, or past 200,000 pieces, grazes.
+func curveAlongOracle(lines orb.MultiLineString, at func(float64) (float64, float64), length func(t0, t1 float64) float64, radius, tol float64) int {
+	cutoff := radius + length(0, 1) + 1
+	eval := func(t float64) (lo, hi float64) {
+		lat, lon := at(t)
+		return bruteLineDistance(lines, lat, lon, tol/10, cutoff)
+	}
+	type piece struct{ t0, t1, lo0, lo1 float64 }
+	lo0, hi0 := eval(0)
+	lo1, hi1 := eval(1)
+	if min(hi0, hi1) <= radius-tol {
+		return through
+	}
+	verdict := misses
+	stack := []piece{{0, 1, lo0, lo1}}
+	for n := 0; len(stack) > 0; n++ {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ℓ := length(p.t0, p.t1)
+		switch {
+		case (p.lo0+p.lo1-ℓ)/2 > radius+tol:
+			continue
+		case ℓ < tol/10 || n > 200_000:
+			verdict = grazes
+			continue
+		}
+		m := (p.t0 + p.t1) / 2
+		lo, hi := eval(m)
+		if hi <= radius-tol {
+			return through
+		}
+		stack = append(stack, piece{p.t0, m, p.lo0, lo}, piece{m, p.t1, lo, p.lo1})
+	}
+	return verdict
+}
+
+// TestFencesAlong: fences of every shape round four places (near the
+// north pole, on ±180° at the equator, in Europe, at the south pole),
+// and lines of 2 to 6 positions from 10 m to 2,000 km a step round the
+// same places, at radii from 0 to 300 km, on both backends. Along must
+// report exactly the fences fenceAlongOracle says come within the
+// radius, either answer for those it grazes; enough of both answers
+// must occur; expired fences are never reported.
+func TestFencesAlong(t *testing.T) {
+	r := rand.New(rand.NewPCG(91, 92))
+	hot := [][2]float64{{89.5, 0}, {0, 180}, {45, 10}, {-89.9, 100}}
+	var near []Point
+	for range 200 {
+		h := hot[r.IntN(len(hot))]
+		lat, lon := destination(h[0], h[1], r.Float64()*500_000, r.Float64()*2*math.Pi)
+		near = append(near, Point{Lat: lat, Lon: lon})
+	}
+	var fences []Fence
+	for i := range 30 {
+		c := near[r.IntN(len(near))]
+		fences = append(fences, randomFence(r, fmt.Sprintf("f%02d", i), c.Lat, c.Lon))
+	}
+	// Lines start at the places the fences are round, or within some
+	// tens of kilometres of a fence's own.
+	start := func() Point {
+		if r.IntN(2) == 0 {
+			return near[r.IntN(len(near))]
+		}
+		f := fences[r.IntN(len(fences))]
+		lat, lon := fenceSamples(f, true)[0].Lat, fenceSamples(f, true)[0].Lon
+		lat, lon = destination(lat, lon, r.ExpFloat64()*30_000, r.Float64()*2*math.Pi)
+		return Point{Lat: lat, Lon: lon}
+	}
+	type ask struct {
+		lines  orb.MultiLineString
+		radius float64
+	}
+	asks := make([]ask, 300)
+	verdicts := make([][]int, len(asks))
+	count := map[int]int{}
+	kinds := map[string]*[3]int{} // the count of each verdict by the fence's kind
+	for i := range asks {
+		c := start()
+		lines := orb.MultiLineString{randomLine(r, c.Lat, c.Lon)}
+		if r.IntN(4) == 0 {
+			c := start()
+			lines = append(lines, randomLine(r, c.Lat, c.Lon))
+		}
+		radius := 0.0
+		if r.IntN(5) > 0 {
+			radius = math.Exp(r.Float64() * math.Log(300_000))
+		}
+		asks[i] = ask{lines, radius}
+		for _, f := range fences {
+			v := fenceAlongOracle(f, lines, radius)
+			verdicts[i] = append(verdicts[i], v)
+			count[v]++
+			kind := fenceKind(f)
+			if kinds[kind] == nil {
+				kinds[kind] = new([3]int)
+			}
+			kinds[kind][v]++
+		}
+	}
+	t.Logf("%d pairs near, %d far, %d graze", count[through], count[misses], count[grazes])
+	for kind, n := range kinds {
+		t.Logf("%s: %d near, %d far, %d graze", kind, n[through], n[misses], n[grazes])
+		if n[through] < 20 || n[misses] < 20 {
+			t.Errorf("too few of one answer for %ss to mean much: %d near, %d far", kind, n[through], n[misses])
+		}
+	}
+	stored := slices.Clone(fences)
+	for i, p := range near[:2] {
+		stored = append(stored, Fence{ID: fmt.Sprint("expired", i), Circle: &Circle{Lat: p.Lat, Lon: p.Lon, Radius: 5e6}, Expires: time.Now().Add(-time.Hour)})
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("zones")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, stored) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for i, a := range asks {
+				got, err := fs.Along(tx, a.lines, a.radius)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.IsSorted(got) {
+					t.Fatalf("ask %d: not in order: %v", i, got)
+				}
+				for j, f := range fences {
+					if v := verdicts[i][j]; v != grazes && slices.Contains(got, f.ID) != (v == through) {
+						t.Fatalf("line %v, radius %v m, and fence %s (circle %+v, box %+v, sector %+v, polygon %v): Along says %v, the oracle %v",
+							a.lines, a.radius, f.ID, f.Circle, f.Box, f.Sector, f.Polygon, !(v == through), v == through)
+					}
+				}
+				for _, id := range got {
+					if strings.HasPrefix(id, "expired") {
+						t.Fatalf("ask %d: Along reports %s, which has expired", i, id)
+					}
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// fenceKind names f's shape.
+func fenceKind(f Fence) string {
+	switch {
+	case f.Circle != nil:
+		return "circle"
+	case f.Box != nil:
+		return "box"
+	case f.Sector != nil:
+		return "sector"
+	}
+	return "polygon"
+}
+
+// TestFencesAlongCases: cases the definition decides, each against what
+// it implies: a route through a zone at radius 0 without a position in
+// it, one that starts inside, one passing beside a zone just within and
+// just beyond the radius, across ±180° and up to a pole.
+func TestFencesAlongCases(t *testing.T) {
+	degree := EarthRadius * math.Pi / 180 // metres in a degree of latitude
+	fences := []Fence{
+		{ID: "square", Polygon: squareRing(10, 10, 1, false)},                    // 9–11° N, 9–11° E
+		{ID: "box", Box: &Box{MinLat: -1, MinLon: 179, MaxLat: 1, MaxLon: -179}}, // across ±180°
+		{ID: "circle", Circle: &Circle{Lat: 30, Lon: 30, Radius: 10_000}},
+		{ID: "cap", Box: &Box{MinLat: 89, MinLon: -180, MaxLat: 90, MaxLon: 180}},
+		{ID: "slice", Box: &Box{MinLat: 80, MinLon: -150, MaxLat: 90, MaxLon: -120}}, // its top edge is the pole
+		{ID: "wedge", Sector: &Sector{Lat: -30, Lon: -60, Radius: 50_000, From: 0, To: 90}},
+	}
+	line := func(pts ...[2]float64) orb.LineString {
+		var ls orb.LineString
+		for _, p := range pts {
+			ls = append(ls, orb.Point{p[1], p[0]})
+		}
+		return ls
+	}
+	cases := []struct {
+		name   string
+		line   orb.Geometry
+		radius float64
+		want   []string
+	}{
+		{"through the square, no position in it", line([2]float64{10, 8}, [2]float64{10, 12}), 0, []string{"square"}},
+		{"starts in the square", line([2]float64{10, 10}, [2]float64{10, 10.5}), 0, []string{"square"}},
+		{"ends on its edge", line([2]float64{10, 8}, [2]float64{10, 9}), 0, []string{"square"}},
+		{"beside the square, radius short", line([2]float64{12, 8}, [2]float64{12, 12}), degree - 10, nil},
+		{"beside the square, radius long", line([2]float64{12, 8}, [2]float64{12, 12}), degree + 10, []string{"square"}},
+		{"across ±180° through the box", line([2]float64{0, 178}, [2]float64{0, -178}), 0, []string{"box"}},
+		{"along ±180° beside the box", line([2]float64{2.5, 179.5}, [2]float64{2.5, -179.5}), 1.4 * degree, nil},
+		{"along ±180° reaching the box", line([2]float64{2.5, 179.5}, [2]float64{2.5, -179.5}), 1.6 * degree, []string{"box"}},
+		// The meridian 0.3° west of the circle's centre passes it at
+		// a hair less than the distance along the parallel (0.13 m).
+		{"past the circle, short", line([2]float64{29, 29.7}, [2]float64{31, 29.7}), Distance(30, 30, 30, 29.7) - 10_010, nil},
+		{"past the circle, long", line([2]float64{29, 29.7}, [2]float64{31, 29.7}), Distance(30, 30, 30, 29.7) - 9_990, []string{"circle"}},
+		{"up to the pole", line([2]float64{88, 0}, [2]float64{90, 0}), 0, []string{"cap", "slice"}},
+		// The pole is every longitude: a line reaching it at 176° meets
+		// the slice of 150° to 120° W (FuzzFenceAlong found an oracle that
+		// took it as the point at 176°).
+		{"to the pole at another longitude", line([2]float64{89.5, 175}, [2]float64{90, 176}), 0, []string{"cap", "slice"}},
+		{"near the pole", line([2]float64{88.5, 175}, [2]float64{88.5, 176}), 0, nil},
+		{"along a parallel beside the cap", line([2]float64{88, 0}, [2]float64{88, 90}), degree - 100, nil},
+		{"along a parallel reaching the cap", line([2]float64{88, 0}, [2]float64{88, 90}), degree + 100, []string{"cap"}},
+		{"behind the wedge", line([2]float64{-30.1, -60.5}, [2]float64{-29.9, -60.5}), 0, nil},
+		{"behind the wedge, short", line([2]float64{-30.1, -60.5}, [2]float64{-29.9, -60.5}), Distance(-30, -60, -30, -60.5) - 100, nil},
+		{"behind the wedge, long", line([2]float64{-30.1, -60.5}, [2]float64{-29.9, -60.5}), Distance(-30, -60, -30, -60.5) + 100, []string{"wedge"}},
+		{"two lines, the second through the circle", orb.MultiLineString{line([2]float64{50, 50}, [2]float64{51, 50}), line([2]float64{29, 30}, [2]float64{31, 30})}, 0, []string{"circle"}},
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("zones")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for _, c := range cases {
+				got, err := fs.Along(tx, c.line, c.radius)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				if !slices.Equal(got, c.want) {
+					t.Errorf("%s: %v, want %v", c.name, got, c.want)
+				}
+			}
+			// Bad lines and radii are refused, naming what was wrong.
+			for _, c := range []struct {
+				line   orb.Geometry
+				radius float64
+				says   string
+			}{
+				{line([2]float64{0, 0}), 10, "1 positions"},
+				{line([2]float64{0, 0}, [2]float64{91, 0}), 10, "position 1"},
+				{line([2]float64{0, 0}, [2]float64{1, 0}), -1, "radius -1"},
+				{line([2]float64{0, 0}, [2]float64{1, 0}), math.NaN(), "radius NaN"},
+				{orb.Point{0, 0}, 10, "Point"},
+			} {
+				_, err := fs.Along(tx, c.line, c.radius)
+				if !errors.Is(err, ErrBadQuery) || !strings.Contains(err.Error(), c.says) {
+					t.Errorf("line %v, radius %v: %v, want ErrBadQuery saying %q", c.line, c.radius, err, c.says)
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// FuzzFenceAlong: a random fence (circle, box, sector or polygon) round
+// a fuzzed centre and a random line from a fuzzed start, at a fuzzed
+// radius, tested with no store in between (corridor.reaches) against
+// fenceAlongOracle; a polygon's stored rings too, in place and decoded.
+func FuzzFenceAlong(f *testing.F) {
+	f.Add(uint64(1), 10.0, 20.0, 10.0, 20.1, 100.0)
+	f.Add(uint64(2), 89.9, 0.0, 89.0, 180.0, 0.0)
+	f.Add(uint64(3), 0.0, 179.9, 0.5, -179.9, 5000.0)
+	f.Add(uint64(4), -89.99, 50.0, -88.0, -130.0, 20000.0)
+	f.Add(uint64(5), 45.0, 10.0, 45.2, 10.3, 1.0)
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, lineLat, lineLon, radius float64) {
+		if validate(lat, lon) != nil || validate(lineLat, lineLon) != nil || !(radius >= 0 && radius <= 1e6) {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 5))
+		fence := randomFence(r, "f", lat, lon)
+		lines := orb.MultiLineString{randomLine(r, lineLat, lineLon)}
+		reg, err := fence.region()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := newCorridor(lines, radius)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.reaches(shapeOf(reg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A polygon's rings as stored, read in place, and in the earlier
+		// form, decoded: the same answer.
+		if pr, ok := reg.(polygonRegion); ok {
+			for _, indexed := range []bool{true, false} {
+				stored, err := c.reaches(shape{rings: appendPolygonForm(nil, pr, indexed)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stored != got {
+					t.Fatalf("line %v, radius %v m, and polygon %v: the stored rings (indexed %v) say %v, the region %v", lines, radius, fence.Polygon, indexed, stored, got)
+				}
+			}
+		}
+		if v := fenceAlongOracle(fence, lines, radius); v != grazes && got != (v == through) {
+			t.Fatalf("line %v, radius %v m, and fence (circle %+v, box %+v, sector %+v, polygon %v): reaches says %v, the oracle %v",
+				lines, radius, fence.Circle, fence.Box, fence.Sector, fence.Polygon, got, v == through)
+		}
+	})
+}
