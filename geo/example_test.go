@@ -399,6 +399,37 @@ func ExampleFences_Near() {
 	// sf 7029 m
 }
 
+// The zones a drive across the Bay Bridge enters, and those it passes
+// within 5 km of (Tile38's INTERSECTS zones BUFFER 5000 OBJECT
+// {LineString}): Berkeley's centre lies 7.5 km from the end of the
+// route, 4.5 km beyond its 3 km circle.
+func ExampleFences_Along() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "downtown-sf", Circle: &geo.Circle{Lat: 37.7749, Lon: -122.4194, Radius: 5000}},
+			{ID: "sf", Box: &geo.Box{MinLat: 37.70, MinLon: -122.52, MaxLat: 37.82, MaxLon: -122.35}},
+			{ID: "oakland", Circle: &geo.Circle{Lat: 37.8044, Lon: -122.2712, Radius: 4000}},
+			{ID: "berkeley", Circle: &geo.Circle{Lat: 37.8716, Lon: -122.2727, Radius: 3000}},
+		})
+	})
+	route := orb.LineString{{-122.3964, 37.7879}, {-122.3600, 37.8100}, {-122.2712, 37.8044}} // [lon, lat]
+	store.View(func(tx keyspace.Tx) error {
+		entered, err := zones.Along(tx, route, 0)
+		if err != nil {
+			return err
+		}
+		near, err := zones.Along(tx, route, 5000)
+		fmt.Println("enters:", entered)
+		fmt.Println("within 5 km:", near)
+		return err
+	})
+	// Output:
+	// enters: [downtown-sf oakland sf]
+	// within 5 km: [berkeley downtown-sf oakland sf]
+}
+
 // A fence can expire, as a Tile38 hook set with EX does: a road closure
 // for the hour ahead, and one that ended a minute ago. Lookups leave the
 // ended one out at once; DeleteExpired frees its keys when the program
