@@ -48,9 +48,12 @@ import (
 // left (it does not). A piece still undecided at alongFloor (a
 // millimetre long) lies within half a millimetre of the radius and
 // counts; so does the rest of a curve once alongBudget pieces of it have
-// been tested, which only a boundary that runs for a long way within a
-// few millimetres of the corridor's edge can reach (a piece must be
-// shorter than twice its distance beyond the radius to be dropped).
+// been tested. A piece lying ε beyond the radius is dropped once it is
+// shorter than 2ε, so only a boundary that runs alongside the corridor's
+// edge, ε beyond it, for more than 2ε·alongBudget (131 km at ε = 1 m, 1.3
+// km at 1 cm) can reach the budget. An edge that crosses the line is
+// found by a crossing test before any halving (corridor.crosses), which
+// the halving would take some 25 steps to reach.
 //
 // A polygon fence stored with band indexes is read in place, on the
 // edges of the bands near each piece of the line
@@ -116,14 +119,14 @@ func (c *corridor) reaches(f shape) (bool, error) {
 	}
 	if f.sector != nil {
 		for _, cv := range f.sector.curves() {
-			if c.reachesCurve(cv.at, cv.groundLength, cv.lo, cv.hi) {
+			if c.reachesCurve(cv.at, cv.groundLength, cv.lo, cv.hi, nil) {
 				return true, nil
 			}
 		}
 		return false, nil
 	}
 	for _, e := range f.edges() {
-		if c.reachesCurve(e.at, e.groundLength, 0, 1) {
+		if c.reachesEdge(e) {
 			return true, nil
 		}
 	}
@@ -155,7 +158,7 @@ func (c *corridor) reachesStoredPolygon(b []byte) (bool, error) {
 				return false
 			}
 			seen[e] = true
-			return c.reachesCurve(e.at, e.groundLength, 0, 1)
+			return c.reachesEdge(e)
 		})
 		if errors.Is(err, errWideRing) {
 			pr, err := decodePolygon(b)
@@ -175,7 +178,7 @@ func (c *corridor) reachesStoredPolygon(b []byte) (bool, error) {
 // lo to hi, lies within the corridor's radius of its line, by the branch
 // and bound at the top of this file; length(t0, t1) bounds the ground
 // length of the curve between t0 and t1.
-func (c *corridor) reachesCurve(at func(t float64) (lat, lon float64), length func(t0, t1 float64) float64, lo, hi float64) bool {
+func (c *corridor) reachesCurve(at func(t float64) (lat, lon float64), length func(t0, t1 float64) float64, lo, hi float64, crosses func() bool) bool {
 	// Distances are measured up to limit, and taken as limit beyond it
 	// (a lower bound, which is all the pruning needs): a piece between
 	// two such points is dropped, as limit exceeds the reach by more
@@ -187,7 +190,12 @@ func (c *corridor) reachesCurve(at func(t float64) (lat, lon float64), length fu
 	}
 	type piece struct{ t0, t1, d0, d1 float64 }
 	d0, d1 := dist(lo), dist(hi)
-	if d0 <= c.reach || d1 <= c.reach {
+	switch {
+	case d0 <= c.reach || d1 <= c.reach:
+		return true
+	case (d0+d1-length(lo, hi))/2 > c.reach:
+		return false
+	case crosses != nil && crosses():
 		return true
 	}
 	stack := []piece{{lo, hi, d0, d1}}
@@ -213,6 +221,39 @@ func (c *corridor) reachesCurve(at func(t float64) (lat, lon float64), length fu
 		stack = append(stack, far, near) // the nearer half first
 	}
 	return false
+}
+
+// reachesEdge is reachesCurve for an edge of a box or a polygon, which
+// looks for a crossing of the line before it halves: where the edge
+// crosses it, the distance is 0 at a point the halving would take some
+// 25 steps to reach (a millimetre of a 10 km edge). Among 1,000 circles
+// and boxes, routes of 40 km at radius 0 took 31–37 µs with it and
+// 72–76 µs without (BenchmarkFencesAlong).
+func (c *corridor) reachesEdge(e path) bool {
+	return c.reachesCurve(e.at, e.groundLength, 0, 1, func() bool { return c.crosses(e) })
+}
+
+// crosses reports whether the edge e crosses or touches a piece of the
+// line, straight lines in longitude and latitude both (crossings): a
+// piece that does lies within half e's ground length of e's midpoint,
+// as the crossing does, so only those are tried, at e's longitudes and
+// a turn either way (a piece keeps its edge's direction round the globe,
+// and may run past ±180°).
+func (c *corridor) crosses(e path) bool {
+	lat, lon := e.at(0.5)
+	mid := newRef(lat, lon)
+	cut := havAbove(e.groundLength(0, 1) / 2 / EarthRadius)
+	var ts [2]float64
+	return !c.nearPieces(&mid, &cut, math.Inf(-1), math.Inf(1), func(pc *corridorPiece) bool {
+		for _, shift := range [3]float64{0, -360, 360} {
+			f := pc.path
+			f.lon0, f.lon1 = f.lon0+shift, f.lon1+shift
+			if len(crossings(e, f, ts[:0])) > 0 {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // at is the point of the curve at x.
