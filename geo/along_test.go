@@ -39,26 +39,10 @@ func bruteLineDistance(lines orb.MultiLineString, lat, lon, tol, cutoff float64)
 	hi, lo = math.Inf(1), math.Inf(1)
 	for _, ls := range lines {
 		for i := 1; i < len(ls); i++ {
-			lat0, lon0, lat1 := ls[i-1].Lat(), ls[i-1].Lon(), ls[i].Lat()
-			dLon := ls[i].Lon() - lon0
-			if dLon > 180 {
-				dLon -= 360
-			} else if dLon <= -180 {
-				dLon += 360
-			}
+			point, length := oracleEdge(ls[i-1].Lat(), ls[i-1].Lon(), ls[i].Lat(), ls[i].Lon())
 			at := func(t float64) float64 {
-				return vincenty(lat, lon, lat0+t*(lat1-lat0), lon0+t*dLon)
-			}
-			// length bounds the ground length of the edge from t0 to t1:
-			// ds² = R²(dφ² + cos²φ dλ²), and cos φ is at most its value at
-			// the piece's latitude nearest the equator.
-			length := func(t0, t1 float64) float64 {
-				a, b := lat0+t0*(lat1-lat0), lat0+t1*(lat1-lat0)
-				nearest := min(math.Abs(a), math.Abs(b))
-				if a*b <= 0 {
-					nearest = 0
-				}
-				return math.Hypot(b-a, (t1-t0)*dLon*math.Cos(rad(nearest))) * math.Pi / 180 * EarthRadius
+				plat, plon := point(t)
+				return vincenty(lat, lon, plat, plon)
 			}
 			const start = 64
 			var stack []piece
@@ -94,6 +78,31 @@ func bruteLineDistance(lines orb.MultiLineString, lat, lon, tol, cutoff float64)
 		}
 	}
 	return min(lo, hi), hi
+}
+
+// oracleEdge is the edge from (lat0, lon0) to (lat1, lon1), straight in
+// latitude and longitude the shorter way round (eastward when both are
+// 180°), for the oracles, written apart from path.go: its point at t in
+// [0, 1], longitude in [−180, 180], and length(t0, t1), a bound on its
+// ground length from t0 to t1: ds² = R²(dφ² + cos²φ dλ²), and cos φ is
+// at most its value at the stretch's latitude nearest the equator.
+func oracleEdge(lat0, lon0, lat1, lon1 float64) (at func(t float64) (lat, lon float64), length func(t0, t1 float64) float64) {
+	dLon := lon1 - lon0
+	if dLon > 180 {
+		dLon -= 360
+	} else if dLon <= -180 {
+		dLon += 360
+	}
+	at = func(t float64) (float64, float64) { return lat0 + t*(lat1-lat0), wrapLon(lon0 + t*dLon) }
+	length = func(t0, t1 float64) float64 {
+		a, b := lat0+t0*(lat1-lat0), lat0+t1*(lat1-lat0)
+		nearest := min(math.Abs(a), math.Abs(b))
+		if a*b <= 0 {
+			nearest = 0
+		}
+		return math.Hypot(b-a, (t1-t0)*dLon*math.Cos(rad(nearest))) * math.Pi / 180 * EarthRadius
+	}
+	return at, length
 }
 
 // randomLine is a line of 2 to 6 positions from (lat, lon), each step

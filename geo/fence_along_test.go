@@ -105,26 +105,8 @@ func boundaryCurves(f Fence) []oracleCurve {
 		})
 	}
 	for _, e := range outline(f) {
-		a, b := e[0], e[1]
-		dLon := b.Lon - a.Lon
-		if dLon > 180 {
-			dLon -= 360
-		} else if dLon < -180 {
-			dLon += 360
-		}
-		out = append(out, oracleCurve{
-			at: func(t float64) (float64, float64) { return a.Lat + t*(b.Lat-a.Lat), wrapLon(a.Lon + t*dLon) },
-			// ds² = R²(dφ² + cos²φ dλ²), cos φ at most its value at the
-			// stretch's latitude nearest the equator.
-			length: func(t0, t1 float64) float64 {
-				la, lb := a.Lat+t0*(b.Lat-a.Lat), a.Lat+t1*(b.Lat-a.Lat)
-				nearest := min(math.Abs(la), math.Abs(lb))
-				if la*lb <= 0 {
-					nearest = 0
-				}
-				return math.Hypot(lb-la, (t1-t0)*dLon*math.Cos(rad(nearest))) * math.Pi / 180 * EarthRadius * (1 + 1e-9)
-			},
-		})
+		at, length := oracleEdge(e[0].Lat, e[0].Lon, e[1].Lat, e[1].Lon)
+		out = append(out, oracleCurve{at: at, length: func(t0, t1 float64) float64 { return length(t0, t1) * (1 + 1e-9) }})
 	}
 	return out
 }
@@ -178,18 +160,7 @@ func curveAlongOracle(lines orb.MultiLineString, at func(float64) (float64, floa
 // must occur; expired fences are never reported.
 func TestFencesAlong(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
-	hot := [][2]float64{{89.5, 0}, {0, 180}, {45, 10}, {-89.9, 100}}
-	var near []Point
-	for range 200 {
-		h := hot[r.IntN(len(hot))]
-		lat, lon := destination(h[0], h[1], r.Float64()*500_000, r.Float64()*2*math.Pi)
-		near = append(near, Point{Lat: lat, Lon: lon})
-	}
-	var fences []Fence
-	for i := range 30 {
-		c := near[r.IntN(len(near))]
-		fences = append(fences, randomFence(r, fmt.Sprintf("f%02d", i), c.Lat, c.Lon))
-	}
+	near, fences := hotFences(r, 30)
 	// Lines start at the places the fences are round, or within some
 	// tens of kilometres of a fence's own.
 	start := func() Point {

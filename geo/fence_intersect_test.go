@@ -23,20 +23,7 @@ import (
 // answers must occur; expired fences are never reported.
 func TestFenceIntersecting(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 82))
-	// Fences and areas around four places: near the north pole, on ±180°
-	// at the equator, in Europe, at the south pole.
-	hot := [][2]float64{{89.5, 0}, {0, 180}, {45, 10}, {-89.9, 100}}
-	var near []Point
-	for range 200 {
-		h := hot[r.IntN(len(hot))]
-		lat, lon := destination(h[0], h[1], r.Float64()*500_000, r.Float64()*2*math.Pi)
-		near = append(near, Point{Lat: lat, Lon: lon})
-	}
-	var fences []Fence
-	for i := range 40 {
-		c := near[r.IntN(len(near))]
-		fences = append(fences, randomFence(r, fmt.Sprintf("f%02d", i), c.Lat, c.Lon))
-	}
+	near, fences := hotFences(r, 40)
 	// The oracle's verdict on each area and fence, asked once for both
 	// backends.
 	areas := make([]Fence, 120)
@@ -99,6 +86,26 @@ func TestFenceIntersecting(t *testing.T) {
 			})
 		}
 	})
+}
+
+// hotFences returns 200 points round four places (near the north pole,
+// on ±180° at the equator, in Europe, at the south pole), within 500 km
+// of one, and n random fences (randomFence) f00, f01, … round some of
+// them, for tests to put areas and lines among.
+func hotFences(r *rand.Rand, n int) ([]Point, []Fence) {
+	hot := [][2]float64{{89.5, 0}, {0, 180}, {45, 10}, {-89.9, 100}}
+	var near []Point
+	for range 200 {
+		h := hot[r.IntN(len(hot))]
+		lat, lon := destination(h[0], h[1], r.Float64()*500_000, r.Float64()*2*math.Pi)
+		near = append(near, Point{Lat: lat, Lon: lon})
+	}
+	var fences []Fence
+	for i := range n {
+		c := near[r.IntN(len(near))]
+		fences = append(fences, randomFence(r, fmt.Sprintf("f%02d", i), c.Lat, c.Lon))
+	}
+	return near, fences
 }
 
 // intersectOracle says whether the area a and the fence f share a point,
