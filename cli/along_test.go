@@ -170,3 +170,62 @@ func runOK(t *testing.T, stdin string, args ...string) string {
 	}
 	return out
 }
+
+// TestGeoWithinBuffer imports points inside a square, in its hole, and
+// due north of it at known distances, and asks geo within --buffer for
+// those within 1 km of it. A point due north of the square's top edge
+// (a parallel) is as far from it as from the edge's point below it: its
+// latitude's difference, as an arc of a meridian. Points inside the
+// square, and none in the hole farther than the buffer from its edges,
+// are at 0 m.
+func TestGeoWithinBuffer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	const degree = geo.EarthRadius * math.Pi / 180
+	var csv strings.Builder
+	csv.WriteString("id,lat,lon\n")
+	want := map[string]float64{}
+	for i := range 40 {
+		north := float64(i)*50 + 7 // metres north of the square's top edge, 7 to 1,957: none at the buffer
+		id := fmt.Sprintf("n%02d", i)
+		fmt.Fprintf(&csv, "%s,%v,21.5\n", id, 12+north/degree)
+		if north <= 1000 {
+			want[id] = north
+		}
+		id = fmt.Sprintf("in%02d", i)
+		fmt.Fprintf(&csv, "%s,%v,%v\n", id, 10.2+float64(i)*0.01, 20.2+float64(i)*0.01) // along the diagonal, below the hole
+		if 10.2+float64(i)*0.01 < 10.9 {
+			want[id] = 0
+		}
+	}
+	csv.WriteString("hole,11,21\n") // 10.9 km from the hole's edges
+	if _, stderr, code := run(t, csv.String(), "--db", db, "-q", "geo", "import", "--index", "pts", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	square := `{"type":"Polygon","coordinates":[[[20,10],[22,10],[22,12],[20,12],[20,10]],[[20.9,10.9],[21.1,10.9],[21.1,11.1],[20.9,11.1],[20.9,10.9]]]}`
+	got := decode(t, runOK(t, "", "--db", db, "--output", "json", "geo", "within", "--index", "pts", "--polygon", square, "--buffer", "1km"))
+	found := 0
+	for i, r := range got.Results {
+		d, ok := want[r.ID]
+		if !ok || math.Abs(r.DistanceM-d) > 1e-3 {
+			t.Fatalf("result %d: %s at %v m; the oracle: %v m (kept: %v)", i, r.ID, r.DistanceM, d, ok)
+		}
+		if i > 0 && r.DistanceM < got.Results[i-1].DistanceM {
+			t.Fatalf("result %d at %v m after one at %v m", i, r.DistanceM, got.Results[i-1].DistanceM)
+		}
+		found++
+	}
+	if found != len(want) {
+		t.Fatalf("%d results, the oracle %d", found, len(want))
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--fences", "z", "--fence", "a", "--buffer", "1km"}, "--buffer goes with --polygon"},
+		{[]string{"--polygon", square, "--buffer", "-1km"}, "--buffer"},
+	} {
+		if _, stderr, code := run(t, "", append([]string{"--db", db, "geo", "within", "--index", "pts"}, c.args...)...); code != 2 || !strings.Contains(stderr, c.says) {
+			t.Errorf("geo within %v: exit %d, %q; want 2 saying %q", c.args, code, stderr, c.says)
+		}
+	}
+}

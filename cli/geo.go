@@ -222,11 +222,13 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "within",
-				Usage: "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection), or inside a stored fence (Tile38's WITHIN … GET)",
+				Usage: "points inside a GeoJSON Polygon or MultiPolygon (a geometry, Feature or FeatureCollection), or inside a stored fence (Tile38's WITHIN … GET); with --buffer, those within a distance of the polygon too (Tile38's WITHIN … BUFFER), nearest it first",
 				UsageText: "keyspace geo within --index cities --polygon bay-area.geojson\n" +
+					"keyspace geo within --index fleet --polygon depot.geojson --buffer 200m\n" +
 					"keyspace geo within --index fleet --fences zones --fence downtown",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
+					&ucli.StringFlag{Name: "buffer", Usage: "the points within `DISTANCE` of --polygon's boundary as well as those inside it (500m, 2km; bare numbers are metres), nearest the polygon first, each at its distance from it (0 inside)"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box, polygon or sector to search"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
@@ -848,6 +850,22 @@ func formatScope(t composite.Tuple) string {
 	return s
 }
 
+// ringLines returns the rings of a Polygon or MultiPolygon as lines.
+func ringLines(g orb.Geometry) orb.MultiLineString {
+	var out orb.MultiLineString
+	switch g := g.(type) {
+	case orb.Polygon:
+		for _, ring := range g {
+			out = append(out, orb.LineString(ring))
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			out = append(out, ringLines(p)...)
+		}
+	}
+	return out
+}
+
 // polygonShape is a polygon's rings for the SVG.
 func polygonShape(g orb.Geometry) shape {
 	var out shape
@@ -1146,6 +1164,16 @@ func geoWithin(c *ucli.Context) error {
 	case byFence && (!c.IsSet("fences") || !c.IsSet("fence")):
 		return usagef("--fence wants --fences, and --fences wants --fence")
 	}
+	buffer := -1.0 // none
+	if c.IsSet("buffer") {
+		if byFence {
+			return usagef("--buffer goes with --polygon, not --fence")
+		}
+		var err error
+		if buffer, err = parseDistance(c.String("buffer")); err != nil {
+			return usageError{fmt.Errorf("--buffer: %w", err)}
+		}
+	}
 	var poly orb.Geometry
 	if !byFence {
 		var err error
@@ -1154,6 +1182,10 @@ func geoWithin(c *ucli.Context) error {
 		}
 	}
 	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+		if !byFence && buffer >= 0 {
+			rs, st, err := ix.NearPolygon(tx, poly, buffer, o)
+			return rs, st, append(polygonShape(poly), corridorShape(ringLines(poly), buffer)...), err
+		}
 		if !byFence {
 			rs, st, err := ix.Within(tx, poly, o)
 			return rs, st, polygonShape(poly), err

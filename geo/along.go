@@ -684,13 +684,11 @@ func corridorMaxCells(c *corridor) int {
 
 const maxCorridorCells = 256
 
-// corridorTest is a corridor's candidate test: a candidate is kept when
-// its distance from the line is at most the radius, at that distance.
-type corridorTest struct{ c *corridor }
-
-func (t *corridorTest) test(lat, lon float64) (float64, bool) {
-	d := t.c.distance(lat, lon, t.c.radius)
-	return d, d <= t.c.radius
+// measure is a corridor's candidate test: a candidate is kept when its
+// distance from the line is at most the radius, at that distance.
+func (c *corridor) measure(lat, lon float64) (float64, bool) {
+	d := c.distance(lat, lon, c.radius)
+	return d, d <= c.radius
 }
 
 // unionBox returns the least box holding a and b: their latitudes'

@@ -95,3 +95,44 @@ func benchRoutes(pts []workload.Point, n, positions int, step float64) []orb.Lin
 	}
 	return routes
 }
+
+// BenchmarkNearPolygon: the points within 100 m and 1 km of hexagons 20
+// km across round clustered points (NearPolygon), on both backends,
+// against the points inside the same hexagons (Within) in the same run.
+func BenchmarkNearPolygon(b *testing.B) {
+	pts := benchPoints(b)
+	r := rand.New(rand.NewPCG(7, 8))
+	hexagons := make([]orb.Polygon, 200)
+	for i := range hexagons {
+		p := pts[r.IntN(len(pts))]
+		dLat := 10_000 / geo.EarthRadius * 180 / math.Pi
+		dLon := dLat / math.Cos(p.Lat*math.Pi/180)
+		var ring orb.Ring
+		for k := range 7 {
+			a := float64(k%6) * math.Pi / 3
+			ring = append(ring, orb.Point{p.Lon + dLon*math.Cos(a), p.Lat + dLat*math.Sin(a)})
+		}
+		hexagons[i] = orb.Polygon{ring}
+	}
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			ix := geo.NewIndex("bench")
+			loadBench(b, s, ix, pts)
+			b.Run("within", func(b *testing.B) {
+				alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+					_, st, err := ix.Within(tx, hexagons[i%len(hexagons)], nil)
+					return st, err
+				})
+			})
+			for _, buffer := range []float64{100, 1000} {
+				b.Run(fmt.Sprintf("buffer=%gm", buffer), func(b *testing.B) {
+					alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+						_, st, err := ix.NearPolygon(tx, hexagons[i%len(hexagons)], buffer, nil)
+						return st, err
+					})
+				})
+			}
+		})
+	}
+}

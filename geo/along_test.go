@@ -125,11 +125,21 @@ func randomLine(r *rand.Rand, lat, lon float64) orb.LineString {
 }
 
 // checkAlong checks got, Along's answer for lines and radius, against
-// bruteLineDistance over points: every point surely within the radius is
-// found, none surely beyond it is, each at a distance within the
-// oracle's bounds, nearest first and ties by id. Points within a
-// millimetre of the radius either way may go either way.
+// bruteLineDistance over points (checkMeasured).
 func checkAlong(t *testing.T, what string, points []Point, lines orb.MultiLineString, radius float64, got []Result) {
+	t.Helper()
+	checkMeasured(t, what, points, radius, got, func(p Point) (lo, hi float64) {
+		return bruteLineDistance(lines, p.Lat, p.Lon, 1e-3, radius+1)
+	})
+}
+
+// checkMeasured checks got, the answer of a query that measures from a
+// line or a polygon, against oracle's bounds lo ≤ d ≤ hi on each point's
+// distance: every point surely within the radius is found, none surely
+// beyond it is, each at a distance within the oracle's bounds, nearest
+// first and ties by id. Points within a millimetre of the radius either
+// way may go either way.
+func checkMeasured(t *testing.T, what string, points []Point, radius float64, got []Result, oracle func(p Point) (lo, hi float64)) {
 	t.Helper()
 	found := map[string]Result{}
 	for i, g := range got {
@@ -147,18 +157,18 @@ func checkAlong(t *testing.T, what string, points []Point, lines orb.MultiLineSt
 	for _, p := range points {
 		b, ok := memo[[2]float64{p.Lat, p.Lon}]
 		if !ok {
-			b.lo, b.hi = bruteLineDistance(lines, p.Lat, p.Lon, tol, radius+1)
+			b.lo, b.hi = oracle(p)
 			memo[[2]float64{p.Lat, p.Lon}] = b
 		}
 		lo, hi := b.lo, b.hi
 		g, ok := found[p.ID]
 		switch {
 		case ok && lo > radius+tol:
-			t.Fatalf("%s: %s at (%v, %v) found at %v m, but it lies at least %v m from the line", what, p.ID, p.Lat, p.Lon, g.Distance, lo)
+			t.Fatalf("%s: %s at (%v, %v) found at %v m, but it lies at least %v m away", what, p.ID, p.Lat, p.Lon, g.Distance, lo)
 		case !ok && hi < radius-tol:
-			t.Fatalf("%s: %s at (%v, %v), at most %v m from the line, not found", what, p.ID, p.Lat, p.Lon, hi)
+			t.Fatalf("%s: %s at (%v, %v), at most %v m away, not found", what, p.ID, p.Lat, p.Lon, hi)
 		case ok && (g.Distance < lo-tol || g.Distance > hi+tol):
-			t.Fatalf("%s: %s at %v m from the line, brute force between %v and %v", what, p.ID, g.Distance, lo, hi)
+			t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, g.Distance, lo, hi)
 		case ok && (g.Lat != p.Lat || g.Lon != p.Lon):
 			t.Fatalf("%s: %s at (%v, %v), stored at (%v, %v)", what, p.ID, g.Lat, g.Lon, p.Lat, p.Lon)
 		}
@@ -217,10 +227,20 @@ func TestAlongAgainstBruteForce(t *testing.T) {
 }
 
 // checkAlongOptions asks Along again with a Limit, farthest first, and a
-// page at a time (pages of a quarter, so ties at one distance span pages
-// in the duplicates set), each answer checked against all, the whole
-// answer.
+// page at a time (checkMeasuredOptions).
 func checkAlongOptions(t *testing.T, tx keyspace.Tx, ix *Index, what string, line orb.Geometry, radius float64, all []Result) {
+	t.Helper()
+	checkMeasuredOptions(t, what, all, func(o *QueryOptions) ([]Result, error) {
+		got, _, err := ix.Along(tx, line, radius, o)
+		return got, err
+	})
+}
+
+// checkMeasuredOptions asks a query again, by ask, with a Limit,
+// farthest first, and a page at a time (pages of a quarter, so ties at
+// one distance span pages in the duplicates set), each answer checked
+// against all, the whole answer.
+func checkMeasuredOptions(t *testing.T, what string, all []Result, ask func(*QueryOptions) ([]Result, error)) {
 	t.Helper()
 	same := func(how string, got, want []Result) {
 		t.Helper()
@@ -234,12 +254,12 @@ func checkAlongOptions(t *testing.T, tx keyspace.Tx, ix *Index, what string, lin
 		}
 	}
 	limit := 1 + len(all)/3
-	got, _, err := ix.Along(tx, line, radius, &QueryOptions{Limit: limit})
+	got, err := ask(&QueryOptions{Limit: limit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	same(fmt.Sprintf("limit %d", limit), got, all[:min(limit, len(all))])
-	got, _, err = ix.Along(tx, line, radius, &QueryOptions{FarthestFirst: true})
+	got, err = ask(&QueryOptions{FarthestFirst: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +275,7 @@ func checkAlongOptions(t *testing.T, tx keyspace.Tx, ix *Index, what string, lin
 	var after *Cursor
 	size := 1 + len(all)/4
 	for range len(all) + 1 {
-		page, _, err := ix.Along(tx, line, radius, &QueryOptions{Limit: size, After: after})
+		page, err := ask(&QueryOptions{Limit: size, After: after})
 		if err != nil {
 			t.Fatal(err)
 		}

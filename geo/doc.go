@@ -104,6 +104,10 @@
 //     and bound on the triangle inequality alone). NearestAlong: the
 //     exact k nearest a line, with no radius, by corridors bounded by the
 //     k nearest its first position.
+//   - NearPolygon: inside a polygon or within r metres of it (PostGIS's
+//     ST_DWithin against a polygon, Tile38's WITHIN … BUFFER), each
+//     result at its distance from the polygon, 0 inside: the polygon and
+//     the corridor of its rings as one region (near_polygon.go).
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see

@@ -96,6 +96,37 @@ func ExampleIndex_Along() {
 	// levis-plaza 253 m
 }
 
+// Near a polygon: the places in Golden Gate Park or within 600 m of it
+// (Tile38's WITHIN … BUFFER 600 OBJECT {Polygon}), nearest the park
+// first, each at its distance from it (0 inside). The de Young museum
+// stands 56 m north of the park's northern edge, Haight-Ashbury 519 m
+// east of its eastern end; Sutro Baths, some 810 m from its north-western
+// corner, is farther.
+func ExampleIndex_NearPolygon() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		return places.PutAll(tx, []geo.Point{
+			{ID: "bison-paddock", Lat: 37.7695, Lon: -122.4990},
+			{ID: "de-young", Lat: 37.7715, Lon: -122.4687},
+			{ID: "haight-ashbury", Lat: 37.7692, Lon: -122.4481},
+			{ID: "sutro-baths", Lat: 37.7780, Lon: -122.5137},
+		})
+	})
+	park := orb.Polygon{{{-122.511, 37.771}, {-122.454, 37.771}, {-122.454, 37.766}, {-122.511, 37.764}, {-122.511, 37.771}}}
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.NearPolygon(tx, park, 600, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f m\n", r.ID, r.Distance)
+		}
+		return err
+	})
+	// Output:
+	// bison-paddock 0 m
+	// de-young 56 m
+	// haight-ashbury 519 m
+}
+
 func ExampleIndex_Nearest() {
 	store := keyspace.NewMemory()
 	stations := geo.NewIndex("stations")

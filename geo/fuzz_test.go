@@ -51,13 +51,22 @@ func FuzzCovering(f *testing.F) {
 		if c, err := newCorridor(orb.LineString{{lon, lat}, {lon2, lat2}}, radius); err == nil {
 			regions["corridor"] = c
 		}
+		// The surroundings of the triangle of the centre, the box's
+		// corner and the point between them (when that is a polygon).
+		triangle := orb.Polygon{{{lon, lat}, {lon2, lat2}, {lon2, lat}, {lon, lat}}}
+		if n, err := newNearPolygon(triangle, radius); err == nil {
+			regions["near-polygon"] = n
+		}
 		g, h := locate(plat, plon)
 		for name, reg := range regions {
 			in := reg.contains(plat, plon)
 			found := false
 			maxCells := DefaultMaxCells
-			if c, ok := reg.(*corridor); ok {
+			switch c := reg.(type) {
+			case *corridor:
 				maxCells = min(corridorMaxCells(c), 32) // its cells split finer, and fuzzing stays quick
+			case *nearPolygon:
+				maxCells = min(nearPolygonMaxCells(c), 32)
 			}
 			for _, s := range spans(reg, cover(reg, maxCells)) {
 				if s.grid != g || h < s.lo || h > s.hi {

@@ -222,8 +222,8 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 	found := ix.newHits(points.scope, &o)
 	defer ix.release(found)
 	reg := prepare(found)
-	_, isCorridor := reg.(*corridor) // measured from its line, not (lat, lon)
-	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && !isCorridor {
+	_, isMeasured := reg.(measured) // measured from a line or polygon, not (lat, lon)
+	if o.Limit > 0 && !o.Any && o.readBudget >= 0 && found.tally == nil && !isMeasured {
 		// A sector with no radius (geo knn --sector) holds a slice of
 		// every point there is: reading it first, as a region with a
 		// Limit is read while cheap, would spend the budget on points in
@@ -241,7 +241,7 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 		}
 	}
 	covered := reg // what the covering covers: reg, less what lies before the cursor
-	if o.After != nil && !isCorridor {
+	if o.After != nil && !isMeasured {
 		covered = newBeyond(reg, lat, lon, o.After.Distance, o.FarthestFirst)
 	}
 	cells := found.cover.cover(covered, o.maxCells(covered))
@@ -301,11 +301,12 @@ func (ix *Index) search(tx keyspace.Tx, lat, lon float64, opts *QueryOptions, pr
 // those it rejects when explain is set; the second, for a cell inside the
 // region, keeps every point (h.inside). Each candidate's distance is
 // computed once: a circle's test is its distance from the centre, which
-// is also the result's. A corridor measures its own distances, from its
-// line, in every cell: its first test is its second.
+// is also the result's. A measured region (a corridor, a polygon's
+// surroundings) measures its own distances, from its line or polygon, in
+// every cell: its first test is its second.
 func (h *hits) regionTests(reg region, lat, lon float64, explain *Explain) (edge, inside candidateTest) {
-	if c, ok := reg.(*corridor); ok {
-		var test candidateTest = &corridorTest{c}
+	if m, ok := reg.(measured); ok {
+		var test candidateTest = measuredTest{m}
 		if explain != nil {
 			test = &explainTest{test, &explain.Rejected}
 		}
@@ -364,6 +365,8 @@ func (o QueryOptions) maxCells(reg region) int {
 		return 2 * o.maxCells(c.reg) // see beyond
 	case *corridor:
 		return corridorMaxCells(c)
+	case *nearPolygon:
+		return nearPolygonMaxCells(c)
 	}
 	return DefaultMaxCells
 }
@@ -451,6 +454,22 @@ func (s scoped) appendHashRange(buf []byte, g grid, lo, hi uint64) (keyspace.Ran
 type candidateTest interface {
 	test(lat, lon float64) (distance float64, keep bool)
 }
+
+// A measured region measures its candidates' distances itself, from a
+// line (corridor) or a polygon (nearPolygon) rather than from a centre:
+// measure returns a point's distance and whether the region holds it.
+// A Limit on such a region reads it whole, as the k-nearest search that
+// answers a circle's measures from a centre, and a cursor's page is cut
+// from the results, not the covering.
+type measured interface {
+	region
+	measure(lat, lon float64) (distance float64, keep bool)
+}
+
+// measuredTest is a measured region's candidate test.
+type measuredTest struct{ m measured }
+
+func (t measuredTest) test(lat, lon float64) (float64, bool) { return t.m.measure(lat, lon) }
 
 // radiusTest is the test for the points at most radius metres from a
 // centre: exactly the distance reported. A scan calls it directly, not

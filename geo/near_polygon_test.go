@@ -1,0 +1,197 @@
+package geo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/storetest"
+	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/planar"
+)
+
+// polygonDistanceOracle bounds a point's distance from a polygon,
+// written apart from near_polygon.go: 0 when orb's planar test says the
+// polygon holds it, else bruteLineDistance from its rings as lines.
+func polygonDistanceOracle(mp orb.MultiPolygon, radius float64) func(p Point) (lo, hi float64) {
+	var rings orb.MultiLineString
+	for _, poly := range mp {
+		for _, ring := range poly {
+			rings = append(rings, orb.LineString(ring))
+		}
+	}
+	return func(p Point) (lo, hi float64) {
+		if planar.MultiPolygonContains(mp, orb.Point{p.Lon, p.Lat}) {
+			return 0, 0
+		}
+		return bruteLineDistance(rings, p.Lat, p.Lon, 1e-3, radius+1)
+	}
+}
+
+// TestNearPolygonAgainstBruteForce: the points within a distance of
+// polygons (stars with and without holes, jagged ones with long rings,
+// multipolygons) round points of every synthetic set, the poles and
+// ±180° among them, at radii from 0 to 3,000 km, on both backends,
+// against polygonDistanceOracle; in memory, with a Limit, farthest first
+// and a page at a time too. A radius of 0 finds what Within finds.
+func TestNearPolygonAgainstBruteForce(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(61, 62))
+		_, memory := s.(*keyspace.MemoryStore)
+		inside, beside := 0, 0 // results at 0 and beyond it: both must occur
+		defer func() {
+			if inside < 100 || beside < 100 {
+				t.Errorf("%d results inside the polygons and %d beside them: too few to mean much", inside, beside)
+			}
+		}()
+		for _, set := range syntheticSets(r, 300) {
+			t.Run(set.name, func(t *testing.T) {
+				ix := NewIndex(set.name)
+				load(t, s, ix, set.points)
+				radii := []float64{0, 10, 1000, 30_000, 300_000, 3_000_000}
+				for q := range 12 {
+					p := set.points[r.IntN(len(set.points))]
+					size := r.ExpFloat64() * 2
+					var poly orb.Geometry = star(r, p.Lat, p.Lon, size, q%3 == 0)
+					switch q % 4 {
+					case 1:
+						poly = jaggedStar(r, p.Lat, p.Lon, size, 40, q%3 == 1)
+					case 2:
+						// and one on the far side of the world
+						poly = orb.MultiPolygon{poly.(orb.Polygon), star(r, -p.Lat, wrap(p.Lon+180), 0.5, false)}
+					}
+					mp := toMulti(poly)
+					radius := radii[r.IntN(len(radii))]
+					what := fmt.Sprintf("within %v m of %v", radius, poly)
+					err := s.View(func(tx keyspace.Tx) error {
+						got, st, err := ix.NearPolygon(tx, poly, radius, nil)
+						if err != nil {
+							return err
+						}
+						checkMeasured(t, what, set.points, radius, got, polygonDistanceOracle(mp, radius))
+						for _, g := range got {
+							if g.Distance == 0 {
+								inside++
+							} else {
+								beside++
+							}
+						}
+						if st.Results != len(got) || st.Candidates < len(got) || st.Ranges > st.Cells {
+							t.Fatalf("%s: inconsistent stats %+v for %d results", what, st, len(got))
+						}
+						if radius == 0 {
+							within, _, err := ix.Within(tx, poly, nil)
+							if err != nil {
+								return err
+							}
+							if len(within) != len(got) {
+								t.Fatalf("%s: %d results, Within %d", what, len(got), len(within))
+							}
+						}
+						if memory {
+							checkMeasuredOptions(t, what, got, func(o *QueryOptions) ([]Result, error) {
+								rs, _, err := ix.NearPolygon(tx, poly, radius, o)
+								return rs, err
+							})
+						}
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestNearPolygonCases: points just inside a square, on its edge, just
+// beyond the radius and just within it, beside a hole's edge and in the
+// hole, and across ±180°; then the errors.
+func TestNearPolygonCases(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		ix := NewIndex("cases")
+		// A square 10–12° N, 20–22° E with a hole 10.9–11.1° N,
+		// 20.9–21.1° E; a degree of latitude is 111,195 m.
+		square := orb.Polygon{
+			{{20, 10}, {22, 10}, {22, 12}, {20, 12}, {20, 10}},
+			{{20.9, 10.9}, {21.1, 10.9}, {21.1, 11.1}, {20.9, 11.1}, {20.9, 10.9}},
+		}
+		const degree = EarthRadius * math.Pi / 180
+		points := []Point{
+			{ID: "inside", Lat: 10.5, Lon: 20.5},
+			{ID: "on-edge", Lat: 10, Lon: 21},
+			{ID: "north-500m", Lat: 12 + 500/degree, Lon: 21},
+			{ID: "north-1500m", Lat: 12 + 1500/degree, Lon: 21},
+			{ID: "in-hole-300m", Lat: 11 - 0.1 + 300/degree, Lon: 21},
+			{ID: "hole-centre", Lat: 11, Lon: 21},
+		}
+		load(t, s, ix, points)
+		s.View(func(tx keyspace.Tx) error {
+			for _, c := range []struct {
+				radius float64
+				want   string
+			}{
+				{0, "inside:0 on-edge:0"},
+				{1000, "inside:0 on-edge:0 in-hole-300m:300 north-500m:500"},
+				// The hole's centre is nearest its east and west edges,
+				// 0.1° of longitude away across the meridians.
+				{12_000, fmt.Sprintf("inside:0 on-edge:0 hole-centre:%.0f in-hole-300m:300 north-1500m:1500 north-500m:500", EarthRadius*math.Asin(math.Sin(rad(0.1))*math.Cos(rad(11))))},
+			} {
+				got, _, err := ix.NearPolygon(tx, square, c.radius, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b strings.Builder
+				for i, r := range got {
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					fmt.Fprintf(&b, "%s:%.0f", r.ID, r.Distance)
+				}
+				// Order is by distance; compare as sets of id:metres.
+				if !sameWords(b.String(), c.want) {
+					t.Errorf("radius %v: %s, want %s", c.radius, b.String(), c.want)
+				}
+			}
+			for _, c := range []struct {
+				poly   orb.Geometry
+				radius float64
+				want   error
+				says   string
+			}{
+				{square, -1, ErrBadQuery, "radius -1"},
+				{orb.Polygon{{{0, 0}, {1, 0}, {1, 1}}}, 10, ErrBadPolygon, ""},
+				{orb.LineString{{0, 0}, {1, 1}}, 10, ErrBadPolygon, ""},
+			} {
+				_, _, err := ix.NearPolygon(tx, c.poly, c.radius, nil)
+				if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
+					t.Errorf("%v, radius %v: %v, want %v saying %q", c.poly, c.radius, err, c.want, c.says)
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// sameWords reports whether a and b hold the same space-separated words,
+// in any order.
+func sameWords(a, b string) bool {
+	count := map[string]int{}
+	for _, w := range strings.Fields(a) {
+		count[w]++
+	}
+	for _, w := range strings.Fields(b) {
+		count[w]--
+	}
+	for _, n := range count {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
