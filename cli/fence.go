@@ -143,6 +143,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence intersecting --fences zones --fence downtown",
 				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
+					&ucli.StringFlag{Name: "buffer", Usage: "with a polygon (--polygon, or a polygon --fence): the fences within `DISTANCE` of it too (Tile38's INTERSECTS … BUFFER): 500m, 2km; bare numbers are metres"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
 				),
@@ -935,6 +936,15 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 		} else if c.IsSet("sector") || slices.ContainsFunc(regionFlags(), func(f ucli.Flag) bool { return c.IsSet(f.Names()[0]) }) {
 			return usagef("%s takes --fence or a region, not both", cmd)
 		}
+		buffer := -1.0 // none
+		if c.IsSet("buffer") {
+			if buffer, err = parseDistance(c.String("buffer")); err != nil {
+				return usageError{fmt.Errorf("--buffer: %w", err)}
+			}
+			if self == "" && area.Polygon == nil {
+				return usagef("--buffer goes with a polygon: --polygon, or a polygon --fence")
+			}
+		}
 		fs := geo.NewFences(c.String("fences"))
 		return viewDB(c, func(tx keyspace.Tx) error {
 			if err := requireFences(fs, tx); err != nil {
@@ -944,8 +954,16 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 				if area, err = fs.Get(tx, self); err != nil {
 					return err
 				}
+				if buffer >= 0 && area.Polygon == nil {
+					return usagef("--buffer goes with a polygon; fence %s is not one", self)
+				}
 			}
-			ids, err := query(fs, tx, area)
+			var ids []string
+			if buffer >= 0 {
+				ids, err = fs.NearPolygon(tx, area.Polygon, buffer)
+			} else {
+				ids, err = query(fs, tx, area)
+			}
 			if err != nil {
 				return err
 			}
@@ -959,7 +977,11 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 					}
 					found = append(found, f)
 				}
-				if err := writeFencesSVG(path, found, nil, ids, areaShape(area, found)); err != nil {
+				drawn := areaShape(area, found)
+				if buffer >= 0 {
+					drawn = append(drawn, corridorShape(ringLines(area.Polygon), buffer)...)
+				}
+				if err := writeFencesSVG(path, found, nil, ids, drawn); err != nil {
 					return err
 				}
 			}

@@ -449,3 +449,75 @@ func TestFenceAlong(t *testing.T) {
 		}
 	}
 }
+
+// TestFenceIntersectingBuffer: fence intersecting --polygon --buffer
+// against a computation of its own. Sixty circles round central Paris;
+// the area is a square 0.04° on a side. A circle lies within the buffer
+// of the square when its centre does within the buffer and its radius:
+// the centre's distance from the square is 0 inside it, and outside it
+// the least distance to its outline, sampled every few metres. Fences
+// within 5 m of the edge may go either way. Then the errors.
+func TestFenceIntersectingBuffer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	ks := func(args ...string) (string, string, int) {
+		return run(t, "", append([]string{"--db", db}, args...)...)
+	}
+	r := rand.New(rand.NewPCG(97, 98))
+	fences := putZoneCircles(t, ks, r, 60, 2000)
+	square := [][2]float64{{48.83, 2.33}, {48.83, 2.37}, {48.87, 2.37}, {48.87, 2.33}, {48.83, 2.33}} // lat, lon
+	polygon := `{"type":"Polygon","coordinates":[[[2.33,48.83],[2.37,48.83],[2.37,48.87],[2.33,48.87],[2.33,48.83]]]}`
+	distance := func(c zoneCircle) float64 {
+		if c.lat >= 48.83 && c.lat <= 48.87 && c.lon >= 2.33 && c.lon <= 2.37 {
+			return 0
+		}
+		best := math.Inf(1)
+		for i := 1; i < len(square); i++ {
+			for k := range 4001 {
+				f := float64(k) / 4000
+				lat, lon := square[i-1][0]+f*(square[i][0]-square[i-1][0]), square[i-1][1]+f*(square[i][1]-square[i-1][1])
+				best = min(best, geo.Distance(c.lat, c.lon, lat, lon))
+			}
+		}
+		return best
+	}
+	near, far := 0, 0
+	for _, buffer := range []float64{0, 500, 3000} {
+		out, stderr, code := ks("-o", "json", "fence", "intersecting", "--fences", "zones", "--polygon", polygon, "--buffer", fmt.Sprintf("%gm", buffer))
+		if code != 0 {
+			t.Fatalf("--buffer %v: exit %d: %s", buffer, code, stderr)
+		}
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range slices.Sorted(maps.Keys(fences)) {
+			g := distance(fences[id]) - fences[id].radius - buffer
+			if math.Abs(g) < 5 {
+				continue
+			}
+			if slices.Contains(got.Fences, id) != (g < 0) {
+				t.Fatalf("--buffer %v: fence %s %+v (%.1f m beyond the buffer) reported: %v", buffer, id, fences[id], g, g >= 0)
+			}
+			if g < 0 {
+				near++
+			} else {
+				far++
+			}
+		}
+	}
+	if near < 20 || far < 20 {
+		t.Fatalf("%d fences near, %d far: too few of one to mean much", near, far)
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--lat", "48.85", "--lon", "2.35", "--radius", "1km", "--buffer", "1km"}, "--buffer goes with a polygon"},
+		{[]string{"--fence", "z00", "--buffer", "1km"}, "z00 is not one"},
+		{[]string{"--polygon", polygon, "--buffer", "-1km"}, "--buffer"},
+	} {
+		if _, stderr, code := ks(append([]string{"fence", "intersecting", "--fences", "zones"}, c.args...)...); code == 0 || !strings.Contains(stderr, c.says) {
+			t.Errorf("fence intersecting %v: exit %d, %q; want it to say %q", c.args, code, stderr, c.says)
+		}
+	}
+}

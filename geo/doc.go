@@ -235,7 +235,8 @@
 // which lie within a distance of a point, nearest first, with their
 // distances (fence_near.go); Along, which come within a distance of a
 // line, a route's zones (fence_along.go: Along's corridor as the area,
-// each candidate's boundary searched by branch and bound).
+// each candidate's boundary searched by branch and bound), and
+// NearPolygon, which come within a distance of a polygon.
 //
 // A fence put with Expires (a Tile38 hook set with EX) is gone for
 // every lookup, Get and IDs from that instant, judged from the cells a

@@ -272,3 +272,43 @@ func (cv *curve) at(x float64) (lat, lon float64) {
 func (cv *curve) groundLength(x0, x1 float64) float64 {
 	return EarthRadius * math.Sqrt(dot(cv.u, cv.u)) * math.Abs(x1-x0) * (1 + 1e-12)
 }
+
+// NearPolygon returns the ids of the fences that come within radius
+// metres of a polygon, in order: an orb.Polygon or orb.MultiPolygon as
+// Index.Within takes it (Tile38's INTERSECTS … BUFFER radius OBJECT
+// {Polygon}: the zones that touch a district or lie within 500 m of
+// it). A fence counts when it shares a point with the polygon, as
+// Intersecting decides, or comes within radius of its boundary, as Along
+// decides for the polygon's rings as lines (a fence apart from the
+// polygon is as far from it as from its boundary); with a radius of 0 the
+// answer is Intersecting's. Fences that have expired are left out. A bad
+// polygon is an error wrapping ErrBadPolygon, a bad radius one wrapping
+// ErrBadQuery, and either reads nothing.
+func (fs *Fences) NearPolygon(tx keyspace.Tx, polygon orb.Geometry, radius float64) ([]string, error) {
+	n, err := newNearPolygon(polygon, radius)
+	if err != nil {
+		return nil, fs.wrap(err)
+	}
+	area := shapeOf(n.poly)
+	var out []string
+	err = fs.eachCandidate(tx, n, alongFenceCells(n.edge), new(expiry.Clock), func(id string, f shape) error {
+		var near bool
+		var err error
+		if f.rings != nil {
+			near, err = area.meetsStoredPolygon(f.rings)
+		} else {
+			near = area.intersects(f)
+		}
+		if err == nil && !near {
+			near, err = n.edge.reaches(f)
+		}
+		if err != nil {
+			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
+		}
+		if near {
+			out = append(out, id)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -26,6 +26,24 @@ import (
 // farther than radius and a millimetre; grazes otherwise.
 func fenceAlongOracle(f Fence, lines orb.MultiLineString, radius float64) int {
 	const tol = 1e-3
+	// Far apart: every point of f lies within extent of c, and every
+	// point of the lines within their length of their first position.
+	c, extent := fenceExtent(f)
+	reach := 0.0
+	for _, ls := range lines {
+		length := 0.0
+		for i := 1; i < len(ls); i++ {
+			_, l := oracleEdge(ls[i-1].Lat(), ls[i-1].Lon(), ls[i].Lat(), ls[i].Lon())
+			length += l(0, 1)
+		}
+		if vincenty(c.Lat, c.Lon, ls[0].Lat(), ls[0].Lon())-extent-length*(1+1e-9) > radius+tol {
+			continue
+		}
+		reach = math.Inf(1)
+	}
+	if reach == 0 {
+		return misses
+	}
 	verdict := misses
 	for _, ls := range lines {
 		for i, p := range ls {
@@ -39,7 +57,10 @@ func fenceAlongOracle(f Fence, lines orb.MultiLineString, radius float64) int {
 				}
 				return through
 			}
-			if i > 0 {
+			// A line through f meets its boundary, which the search
+			// below finds within any radius past a centimetre; at less,
+			// the crossing is pathOracle's to find.
+			if i > 0 && radius < 10*tol && !edgeFarFrom(c, extent, ls[i-1], ls[i], tol) {
 				switch pathOracle(f, Point{Lat: ls[i-1].Lat(), Lon: ls[i-1].Lon()}, pt) {
 				case through:
 					return through
@@ -72,6 +93,34 @@ func fenceAlongOracle(f Fence, lines orb.MultiLineString, radius float64) int {
 		}
 	}
 	return verdict
+}
+
+// edgeFarFrom reports whether every point of the edge from a to b lies
+// farther than extent + tol from c.
+func edgeFarFrom(c Point, extent float64, a, b orb.Point, tol float64) bool {
+	_, length := oracleEdge(a.Lat(), a.Lon(), b.Lat(), b.Lon())
+	return vincenty(c.Lat, c.Lon, a.Lat(), a.Lon())-length(0, 1)*(1+1e-9)-extent > tol
+}
+
+// fenceExtent returns a point c of f and a distance every point of f
+// lies within of c: a circle's centre and radius, a sector's apex and
+// radius, or a box's or polygon's first vertex and the most any edge's
+// start lies from it plus that edge's ground length (a point of an edge
+// is no farther from its start than the edge is long).
+func fenceExtent(f Fence) (Point, float64) {
+	switch {
+	case f.Circle != nil:
+		return Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon}, f.Circle.Radius
+	case f.Sector != nil:
+		return Point{Lat: f.Sector.Lat, Lon: f.Sector.Lon}, math.Min(f.Sector.Radius, math.Pi*EarthRadius)
+	}
+	edges := outline(f)
+	c, extent := edges[0][0], 0.0
+	for _, e := range edges {
+		_, length := oracleEdge(e[0].Lat, e[0].Lon, e[1].Lat, e[1].Lon)
+		extent = math.Max(extent, vincenty(c.Lat, c.Lon, e[0].Lat, e[0].Lon)+length(0, 1)*(1+1e-9))
+	}
+	return c, extent + 1e-6
 }
 
 // oracleCurve is a piece of a fence's boundary for the oracle: its point
@@ -117,14 +166,18 @@ func boundaryCurves(f Fence) []oracleCurve {
 // length ℓ, exceeds radius + tol; a piece still undecided at a tenth of
 // tol, or past 200,000 pieces, grazes.
 func curveAlongOracle(lines orb.MultiLineString, at func(float64) (float64, float64), length func(t0, t1 float64) float64, radius, tol float64) int {
-	cutoff := radius + length(0, 1) + 1
-	eval := func(t float64) (lo, hi float64) {
+	// A point that ends pieces of length ℓ is measured to within ℓ/64
+	// (no finer than tol/10), and only as far as radius + ℓ: a bound
+	// looser by that much still drops every piece a precise one would,
+	// but for those it then halves.
+	eval := func(t, ℓ float64) (lo, hi float64) {
 		lat, lon := at(t)
-		return bruteLineDistance(lines, lat, lon, tol/10, cutoff)
+		return bruteLineDistance(lines, lat, lon, max(tol/10, ℓ/64), radius+ℓ+1)
 	}
 	type piece struct{ t0, t1, lo0, lo1 float64 }
-	lo0, hi0 := eval(0)
-	lo1, hi1 := eval(1)
+	whole := length(0, 1)
+	lo0, hi0 := eval(0, whole)
+	lo1, hi1 := eval(1, whole)
 	if min(hi0, hi1) <= radius-tol {
 		return through
 	}
@@ -142,7 +195,7 @@ func curveAlongOracle(lines orb.MultiLineString, at func(float64) (float64, floa
 			continue
 		}
 		m := (p.t0 + p.t1) / 2
-		lo, hi := eval(m)
+		lo, hi := eval(m, ℓ)
 		if hi <= radius-tol {
 			return through
 		}
@@ -239,6 +292,98 @@ func TestFencesAlong(t *testing.T) {
 						t.Fatalf("ask %d: Along reports %s, which has expired", i, id)
 					}
 				}
+			}
+			return nil
+		})
+	})
+}
+
+// TestFencesNearPolygon: fences of every shape round the four places of
+// hotFences, and polygons (stars, some with holes) round the same places
+// at radii from 0 to 300 km, on both backends. NearPolygon must report
+// exactly the fences that share a point with the polygon
+// (intersectOracle) or come within the radius of its rings
+// (fenceAlongOracle), either answer for those either grazes.
+func TestFencesNearPolygon(t *testing.T) {
+	r := rand.New(rand.NewPCG(95, 96))
+	near, fences := hotFences(r, 30)
+	type ask struct {
+		poly   orb.Polygon
+		radius float64
+	}
+	asks := make([]ask, 100)
+	verdicts := make([][]int, len(asks))
+	count := map[int]int{}
+	for i := range asks {
+		c := near[r.IntN(len(near))]
+		if i%2 == 0 { // round a fence's own place
+			c = fenceSamples(fences[r.IntN(len(fences))], true)[0]
+		}
+		poly := star(r, c.Lat, c.Lon, r.ExpFloat64(), i%3 == 0)
+		radius := 0.0
+		if i%4 > 0 {
+			radius = math.Exp(r.Float64() * math.Log(300_000))
+		}
+		asks[i] = ask{poly, radius}
+		var rings orb.MultiLineString
+		for _, ring := range poly {
+			rings = append(rings, orb.LineString(ring))
+		}
+		area := Fence{Polygon: poly}
+		ac, aExtent := fenceExtent(area)
+		for _, f := range fences {
+			v := misses
+			if fc, fExtent := fenceExtent(f); vincenty(ac.Lat, ac.Lon, fc.Lat, fc.Lon)-aExtent-fExtent <= 1e-3 {
+				v = intersectOracle(area, f)
+			}
+			if v != through {
+				switch w := fenceAlongOracle(f, rings, radius); {
+				case w == through:
+					v = through
+				case w == grazes:
+					v = grazes
+				}
+			}
+			verdicts[i] = append(verdicts[i], v)
+			count[v]++
+		}
+	}
+	t.Logf("%d pairs near, %d far, %d graze", count[through], count[misses], count[grazes])
+	if count[through] < 100 || count[misses] < 100 {
+		t.Fatalf("too few of one answer to mean much: %d near, %d far", count[through], count[misses])
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		fs := NewFences("zones")
+		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for i, a := range asks {
+				got, err := fs.NearPolygon(tx, a.poly, a.radius)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.radius == 0 {
+					want, err := fs.Intersecting(tx, Fence{Polygon: a.poly})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("polygon %v at radius 0: %v, Intersecting %v", a.poly, got, want)
+					}
+				}
+				for j, f := range fences {
+					if v := verdicts[i][j]; v != grazes && slices.Contains(got, f.ID) != (v == through) {
+						t.Fatalf("polygon %v, radius %v m, and fence %s (circle %+v, box %+v, sector %+v, polygon %v): NearPolygon says %v, the oracle %v",
+							a.poly, a.radius, f.ID, f.Circle, f.Box, f.Sector, f.Polygon, !(v == through), v == through)
+					}
+				}
+			}
+			if _, err := fs.NearPolygon(tx, asks[0].poly, -1); !errors.Is(err, ErrBadQuery) {
+				t.Errorf("radius -1: %v, want ErrBadQuery", err)
+			}
+			if _, err := fs.NearPolygon(tx, orb.Polygon{{{0, 0}, {1, 0}, {0, 0}}}, 10); !errors.Is(err, ErrBadPolygon) {
+				t.Errorf("a ring of three positions: %v, want ErrBadPolygon", err)
 			}
 			return nil
 		})

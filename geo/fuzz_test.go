@@ -66,7 +66,7 @@ func FuzzCovering(f *testing.F) {
 			case *corridor:
 				maxCells = min(corridorMaxCells(c), 32) // its cells split finer, and fuzzing stays quick
 			case *nearPolygon:
-				maxCells = min(nearPolygonMaxCells(c), 32)
+				maxCells = min(nearPolygonMaxCells(c), 16)
 			}
 			for _, s := range spans(reg, cover(reg, maxCells)) {
 				if s.grid != g || h < s.lo || h > s.hi {
