@@ -30,6 +30,26 @@ func (ix *Index) NearPolygon(tx keyspace.Tx, polygon orb.Geometry, radius float6
 	return ix.search(tx, lat, lon, opts, func(*hits) region { return reg })
 }
 
+// DistanceToPolygon returns the great-circle distance in metres from
+// (lat, lon) to the nearest point of a polygon (an orb.Polygon or
+// orb.MultiPolygon as Within takes it): 0 inside it or on its boundary,
+// else the distance to its boundary, to a micrometre: the distance
+// NearPolygon reports. A bad polygon is an error wrapping ErrBadPolygon,
+// a point out of range one wrapping ErrInvalidPoint.
+func DistanceToPolygon(polygon orb.Geometry, lat, lon float64) (float64, error) {
+	if err := validate(lat, lon); err != nil {
+		return 0, err
+	}
+	n, err := newNearPolygon(polygon, 0)
+	if err != nil {
+		return 0, err
+	}
+	if n.poly.contains(lat, lon) {
+		return 0, nil
+	}
+	return n.edge.distance(lat, lon, math.Inf(1)), nil
+}
+
 // nearPolygon is the region within radius of a polygon P: P itself, and
 // the corridor of its boundary B (its rings as lines). A point outside P
 // is as far from P as from B, as the shortest arc from it to P's nearest

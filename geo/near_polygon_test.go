@@ -213,3 +213,37 @@ func sameWords(a, b string) bool {
 	}
 	return true
 }
+
+// TestDistanceToPolygon: points round stars with and without holes, at
+// the poles and across the world, against polygonDistanceOracle to a
+// micrometre; then the errors.
+func TestDistanceToPolygon(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	inside := 0
+	for range 300 {
+		lat, lon := math.Asin(2*r.Float64()-1)*180/math.Pi, r.Float64()*360-180
+		poly := star(r, lat, lon, r.ExpFloat64(), r.IntN(2) == 0)
+		v := poly[0][r.IntN(len(poly[0]))]
+		plat, plon := destination(v.Lat(), v.Lon(), r.ExpFloat64()*20_000, r.Float64()*2*math.Pi)
+		got, err := DistanceToPolygon(poly, plat, plon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := polygonDistanceOracle(orb.MultiPolygon{poly}, math.Inf(1))(Point{Lat: plat, Lon: plon})
+		if slack := 1e-6 + 1e-9*hi; got < lo-slack || got > hi+slack {
+			t.Fatalf("(%v, %v) from %v: %v m, brute force between %v and %v", plat, plon, poly, got, lo, hi)
+		}
+		if got == 0 {
+			inside++
+		}
+	}
+	if inside < 30 || inside > 270 {
+		t.Errorf("%d of 300 points inside: too few of one kind to mean much", inside)
+	}
+	if _, err := DistanceToPolygon(orb.Polygon{{{0, 0}, {1, 0}, {1, 1}, {0, 0}}}, 91, 0); !errors.Is(err, ErrInvalidPoint) {
+		t.Errorf("latitude 91: %v", err)
+	}
+	if _, err := DistanceToPolygon(orb.LineString{{0, 0}, {1, 1}}, 1, 1); !errors.Is(err, ErrBadPolygon) {
+		t.Errorf("a LineString: %v", err)
+	}
+}
