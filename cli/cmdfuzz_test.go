@@ -52,23 +52,27 @@ var commandLines = []string{
 	"geo cells --index p --precision $l --tile $tile", "fence put --fences z --hash $hash $id", "fence intersecting --fences z --tile $tile",
 	"geo near --index p --lat $n --lon $n --radius $d --where-in $in", "geo knn --index p --lat $n --lon $n --k $l --where $path",
 	"geo near --index p --lat $n --lon $n --radius $d --store q", "geo knn --index p --lat $n --lon $n --k $l --store p",
+	"geo along --index p --line $line --radius $d", "geo knn --index p --line $line --k $l", "fence along --fences z --line $line --radius $d",
+	"geo within --index p --polygon $poly --buffer $d", "fence intersecting --fences z --polygon $poly --buffer $d",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
 // flags a line may end with.
 var (
 	slotWords = map[string][]string{
-		"n":       {"0", "1", "1.5", "2", "-1", "90", "-90", "91", "180", "-180", "181", "NaN", "1e400", "0.001", "Inf", "x"},
-		"d":       {"1km", "500m", "0", "-1km", "100km", "1e9", "2mi", "x"},
-		"l":       {"0", "1", "2", "3", "10", "-1", "99999999999999999999", "x"},
-		"id":      {"a", "b", "c", "e", "f1", "f2", "u1", "i1", "ann", "s1", "new", "", "x:y", "\x00", "é", "*", "1", "2"},
-		"time":    {"2026-11-23T10:00:00Z", "1969-01-01T00:00:00Z", "9999-01-01T00:00:00Z", "2026-11-23", "x"},
-		"key":     {"1", "2", "3", "x", "1:2", "", "-1"},
-		"q":       {"1", "*", "Osl*", "Oslo", "1:*", "", "\\"},
-		"fv":      {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
-		"dur":     {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
-		"fields":  {"city", "-status", "city,status", "", "x,,y"},
-		"poly":    {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+		"n":      {"0", "1", "1.5", "2", "-1", "90", "-90", "91", "180", "-180", "181", "NaN", "1e400", "0.001", "Inf", "x"},
+		"d":      {"1km", "500m", "0", "-1km", "100km", "1e9", "2mi", "x"},
+		"l":      {"0", "1", "2", "3", "10", "-1", "99999999999999999999", "x"},
+		"id":     {"a", "b", "c", "e", "f1", "f2", "u1", "i1", "ann", "s1", "new", "", "x:y", "\x00", "é", "*", "1", "2"},
+		"time":   {"2026-11-23T10:00:00Z", "1969-01-01T00:00:00Z", "9999-01-01T00:00:00Z", "2026-11-23", "x"},
+		"key":    {"1", "2", "3", "x", "1:2", "", "-1"},
+		"q":      {"1", "*", "Osl*", "Oslo", "1:*", "", "\\"},
+		"fv":     {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
+		"dur":    {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
+		"fields": {"city", "-status", "city,status", "", "x,,y"},
+		"poly":   {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+		"line": {`{"type":"LineString","coordinates":[[0,0],[2,2]]}`, `{"type":"MultiLineString","coordinates":[[[1,1],[1,1]],[[179,0],[-179,1]]]}`,
+			`{"type":"LineString","coordinates":[[0,0]]}`, `{"type":"LineString","coordinates":[[0,0],[0,91]]}`, `{"type":"Point","coordinates":[1,1]}`, "x"},
 		"tile":    {"0/0/0", "1/1/0", "3/4/3", "12/2147/1420", "30/0/0", "31/0/0", "3/8/0", "1/0", "x", "-1/0/0"},
 		"quadkey": {"0", "3", "1202", "", "4", strings.Repeat("1", 31), "é"},
 		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
@@ -91,7 +95,7 @@ var readOnly = map[string]bool{
 	"fence get": true, "fence list": true, "fence containing": true, "fence near": true, "fence intersecting": true, "fence within": true,
 	"table scan": true, "table get": true, "table count": true, "index lookup": true, "index scan": true, "index verify": true,
 	"rel list": true, "rel has": true, "rel scan": true, "rel count": true, "log get": true, "log latest": true, "log range": true, "log parents": true, "log scan": true,
-	"log day": true, "log count": true, "series range": true, "series sensors": true,
+	"log day": true, "log count": true, "series range": true, "series sensors": true, "geo along": true, "fence along": true,
 }
 
 var (

@@ -151,7 +151,8 @@ func (c *corridor) reachesStoredPolygon(b []byte) (bool, error) {
 	seen := map[path]bool{}
 	for i := range c.pieces {
 		pc := &c.pieces[i]
-		lat, lon := pc.at(0.5)
+		lat, lon := pc.at(0.5) // a piece may run past ±180°: its midpoint wrapped back
+		lon = wrap(lon)
 		θ := (c.reach + pc.groundLength(0, 1)/2) / EarthRadius
 		found, err := storedPolygonEdgesNear(b, newRef(lat, lon), func() float64 { return θ }, func(e path) bool {
 			if seen[e] {
