@@ -173,7 +173,7 @@ func runOK(t *testing.T, stdin string, args ...string) string {
 
 // TestGeoWithinBuffer imports points inside a square, in its hole, and
 // due north of it at known distances, and asks geo within --buffer for
-// those within 1 km of it. A point due north of the square's top edge
+// those within 1 km of it, and geo knn --polygon for the 45 nearest it. A point due north of the square's top edge
 // (a parallel) is as far from it as from the edge's point below it: its
 // latitude's difference, as an arc of a meridian. Points inside the
 // square, and none in the hole farther than the buffer from its edges,
@@ -216,6 +216,21 @@ func TestGeoWithinBuffer(t *testing.T) {
 	}
 	if found != len(want) {
 		t.Fatalf("%d results, the oracle %d", found, len(want))
+	}
+	// The 45 nearest the square with no radius (knn --polygon): the 40
+	// inside it at 0 m, in id order, then the 5 nearest north of it.
+	knn := decode(t, runOK(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "pts", "--polygon", square, "--k", "45"))
+	if len(knn.Results) != 45 {
+		t.Fatalf("knn --polygon --k 45: %d results", len(knn.Results))
+	}
+	for i, r := range knn.Results {
+		wantID, wantM := fmt.Sprintf("in%02d", i), 0.0
+		if i >= 40 {
+			wantID, wantM = fmt.Sprintf("n%02d", i-40), float64(i-40)*50+7
+		}
+		if r.ID != wantID || math.Abs(r.DistanceM-wantM) > 1e-3 {
+			t.Errorf("knn --polygon result %d: %s at %v m, want %s at %v m", i, r.ID, r.DistanceM, wantID, wantM)
+		}
 	}
 	for _, c := range []struct {
 		args []string

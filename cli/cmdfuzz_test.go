@@ -54,6 +54,7 @@ var commandLines = []string{
 	"geo near --index p --lat $n --lon $n --radius $d --store q", "geo knn --index p --lat $n --lon $n --k $l --store p",
 	"geo along --index p --line $line --radius $d", "geo knn --index p --line $line --k $l", "fence along --fences z --line $line --radius $d",
 	"geo within --index p --polygon $poly --buffer $d", "fence intersecting --fences z --polygon $poly --buffer $d",
+	"geo knn --index p --polygon $poly --k $l",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

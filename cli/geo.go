@@ -172,18 +172,20 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "knn",
-				Usage: "the k nearest points, exactly, with no radius; --sector for the k nearest between two bearings, --line for the k nearest a route",
+				Usage: "the k nearest points, exactly, with no radius; --sector for the k nearest between two bearings, --line for the k nearest a route, --polygon for the k nearest an area",
 				UsageText: "keyspace geo knn --index cities --lat 48.8566 --lon 2.3522 --k 5\n" +
 					"keyspace geo knn --index fleet --from car-7 --k 3\n" +
 					"keyspace geo knn --index stations --from car-7 --k 3 --sector 315,45\n" +
-					"keyspace geo knn --index stations --line route.geojson --k 5",
+					"keyspace geo knn --index stations --line route.geojson --k 5\n" +
+					"keyspace geo knn --index stations --polygon park.geojson --k 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(),
 					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from the line"},
+					&ucli.StringFlag{Name: "polygon", Usage: "the k nearest a GeoJSON Polygon or MultiPolygon (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from it (0 inside)"},
 					pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
-					if c.IsSet("line") {
+					if c.IsSet("line") || c.IsSet("polygon") {
 						return knnAlong(c)
 					}
 					from, to, sector, err := sectorOf(c)
@@ -1137,12 +1139,30 @@ func readLine(c *ucli.Context) (orb.Geometry, error) {
 	return readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
 }
 
-// knnAlong answers geo knn --line: the k points nearest a line.
+// knnAlong answers geo knn --line and --polygon: the k points nearest a
+// line or a polygon.
 func knnAlong(c *ucli.Context) error {
+	what, flag := "line", "--line"
+	if c.IsSet("polygon") {
+		what, flag = "polygon", "--polygon"
+		if c.IsSet("line") {
+			return usagef("geo knn takes --line or --polygon, not both")
+		}
+	}
 	for _, f := range []string{"lat", "lon", "from", "sector"} {
 		if c.IsSet(f) {
-			return usagef("geo knn --line finds the points nearest the line, not a centre: leave out --%s", f)
+			return usagef("geo knn %s finds the points nearest the %s, not a centre: leave out --%s", flag, what, f)
 		}
+	}
+	if what == "polygon" {
+		poly, err := readPolygon(c, c.String("polygon"))
+		if err != nil {
+			return err
+		}
+		return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
+			rs, st, err := ix.NearestPolygon(tx, poly, o.Limit, o) // k, or k+1 (geoQuery)
+			return rs, st, polygonShape(poly), err
+		})
 	}
 	line, err := readLine(c)
 	if err != nil {

@@ -60,52 +60,73 @@ func (ix *Index) along(tx keyspace.Tx, c *corridor, opts *QueryOptions) ([]Resul
 // (an error, as for Nearest) and MaxCells; Stats counts every corridor
 // read, and an Explain shows the last.
 func (ix *Index) NearestAlong(tx keyspace.Tx, line orb.Geometry, k int, opts *QueryOptions) ([]Result, Stats, error) {
-	var o QueryOptions
-	if opts != nil {
-		o = *opts
-	}
 	c, err := newCorridor(line, 0) // its pieces, built once; each round sets its radius
 	if err != nil {
 		return nil, Stats{}, ix.wrap(err)
+	}
+	return ix.nearestMeasured(tx, "NearestAlong", "Along", c.lat0, c.lon0, k, opts, func(r float64, o *QueryOptions) ([]Result, Stats, error) {
+		c.setRadius(r)
+		return ix.along(tx, c, o)
+	})
+}
+
+// nearestMeasured answers NearestAlong and NearestPolygon: the k points
+// nearest a line or a polygon, asked of regions of growing radius about
+// it by within (which sets the radius and searches, o's Limit being k)
+// until one holds k points; (lat0, lon0) is a point of the line or the
+// polygon, whose k nearest points bound the radius that holds k (see
+// NearestAlong). name and whole name the method and the one that reads a
+// whole region, for errors.
+func (ix *Index) nearestMeasured(tx keyspace.Tx, name, whole string, lat0, lon0 float64, k int, opts *QueryOptions, within func(r float64, o *QueryOptions) ([]Result, Stats, error)) ([]Result, Stats, error) {
+	var o QueryOptions
+	if opts != nil {
+		o = *opts
 	}
 	switch {
 	case k < 1:
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: k = %d; ask for at least one neighbour", ErrBadQuery, k))
 	case o.FarthestFirst:
-		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: NearestAlong finds the nearest points; ask Along for the farthest first", ErrBadQuery))
+		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: %s finds the nearest points; ask %s for the farthest first", ErrBadQuery, name, whole))
 	}
 	if err := o.checkAfter(); err != nil {
 		return nil, Stats{}, ix.wrap(err)
 	}
-	o.Limit, o.Any, o.MaxCells = k, false, 0
-	whole := math.Pi * EarthRadius
-	reach, r := whole, whole
+	// Each round is covered with DefaultMaxCells cells, not the region's
+	// own budget (up to 256 for a long line or ring and a small radius):
+	// a round reads few points, and its covering was most of its time.
+	// On 1,000,000 clustered points (BenchmarkAlong, BenchmarkNearPolygon)
+	// the 1, 10 and 100 nearest a 40 km route took 0.68, 0.76 and 0.95 ms
+	// with the regions' budgets, 0.24, 0.37 and 0.81 with 16 cells and
+	// 0.22, 0.37 and 0.81 with 32; the 10 nearest a hexagon 200 m across
+	// 0.19 ms, 0.10 and 0.18.
+	o.Limit, o.Any, o.MaxCells = k, false, DefaultMaxCells
+	sphere := math.Pi * EarthRadius
+	reach, r := sphere, sphere
 	var st Stats
 	if o.After == nil {
-		near, nst, err := ix.Nearest(tx, c.lat0, c.lon0, k, &QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now})
+		near, nst, err := ix.Nearest(tx, lat0, lon0, k, &QueryOptions{Scope: o.Scope, Filter: o.Filter, Now: o.Now})
 		if err != nil {
 			return nil, Stats{}, err
 		}
 		st = nst
 		if len(near) == k {
-			// Shaded up: the line's distance to a point and the
-			// point's from the position are computed apart.
-			reach = min(whole, near[k-1].Distance*(1+1e-9)+1e-6)
+			// Shaded up: the region's distance to a point and the
+			// point's from (lat0, lon0) are computed apart.
+			reach = min(sphere, near[k-1].Distance*(1+1e-9)+1e-6)
 			r = reach / 16
 		}
 	} else {
-		r = min(whole, max(2*o.After.Distance, 1000))
+		r = min(sphere, max(2*o.After.Distance, 1000))
 	}
 	for {
 		if o.Explain != nil {
-			*o.Explain = Explain{} // the last corridor's
+			*o.Explain = Explain{} // the last region's
 		}
-		c.setRadius(r)
-		rs, cst, err := ix.along(tx, c, &o)
+		rs, rst, err := within(r, &o)
 		if err != nil {
 			return nil, Stats{}, err
 		}
-		st.Cells, st.Ranges, st.Candidates, st.Results = st.Cells+cst.Cells, st.Ranges+cst.Ranges, st.Candidates+cst.Candidates, cst.Results
+		st.Cells, st.Ranges, st.Candidates, st.Results = st.Cells+rst.Cells, st.Ranges+rst.Ranges, st.Candidates+rst.Candidates, rst.Results
 		if len(rs) >= k || r >= reach {
 			return rs, st, nil
 		}

@@ -42,7 +42,7 @@ func BenchmarkAlong(b *testing.B) {
 					return st, err
 				})
 			})
-			for _, k := range []int{1, 10} {
+			for _, k := range []int{1, 10, 100} {
 				b.Run(fmt.Sprintf("nearest=%d", k), func(b *testing.B) {
 					alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
 						_, st, err := ix.NearestAlong(tx, routes[i%len(routes)], k, nil)
@@ -98,21 +98,27 @@ func benchRoutes(pts []workload.Point, n, positions int, step float64) []orb.Lin
 
 // BenchmarkNearPolygon: the points within 100 m and 1 km of hexagons 20
 // km across round clustered points (NearPolygon), on both backends,
-// against the points inside the same hexagons (Within) in the same run.
+// against the points inside the same hexagons (Within) in the same run;
+// and the 10 points nearest hexagons 200 m across (NearestPolygon).
 func BenchmarkNearPolygon(b *testing.B) {
 	pts := benchPoints(b)
 	r := rand.New(rand.NewPCG(7, 8))
-	hexagons := make([]orb.Polygon, 200)
-	for i := range hexagons {
-		p := pts[r.IntN(len(pts))]
-		dLat := 10_000 / geo.EarthRadius * 180 / math.Pi
-		dLon := dLat / math.Cos(p.Lat*math.Pi/180)
+	// hexagon is the hexagon round (lat, lon) with corners metres from it.
+	hexagon := func(lat, lon, metres float64) orb.Polygon {
+		dLat := metres / geo.EarthRadius * 180 / math.Pi
+		dLon := dLat / math.Cos(lat*math.Pi/180)
 		var ring orb.Ring
 		for k := range 7 {
 			a := float64(k%6) * math.Pi / 3
-			ring = append(ring, orb.Point{p.Lon + dLon*math.Cos(a), p.Lat + dLat*math.Sin(a)})
+			ring = append(ring, orb.Point{lon + dLon*math.Cos(a), lat + dLat*math.Sin(a)})
 		}
-		hexagons[i] = orb.Polygon{ring}
+		return orb.Polygon{ring}
+	}
+	hexagons := make([]orb.Polygon, 200)
+	small := make([]orb.Polygon, len(hexagons)) // 200 m across: most hold fewer than 10 points
+	for i := range hexagons {
+		p := pts[r.IntN(len(pts))]
+		hexagons[i], small[i] = hexagon(p.Lat, p.Lon, 10_000), hexagon(p.Lat, p.Lon, 100)
 	}
 	for _, be := range storetest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
@@ -133,6 +139,12 @@ func BenchmarkNearPolygon(b *testing.B) {
 					})
 				})
 			}
+			b.Run("nearest=10", func(b *testing.B) {
+				alongLoop(b, s, func(tx keyspace.Tx, i int) (geo.Stats, error) {
+					_, st, err := ix.NearestPolygon(tx, small[i%len(small)], 10, nil)
+					return st, err
+				})
+			})
 		})
 	}
 }

@@ -107,7 +107,8 @@
 //   - NearPolygon: inside a polygon or within r metres of it (PostGIS's
 //     ST_DWithin against a polygon, Tile38's WITHIN … BUFFER), each
 //     result at its distance from the polygon, 0 inside: the polygon and
-//     the corridor of its rings as one region (near_polygon.go).
+//     the corridor of its rings as one region (near_polygon.go);
+//     NearestPolygon, the exact k nearest a polygon, as NearestAlong.
 //   - Nearest: the exact k nearest neighbours with no radius, a best-first
 //     branch and bound over cells ordered by their minimum distance,
 //     starting from the covering of a circle that holds k points (see

@@ -30,6 +30,29 @@ func (ix *Index) NearPolygon(tx keyspace.Tx, polygon orb.Geometry, radius float6
 	return ix.search(tx, lat, lon, opts, func(*hits) region { return reg })
 }
 
+// NearestPolygon returns the k points nearest a polygon (an orb.Polygon
+// or orb.MultiPolygon as Within takes it), nearest first, ties by id,
+// each at its distance from the polygon, 0 inside it: the stations
+// nearest a park, with no radius to guess (PostGIS's ORDER BY geom <->
+// polygon LIMIT k). It is exact, as NearestAlong is, by the same rounds:
+// the k points nearest the polygon's first position lie within the k-th
+// of their distances, D, of the polygon, and NearPolygon is asked with
+// radii of D/16, D/4 and D until one holds k points. A polygon that
+// holds k points or more answers with k of them at 0, in id order.
+// opts as for NearestAlong.
+func (ix *Index) NearestPolygon(tx keyspace.Tx, polygon orb.Geometry, k int, opts *QueryOptions) ([]Result, Stats, error) {
+	n, err := newNearPolygon(polygon, 0)
+	if err != nil {
+		return nil, Stats{}, ix.wrap(err)
+	}
+	lat, lon := n.poly.centre()
+	first := n.poly.mp[0][0][0]
+	return ix.nearestMeasured(tx, "NearestPolygon", "NearPolygon", first.Lat(), first.Lon(), k, opts, func(r float64, o *QueryOptions) ([]Result, Stats, error) {
+		n.setRadius(r)
+		return ix.search(tx, lat, lon, o, func(*hits) region { return n })
+	})
+}
+
 // DistanceToPolygon returns the great-circle distance in metres from
 // (lat, lon) to the nearest point of a polygon (an orb.Polygon or
 // orb.MultiPolygon as Within takes it): 0 inside it or on its boundary,
@@ -86,7 +109,15 @@ func newNearPolygon(polygon orb.Geometry, radius float64) (*nearPolygon, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &nearPolygon{poly: pr, edge: edge, box: unionBox(pr.boundingBox(), edge.boundingBox())}, nil
+	n := &nearPolygon{poly: pr, edge: edge}
+	n.setRadius(radius)
+	return n, nil
+}
+
+// setRadius makes n the region within radius metres of its polygon.
+func (n *nearPolygon) setRadius(radius float64) {
+	n.edge.setRadius(radius)
+	n.box = unionBox(n.poly.boundingBox(), n.edge.boundingBox())
 }
 
 func (n *nearPolygon) boundingBox() Box { return n.box }

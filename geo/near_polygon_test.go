@@ -247,3 +247,103 @@ func TestDistanceToPolygon(t *testing.T) {
 		t.Errorf("a LineString: %v", err)
 	}
 }
+
+// TestNearestPolygonAgainstBruteForce: the k nearest polygons (small
+// stars, some with holes, some far from every point) among each
+// synthetic set, against polygonDistanceOracle over every point: each
+// result at its distance, nearest first, ties by id, and no point
+// surely nearer than the k-th left out; pages of 4 are the 12 nearest.
+// Then the errors.
+func TestNearestPolygonAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	s := keyspace.NewMemory()
+	inside := 0
+	for _, set := range syntheticSets(r, 300) {
+		ix := NewIndex(set.name)
+		load(t, s, ix, set.points)
+		s.View(func(tx keyspace.Tx) error {
+			for q := range 6 {
+				p := set.points[r.IntN(len(set.points))]
+				lat, lon := p.Lat, p.Lon
+				if q%3 == 2 { // far from every point
+					lat, lon = clamp(-lat+r.NormFloat64(), -90, 90), wrapLon(lon+180)
+				}
+				poly := star(r, lat, lon, r.ExpFloat64()/4, q%2 == 0)
+				k := []int{1, 5, 20}[q%3]
+				what := fmt.Sprintf("%s: the %d nearest %v", set.name, k, poly)
+				got, st, err := ix.NearestPolygon(tx, poly, k, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != min(k, len(set.points)) || st.Results != len(got) {
+					t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
+				}
+				dk := got[len(got)-1].Distance
+				const tol = 1e-3
+				in := map[string]float64{}
+				for i, g := range got {
+					in[g.ID] = g.Distance
+					if g.Distance == 0 {
+						inside++
+					}
+					if i > 0 && (got[i-1].Distance > g.Distance || got[i-1].Distance == g.Distance && got[i-1].ID > g.ID) {
+						t.Fatalf("%s: result %d out of order", what, i)
+					}
+				}
+				oracle := polygonDistanceOracle(orb.MultiPolygon{poly}, dk)
+				for _, p := range set.points {
+					lo, hi := oracle(p)
+					d, ok := in[p.ID]
+					switch {
+					case ok && (d < lo-tol || d > hi+tol):
+						t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, d, lo, hi)
+					case !ok && (hi < dk-tol || hi == 0 && dk == 0 && p.ID < got[len(got)-1].ID):
+						t.Fatalf("%s: %s, at most %v m from the polygon, left out for the k-th at %v m", what, p.ID, hi, dk)
+					}
+				}
+				want, _, err := ix.NearestPolygon(tx, poly, 12, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var paged []Result
+				var after *Cursor
+				for len(paged) < 12 {
+					page, _, err := ix.NearestPolygon(tx, poly, 4, &QueryOptions{After: after})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(page) == 0 {
+						break
+					}
+					paged = append(paged, page...)
+					after = CursorAfter(page, after)
+				}
+				checkResults(t, what+", pages of 4", paged, want)
+			}
+			return nil
+		})
+	}
+	if inside < 5 {
+		t.Errorf("%d results inside their polygons: too few to mean much", inside)
+	}
+	s.View(func(tx keyspace.Tx) error {
+		ix := NewIndex("uniform")
+		square := orb.Polygon{{{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}}
+		for _, tc := range []struct {
+			k    int
+			opts *QueryOptions
+			want string
+		}{
+			{0, nil, "k = 0"},
+			{3, &QueryOptions{FarthestFirst: true}, "ask NearPolygon for the farthest first"},
+		} {
+			if _, _, err := ix.NearestPolygon(tx, square, tc.k, tc.opts); !errors.Is(err, ErrBadQuery) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("k %d %+v: %v, want ErrBadQuery saying %q", tc.k, tc.opts, err, tc.want)
+			}
+		}
+		if _, _, err := ix.NearestPolygon(tx, orb.Polygon{{{0, 0}, {1, 0}, {0, 0}}}, 3, nil); !errors.Is(err, ErrBadPolygon) {
+			t.Errorf("a ring of three positions: %v", err)
+		}
+		return nil
+	})
+}
