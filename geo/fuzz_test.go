@@ -879,3 +879,63 @@ func FuzzAlongAgainstBruteForce(f *testing.F) {
 		})
 	})
 }
+
+// FuzzNearPolygonAgainstBruteForce: a random star (with a hole, or
+// not) round a fuzzed centre, and 40 points about its vertices, inside
+// and beyond it, and at the poles and on ±180°, asked for the points
+// within a fuzzed distance of it (NearPolygon) and the k nearest it
+// (NearestPolygon), against polygonDistanceOracle.
+func FuzzNearPolygonAgainstBruteForce(f *testing.F) {
+	f.Add(uint64(1), 37.7749, -122.4194, 1000.0, uint8(5))
+	f.Add(uint64(2), 89.9, 0.0, 50000.0, uint8(1))
+	f.Add(uint64(3), -12.0, 179.95, 20000.0, uint8(12))
+	f.Add(uint64(4), 0.0, 0.0, 0.0, uint8(3))
+	f.Fuzz(func(t *testing.T, seed uint64, lat, lon, radius float64, k uint8) {
+		if validate(lat, lon) != nil || math.IsNaN(radius) || radius < 0 || radius > 5e6 || k == 0 {
+			return
+		}
+		r := rand.New(rand.NewPCG(seed, 17))
+		poly := star(r, lat, lon, r.ExpFloat64(), r.IntN(2) == 0)
+		var points []Point
+		for range 40 {
+			v := poly[0][r.IntN(len(poly[0]))]
+			plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*2*radius+r.Float64()*100_000, r.Float64()*2*math.Pi)
+			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
+		}
+		for _, q := range [][2]float64{{90, 0}, {-90, 10}, {lat, 180}, {lat, -180}} {
+			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: q[0], Lon: q[1]})
+		}
+		s := keyspace.NewMemory()
+		ix := NewIndex("fuzz")
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		mp := orb.MultiPolygon{poly}
+		s.View(func(tx keyspace.Tx) error {
+			got, _, err := ix.NearPolygon(tx, poly, radius, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMeasured(t, fmt.Sprintf("within %v m of %v", radius, poly), points, radius, got, polygonDistanceOracle(mp, radius))
+			near, _, err := ix.NearestPolygon(tx, poly, int(k), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(near) != min(int(k), len(points)) {
+				t.Fatalf("the %d nearest %v: %d", k, poly, len(near))
+			}
+			last := near[len(near)-1]
+			in := map[string]bool{}
+			for _, g := range near {
+				in[g.ID] = true
+			}
+			oracle := polygonDistanceOracle(mp, last.Distance)
+			for _, p := range points {
+				if _, hi := oracle(p); !in[p.ID] && (hi < last.Distance-1e-3 || hi == 0 && last.Distance == 0 && p.ID < last.ID) {
+					t.Fatalf("the %d nearest %v: %s at most %v m away left out for the k-th at %v m", k, poly, p.ID, hi, last.Distance)
+				}
+			}
+			return nil
+		})
+	})
+}

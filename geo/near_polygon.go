@@ -146,7 +146,12 @@ func (n *nearPolygon) measure(lat, lon float64) (float64, bool) {
 
 // nearPolygonMaxCells is the covering budget of a polygon's
 // surroundings: the polygon's own (DefaultMaxCells), and its boundary's
-// corridor's beyond that.
+// corridor's beyond that; with a radius of 0, the polygon's alone (a
+// corridor of no width, which has no points of its own, would take the
+// most cells a corridor may).
 func nearPolygonMaxCells(n *nearPolygon) int {
+	if n.edge.radius == 0 {
+		return DefaultMaxCells
+	}
 	return min(maxCorridorCells, DefaultMaxCells+corridorMaxCells(n.edge))
 }
