@@ -127,6 +127,33 @@ func ExampleIndex_NearPolygon() {
 	// haight-ashbury 519 m
 }
 
+// The two places nearest Golden Gate Park, with no radius to guess:
+// the bison paddock, inside it, at 0 m, then the de Young museum, 56 m
+// north of it (PostGIS's ORDER BY geom <-> park LIMIT 2).
+func ExampleIndex_NearestPolygon() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		return places.PutAll(tx, []geo.Point{
+			{ID: "bison-paddock", Lat: 37.7695, Lon: -122.4990},
+			{ID: "de-young", Lat: 37.7715, Lon: -122.4687},
+			{ID: "haight-ashbury", Lat: 37.7692, Lon: -122.4481},
+			{ID: "sutro-baths", Lat: 37.7780, Lon: -122.5137},
+		})
+	})
+	park := orb.Polygon{{{-122.511, 37.771}, {-122.454, 37.771}, {-122.454, 37.766}, {-122.511, 37.764}, {-122.511, 37.771}}}
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.NearestPolygon(tx, park, 2, nil)
+		for _, r := range results {
+			fmt.Printf("%s %.0f m\n", r.ID, r.Distance)
+		}
+		return err
+	})
+	// Output:
+	// bison-paddock 0 m
+	// de-young 56 m
+}
+
 func ExampleIndex_Nearest() {
 	store := keyspace.NewMemory()
 	stations := geo.NewIndex("stations")
@@ -459,6 +486,36 @@ func ExampleFences_Along() {
 	// Output:
 	// enters: [downtown-sf oakland sf]
 	// within 5 km: [berkeley downtown-sf oakland sf]
+}
+
+// The zones that touch a district, and those within 1 km of it
+// (Tile38's INTERSECTS zones BUFFER 1000 OBJECT {Polygon}): the school
+// zone's circle lies 760 m beyond the district's eastern edge (its
+// centre 1,757 m, 0.02° of longitude at 37.785° N), the harbour's 7 km.
+func ExampleFences_NearPolygon() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "market", Box: &geo.Box{MinLat: 37.780, MinLon: -122.420, MaxLat: 37.790, MaxLon: -122.400}},
+			{ID: "school", Circle: &geo.Circle{Lat: 37.785, Lon: -122.380, Radius: 1000}},
+			{ID: "harbour", Circle: &geo.Circle{Lat: 37.810, Lon: -122.300, Radius: 2000}},
+		})
+	})
+	district := orb.Polygon{{{-122.41, 37.78}, {-122.40, 37.78}, {-122.40, 37.79}, {-122.41, 37.79}, {-122.41, 37.78}}}
+	store.View(func(tx keyspace.Tx) error {
+		touching, err := zones.NearPolygon(tx, district, 0)
+		if err != nil {
+			return err
+		}
+		near, err := zones.NearPolygon(tx, district, 1000)
+		fmt.Println("touching:", touching)
+		fmt.Println("within 1 km:", near)
+		return err
+	})
+	// Output:
+	// touching: [market]
+	// within 1 km: [market school]
 }
 
 // A fence can expire, as a Tile38 hook set with EX does: a road closure

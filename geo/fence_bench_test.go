@@ -579,8 +579,9 @@ func openFences(b *testing.B, be storetest.Backend, fences []geo.Fence) (keyspac
 
 // BenchmarkFencesAlong: which of 1,000 circles and boxes round clustered
 // points come within 0 m (those a route passes through), 1 km and 10 km
-// of routes of 20 positions, some 40 km long (benchRoutes), by Along on
-// both backends.
+// of routes of 20 positions, some 40 km long (benchRoutes), and within
+// 100 m of GPS tracks of 5,000 positions 50 m apart, by Along on both
+// backends.
 func BenchmarkFencesAlong(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
@@ -589,6 +590,7 @@ func BenchmarkFencesAlong(b *testing.B) {
 	r := rand.New(rand.NewPCG(12, 13))
 	fences := circlesAndBoxes(r, pts, 1000)
 	routes := benchRoutes(pts, 200, 20, 2000)
+	tracks := benchRoutes(pts, 20, 5000, 50)
 	for _, be := range storetest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
 			s := be.Open(b)
@@ -596,6 +598,20 @@ func BenchmarkFencesAlong(b *testing.B) {
 			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
 				b.Fatal(err)
 			}
+			b.Run("track=5000/radius=100m", func(b *testing.B) {
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					s.View(func(tx keyspace.Tx) error {
+						ids, err := fs.Along(tx, tracks[i%len(tracks)], 100)
+						if err != nil {
+							b.Fatal(err)
+						}
+						found += len(ids)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+			})
 			for _, radius := range []float64{0, 1000, 10_000} {
 				b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
 					found := 0
