@@ -21,7 +21,7 @@ import (
 // fence's nearest point, 0 when it holds the point: for a circle, the
 // distance to its centre less its radius; for a box, the distance to its
 // nearest point (rect.minAngle, exact on the sphere); for a polygon, the
-// least distance to one of its edges (path.closest), the edges taken
+// least distance to one of its edges (path.distanceTo), the edges taken
 // nearest box first so that most are passed over, or for one stored with
 // band indexes, read in place from the bands within reach, nearest band
 // first, passing over an edge whose box is farther than the nearest edge
@@ -122,15 +122,14 @@ func (s shape) distance(p ref) float64 {
 		if b.lower >= best {
 			break
 		}
-		_, _, d := b.e.closest(p.lat, p.lon)
-		best = min(best, d)
+		best = min(best, b.e.distanceTo(p.lat, p.lon))
 	}
 	return best
 }
 
 // storedPolygonDistance is shape.distance for the polygon fence whose
 // rings are stored in b, when it is within radius metres of p: 0 when it
-// holds p, else the least distance to one of its edges (path.closest),
+// holds p, else the least distance to one of its edges (path.distanceTo),
 // measured in place on the edges of the bands within radius of p, or
 // within the best distance found so far once that is less
 // (storedPolygonEdgesNear). A polygon farther than radius may come back
@@ -142,8 +141,7 @@ func storedPolygonDistance(b []byte, p ref, radius float64) (float64, error) {
 	}
 	best := math.Inf(1)
 	_, err = storedPolygonEdgesNear(b, p, func() float64 { return min(radius, best) / EarthRadius }, func(e path) bool {
-		_, _, d := e.closest(p.lat, p.lon)
-		best = min(best, d)
+		best = min(best, e.distanceTo(p.lat, p.lon))
 		return false
 	})
 	if errors.Is(err, errWideRing) {

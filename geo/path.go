@@ -177,6 +177,19 @@ func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
 	return lat, lon, Distance(cLat, cLon, lat, lon)
 }
 
+// distanceTo is the distance in metres from (lat, lon) to the nearest
+// point of the path, as closest measures it: by distanceFrom's parabolic
+// steps on a path of up to pieceMetres, whose distance from a point has
+// one minimum (the corridor's pieces are cut to that length for it), and
+// by closest on a longer one.
+func (p path) distanceTo(lat, lon float64) float64 {
+	if p.length() <= pieceMetres {
+		return p.distanceFrom(newOrigin(lat, lon))
+	}
+	_, _, d := p.closest(lat, lon)
+	return d
+}
+
 // goldenSection narrows [a, b] about a minimum of h by golden section
 // while more(a, b) holds, for at most goldenSteps steps, and returns the
 // last bracket and the better of its two inner points, x, with h(x).
