@@ -217,6 +217,14 @@ func TestGeoWithinBuffer(t *testing.T) {
 	if found != len(want) {
 		t.Fatalf("%d results, the oracle %d", found, len(want))
 	}
+	// The square as a stored polygon fence, buffered as --polygon is; a
+	// circle fence has no polygon to buffer.
+	runOK(t, "", "--db", db, "fence", "put", "--fences", "zones", "--polygon", square, "square")
+	runOK(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "11", "--lon", "21", "--radius", "1km", "round")
+	byFence := decode(t, runOK(t, "", "--db", db, "--output", "json", "geo", "within", "--index", "pts", "--fences", "zones", "--fence", "square", "--buffer", "1km"))
+	if !slices.Equal(ids(byFence), ids(got)) {
+		t.Errorf("--fence square --buffer 1km: %v, --polygon: %v", ids(byFence), ids(got))
+	}
 	// The 45 nearest the square with no radius (knn --polygon): the 40
 	// inside it at 0 m, in id order, then the 5 nearest north of it.
 	knn := decode(t, runOK(t, "", "--db", db, "--output", "json", "geo", "knn", "--index", "pts", "--polygon", square, "--k", "45"))
@@ -236,7 +244,7 @@ func TestGeoWithinBuffer(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--fences", "z", "--fence", "a", "--buffer", "1km"}, "--buffer goes with --polygon"},
+		{[]string{"--fences", "zones", "--fence", "round", "--buffer", "1km"}, "round is not one"},
 		{[]string{"--polygon", square, "--buffer", "-1km"}, "--buffer"},
 	} {
 		if _, stderr, code := run(t, "", append([]string{"--db", db, "geo", "within", "--index", "pts"}, c.args...)...); code != 2 || !strings.Contains(stderr, c.says) {

@@ -230,7 +230,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo within --index fleet --fences zones --fence downtown",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
-					&ucli.StringFlag{Name: "buffer", Usage: "the points within `DISTANCE` of --polygon's boundary as well as those inside it (500m, 2km; bare numbers are metres), nearest the polygon first, each at its distance from it (0 inside)"},
+					&ucli.StringFlag{Name: "buffer", Usage: "the points within `DISTANCE` of the polygon (--polygon, or a polygon --fence) as well as those inside it (500m, 2km; bare numbers are metres), nearest the polygon first, each at its distance from it (0 inside)"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box, polygon or sector to search"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
@@ -1186,9 +1186,6 @@ func geoWithin(c *ucli.Context) error {
 	}
 	buffer := -1.0 // none
 	if c.IsSet("buffer") {
-		if byFence {
-			return usagef("--buffer goes with --polygon, not --fence")
-		}
 		var err error
 		if buffer, err = parseDistance(c.String("buffer")); err != nil {
 			return usageError{fmt.Errorf("--buffer: %w", err)}
@@ -1202,19 +1199,25 @@ func geoWithin(c *ucli.Context) error {
 		}
 	}
 	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-		if !byFence && buffer >= 0 {
+		if byFence {
+			f, err := geo.NewFences(c.String("fences")).Get(tx, c.String("fence"))
+			if err != nil {
+				return nil, geo.Stats{}, nil, err
+			}
+			if buffer < 0 {
+				rs, st, err := ix.InFence(tx, f, o)
+				return rs, st, fenceShape(f), err
+			}
+			if f.Polygon == nil {
+				return nil, geo.Stats{}, nil, usagef("--buffer goes with a polygon; fence %s is not one", f.ID)
+			}
+			poly = f.Polygon
+		}
+		if buffer >= 0 {
 			rs, st, err := ix.NearPolygon(tx, poly, buffer, o)
 			return rs, st, append(polygonShape(poly), corridorShape(ringLines(poly), buffer)...), err
 		}
-		if !byFence {
-			rs, st, err := ix.Within(tx, poly, o)
-			return rs, st, polygonShape(poly), err
-		}
-		f, err := geo.NewFences(c.String("fences")).Get(tx, c.String("fence"))
-		if err != nil {
-			return nil, geo.Stats{}, nil, err
-		}
-		rs, st, err := ix.InFence(tx, f, o)
-		return rs, st, fenceShape(f), err
+		rs, st, err := ix.Within(tx, poly, o)
+		return rs, st, polygonShape(poly), err
 	})
 }
