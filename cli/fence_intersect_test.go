@@ -344,6 +344,38 @@ func TestFenceNear(t *testing.T) {
 
 // A zoneCircle is a circle fence a test put, as the test's own oracle
 // holds it.
+// askDistances runs the command args, which answers fence ids as JSON,
+// and checks them against beyond, how far each circle fence lies beyond
+// what the command asks (negative within it): the fences within are
+// reported and the others not, but for those within 5 m of the edge. It
+// counts the decided fences in near and far, and returns the answer.
+func askDistances(t *testing.T, ks func(args ...string) (string, string, int), fences map[string]zoneCircle, beyond func(c zoneCircle) float64, near, far *int, args ...string) []string {
+	t.Helper()
+	out, stderr, code := ks(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	var got struct{ Fences []string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range slices.Sorted(maps.Keys(fences)) {
+		g := beyond(fences[id])
+		if math.Abs(g) < 5 {
+			continue
+		}
+		if slices.Contains(got.Fences, id) != (g < 0) {
+			t.Fatalf("%v: fence %s %+v (%.1f m beyond) reported: %v", args, id, fences[id], g, g >= 0)
+		}
+		if g < 0 {
+			*near++
+		} else {
+			*far++
+		}
+	}
+	return got.Fences
+}
+
 type zoneCircle struct{ lat, lon, radius float64 }
 
 // putZoneCircles puts n circle fences z00, z01, … into the fence set
@@ -389,32 +421,12 @@ func TestFenceAlong(t *testing.T) {
 		}
 		return geo.EarthRadius*math.Abs(math.Asin(math.Sin((c.lon-lon0)*math.Pi/180)*math.Cos(c.lat*math.Pi/180))) - c.radius
 	}
-	near, far, at300 := 0, 0, 0
+	var near, far, at300 int
 	for _, radius := range []float64{0, 300, 2000} {
-		out, stderr, code := ks("-o", "json", "fence", "along", "--fences", "zones", "--line", line, "--radius", fmt.Sprintf("%gm", radius))
-		if code != 0 {
-			t.Fatalf("fence along --radius %v: exit %d: %s", radius, code, stderr)
-		}
-		var got struct{ Fences []string }
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
+		got := askDistances(t, ks, fences, func(c zoneCircle) float64 { return gap(c) - radius }, &near, &far,
+			"-o", "json", "fence", "along", "--fences", "zones", "--line", line, "--radius", fmt.Sprintf("%gm", radius))
 		if radius == 300 {
-			at300 = len(got.Fences)
-		}
-		for _, id := range slices.Sorted(maps.Keys(fences)) {
-			g := gap(fences[id]) - radius
-			if math.Abs(g) < 5 {
-				continue
-			}
-			if slices.Contains(got.Fences, id) != (g < 0) {
-				t.Fatalf("fence along --radius %v: fence %s %+v (%.1f m beyond the radius) reported: %v", radius, id, fences[id], g, g >= 0)
-			}
-			if g < 0 {
-				near++
-			} else {
-				far++
-			}
+			at300 = len(got)
 		}
 	}
 	if near < 20 || far < 20 {
@@ -480,30 +492,10 @@ func TestFenceIntersectingBuffer(t *testing.T) {
 		}
 		return best
 	}
-	near, far := 0, 0
+	var near, far int
 	for _, buffer := range []float64{0, 500, 3000} {
-		out, stderr, code := ks("-o", "json", "fence", "intersecting", "--fences", "zones", "--polygon", polygon, "--buffer", fmt.Sprintf("%gm", buffer))
-		if code != 0 {
-			t.Fatalf("--buffer %v: exit %d: %s", buffer, code, stderr)
-		}
-		var got struct{ Fences []string }
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatal(err)
-		}
-		for _, id := range slices.Sorted(maps.Keys(fences)) {
-			g := distance(fences[id]) - fences[id].radius - buffer
-			if math.Abs(g) < 5 {
-				continue
-			}
-			if slices.Contains(got.Fences, id) != (g < 0) {
-				t.Fatalf("--buffer %v: fence %s %+v (%.1f m beyond the buffer) reported: %v", buffer, id, fences[id], g, g >= 0)
-			}
-			if g < 0 {
-				near++
-			} else {
-				far++
-			}
-		}
+		askDistances(t, ks, fences, func(c zoneCircle) float64 { return distance(c) - c.radius - buffer }, &near, &far,
+			"-o", "json", "fence", "intersecting", "--fences", "zones", "--polygon", polygon, "--buffer", fmt.Sprintf("%gm", buffer))
 	}
 	if near < 20 || far < 20 {
 		t.Fatalf("%d fences near, %d far: too few of one to mean much", near, far)

@@ -476,51 +476,11 @@ func TestNearestAlongAgainstBruteForce(t *testing.T) {
 				lines := orb.MultiLineString{line}
 				k := []int{1, 5, 20}[q%3]
 				what := fmt.Sprintf("%s: the %d nearest %v", set.name, k, line)
-				got, st, err := ix.NearestAlong(tx, line, k, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != min(k, len(set.points)) || st.Results != len(got) {
-					t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
-				}
-				dk := got[len(got)-1].Distance
-				const tol = 1e-3
-				in := map[string]float64{}
-				for i, g := range got {
-					in[g.ID] = g.Distance
-					if i > 0 && (got[i-1].Distance > g.Distance || got[i-1].Distance == g.Distance && got[i-1].ID > g.ID) {
-						t.Fatalf("%s: result %d out of order", what, i)
-					}
-				}
-				for _, p := range set.points {
-					lo, hi := bruteLineDistance(lines, p.Lat, p.Lon, tol, dk+1)
-					d, ok := in[p.ID]
-					switch {
-					case ok && (d < lo-tol || d > hi+tol):
-						t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, d, lo, hi)
-					case !ok && hi < dk-tol:
-						t.Fatalf("%s: %s, at most %v m from the line, left out for the k-th at %v m", what, p.ID, hi, dk)
-					}
-				}
-				// Pages of 4 are the 12 nearest.
-				want, _, err := ix.NearestAlong(tx, line, 12, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var paged []Result
-				var after *Cursor
-				for len(paged) < 12 {
-					page, _, err := ix.NearestAlong(tx, line, 4, &QueryOptions{After: after})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(page) == 0 {
-						break
-					}
-					paged = append(paged, page...)
-					after = CursorAfter(page, after)
-				}
-				checkResults(t, what+", pages of 4", paged, want)
+				checkNearest(t, what, set.points, k, func(p Point, dk float64) (lo, hi float64) {
+					return bruteLineDistance(lines, p.Lat, p.Lon, 1e-3, dk+1)
+				}, func(k int, after *Cursor) ([]Result, Stats, error) {
+					return ix.NearestAlong(tx, line, k, &QueryOptions{After: after})
+				})
 			}
 			return nil
 		})
@@ -545,6 +505,62 @@ func TestNearestAlongAgainstBruteForce(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// checkNearest checks the k nearest a line or a polygon, as nearest(k,
+// nil) gives them, against oracle's bounds on each point's distance
+// (given the k-th distance, which it need measure no farther than): k
+// results (or every point), nearest first and ties by id, each at a
+// distance within the oracle's bounds, and no point surely nearer than
+// the k-th (or as near, at 0, and before it by id) left out. Then pages
+// of 4 after a cursor are the 12 nearest.
+func checkNearest(t *testing.T, what string, points []Point, k int, oracle func(p Point, dk float64) (lo, hi float64), nearest func(k int, after *Cursor) ([]Result, Stats, error)) []Result {
+	t.Helper()
+	got, st, err := nearest(k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != min(k, len(points)) || st.Results != len(got) {
+		t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
+	}
+	last := got[len(got)-1]
+	const tol = 1e-3
+	in := map[string]float64{}
+	for i, g := range got {
+		in[g.ID] = g.Distance
+		if i > 0 && (got[i-1].Distance > g.Distance || got[i-1].Distance == g.Distance && got[i-1].ID > g.ID) {
+			t.Fatalf("%s: result %d out of order", what, i)
+		}
+	}
+	for _, p := range points {
+		lo, hi := oracle(p, last.Distance)
+		d, ok := in[p.ID]
+		switch {
+		case ok && (d < lo-tol || d > hi+tol):
+			t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, d, lo, hi)
+		case !ok && (hi < last.Distance-tol || hi == 0 && last.Distance == 0 && p.ID < last.ID):
+			t.Fatalf("%s: %s, at most %v m away, left out for the k-th at %v m", what, p.ID, hi, last.Distance)
+		}
+	}
+	want, _, err := nearest(12, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paged []Result
+	var after *Cursor
+	for len(paged) < 12 {
+		page, _, err := nearest(4, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		paged = append(paged, page...)
+		after = CursorAfter(page, after)
+	}
+	checkResults(t, what+", pages of 4", paged, want)
+	return got
 }
 
 // TestPieceDistanceAgainstOracle: distanceFrom, the candidate test's

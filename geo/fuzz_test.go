@@ -837,20 +837,7 @@ func FuzzAlongAgainstBruteForce(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 13))
 		line := randomLine(r, lat, lon)
-		var points []Point
-		for range 40 {
-			v := line[r.IntN(len(line))]
-			plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*2*radius+r.Float64()*100, r.Float64()*2*math.Pi)
-			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
-		}
-		for _, q := range [][2]float64{{90, 0}, {-90, 10}, {lat, 180}, {lat, -180}} {
-			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: q[0], Lon: q[1]})
-		}
-		s := keyspace.NewMemory()
-		ix := NewIndex("fuzz")
-		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
-			t.Fatal(err)
-		}
+		s, ix, points := fuzzPointsAbout(t, r, line, lat, 2*radius, 100)
 		lines := orb.MultiLineString{line}
 		s.View(func(tx keyspace.Tx) error {
 			got, _, err := ix.Along(tx, line, radius, nil)
@@ -880,6 +867,28 @@ func FuzzAlongAgainstBruteForce(f *testing.F) {
 	})
 }
 
+// fuzzPointsAbout puts into a memory store 40 points, each a random
+// distance of up to reach + spread in a random direction from a random
+// position of about, and four at the poles and on ±180° at latitude lat.
+func fuzzPointsAbout(t *testing.T, r *rand.Rand, about orb.LineString, lat, reach, spread float64) (keyspace.Store, *Index, []Point) {
+	t.Helper()
+	var points []Point
+	for range 40 {
+		v := about[r.IntN(len(about))]
+		plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*reach+r.Float64()*spread, r.Float64()*2*math.Pi)
+		points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
+	}
+	for _, q := range [][2]float64{{90, 0}, {-90, 10}, {lat, 180}, {lat, -180}} {
+		points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: q[0], Lon: q[1]})
+	}
+	s := keyspace.NewMemory()
+	ix := NewIndex("fuzz")
+	if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+		t.Fatal(err)
+	}
+	return s, ix, points
+}
+
 // FuzzNearPolygonAgainstBruteForce: a random star (with a hole, or
 // not) round a fuzzed centre, and 40 points about its vertices, inside
 // and beyond it, and at the poles and on ±180°, asked for the points
@@ -896,20 +905,7 @@ func FuzzNearPolygonAgainstBruteForce(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 17))
 		poly := star(r, lat, lon, r.ExpFloat64(), r.IntN(2) == 0)
-		var points []Point
-		for range 40 {
-			v := poly[0][r.IntN(len(poly[0]))]
-			plat, plon := destination(v.Lat(), v.Lon(), r.Float64()*2*radius+r.Float64()*100_000, r.Float64()*2*math.Pi)
-			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: plat, Lon: plon})
-		}
-		for _, q := range [][2]float64{{90, 0}, {-90, 10}, {lat, 180}, {lat, -180}} {
-			points = append(points, Point{ID: fmt.Sprint("p", len(points)), Lat: q[0], Lon: q[1]})
-		}
-		s := keyspace.NewMemory()
-		ix := NewIndex("fuzz")
-		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
-			t.Fatal(err)
-		}
+		s, ix, points := fuzzPointsAbout(t, r, orb.LineString(poly[0]), lat, 2*radius, 100_000)
 		mp := orb.MultiPolygon{poly}
 		s.View(func(tx keyspace.Tx) error {
 			got, _, err := ix.NearPolygon(tx, poly, radius, nil)

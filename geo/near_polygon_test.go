@@ -271,54 +271,17 @@ func TestNearestPolygonAgainstBruteForce(t *testing.T) {
 				poly := star(r, lat, lon, r.ExpFloat64()/4, q%2 == 0)
 				k := []int{1, 5, 20}[q%3]
 				what := fmt.Sprintf("%s: the %d nearest %v", set.name, k, poly)
-				got, st, err := ix.NearestPolygon(tx, poly, k, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != min(k, len(set.points)) || st.Results != len(got) {
-					t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
-				}
-				dk := got[len(got)-1].Distance
-				const tol = 1e-3
-				in := map[string]float64{}
-				for i, g := range got {
-					in[g.ID] = g.Distance
+				mp := orb.MultiPolygon{poly}
+				got := checkNearest(t, what, set.points, k, func(p Point, dk float64) (lo, hi float64) {
+					return polygonDistanceOracle(mp, dk)(p)
+				}, func(k int, after *Cursor) ([]Result, Stats, error) {
+					return ix.NearestPolygon(tx, poly, k, &QueryOptions{After: after})
+				})
+				for _, g := range got {
 					if g.Distance == 0 {
 						inside++
 					}
-					if i > 0 && (got[i-1].Distance > g.Distance || got[i-1].Distance == g.Distance && got[i-1].ID > g.ID) {
-						t.Fatalf("%s: result %d out of order", what, i)
-					}
 				}
-				oracle := polygonDistanceOracle(orb.MultiPolygon{poly}, dk)
-				for _, p := range set.points {
-					lo, hi := oracle(p)
-					d, ok := in[p.ID]
-					switch {
-					case ok && (d < lo-tol || d > hi+tol):
-						t.Fatalf("%s: %s at %v m, brute force between %v and %v", what, p.ID, d, lo, hi)
-					case !ok && (hi < dk-tol || hi == 0 && dk == 0 && p.ID < got[len(got)-1].ID):
-						t.Fatalf("%s: %s, at most %v m from the polygon, left out for the k-th at %v m", what, p.ID, hi, dk)
-					}
-				}
-				want, _, err := ix.NearestPolygon(tx, poly, 12, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var paged []Result
-				var after *Cursor
-				for len(paged) < 12 {
-					page, _, err := ix.NearestPolygon(tx, poly, 4, &QueryOptions{After: after})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(page) == 0 {
-						break
-					}
-					paged = append(paged, page...)
-					after = CursorAfter(page, after)
-				}
-				checkResults(t, what+", pages of 4", paged, want)
 			}
 			return nil
 		})
