@@ -12,15 +12,15 @@ import (
 )
 
 // TestHitsAgainstComparisonSort: on either side of the insertion and radix
-// sorts' thresholds, with many equal distances (ties by id), zeros, -0 and a wide
-// spread of magnitudes, hits.results orders exactly as a comparison sort by
+// sorts' thresholds, with many equal distances (ties by id), zeros, -0, a
+// wide spread of magnitudes, and every distance 0 (sortByID), hits.results orders exactly as a comparison sort by
 // (distance, id) does, hands back each id and payload as added (ids with
 // zero bytes included), and cuts at the limit.
 func TestHitsAgainstComparisonSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	prefix := []byte("pre")
 	for _, n := range []int{0, 1, 2, insertionMax, insertionMax + 1, radixMin - 1, radixMin, 1000, 5000} {
-		for _, spread := range []string{"wide", "ties", "narrow"} {
+		for _, spread := range []string{"wide", "ties", "narrow", "zero"} {
 			want := make([]Result, n)
 			var h hits
 			for i := range want {
@@ -37,6 +37,17 @@ func TestHitsAgainstComparisonSort(t *testing.T) {
 					d = 5000 + r.Float64()
 				}
 				p := Point{ID: fmt.Sprintf("p%d\x00%d", r.IntN(n+1)*7919%1000003, i), Lat: r.Float64(), Lon: r.Float64()}
+				if spread == "zero" {
+					// Every point at 0 (inside a polygon, for NearPolygon),
+					// ids sharing a long prefix, some a prefix of others and
+					// some differing only past their first eight bytes.
+					d = 0
+					tail := make([]byte, r.IntN(12))
+					for k := range tail {
+						tail[k] = "ab\x00"[r.IntN(3)]
+					}
+					p.ID = fmt.Sprintf("zone-%s-%d", tail, i)
+				}
 				if i%4 == 0 {
 					p.Payload = []byte(fmt.Sprint("pay", i))
 				}
