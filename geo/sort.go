@@ -97,9 +97,9 @@ func allAt(run []sortKey, distance func(sortKey) float64) bool {
 // sortByID sorts run by id, as lastOfEachID sorts ids: by the eight bytes
 // after the prefix every id of the run shares, zero-padded (a radix
 // sort, in spare's storage if it is long enough; spare must not share
-// run's), then runs of equal bytes by the whole id. Many results at one distance, the points inside
-// a polygon that NearPolygon finds at 0, took two fifths of such a query
-// sorted by comparisons of whole ids.
+// run's), then runs of equal bytes by the whole id. Many results at one
+// distance, the points inside a polygon that NearPolygon finds at 0,
+// took two fifths of such a query sorted by comparisons of whole ids.
 func sortByID(run, spare []sortKey, id func(sortKey) []byte) {
 	first := id(run[0])
 	skip := len(first)
