@@ -27,8 +27,8 @@ import (
 //     max(0, d(x, f) − ρ), so some point of L is within radius of F
 //     exactly when one is within radius + ρ of f);
 //   - otherwise: F holds the first position of one of L's lines, or F's
-//     boundary comes within radius of L. For if F holds no position of a
-//     line but a point x of F lies within radius of a point y of L, then
+//     boundary comes within radius of L. For if F holds no line's first
+//     position but a point x of F lies within radius of a point y of L, then
 //     either y is outside F, and the shortest arc from y to x enters F
 //     through a boundary point b with d(b, y) ≤ d(x, y) ≤ radius, or y is
 //     inside F, and the line, starting outside F, crosses its boundary
