@@ -186,7 +186,7 @@ func geoCommand() *ucli.Command {
 				}, append(centreFlags(), explainFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					if c.IsSet("line") || c.IsSet("polygon") {
-						return knnAlong(c)
+						return knnNearGeometry(c)
 					}
 					from, to, sector, err := sectorOf(c)
 					if err != nil {
@@ -1139,9 +1139,9 @@ func readLine(c *ucli.Context) (orb.Geometry, error) {
 	return readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
 }
 
-// knnAlong answers geo knn --line and --polygon: the k points nearest a
+// knnNearGeometry answers geo knn --line and --polygon: the k points nearest a
 // line or a polygon.
-func knnAlong(c *ucli.Context) error {
+func knnNearGeometry(c *ucli.Context) error {
 	what, flag := "line", "--line"
 	if c.IsSet("polygon") {
 		what, flag = "polygon", "--polygon"

@@ -508,20 +508,49 @@ func TestNearestAlongAgainstBruteForce(t *testing.T) {
 }
 
 // checkNearest checks the k nearest a line or a polygon, as nearest(k,
-// nil) gives them, against oracle's bounds on each point's distance
-// (given the k-th distance, which it need measure no farther than): k
-// results (or every point), nearest first and ties by id, each at a
-// distance within the oracle's bounds, and no point surely nearer than
-// the k-th (or as near, at 0, and before it by id) left out. Then pages
-// of 4 after a cursor are the 12 nearest.
+// nil) gives them, against oracle (checkNearestAnswer); then pages of 4
+// after a cursor are the 12 nearest.
 func checkNearest(t *testing.T, what string, points []Point, k int, oracle func(p Point, dk float64) (lo, hi float64), nearest func(k int, after *Cursor) ([]Result, Stats, error)) []Result {
 	t.Helper()
 	got, st, err := nearest(k, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != min(k, len(points)) || st.Results != len(got) {
+	if st.Results != len(got) {
 		t.Fatalf("%s: %d results (stats %+v)", what, len(got), st)
+	}
+	checkNearestAnswer(t, what, points, k, got, oracle)
+	want, _, err := nearest(12, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paged []Result
+	var after *Cursor
+	for len(paged) < 12 {
+		page, _, err := nearest(4, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		paged = append(paged, page...)
+		after = CursorAfter(page, after)
+	}
+	checkResults(t, what+", pages of 4", paged, want)
+	return got
+}
+
+// checkNearestAnswer checks got, the k nearest a line or a polygon,
+// against oracle's bounds on each point's distance (given the k-th
+// distance, which it need measure no farther than): k results (or every
+// point), nearest first and ties by id, each at a distance within the
+// oracle's bounds, and no point surely nearer than the k-th (or as near,
+// at 0, and before it by id) left out.
+func checkNearestAnswer(t *testing.T, what string, points []Point, k int, got []Result, oracle func(p Point, dk float64) (lo, hi float64)) {
+	t.Helper()
+	if len(got) != min(k, len(points)) {
+		t.Fatalf("%s: %d results", what, len(got))
 	}
 	last := got[len(got)-1]
 	const tol = 1e-3
@@ -542,25 +571,6 @@ func checkNearest(t *testing.T, what string, points []Point, k int, oracle func(
 			t.Fatalf("%s: %s, at most %v m away, left out for the k-th at %v m", what, p.ID, hi, last.Distance)
 		}
 	}
-	want, _, err := nearest(12, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paged []Result
-	var after *Cursor
-	for len(paged) < 12 {
-		page, _, err := nearest(4, after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(page) == 0 {
-			break
-		}
-		paged = append(paged, page...)
-		after = CursorAfter(page, after)
-	}
-	checkResults(t, what+", pages of 4", paged, want)
-	return got
 }
 
 // TestPieceDistanceAgainstOracle: distanceFrom, the candidate test's

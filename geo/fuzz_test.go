@@ -849,19 +849,9 @@ func FuzzAlongAgainstBruteForce(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(near) != min(int(k), len(points)) {
-				t.Fatalf("the %d nearest %v: %d", k, line, len(near))
-			}
-			dk := near[len(near)-1].Distance
-			in := map[string]bool{}
-			for _, g := range near {
-				in[g.ID] = true
-			}
-			for _, p := range points {
-				if _, hi := bruteLineDistance(lines, p.Lat, p.Lon, 1e-3, dk+1); !in[p.ID] && hi < dk-1e-3 {
-					t.Fatalf("the %d nearest %v: %s at most %v m away left out for the k-th at %v m", k, line, p.ID, hi, dk)
-				}
-			}
+			checkNearestAnswer(t, fmt.Sprintf("the %d nearest %v", k, line), points, int(k), near, func(p Point, dk float64) (lo, hi float64) {
+				return bruteLineDistance(lines, p.Lat, p.Lon, 1e-3, dk+1)
+			})
 			return nil
 		})
 	})
@@ -917,20 +907,9 @@ func FuzzNearPolygonAgainstBruteForce(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(near) != min(int(k), len(points)) {
-				t.Fatalf("the %d nearest %v: %d", k, poly, len(near))
-			}
-			last := near[len(near)-1]
-			in := map[string]bool{}
-			for _, g := range near {
-				in[g.ID] = true
-			}
-			oracle := polygonDistanceOracle(mp, last.Distance)
-			for _, p := range points {
-				if _, hi := oracle(p); !in[p.ID] && (hi < last.Distance-1e-3 || hi == 0 && last.Distance == 0 && p.ID < last.ID) {
-					t.Fatalf("the %d nearest %v: %s at most %v m away left out for the k-th at %v m", k, poly, p.ID, hi, last.Distance)
-				}
-			}
+			checkNearestAnswer(t, fmt.Sprintf("the %d nearest %v", k, poly), points, int(k), near, func(p Point, dk float64) (lo, hi float64) {
+				return polygonDistanceOracle(mp, dk)(p)
+			})
 			return nil
 		})
 	})
