@@ -42,6 +42,10 @@ import (
 //     "sector" and a region key of kind 4, which a version-4 build reads
 //     as damaged (its Repair would delete them). Only a write of a sector
 //     fence raises a file to 5; version-4 files read unchanged.
+//   - 6 (session 41): a fence set may hold corridors, a definition with a
+//     "corridor" and a region key of kind 5, which a version-5 build
+//     reads as damaged. Only a write of a corridor fence raises a file to
+//     6; version-5 files read unchanged.
 //
 // A file records the version of the newest layout written into it, not
 // only the version that created it: a write in a layout an older build
@@ -49,7 +53,7 @@ import (
 // refuses the file rather than reading the new data as damaged. Files
 // that builds before session 36 wrote into keep the version that created
 // them.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // RequireFormat records, in the file under the Update transaction tx,
 // that it holds data in the layout of format version v: a file recording

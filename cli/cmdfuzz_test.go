@@ -55,6 +55,7 @@ var commandLines = []string{
 	"geo along --index p --line $line --radius $d", "geo knn --index p --line $line --k $l", "fence along --fences z --line $line --radius $d",
 	"geo within --index p --polygon $poly --buffer $d", "fence intersecting --fences z --polygon $poly --buffer $d",
 	"geo knn --index p --polygon $poly --k $l",
+	"fence put --fences z --line $line --radius $d $id", "fence put --fences z --line $line $id",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
@@ -116,6 +117,7 @@ func fuzzTemplate(tb testing.TB) []byte {
 			{"", "geo put --index p --lat 1.5 --lon 1.5 --ttl 1h e"},
 			{"", "fence put --fences z --lat 1 --lon 1 --radius 5km f1"},
 			{"", "fence put --fences z --min-lat 0 --min-lon 0 --max-lat 2 --max-lon 2 --ttl 1h f2"},
+			{"", `fence put --fences z --line {"type":"LineString","coordinates":[[0.5,0.5],[1.5,1.2]]} --radius 2km f3`},
 			{"id,city,status\n1,Oslo,open\n2,Lima,shipped\n", "table import --table t --key-cols id -"},
 			{"", "index create --table t --name by_city --fields city"},
 			{"", "index build --table t --name by_city"},

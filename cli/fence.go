@@ -34,7 +34,9 @@ import (
 // ±180°, RFC 7946 §5.2) and "fence": "box", which import reads back as the
 // box, not as a polygon; a sector is a Point, its apex, with "fence":
 // "sector", "from" and "to" (bearings in degrees) and "radius" (none for
-// the bearings alone); anything else is its Polygon or MultiPolygon. A
+// the bearings alone); a corridor is its LineString or MultiLineString
+// with a "radius" property in metres (0, or none, for the line itself);
+// anything else is its Polygon or MultiPolygon. A
 // fence that expires has an "expires" property, RFC 3339 to the
 // nanosecond, which import reads back as its expiry.
 
@@ -63,13 +65,14 @@ func fenceCommand() *ucli.Command {
 		Subcommands: []*ucli.Command{
 			{
 				Name:  "put",
-				Usage: "add or replace a fence: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO: a camera's view), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "add or replace a fence: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO: a camera's view), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash), a GeoJSON polygon (--polygon) or a corridor (--line, and --radius: a route to keep to, or a road)",
 				UsageText: "keyspace fence put --fences zones --lat 52.52 --lon 13.40 --radius 2km mitte\n" +
 					"keyspace fence put --fences cameras --lat 52.5163 --lon 13.3777 --radius 300m --sector 240,300 gate-west\n" +
 					"keyspace fence put --fences zones --min-lat -10 --min-lon 179 --max-lat 10 --max-lon -179 dateline\n" +
-					"keyspace fence put --fences zones --polygon zone.geojson depot",
+					"keyspace fence put --fences zones --polygon zone.geojson depot\n" +
+					"keyspace fence put --fences routes --line route-7.geojson --radius 500m route-7",
 				ArgsUsage: "ID",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
+				Flags: append(append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...), corridorLineFlag()),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 					fenceTTLFlag(),
 				),
@@ -77,7 +80,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), boxes and sectors as fence get writes them, or circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, or circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
@@ -208,6 +211,12 @@ func sectorRegionFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "sector", Usage: "a sector: the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
 }
 
+// corridorLineFlag is fence put's --line: a corridor's line, its radius
+// --radius.
+func corridorLineFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself), a route to keep to; no --radius for the line itself, a road that moves cross"}
+}
+
 // sectorRegionFlags are regionFlags with --sector after the circle's.
 func sectorRegionFlags() []ucli.Flag {
 	flags := regionFlags()
@@ -255,7 +264,23 @@ func fencePut(c *ucli.Context) error {
 func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 	var f geo.Fence
 	kinds := 0
-	if c.IsSet("lat") || c.IsSet("lon") || c.IsSet("radius") || c.IsSet("sector") {
+	if c.IsSet("line") {
+		kinds++
+		line, err := readLine(c)
+		if err != nil {
+			return f, err
+		}
+		f.Corridor = &geo.Corridor{Line: line}
+		if c.IsSet("radius") {
+			if f.Corridor.Radius, err = parseDistance(c.String("radius")); err != nil {
+				return f, usageError{fmt.Errorf("--radius: %w", err)}
+			}
+		}
+	}
+	switch {
+	case c.IsSet("line") && (c.IsSet("lat") || c.IsSet("lon") || c.IsSet("sector")):
+		kinds++ // a circle's flags with a corridor's: the usage below
+	case c.IsSet("lat") || c.IsSet("lon") || !c.IsSet("line") && c.IsSet("radius") || c.IsSet("sector"):
 		kinds++
 		from, to, sector, err := sectorOf(c)
 		switch {
@@ -311,7 +336,11 @@ func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 		if slices.ContainsFunc(c.Command.Flags, func(f ucli.Flag) bool { return f.Names()[0] == "sector" }) {
 			circle = "a circle (--lat, --lon, --radius) or a sector of it (--sector)"
 		}
-		return f, usagef("%s wants one region: %s, a box (--min-lat, --min-lon, --max-lat, --max-lon, or --tile, --quadkey or --hash) or --polygon", cmd, circle)
+		corridor := ""
+		if slices.ContainsFunc(c.Command.Flags, func(f ucli.Flag) bool { return f.Names()[0] == "line" }) {
+			corridor = ", a corridor (--line, --radius)"
+		}
+		return f, usagef("%s wants one region: %s, a box (--min-lat, --min-lon, --max-lat, --max-lon, or --tile, --quadkey or --hash)%s or --polygon", cmd, circle, corridor)
 	}
 	return f, nil
 }
@@ -519,8 +548,19 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 		f.Circle = &geo.Circle{Lat: g.Lat(), Lon: g.Lon(), Radius: r}
 	case orb.Polygon, orb.MultiPolygon:
 		f.Polygon = g
+	case orb.LineString, orb.MultiLineString:
+		f.Corridor = &geo.Corridor{Line: g}
+		if v, set := feat.Properties["radius"]; set {
+			r, ok := v.(float64)
+			if !ok {
+				b, _ := marshal(v)
+				return f, fmt.Errorf("corridor %q: radius property %s: want a number of metres", f.ID, b)
+			}
+			f.Corridor.Radius = r
+			delete(props, "radius")
+		}
 	default:
-		return f, fmt.Errorf("fence %q is a %s; give a Polygon, a MultiPolygon or a Point with a radius", f.ID, feat.Geometry.GeoJSONType())
+		return f, fmt.Errorf("fence %q is a %s; give a Polygon, a MultiPolygon, a LineString or a Point with a radius", f.ID, feat.Geometry.GeoJSONType())
 	}
 	return f, nil
 }
@@ -607,6 +647,11 @@ func fenceGeometry(f geo.Fence) *geojson.Feature {
 		feat.Properties["fence"] = "box"
 		feat.ID = f.ID
 		return feat
+	case f.Corridor != nil:
+		feat := geojson.NewFeature(f.Corridor.Line)
+		feat.Properties["radius"] = f.Corridor.Radius
+		feat.ID = f.ID
+		return feat
 	}
 	feat := geojson.NewFeature(f.Polygon)
 	feat.ID = f.ID
@@ -616,6 +661,8 @@ func fenceGeometry(f geo.Fence) *geojson.Feature {
 // fenceKind and fenceRegion describe a fence in a table.
 func fenceKind(f geo.Fence) string {
 	switch {
+	case f.Corridor != nil:
+		return "corridor"
 	case f.Sector != nil:
 		return "sector"
 	case f.Circle != nil:
@@ -642,9 +689,32 @@ func fenceRegion(f geo.Fence) string {
 	case f.Box != nil:
 		b := f.Box
 		return fmt.Sprintf("lat %g to %g, lon %g to %g", b.MinLat, b.MaxLat, b.MinLon, b.MaxLon)
+	case f.Corridor != nil:
+		b := f.Corridor.Line.Bound()
+		within := "on"
+		if f.Corridor.Radius > 0 {
+			within = formatDistance(f.Corridor.Radius) + " either side of"
+		}
+		return fmt.Sprintf("%s a line of %d positions within lat %.4f to %.4f, lon %.4f to %.4f", within, linePositions(f.Corridor.Line), b.Min.Lat(), b.Max.Lat(), b.Min.Lon(), b.Max.Lon())
 	}
 	b := f.Polygon.Bound()
 	return fmt.Sprintf("%d vertices within lat %.4f to %.4f, lon %.4f to %.4f", vertices(f.Polygon), b.Min.Lat(), b.Max.Lat(), b.Min.Lon(), b.Max.Lon())
+}
+
+// linePositions is the number of positions of a LineString or
+// MultiLineString.
+func linePositions(g orb.Geometry) int {
+	switch g := g.(type) {
+	case orb.LineString:
+		return len(g)
+	case orb.MultiLineString:
+		n := 0
+		for _, ls := range g {
+			n += len(ls)
+		}
+		return n
+	}
+	return 0
 }
 
 func vertices(g orb.Geometry) int {
@@ -1204,6 +1274,8 @@ func fenceShape(f geo.Fence) shape {
 		return circleShape(f.Circle.Lat, f.Circle.Lon, f.Circle.Radius)
 	case f.Box != nil:
 		return boxShape(*f.Box)
+	case f.Corridor != nil:
+		return corridorShape(f.Corridor.Line, f.Corridor.Radius)
 	}
 	return polygonShape(f.Polygon)
 }

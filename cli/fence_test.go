@@ -619,8 +619,10 @@ func TestFenceBadInput(t *testing.T) {
 	os.WriteFile(badLat, []byte("id,lat,lon\na,1,2\nb,97,2\n"), 0o644)
 	okCSV := filepath.Join(dir, "ok.csv")
 	os.WriteFile(okCSV, []byte("id,lat,lon\na,1,2\n"), 0o644)
-	line := filepath.Join(dir, "line.geojson")
-	os.WriteFile(line, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`), 0o644)
+	points := filepath.Join(dir, "points.geojson") // no region
+	os.WriteFile(points, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"MultiPoint","coordinates":[[1,2],[3,4]]},"properties":{}}]}`), 0o644)
+	short := filepath.Join(dir, "short.geojson") // a corridor's line of one position
+	os.WriteFile(short, []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"l","geometry":{"type":"LineString","coordinates":[[1,2]]},"properties":{"radius":10}}]}`), 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -628,7 +630,8 @@ func TestFenceBadInput(t *testing.T) {
 	}{
 		{[]string{"fence", "import", "--fences", "zones", bad}, 1, "feature 3 of 3"},
 		{[]string{"fence", "import", "--fences", "zones", noID}, 1, "no id"},
-		{[]string{"fence", "import", "--fences", "zones", line}, 1, "LineString"},
+		{[]string{"fence", "import", "--fences", "zones", points}, 1, "MultiPoint"},
+		{[]string{"fence", "import", "--fences", "zones", short}, 1, "line has 1 positions"},
 		{[]string{"fence", "import", "--fences", "zones", filepath.Join(dir, "missing.geojson")}, 1, "missing.geojson"},
 		{[]string{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "--min-lat", "0", "--min-lon", "0", "--max-lat", "1", "--max-lon", "1", "two"}, 2, "one region"},
 		{[]string{"fence", "put", "--fences", "zones", "none"}, 2, "one region"},

@@ -204,7 +204,9 @@
 // # Geofences
 //
 // Fences turns a query round: it stores regions (circles, boxes, GeoJSON
-// polygons) and Containing asks which of them hold a point, Crossings
+// polygons, sectors, and corridors: the ground within a distance of a
+// line, a route to keep to or a road) and Containing asks which of them
+// hold a point, Crossings
 // which a moving point entered, left, stayed in or passed through
 // (Tile38's geofences: enter, exit, inside, cross), in the caller's
 // transaction. A move's path is the straight line in longitude and
@@ -213,11 +215,12 @@
 // points it came near, left, or stayed near. Its keys, under ("f", name):
 //
 //	("f", name, "d", id)                   → the fence: its region and the cells it is stored under (JSON)
-//	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's or a sector's
+//	("f", name, "c", grid, bits, hash, id) → 1 inside; 2 | lat | lon | radius, 3 | box, on a circle's or box's edge; 0 on a polygon's, a sector's or a corridor's
 //	                                          (with 0x80 set and the expiry after it for a fence that expires)
 //	("f", name, "l")                       → uint32, a bit for each level of 4 bits that holds cells
 //	("f", name, "p", id)                   → a polygon's rings, their boxes and band indexes, binary, for points on its edge
-//	("f", name, "r", id)                   → a circle's, a box's or a sector's region, binary (2 | lat | lon | radius, 3 | box, 4 | lat | lon | radius | from | to)
+//	("f", name, "r", id)                   → a circle's, a box's, a sector's or a corridor's region, binary (2 | lat | lon | radius, 3 | box, 4 | lat | lon | radius | from | to,
+//	                                          5 | radius | lines | each line's positions and their lat | lon)
 //	("f", name, "e", expires, id)          → nothing: the fences that expire, soonest first
 //
 // A fence is stored under its covering's cells, each refined to a level
@@ -232,7 +235,10 @@
 // an area (Tile38's WITHIN), Intersecting's candidates tested for
 // containment on the sphere, across ±180° and round the poles
 // (fence_within.go); both for Sector areas and fences too, whose
-// great-circle sides have tests of their own (fence_sector.go); Near,
+// great-circle sides have tests of their own (fence_sector.go), and for
+// Corridor fences, Along's region stored (fence_corridor.go: a corridor
+// meets what comes within its radius of its line, and lies within an
+// area whose boundary stays that far from its line); Near,
 // which lie within a distance of a point, nearest first, with their
 // distances (fence_near.go); Along, which come within a distance of a
 // line, a route's zones (fence_along.go: Along's corridor as the area,

@@ -694,3 +694,35 @@ func ExampleIndex_Update() {
 	// 59.91 10.75 {"status":"busy"} 2099 <nil>
 	// true
 }
+
+// A Corridor is the ground within a distance of a line: a truck's route
+// with 300 m either side, which it exits when it strays, or with no
+// distance a road, which a move crosses. PutPoint reports both, in the
+// transaction that moves the truck.
+func ExampleCorridor() {
+	store := keyspace.NewMemory()
+	fleet, fences := geo.NewIndex("fleet"), geo.NewFences("routes")
+	store.Update(func(tx keyspace.Tx) error {
+		return fences.PutAll(tx, []geo.Fence{
+			{ID: "route-7", Corridor: &geo.Corridor{Line: orb.LineString{{13.37, 52.51}, {13.40, 52.52}, {13.45, 52.50}}, Radius: 300}},
+			{ID: "spree-bridge", Corridor: &geo.Corridor{Line: orb.LineString{{13.38, 52.45}, {13.38, 52.60}}}},
+		})
+	})
+	for _, at := range [][2]float64{{52.5105, 13.372}, {52.5155, 13.385}, {52.5300, 13.420}} {
+		store.Update(func(tx keyspace.Tx) error {
+			crossings, err := fences.PutPoint(tx, fleet, geo.Point{ID: "truck", Lat: at[0], Lon: at[1]})
+			fmt.Println(crossings, err)
+			return err
+		})
+	}
+	store.View(func(tx keyspace.Tx) error {
+		near, err := fences.Near(tx, 52.5300, 13.420, 5000, 0)
+		fmt.Printf("%s %.0f m, %v\n", near[0].ID, near[0].Distance, err)
+		return nil
+	})
+	// Output:
+	// [{route-7 enter}] <nil>
+	// [{route-7 inside} {spree-bridge cross}] <nil>
+	// [{route-7 exit}] <nil>
+	// route-7 1372 m, <nil>
+}

@@ -59,20 +59,28 @@ const fenceFormat = 4
 // builds that know no sectors.
 const sectorFenceFormat = 5
 
+// corridorFenceFormat is the keyspace.FormatVersion of a fence set that
+// holds corridors (fence_corridor.go): only a write of a corridor fence
+// raises a file to it.
+const corridorFenceFormat = 6
+
 // ErrBadFence: a fence with no region, or more than one.
 var ErrBadFence = errors.New("geo: invalid fence")
 
 // A Fence is a region with an id: a circle, a latitude/longitude box, or
 // a GeoJSON polygon or multipolygon (as Within takes), or a sector of a
-// circle (Tile38's SECTOR: a camera's field of view). Exactly one of
-// Circle, Box, Polygon and Sector is set.
+// circle (Tile38's SECTOR: a camera's field of view), or a corridor, the
+// ground within a distance of a line (a route a vehicle must keep to, or
+// with no distance a road itself). Exactly one of Circle, Box, Polygon,
+// Sector and Corridor is set.
 type Fence struct {
-	ID      string
-	Circle  *Circle
-	Box     *Box
-	Polygon orb.Geometry // orb.Polygon or orb.MultiPolygon
-	Sector  *Sector      // fence_sector.go
-	Payload []byte       // stored with the fence and returned by Get: a zone's name, a tariff
+	ID       string
+	Circle   *Circle
+	Box      *Box
+	Polygon  orb.Geometry // orb.Polygon or orb.MultiPolygon
+	Sector   *Sector      // fence_sector.go
+	Corridor *Corridor    // fence_corridor.go
+	Payload  []byte       // stored with the fence and returned by Get: a zone's name, a tariff
 	// Expires, if not zero, is when the fence expires, as a Tile38 hook
 	// set with EX does: from then on no lookup, Get or IDs finds it
 	// (fence_expiry.go).
@@ -124,13 +132,14 @@ func (fs *Fences) wrap(err error) error { return errctx.Wrap("geo", "fences "+fs
 // storedFence is a fence's definition as stored: its region and the cells
 // it is stored under, so Delete removes exactly those.
 type storedFence struct {
-	Circle  *Circle           `json:"circle,omitempty"`
-	Box     *Box              `json:"box,omitempty"`
-	Sector  *Sector           `json:"sector,omitempty"`
-	Polygon *geojson.Geometry `json:"polygon,omitempty"`
-	Payload []byte            `json:"payload,omitempty"` // base64 in the JSON
-	Cells   [][4]uint64       `json:"cells"`             // grid, bits, hash, inside (1) or not (0)
-	Expires int64             `json:"expires,omitempty"` // nanoseconds since 1970; none when 0
+	Circle   *Circle           `json:"circle,omitempty"`
+	Box      *Box              `json:"box,omitempty"`
+	Sector   *Sector           `json:"sector,omitempty"`
+	Polygon  *geojson.Geometry `json:"polygon,omitempty"`
+	Corridor *storedCorridor   `json:"corridor,omitempty"`
+	Payload  []byte            `json:"payload,omitempty"` // base64 in the JSON
+	Cells    [][4]uint64       `json:"cells"`             // grid, bits, hash, inside (1) or not (0)
+	Expires  int64             `json:"expires,omitempty"` // nanoseconds since 1970; none when 0
 }
 
 // Validate says what is wrong with f, if anything: no id, no region or
@@ -172,16 +181,12 @@ func (f Fence) storedRegion() (region, error) {
 
 // regionAs is region, with polygons made by newPolygon.
 func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (region, error) {
-	set := 0
-	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil, f.Sector != nil} {
-		if ok {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, fmt.Errorf("%w %q: give one of a circle, a box, a polygon or a sector, not %d", ErrBadFence, f.ID, set)
+	if set := f.kinds(); set != 1 {
+		return nil, fmt.Errorf("%w %q: give one of a circle, a box, a polygon, a sector or a corridor, not %d", ErrBadFence, f.ID, set)
 	}
 	switch {
+	case f.Corridor != nil:
+		return f.Corridor.region(f.ID)
 	case f.Sector != nil:
 		s := f.Sector
 		if err := s.check(f.ID); err != nil {
@@ -210,9 +215,23 @@ func (f Fence) regionAs(newPolygon func(orb.Geometry) (polygonRegion, error)) (r
 	return reg, nil
 }
 
+// kinds is how many of f's regions are set: 1 for a good fence.
+func (f Fence) kinds() int {
+	set := 0
+	for _, ok := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil, f.Sector != nil, f.Corridor != nil} {
+		if ok {
+			set++
+		}
+	}
+	return set
+}
+
 // format is the keyspace.FormatVersion that storing f needs.
 func (f Fence) format() uint64 {
-	if f.Sector != nil {
+	switch {
+	case f.Corridor != nil:
+		return corridorFenceFormat
+	case f.Sector != nil:
 		return sectorFenceFormat
 	}
 	return fenceFormat
@@ -342,12 +361,15 @@ func (fs *Fences) pairs(f Fence, check func(Fence) (region, error)) ([]pair, lev
 		return nil, 0, fs.wrap(err)
 	}
 	budget := fenceCellsInline
-	if f.Polygon != nil || f.Sector != nil { // an edge cell's point is tested on the stored fence
+	if f.testedStored() {
 		budget = fenceCellsPolygon
 	}
 	def := storedFence{Circle: f.Circle, Box: f.Box, Sector: f.Sector, Payload: f.Payload, Cells: fenceCover(reg, budget), Expires: expires}
 	if f.Polygon != nil {
 		def.Polygon = geojson.NewGeometry(f.Polygon)
+	}
+	if f.Corridor != nil {
+		def.Corridor = &storedCorridor{Line: geojson.NewGeometry(f.Corridor.Line), Radius: f.Corridor.Radius}
 	}
 	v, err := json.Marshal(def)
 	if err != nil {
@@ -398,6 +420,7 @@ func (def storedFence) fence(id string) Fence {
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}
+	f.Corridor = def.Corridor.corridor()
 	return f
 }
 
@@ -479,17 +502,13 @@ func (fs *Fences) IDs(tx keyspace.Tx) ([]string, error) {
 
 // InFence returns the points of the index inside a fence's region, as
 // Tile38's WITHIN … GET asks with a stored object as the area: Radius for
-// a circle, Box for a box, Within for a polygon, Sector for a sector, in
-// their orders (nearest the centre first). The fence needs no id; a fence of Fences.Get is one.
+// a circle, Box for a box, Within for a polygon, Sector for a sector,
+// Along for a corridor, in their orders (nearest the centre, or the
+// corridor's line, first). The fence needs no id; a fence of Fences.Get
+// is one.
 func (ix *Index) InFence(tx keyspace.Tx, f Fence, opts *QueryOptions) ([]Result, Stats, error) {
-	kinds := 0
-	for _, set := range []bool{f.Circle != nil, f.Box != nil, f.Polygon != nil, f.Sector != nil} {
-		if set {
-			kinds++
-		}
-	}
 	switch {
-	case kinds != 1:
+	case f.kinds() != 1:
 	case f.Circle != nil:
 		return ix.Radius(tx, f.Circle.Lat, f.Circle.Lon, f.Circle.Radius, opts)
 	case f.Box != nil:
@@ -499,6 +518,8 @@ func (ix *Index) InFence(tx keyspace.Tx, f Fence, opts *QueryOptions) ([]Result,
 	case f.Sector != nil:
 		s := f.Sector
 		return ix.Sector(tx, s.Lat, s.Lon, s.Radius, s.From, s.To, opts)
+	case f.Corridor != nil:
+		return ix.Along(tx, f.Corridor.Line, f.Corridor.Radius, opts)
 	}
-	return nil, Stats{}, ix.wrap(fmt.Errorf("%w %q: give one of a circle, a box, a polygon or a sector", ErrBadFence, f.ID))
+	return nil, Stats{}, ix.wrap(fmt.Errorf("%w %q: give one of a circle, a box, a polygon, a sector or a corridor", ErrBadFence, f.ID))
 }

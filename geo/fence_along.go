@@ -105,6 +105,9 @@ func (fs *Fences) Along(tx keyspace.Tx, line orb.Geometry, radius float64) ([]st
 // reaches reports whether some point of the fence f lies within the
 // corridor's radius of its line (see the top of this file).
 func (c *corridor) reaches(f shape) (bool, error) {
+	if f.corr != nil {
+		return c.reachesCorridor(f.corr), nil
+	}
 	if f.circle != nil {
 		limit := c.reach + f.circle.radius
 		return c.distance(f.circle.lat, f.circle.lon, limit) <= limit, nil

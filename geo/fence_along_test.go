@@ -26,6 +26,9 @@ import (
 // farther than radius and a millimetre; grazes otherwise.
 func fenceAlongOracle(f Fence, lines orb.MultiLineString, radius float64) int {
 	const tol = 1e-3
+	if f.Corridor != nil {
+		return corridorMeetsOracle(f.Corridor, lines, radius)
+	}
 	// Far apart: every point of f lies within extent of c, and every
 	// point of the lines within their length of their first position.
 	c, extent := fenceExtent(f)
@@ -113,6 +116,18 @@ func fenceExtent(f Fence) (Point, float64) {
 		return Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon}, f.Circle.Radius
 	case f.Sector != nil:
 		return Point{Lat: f.Sector.Lat, Lon: f.Sector.Lon}, math.Min(f.Sector.Radius, math.Pi*EarthRadius)
+	case f.Corridor != nil: // each line's start, its length and the radius
+		lines := corridorLinesOf(f.Corridor)
+		c, extent := Point{Lat: lines[0][0].Lat(), Lon: lines[0][0].Lon()}, 0.0
+		for _, ls := range lines {
+			reach := vincenty(c.Lat, c.Lon, ls[0].Lat(), ls[0].Lon())
+			for i := 1; i < len(ls); i++ {
+				_, length := oracleEdge(ls[i-1].Lat(), ls[i-1].Lon(), ls[i].Lat(), ls[i].Lon())
+				reach += length(0, 1) * (1 + 1e-9)
+			}
+			extent = math.Max(extent, reach)
+		}
+		return c, extent + f.Corridor.Radius + 1e-6
 	}
 	edges := outline(f)
 	c, extent := edges[0][0], 0.0
@@ -399,6 +414,8 @@ func fenceKind(f Fence) string {
 		return "box"
 	case f.Sector != nil:
 		return "sector"
+	case f.Corridor != nil:
+		return "corridor"
 	}
 	return "polygon"
 }

@@ -68,6 +68,10 @@ const (
 	// lon, radius, from and to follow. A sector's edge cells are
 	// cellEdge: a point on them is tested against that key.
 	cellSector = 4
+	// cellCorridor is the kind of a corridor's region key: its radius
+	// and its lines follow (fence_corridor.go). Its edge cells are
+	// cellEdge, as a sector's are.
+	cellCorridor = 5
 	// cellExpires flags a fence that expires: its expiry, nanoseconds
 	// since 1970 as a big-endian uint64, follows the first byte, before
 	// what the kind carries, so a lookup leaves an expired fence out from
@@ -83,7 +87,7 @@ func (f Fence) cellValue(inside bool) []byte {
 	switch {
 	case inside:
 		v = []byte{cellInside}
-	case f.Polygon != nil || f.Sector != nil:
+	case f.testedStored():
 		v = []byte{cellEdge}
 	default:
 		r := f.regionValue()
@@ -111,12 +115,18 @@ func (f Fence) regionValue() []byte {
 	case f.Sector != nil:
 		s := f.Sector
 		return appendFloats([]byte{cellSector}, s.Lat, s.Lon, s.Radius, s.From, s.To)
+	case f.Corridor != nil:
+		return f.Corridor.regionValue()
 	}
 	return appendFloats([]byte{cellBox}, f.Box.MinLat, f.Box.MinLon, f.Box.MaxLat, f.Box.MaxLon)
 }
 
 // decodeRegion reads a regionValue.
 func decodeRegion(v []byte) (region, bool) {
+	if len(v) > 0 && v[0] == cellCorridor {
+		c, err := decodeCorridor(v)
+		return c, err == nil
+	}
 	if s, ok := sectorValue(v); ok {
 		reg, err := newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)
 		return reg, err == nil

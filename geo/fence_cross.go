@@ -244,6 +244,8 @@ func (fs *Fences) pathMeets(tx keyspace.Tx, p path, id string) (bool, error) {
 	case *sector:
 		f := newSectorFrame(reg)
 		return f.meetsPath(p), nil
+	case *corridor:
+		return reg.reachesEdge(p), nil
 	}
-	return false, fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box, a polygon nor a sector", keyspace.ErrCorrupt, errctx.Quote(id)))
+	return false, fs.wrap(fmt.Errorf("%w: fence %s is none of a circle, a box, a polygon, a sector and a corridor", keyspace.ErrCorrupt, errctx.Quote(id)))
 }

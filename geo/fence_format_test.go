@@ -15,7 +15,8 @@ import (
 // indexes) records fenceFormat once this build writes to a fence set in
 // it, by Put, PutAll or a Repair that rewrites, so that the older build
 // refuses it rather than reading the new rings as damage, and
-// sectorFenceFormat once it puts a sector; writes that leave the fence
+// sectorFenceFormat once it puts a sector, corridorFenceFormat a
+// corridor; writes that leave the fence
 // layout alone (points, a refused fence, an empty PutAll,
 // a Repair with nothing to write, a rolled-back Put) leave it at 3.
 func TestFenceWritesRaiseFormat(t *testing.T) {
@@ -95,6 +96,17 @@ func TestFenceWritesRaiseFormat(t *testing.T) {
 	camera := Fence{ID: "camera", Sector: &Sector{Lat: 10, Lon: 10, Radius: 1000, From: 45, To: 135}}
 	step("a sector put", sectorFenceFormat, func(tx keyspace.Tx) error { return fs.Put(tx, camera) })
 	step("a PutAll with a sector", sectorFenceFormat, func(tx keyspace.Tx) error { return fs.PutAll(tx, []Fence{circle, camera}) })
+	// A corridor needs the format that knows corridors, which a sector's
+	// put did not raise the file to.
+	route := Fence{ID: "route", Corridor: &Corridor{Line: orb.LineString{{10, 10}, {10.1, 10.2}}, Radius: 500}}
+	step("a corridor put", corridorFenceFormat, func(tx keyspace.Tx) error { return fs.Put(tx, route) })
+	step("a PutAll with a corridor", corridorFenceFormat, func(tx keyspace.Tx) error { return fs.PutAll(tx, []Fence{camera, route}) })
+	step("a refused corridor", 3, func(tx keyspace.Tx) error {
+		if err := fs.Put(tx, Fence{ID: "short", Corridor: &Corridor{Line: orb.LineString{{10, 10}}}}); !errors.Is(err, ErrBadFence) {
+			t.Fatalf("a corridor of one position: %v, want ErrBadFence", err)
+		}
+		return nil
+	})
 }
 
 // setFileFormat records format v in the keyspace file at path, through

@@ -57,8 +57,9 @@ import (
 const intersectCells = 4
 
 // Intersecting returns the ids of the fences that share at least one
-// point with area, in order: a circle, a box, a polygon or a sector, as a Fence
-// describes one (its id and expiry are not needed). Edges count, as they
+// point with area, in order: a circle, a box, a polygon, a sector or a
+// corridor, as a Fence describes one (its id and expiry are not needed;
+// a corridor's answer is Along's). Edges count, as they
 // do for Containing; fences that have expired are left out. A bad area is
 // an error wrapping ErrBadFence or ErrInvalidPoint that reads nothing.
 func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
@@ -70,10 +71,14 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 		return nil, fs.wrap(err)
 	}
 	a := shapeOf(reg)
+	budget := intersectCells
+	if a.corr != nil { // a long line's cells
+		budget = alongFenceCells(a.corr)
+	}
 	var out []string
 	// A polygon fence's stored rings are met in place, on the edges of
 	// the bands the area reaches.
-	err = fs.eachCandidate(tx, reg, intersectCells, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, budget, new(expiry.Clock), func(id string, f shape) error {
 		meets := false
 		if f.rings != nil {
 			var err error
@@ -128,7 +133,7 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, budget int, clk *exp
 					return err
 				}
 				if f = shapeOf(reg); f.reg == nil {
-					return fs.wrap(fmt.Errorf("%w: fence %s is neither a circle, a box nor a polygon", keyspace.ErrCorrupt, errctx.Quote(c.id)))
+					return fs.wrap(fmt.Errorf("%w: fence %s is none of a circle, a box, a polygon, a sector and a corridor", keyspace.ErrCorrupt, errctx.Quote(c.id)))
 				}
 			}
 		}
@@ -140,16 +145,17 @@ func (fs *Fences) eachCandidate(tx keyspace.Tx, reg region, budget int, clk *exp
 }
 
 // A shape is a region as two are tested for a shared point: its region,
-// and which kind it is (exactly one of circle, box, poly and sector is
-// set; a sector's tests are in fence_sector.go); or, from
-// eachCandidate, a polygon fence's stored rings alone (rings set, and
-// nothing else).
+// and which kind it is (exactly one of circle, box, poly, sector and corr
+// is set; a sector's tests are in fence_sector.go, a corridor's in
+// fence_corridor.go); or, from eachCandidate, a polygon fence's stored
+// rings alone (rings set, and nothing else).
 type shape struct {
 	reg    region
 	circle *circle
 	box    *boxRegion
 	poly   *polygonRegion
 	sector *sectorFrame
+	corr   *corridor
 	rings  []byte // in the indexed form (fence_polygon.go), read in place
 }
 
@@ -181,6 +187,8 @@ func shapeOf(reg region) shape {
 	case *sector:
 		f := newSectorFrame(r)
 		return shape{reg: r, sector: &f}
+	case *corridor:
+		return shape{reg: r, corr: r}
 	}
 	return shape{}
 }
@@ -189,6 +197,14 @@ func shapeOf(reg region) shape {
 // file; a sector area by sectorFrame.meetsShape, fence_sector.go).
 func (s shape) intersects(t shape) bool {
 	switch {
+	case s.corr != nil && t.corr != nil:
+		return s.corr.reachesCorridor(t.corr)
+	case s.corr != nil:
+		met, _ := s.corr.reaches(t) // t has no stored rings: no error
+		return met
+	case t.corr != nil:
+		met, _ := t.corr.reaches(s)
+		return met
 	case s.sector != nil:
 		return s.sector.meetsShape(t)
 	case t.sector != nil:
@@ -262,8 +278,11 @@ func (s shape) meets(e path) bool {
 }
 
 // edges returns the edges of s, a box or a polygon, as paths of at most
-// 90° of longitude each.
+// 90° of longitude each; or a corridor's line, as its pieces.
 func (s shape) edges() []path {
+	if s.corr != nil {
+		return s.corr.edges()
+	}
 	var out []path
 	if b := s.box; b != nil {
 		for _, iv := range b.lons() {
@@ -334,6 +353,8 @@ func (s shape) meetsStoredPolygon(b []byte) (bool, error) {
 		return s.circle.meetsStoredPolygon(b)
 	case s.sector != nil:
 		return s.sector.meetsStoredPolygon(b)
+	case s.corr != nil:
+		return s.corr.reachesStoredPolygon(b)
 	}
 	if !indexedForm(b) {
 		pr, err := decodePolygon(b)

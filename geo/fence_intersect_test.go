@@ -115,6 +115,12 @@ func hotFences(r *rand.Rand, n int) ([]Point, []Fence) {
 // whether either holds a point of the other (fenceHolds).
 func intersectOracle(a, f Fence) int {
 	switch {
+	case a.Corridor != nil && f.Corridor != nil:
+		return corridorMeetsOracle(f.Corridor, corridorLinesOf(a.Corridor), a.Corridor.Radius)
+	case a.Corridor != nil:
+		return fenceAlongOracle(f, corridorLinesOf(a.Corridor), a.Corridor.Radius)
+	case f.Corridor != nil:
+		return fenceAlongOracle(a, corridorLinesOf(f.Corridor), f.Corridor.Radius)
 	case a.Sector != nil:
 		return sectorMeetsOracle(a.Sector, sectorSamples(a.Sector), sampleFence(f))
 	case f.Sector != nil:

@@ -177,15 +177,16 @@ func (fs *Fences) regionOf(tx keyspace.Tx, id string) (region, error) {
 	// decoding them was most of an Intersecting query among circles and
 	// boxes (20 µs for a 1 km circle among 1,000).
 	var def struct {
-		Circle  *Circle           `json:"circle"`
-		Box     *Box              `json:"box"`
-		Sector  *Sector           `json:"sector"`
-		Polygon *geojson.Geometry `json:"polygon"`
+		Circle   *Circle           `json:"circle"`
+		Box      *Box              `json:"box"`
+		Sector   *Sector           `json:"sector"`
+		Polygon  *geojson.Geometry `json:"polygon"`
+		Corridor *storedCorridor   `json:"corridor"`
 	}
 	if err := json.Unmarshal(v, &def); err != nil {
 		return nil, fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
 	}
-	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Sector: def.Sector}
+	f := Fence{ID: id, Circle: def.Circle, Box: def.Box, Sector: def.Sector, Corridor: def.Corridor.corridor()}
 	if def.Polygon != nil {
 		f.Polygon = def.Polygon.Geometry()
 	}

@@ -90,6 +90,8 @@ func (fs *Fences) Near(tx keyspace.Tx, lat, lon, radius float64, k int) ([]NearF
 // distance is how far p lies from s, in metres: 0 when s holds it.
 func (s shape) distance(p ref) float64 {
 	switch {
+	case s.corr != nil:
+		return s.corr.distanceFrom(p)
 	case s.sector != nil:
 		return s.sector.distance(p)
 	case s.circle != nil:

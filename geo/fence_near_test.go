@@ -156,6 +156,10 @@ func distanceOracle(f Fence, p Point) (d, tol float64) {
 	if c := f.Circle; c != nil {
 		return Distance(c.Lat, c.Lon, p.Lat, p.Lon) - c.Radius, 1e-3
 	}
+	if c := f.Corridor; c != nil { // outside it, its line's distance less the radius
+		lo, hi := bruteLineDistance(corridorLinesOf(c), p.Lat, p.Lon, 1e-4, math.Inf(1))
+		return hi - c.Radius, hi - lo + 1e-3 + 1e-9*hi
+	}
 	if s := f.Sector; s != nil { // outside it, its distance is its boundary's
 		d := sectorGap(s, p)
 		return d, 1e-3 + 1e-9*d

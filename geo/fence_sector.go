@@ -356,6 +356,9 @@ func (f *sectorFrame) holdsShape(g shape) (bool, error) {
 	if o := g.sector; o != nil {
 		return !o.boundaryMeets(f.restSets), nil
 	}
+	if g.corr != nil {
+		return g.corr.heldBySector(f), nil
+	}
 	for _, e := range g.edges() {
 		if searchEdge(e, f.classifyRest, f.restContains, false) {
 			return false, nil

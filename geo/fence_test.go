@@ -26,6 +26,8 @@ import (
 func fenceHolds(f Fence, lat, lon float64) bool {
 	p := Point{Lat: lat, Lon: lon}
 	switch {
+	case f.Corridor != nil:
+		return corridorHolds(f.Corridor, lat, lon)
 	case f.Circle != nil:
 		return Distance(f.Circle.Lat, f.Circle.Lon, lat, lon) <= f.Circle.Radius
 	case f.Box != nil:
@@ -37,15 +39,16 @@ func fenceHolds(f Fence, lat, lon float64) bool {
 	return planar.MultiPolygonContains(toMulti(f.Polygon), orb.Point{lon, lat})
 }
 
-// randomFence is a circle, a box or a polygon around (lat, lon), at the
-// poles and across ±180° as often as the centres are; a third of the
-// polygons have rings long enough for band indexes (fence_polygon.go).
+// randomFence is a circle, a box, a sector, a corridor or a polygon
+// around (lat, lon), at the poles and across ±180° as often as the
+// centres are; a third of the polygons have rings long enough for band
+// indexes (fence_polygon.go).
 func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	f := Fence{ID: id}
 	if r.IntN(2) == 0 {
 		f.Payload = fmt.Appendf(nil, `{"zone":%q,"n":%d}`, id, r.IntN(1000))
 	}
-	switch r.IntN(4) {
+	switch r.IntN(5) {
 	case 0:
 		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000}
 	case 1:
@@ -54,6 +57,8 @@ func randomFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	case 2:
 		from := r.Float64()*720 - 360
 		f.Sector = &Sector{Lat: lat, Lon: lon, Radius: r.ExpFloat64() * 200_000, From: from, To: from + 2 + r.Float64()*355}
+	case 3:
+		f.Corridor = randomCorridor(r, lat, lon)
 	default:
 		var g orb.Geometry = star(r, lat, lon, r.ExpFloat64()*2, r.IntN(3) == 0)
 		if r.IntN(3) == 0 { // more than indexFrom positions: its rings stored with band indexes
@@ -110,6 +115,12 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 						probes = append(probes, Point{Lat: b.MinLat, Lon: b.MinLon}, Point{Lat: b.MaxLat, Lon: b.MaxLon})
 					case f.Circle != nil:
 						probes = append(probes, Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon})
+					case f.Corridor != nil: // its line's positions
+						for _, ls := range corridorLinesOf(f.Corridor) {
+							for _, p := range ls {
+								probes = append(probes, Point{Lat: p.Lat(), Lon: p.Lon()})
+							}
+						}
 					case f.Sector != nil: // its apex, and points just either side of its sides
 						sec := f.Sector
 						probes = append(probes, Point{Lat: sec.Lat, Lon: sec.Lon})
@@ -289,6 +300,9 @@ const (
 // from f than a step and a half (so that no point between two samples
 // can reach it), grazes otherwise.
 func pathOracle(f Fence, a, b Point) int {
+	if f.Corridor != nil {
+		return corridorMeetsOracle(f.Corridor, orb.MultiLineString{{{a.Lon, a.Lat}, {b.Lon, b.Lat}}}, 0)
+	}
 	const n = 600
 	// The shorter way round, eastward when both are 180°: in (-180, 180].
 	dLon := b.Lon - a.Lon
@@ -365,6 +379,8 @@ func pathOracle(f Fence, a, b Point) int {
 func gap(f Fence, lat, lon float64) float64 {
 	p := orb.Point{lon, lat}
 	switch {
+	case f.Corridor != nil:
+		return corridorGap(f.Corridor, lat, lon)
 	case f.Sector != nil:
 		return sectorGap(f.Sector, Point{Lat: lat, Lon: lon})
 	case f.Circle != nil:

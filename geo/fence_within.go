@@ -87,6 +87,9 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 	if area.ID == "" {
 		area.ID = "area" // for the region's errors
 	}
+	if area.Corridor != nil {
+		return nil, fs.wrap(fmt.Errorf("%w %q: Within's area is a circle, a box, a polygon or a sector, not a corridor", ErrBadFence, area.ID))
+	}
 	reg, err := area.region()
 	if err != nil {
 		return nil, fs.wrap(err)
@@ -258,6 +261,9 @@ func beside(p path) (left, right aSide) {
 func (b *boundary) holdsShape(f shape) (bool, error) {
 	if f.circle != nil {
 		return b.holdsCircle(f.circle), nil
+	}
+	if f.corr != nil {
+		return b.holdsCorridor(f.corr), nil
 	}
 	if f.sector != nil {
 		return f.sector.heldBy(b), nil

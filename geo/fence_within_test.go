@@ -30,6 +30,9 @@ func TestFenceWithin(t *testing.T) {
 		h := hot[i%len(hot)]
 		lat, lon := destination(h[0], h[1], r.Float64()*300_000, r.Float64()*2*math.Pi)
 		areas[i] = randomFence(r, "", lat, lon)
+		for areas[i].Corridor != nil { // not an area Within takes
+			areas[i] = randomFence(r, "", lat, lon)
+		}
 		if i%3 == 0 { // bigger areas, to hold more fences
 			switch {
 			case areas[i].Circle != nil:
@@ -104,13 +107,23 @@ func TestFenceWithin(t *testing.T) {
 	})
 }
 
-// smallFence is a circle, a box or a polygon of up to tens of kilometres
-// around (lat, lon); a box across ±180° where it lies by it, a polygon
+// smallFence is a circle, a box, a sector, a corridor or a polygon of up
+// to tens of kilometres around (lat, lon); a box across ±180° where it lies by it, a polygon
 // sometimes stored with band indexes.
 func smallFence(r *rand.Rand, id string, lat, lon float64) Fence {
 	f := Fence{ID: id}
 	size := r.ExpFloat64() * 0.2
-	switch r.IntN(4) {
+	switch r.IntN(5) {
+	case 4: // a route of up to five legs, its radius up to a third of its size
+		ls := orb.LineString{{lon, lat}}
+		for range 1 + r.IntN(4) {
+			lat, lon = destination(lat, lon, size*111_000*r.Float64(), r.Float64()*2*math.Pi)
+			ls = append(ls, orb.Point{lon, lat})
+		}
+		f.Corridor = &Corridor{Line: ls, Radius: size * 111_000 * r.Float64() / 3}
+		if r.IntN(4) == 0 {
+			f.Corridor.Radius = 0
+		}
 	case 0:
 		f.Circle = &Circle{Lat: lat, Lon: lon, Radius: size * 111_000}
 	case 3:
@@ -220,6 +233,8 @@ func withinOracle(a, f Fence) int {
 func fenceSamples(f Fence, first bool) []Point {
 	var out []Point
 	switch {
+	case f.Corridor != nil:
+		return corridorSamples(f.Corridor, first)
 	case f.Sector != nil:
 		s := f.Sector
 		if first {
@@ -315,6 +330,9 @@ func boundaryGap(a Fence, p Point) float64 {
 	if a.Sector != nil {
 		return sectorGap(a.Sector, p)
 	}
+	if a.Corridor != nil {
+		return corridorGap(a.Corridor, p.Lat, p.Lon)
+	}
 	best := math.Inf(1)
 	for _, e := range outline(a) {
 		b := orb.Point{e[1].Lon, e[1].Lat}
@@ -407,6 +425,9 @@ func FuzzShapeWithin(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 5))
 		a := randomFence(r, "a", lat, lon)
+		if a.Corridor != nil { // not an area Within takes
+			return
+		}
 		flat, flon := destination(lat, lon, d, β)
 		fence := smallFence(r, "f", flat, flon)
 		ra, err := a.region()

@@ -1,0 +1,209 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/keyspacedb/keyspace/geo"
+)
+
+// corridorDistance is the oracle for a corridor fence: the least
+// haversine distance from (lat, lon) to 401 points along each edge of
+// line (straight in longitude and latitude), off by at most half a step.
+func corridorDistance(line [][2]float64, lat, lon float64) (d, step float64) {
+	d = math.Inf(1)
+	for i := 1; i < len(line); i++ {
+		a, b := line[i-1], line[i]
+		const n = 400
+		prevLat, prevLon := a[1], a[0]
+		for k := range n + 1 {
+			t := float64(k) / n
+			plat, plon := a[1]+t*(b[1]-a[1]), a[0]+t*(b[0]-a[0])
+			d = min(d, geo.Distance(lat, lon, plat, plon))
+			if k > 0 {
+				step = max(step, geo.Distance(prevLat, prevLon, plat, plon))
+			}
+			prevLat, prevLon = plat, plon
+		}
+	}
+	return d, step
+}
+
+// TestFenceCorridors: routes (fence put --line --radius) and roads (no
+// radius) round Paris as fences: fence containing at random points and
+// the crossings of a car driving about against the oracle's distances;
+// fence near's distances; the roads a move crosses; GeoJSON out and back
+// in; geo within --fence; --svg; bad lines and radii.
+func TestFenceCorridors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "routes.db")
+	ks, must := onDB(t, db)
+	r := rand.New(rand.NewPCG(41, 42))
+	type corridor struct {
+		line   [][2]float64
+		radius float64
+	}
+	routes := map[string]corridor{}
+	for i := range 24 {
+		lat, lon := 48.85+r.NormFloat64()*0.02, 2.35+r.NormFloat64()*0.03
+		c := corridor{line: [][2]float64{{lon, lat}}}
+		for range 1 + r.IntN(3) {
+			lat, lon = lat+r.NormFloat64()*0.01, lon+r.NormFloat64()*0.015
+			c.line = append(c.line, [2]float64{lon, lat})
+		}
+		line, _ := json.Marshal(map[string]any{"type": "LineString", "coordinates": c.line})
+		id := fmt.Sprintf("route%02d", i)
+		args := []string{"fence", "put", "--fences", "routes", "--line", string(line), id}
+		if i%4 != 3 {
+			c.radius = math.Round(100 + r.Float64()*700)
+			args = append(args, "--radius", fmt.Sprintf("%gm", c.radius))
+		}
+		routes[id] = c
+		must(args...)
+	}
+	// want is the oracle's answer at a point: the routes holding it, and
+	// those within a metre of their edge, where either answer goes.
+	want := func(lat, lon float64) (ids []string, unsure map[string]bool) {
+		unsure = map[string]bool{}
+		for _, id := range slices.Sorted(maps.Keys(routes)) {
+			c := routes[id]
+			d, step := corridorDistance(c.line, lat, lon)
+			switch {
+			case math.Abs(d-c.radius) <= step/2+1:
+				unsure[id] = true
+			case d <= c.radius:
+				ids = append(ids, id)
+			}
+		}
+		return ids, unsure
+	}
+	held := 0
+	for range 150 {
+		lat, lon := 48.85+r.NormFloat64()*0.03, 2.35+r.NormFloat64()*0.045
+		var got struct{ Fences []string }
+		if err := json.Unmarshal([]byte(must("-o", "json", "fence", "containing", "--fences", "routes", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon))), &got); err != nil {
+			t.Fatal(err)
+		}
+		ids, unsure := want(lat, lon)
+		got.Fences = slices.DeleteFunc(got.Fences, func(id string) bool { return unsure[id] })
+		if !slices.Equal(got.Fences, ids) {
+			t.Fatalf("fence containing at %v, %v: %v, the oracle %v", lat, lon, got.Fences, ids)
+		}
+		held += len(ids)
+		// fence near: each route's distance less its radius.
+		var near struct {
+			Fences []struct {
+				ID       string
+				Distance float64 `json:"distance_m"`
+			}
+		}
+		if err := json.Unmarshal([]byte(must("-o", "json", "fence", "near", "--fences", "routes", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "--radius", "3km")), &near); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range near.Fences {
+			c, ok := routes[n.ID]
+			d, step := corridorDistance(c.line, lat, lon)
+			if wantD := max(0, d-c.radius); !ok || math.Abs(n.Distance-wantD) > step/2+0.01 {
+				t.Fatalf("fence near %v, %v: %s at %.3f m, the oracle %.3f", lat, lon, n.ID, n.Distance, wantD)
+			}
+		}
+	}
+	if held < 30 {
+		t.Fatalf("only %d routes held a point: the test would not see much", held)
+	}
+	// A car driving about: each move's enter, exit and inside against the
+	// oracle at its two places; roads it drives over are crossed.
+	prevLat, prevLon := 48.85, 2.35
+	kinds := map[string]int{}
+	for i := range 60 {
+		lat, lon := prevLat+r.NormFloat64()*0.006, prevLon+r.NormFloat64()*0.009
+		var got struct {
+			Crossings []struct{ Fence, Kind string }
+		}
+		if err := json.Unmarshal([]byte(must("-o", "json", "geo", "put", "--index", "cars", "--fences", "routes", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "car")), &got); err != nil {
+			t.Fatal(err)
+		}
+		before, unsureBefore := want(prevLat, prevLon)
+		after, unsureAfter := want(lat, lon)
+		if i == 0 {
+			before = nil
+		}
+		for _, c := range got.Crossings {
+			kinds[c.Kind]++
+			if unsureBefore[c.Fence] || unsureAfter[c.Fence] || c.Kind == "cross" {
+				continue
+			}
+			wasIn, isIn := slices.Contains(before, c.Fence), slices.Contains(after, c.Fence)
+			if wantKind := map[[2]bool]string{{false, true}: "enter", {true, false}: "exit", {true, true}: "inside"}[[2]bool{wasIn, isIn}]; c.Kind != wantKind {
+				t.Fatalf("move %d to %v, %v: %s %s, the oracle says %q", i, lat, lon, c.Fence, c.Kind, wantKind)
+			}
+		}
+		for _, id := range after {
+			if !slices.ContainsFunc(got.Crossings, func(c struct{ Fence, Kind string }) bool { return c.Fence == id }) {
+				t.Fatalf("move %d to %v, %v: %s holds the car but is not reported", i, lat, lon, id)
+			}
+		}
+		prevLat, prevLon = lat, lon
+	}
+	if kinds["enter"] < 3 || kinds["exit"] < 3 || kinds["inside"] < 3 || kinds["cross"] < 3 {
+		t.Fatalf("too few of a kind of crossing: %v", kinds)
+	}
+	// A road crossed square on, and one passed by.
+	must("fence", "put", "--fences", "roads", "--line", `{"type":"LineString","coordinates":[[2.30,48.80],[2.30,48.90]]}`, "north-south")
+	out := must("geo", "put", "--index", "bikes", "--fences", "roads", "--lat", "48.85", "--lon", "2.29", "bike")
+	out = must("geo", "put", "--index", "bikes", "--fences", "roads", "--lat", "48.85", "--lon", "2.31", "bike")
+	if !strings.Contains(out, "north-south") || !strings.Contains(out, "cross") {
+		t.Errorf("a move across the road: %s", out)
+	}
+	if out := must("geo", "put", "--index", "bikes", "--fences", "roads", "--lat", "49.0", "--lon", "2.29", "bike"); strings.Contains(out, "north-south") {
+		t.Errorf("a move past the road's end: %s", out)
+	}
+	// Through GeoJSON and back.
+	file := filepath.Join(t.TempDir(), "routes.geojson")
+	if err := os.WriteFile(file, []byte(must("-o", "geojson", "fence", "list", "--fences", "routes")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("fence", "import", "--fences", "copy", file)
+	if a, b := must("-o", "json", "fence", "list", "--fences", "routes"), must("-o", "json", "fence", "list", "--fences", "copy"); a != b {
+		t.Errorf("fence import of fence list's GeoJSON:\n%s\nwant\n%s", b, a)
+	}
+	if out := must("fence", "list", "--fences", "routes", "--match", "route00"); !strings.Contains(out, "corridor") || !strings.Contains(out, "either side of") {
+		t.Errorf("fence list: %s", out)
+	}
+	// The points inside a route, as geo along finds them.
+	must("geo", "put", "--index", "stops", "--lat", fmt.Sprint(routes["route00"].line[0][1]), "--lon", fmt.Sprint(routes["route00"].line[0][0]), "stop-1")
+	if out := must("geo", "within", "--index", "stops", "--fences", "routes", "--fence", "route00"); !strings.Contains(out, "stop-1") {
+		t.Errorf("geo within --fence route00: %s", out)
+	}
+	svg := filepath.Join(t.TempDir(), "routes.svg")
+	must("fence", "list", "--fences", "routes", "--svg", svg)
+	if n := svgClasses(t, svg)["fence"]; n < len(routes) {
+		t.Errorf("the SVG draws %d fences, want %d", n, len(routes))
+	}
+	// Bad lines and radii change nothing.
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--line", `{"type":"LineString","coordinates":[[2.3,48.8]]}`}, "line has 1 positions"},
+		{[]string{"--line", `{"type":"LineString","coordinates":[[2.3,48.8],[2.3,98]]}`}, "latitude 98 out of range"},
+		{[]string{"--line", `{"type":"Point","coordinates":[2.3,48.8]}`}, "LineString"},
+		{[]string{"--line", `{"type":"LineString","coordinates":[[2.3,48.8],[2.4,48.9]]}`, "--radius", "-5m"}, "--radius"},
+		{[]string{"--line", `{"type":"LineString","coordinates":[[2.3,48.8],[2.4,48.9]]}`, "--lat", "48"}, "one region"},
+	} {
+		_, stderr, code := ks(append(append([]string{"fence", "put", "--fences", "routes"}, c.args...), "bad")...)
+		if code == 0 || !strings.Contains(stderr, c.msg) {
+			t.Errorf("fence put %v: exit %d, %q; want an error naming %q", c.args, code, stderr, c.msg)
+		}
+	}
+	if out := must("fence", "list", "--fences", "routes"); strings.Contains(out, "bad") {
+		t.Errorf("a bad fence was stored: %s", out)
+	}
+}
