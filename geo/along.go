@@ -346,8 +346,18 @@ func (c *corridor) walk(level, from, to int, p *ref, cut *float64, minLat, maxLa
 // addEdge appends the edge p to c's pieces, cut into pieces of at most
 // pieceMetres metres.
 func (c *corridor) addEdge(p path) {
+	c.length += eachPiece(p, func(piece path) bool {
+		box := piece.boundingBox()
+		c.pieces = append(c.pieces, corridorPiece{path: piece, box: box, bound: newBoxBound(box)})
+		return true
+	})
+}
+
+// eachPiece calls fn with each piece of the edge p, cut into pieces of at
+// most pieceMetres metres, until fn returns false, and returns p's length
+// (path.length, an upper bound).
+func eachPiece(p path, fn func(piece path) bool) float64 {
 	length := p.length()
-	c.length += length
 	n := max(1, int(math.Ceil(length/pieceMetres)))
 	lat, lon := p.lat0, p.lon0
 	for i := 1; i <= n; i++ {
@@ -358,11 +368,12 @@ func (c *corridor) addEdge(p path) {
 		// Each piece starts in [−180, 180], as a path does, and keeps
 		// its edge's direction round the globe.
 		start := wrap(lon)
-		piece := path{lat0: lat, lon0: start, lat1: nextLat, lon1: start + (nextLon - lon)}
-		box := piece.boundingBox()
-		c.pieces = append(c.pieces, corridorPiece{path: piece, box: box, bound: newBoxBound(box)})
+		if !fn(path{lat0: lat, lon0: start, lat1: nextLat, lon1: start + (nextLon - lon)}) {
+			break
+		}
 		lat, lon = nextLat, nextLon
 	}
+	return length
 }
 
 // distance returns the distance in metres from (lat, lon) to the nearest

@@ -22,8 +22,9 @@ import (
 // km and boxes, centred on clustered points) hold a point near the data,
 // by Containing on both backends, against testing every fence (brute, the
 // baseline) and an R-tree of the fences' boxes (rtree, as Tile38 keeps
-// fences) in the same run; and the same fences, expiring, and with each
-// circle a quarter sector of itself.
+// fences) in the same run; and the same fences, expiring, with each
+// circle a quarter sector of itself, and with each a route of 20 or 200
+// positions, 20 km long, with a tenth of its radius either side.
 func BenchmarkFences(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
@@ -55,6 +56,19 @@ func BenchmarkFences(b *testing.B) {
 			}
 		}
 		benchContaining(b, fmt.Sprintf("fences=%d/sectors", n), sectors, probes)
+		// The same, each circle a route of positions steps apart from
+		// its centre with a tenth of its radius either side: a
+		// corridor's edge cells send a point to its region key, its
+		// line read from it.
+		for _, positions := range []int{20, 200} {
+			corridors := slices.Clone(fences)
+			for i, f := range corridors {
+				if c := f.Circle; c != nil {
+					corridors[i] = geo.Fence{ID: f.ID, Corridor: &geo.Corridor{Line: benchRoute(r, c.Lat, c.Lon, positions, 20_000/float64(positions)), Radius: c.Radius / 10}}
+				}
+			}
+			benchContaining(b, fmt.Sprintf("fences=%d/corridors=%d", n, positions), corridors, probes)
+		}
 		// An R-tree of the fences' boxes, each candidate then tested
 		// exactly, as Tile38 keeps its fences.
 		b.Run(fmt.Sprintf("fences=%d/rtree", n), func(b *testing.B) {
@@ -89,6 +103,20 @@ func BenchmarkFences(b *testing.B) {
 			b.ReportMetric(float64(held)/float64(b.N), "fences/op")
 		})
 	}
+}
+
+// benchRoute is a route of n positions from (lat, lon), each about step
+// metres from the last, in a heading that wanders.
+func benchRoute(r *rand.Rand, lat, lon float64, n int, step float64) orb.LineString {
+	line := orb.LineString{{lon, lat}}
+	heading := r.Float64() * 2 * math.Pi
+	for len(line) < n {
+		heading += r.NormFloat64() * 0.5
+		lat = min(90, max(-90, lat+step/111_000*math.Cos(heading)))
+		lon = min(180, max(-180, lon+step/111_000*math.Sin(heading)/math.Max(0.1, math.Cos(lat*math.Pi/180))))
+		line = append(line, orb.Point{lon, lat})
+	}
+	return line
 }
 
 // circlesAndBoxes returns n fences centred on points of pts: circles of 1

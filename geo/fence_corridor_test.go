@@ -285,3 +285,89 @@ func TestFenceCorridorCases(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCorridorValueHolds: a point tested on a corridor's region key in
+// place (corridorValueHolds) gets the answer of the corridor decoded from
+// it (decodeCorridor, corridor.contains), at points just inside and just
+// outside the radius of random corridors (randomCorridor) and at random;
+// and a damaged key is refused by both or by neither.
+func TestCorridorValueHolds(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	inside, outside := 0, 0
+	for range 300 {
+		lat, lon := r.Float64()*180-90, r.Float64()*360-180
+		c := randomCorridor(r, lat, lon)
+		v := c.regionValue()
+		reg, err := decodeCorridor(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := corridorLinesOf(c)
+		for range 40 {
+			// A point of the line, moved the radius less or more a hair.
+			ls := lines[r.IntN(len(lines))]
+			i := r.IntN(len(ls) - 1)
+			at, _ := oracleEdge(ls[i].Lat(), ls[i].Lon(), ls[i+1].Lat(), ls[i+1].Lon())
+			plat, plon := at(r.Float64())
+			plat, plon = destination(plat, plon, c.Radius*(1+(r.Float64()-0.5)*1e-3)+r.Float64()*r.Float64()*1e-3, r.Float64()*2*math.Pi)
+			if r.IntN(5) == 0 {
+				plat, plon = r.Float64()*180-90, r.Float64()*360-180
+			}
+			held, ok := corridorValueHolds(v, plat, plon)
+			if want := reg.contains(plat, plon); !ok || held != want {
+				t.Fatalf("corridor %+v at (%v, %v): in place %v (ok %v), decoded %v", c, plat, plon, held, ok, want)
+			}
+			if held {
+				inside++
+			} else {
+				outside++
+			}
+		}
+		checkDamagedCorridorValue(t, v, r)
+	}
+	if inside < 1000 || outside < 1000 {
+		t.Fatalf("%d points inside, %d outside: too few of one to mean much", inside, outside)
+	}
+}
+
+// checkDamagedCorridorValue cuts v short and flips bytes of it: each
+// damaged value either both read (agreeing at a point) or neither.
+func checkDamagedCorridorValue(t *testing.T, v []byte, r *rand.Rand) {
+	t.Helper()
+	for range 5 {
+		bad := slices.Clone(v)
+		if r.IntN(2) == 0 {
+			bad = bad[:r.IntN(len(bad))]
+		} else {
+			bad[r.IntN(len(bad))] ^= byte(1 + r.IntN(255))
+		}
+		lat, lon := r.Float64()*180-90, r.Float64()*360-180
+		held, ok := corridorValueHolds(bad, lat, lon)
+		reg, err := decodeCorridor(bad)
+		if ok != (err == nil) || ok && held != reg.contains(lat, lon) {
+			t.Fatalf("damaged value %x: in place %v (ok %v), decoded %v", bad, held, ok, err)
+		}
+	}
+}
+
+// FuzzCorridorValue: any bytes as a corridor's region key are read alike
+// in place and decoded: refused by both, or giving the same answer at
+// the point.
+func FuzzCorridorValue(f *testing.F) {
+	r := rand.New(rand.NewPCG(53, 54))
+	for range 6 {
+		c := randomCorridor(r, r.Float64()*180-90, r.Float64()*360-180)
+		f.Add(c.regionValue(), r.Float64()*180-90, r.Float64()*360-180)
+	}
+	f.Add([]byte{cellCorridor}, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, v []byte, lat, lon float64) {
+		if validate(lat, lon) != nil {
+			return
+		}
+		held, ok := corridorValueHolds(v, lat, lon)
+		reg, err := decodeCorridor(v)
+		if ok != (err == nil) || ok && held != reg.contains(lat, lon) {
+			t.Fatalf("value %x at (%v, %v): in place %v (ok %v), decoded %v", v, lat, lon, held, ok, err)
+		}
+	})
+}

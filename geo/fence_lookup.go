@@ -111,15 +111,18 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *expiry.Clock
 
 // polygonContains reports whether the fence id, a polygon or a sector
 // with a cell on its edge at (lat, lon), holds the point: tested on its
-// stored rings in place (storedPolygonContains), on a sector's region key
-// (sectorHolds), or for a fence stored before rings were kept, on its
-// region.
+// stored rings in place (storedPolygonContains), on a sector's or a
+// corridor's region key (sectorHolds, corridorValueHolds), or for a
+// fence stored before rings were kept, on its region.
 func (fs *Fences) polygonContains(tx keyspace.Tx, id string, lat, lon float64) (bool, error) {
 	v, err := tx.Get(fs.polygons.Pack(composite.Tuple{id}))
 	if errors.Is(err, keyspace.ErrNotFound) {
 		// A sector's region key, tested without building the region.
 		if rv, err := tx.Get(fs.regions.Pack(composite.Tuple{id})); err == nil {
 			if held, ok := sectorHolds(rv, lat, lon); ok {
+				return held, nil
+			}
+			if held, ok := corridorValueHolds(rv, lat, lon); ok {
 				return held, nil
 			}
 		}
