@@ -120,38 +120,7 @@ func TestFenceCorridors(t *testing.T) {
 	}
 	// A car driving about: each move's enter, exit and inside against the
 	// oracle at its two places; roads it drives over are crossed.
-	prevLat, prevLon := 48.85, 2.35
-	kinds := map[string]int{}
-	for i := range 60 {
-		lat, lon := prevLat+r.NormFloat64()*0.006, prevLon+r.NormFloat64()*0.009
-		var got struct {
-			Crossings []struct{ Fence, Kind string }
-		}
-		if err := json.Unmarshal([]byte(must("-o", "json", "geo", "put", "--index", "cars", "--fences", "routes", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "car")), &got); err != nil {
-			t.Fatal(err)
-		}
-		before, unsureBefore := want(prevLat, prevLon)
-		after, unsureAfter := want(lat, lon)
-		if i == 0 {
-			before = nil
-		}
-		for _, c := range got.Crossings {
-			kinds[c.Kind]++
-			if unsureBefore[c.Fence] || unsureAfter[c.Fence] || c.Kind == "cross" {
-				continue
-			}
-			wasIn, isIn := slices.Contains(before, c.Fence), slices.Contains(after, c.Fence)
-			if wantKind := map[[2]bool]string{{false, true}: "enter", {true, false}: "exit", {true, true}: "inside"}[[2]bool{wasIn, isIn}]; c.Kind != wantKind {
-				t.Fatalf("move %d to %v, %v: %s %s, the oracle says %q", i, lat, lon, c.Fence, c.Kind, wantKind)
-			}
-		}
-		for _, id := range after {
-			if !slices.ContainsFunc(got.Crossings, func(c struct{ Fence, Kind string }) bool { return c.Fence == id }) {
-				t.Fatalf("move %d to %v, %v: %s holds the car but is not reported", i, lat, lon, id)
-			}
-		}
-		prevLat, prevLon = lat, lon
-	}
+	kinds := driveAbout(t, must, "routes", r, 48.85, 2.35, 0.006, 0.009, want)
 	if kinds["enter"] < 3 || kinds["exit"] < 3 || kinds["inside"] < 3 || kinds["cross"] < 3 {
 		t.Fatalf("too few of a kind of crossing: %v", kinds)
 	}

@@ -118,6 +118,49 @@ func TestNearSector(t *testing.T) {
 	}
 }
 
+// driveAbout drives a car about from (lat, lon) in 60 moves of random
+// steps (sd dLat and dLon degrees), each put with geo put --fences set,
+// and checks each move's enter, exit and inside against want at its two
+// places (its ids holding a point, and those it is unsure of, where
+// either answer goes), and that every fence holding the car is
+// reported; it returns how many crossings of each kind there were.
+func driveAbout(t *testing.T, must func(args ...string) string, set string, r *rand.Rand, lat, lon, dLat, dLon float64, want func(lat, lon float64) ([]string, map[string]bool)) map[string]int {
+	t.Helper()
+	prevLat, prevLon := lat, lon
+	kinds := map[string]int{}
+	for i := range 60 {
+		lat, lon := prevLat+r.NormFloat64()*dLat, prevLon+r.NormFloat64()*dLon
+		var got struct {
+			Crossings []struct{ Fence, Kind string }
+		}
+		if err := json.Unmarshal([]byte(must("-o", "json", "geo", "put", "--index", "cars", "--fences", set, "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "car")), &got); err != nil {
+			t.Fatal(err)
+		}
+		before, unsureBefore := want(prevLat, prevLon)
+		after, unsureAfter := want(lat, lon)
+		if i == 0 {
+			before = nil
+		}
+		for _, c := range got.Crossings {
+			kinds[c.Kind]++
+			if unsureBefore[c.Fence] || unsureAfter[c.Fence] || c.Kind == "cross" {
+				continue
+			}
+			wasIn, isIn := slices.Contains(before, c.Fence), slices.Contains(after, c.Fence)
+			if wantKind := map[[2]bool]string{{false, true}: "enter", {true, false}: "exit", {true, true}: "inside"}[[2]bool{wasIn, isIn}]; c.Kind != wantKind {
+				t.Fatalf("move %d to %v, %v: %s %s, the oracle says %q", i, lat, lon, c.Fence, c.Kind, wantKind)
+			}
+		}
+		for _, id := range after {
+			if !slices.ContainsFunc(got.Crossings, func(c struct{ Fence, Kind string }) bool { return c.Fence == id }) {
+				t.Fatalf("move %d to %v, %v: %s holds the car but is not reported", i, lat, lon, id)
+			}
+		}
+		prevLat, prevLon = lat, lon
+	}
+	return kinds
+}
+
 // destinationOf is the point d metres from (lat, lon) along bearing β
 // degrees, by the textbook formula.
 func destinationOf(lat, lon, d, β float64) (float64, float64) {
@@ -350,39 +393,7 @@ func TestFenceSectorFences(t *testing.T) {
 	}
 	// A car driving about: each move's enter, exit and inside against
 	// the formula at its two places.
-	prevLat, prevLon := 48.85, 2.35
-	kinds := map[string]int{}
-	for i := range 60 {
-		lat, lon := prevLat+r.NormFloat64()*0.008, prevLon+r.NormFloat64()*0.012
-		out := must("-o", "json", "geo", "put", "--index", "cars", "--fences", "cams", "--lat", fmt.Sprint(lat), "--lon", fmt.Sprint(lon), "car")
-		var got struct {
-			Crossings []struct{ Fence, Kind string }
-		}
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		before, unsureBefore := want(prevLat, prevLon)
-		after, unsureAfter := want(lat, lon)
-		if i == 0 {
-			before = nil
-		}
-		for _, c := range got.Crossings {
-			kinds[c.Kind]++
-			if unsureBefore[c.Fence] || unsureAfter[c.Fence] || c.Kind == "cross" {
-				continue
-			}
-			wasIn, isIn := slices.Contains(before, c.Fence), slices.Contains(after, c.Fence)
-			if wantKind := map[[2]bool]string{{false, true}: "enter", {true, false}: "exit", {true, true}: "inside"}[[2]bool{wasIn, isIn}]; c.Kind != wantKind {
-				t.Fatalf("move %d to %v, %v: %s %s, the formula says %q", i, lat, lon, c.Fence, c.Kind, wantKind)
-			}
-		}
-		for _, id := range after {
-			if !slices.ContainsFunc(got.Crossings, func(c struct{ Fence, Kind string }) bool { return c.Fence == id }) {
-				t.Fatalf("move %d to %v, %v: %s holds the car but is not reported", i, lat, lon, id)
-			}
-		}
-		prevLat, prevLon = lat, lon
-	}
+	kinds := driveAbout(t, must, "cams", r, 48.85, 2.35, 0.008, 0.012, want)
 	if kinds["enter"] < 5 || kinds["exit"] < 5 || kinds["inside"] < 5 {
 		t.Fatalf("too few of a kind of crossing: %v", kinds)
 	}

@@ -21,8 +21,8 @@ import (
 // As a fence, a corridor is stored as a sector is: its cells are its
 // covering's, each inside it (no test) or on its edge (cellEdge), which
 // sends a point to its region key ("f", name, "r", id), holding its radius
-// and lines (regionValue), where the point is measured by
-// corridor.distance. A move passes through it when the move's path comes
+// and lines (regionValue), where the point is measured against the line's
+// pieces in place (corridorValueHolds). A move passes through it when the move's path comes
 // within the radius of the line (corridor.reachesEdge, fence_along.go), and
 // a point's distance from it, for Near, is its distance from the line
 // less the radius.
@@ -188,15 +188,6 @@ func (c *corridor) reachesCorridor(k *corridor) bool {
 // distanceFrom is how far p lies from c, in metres: 0 inside it.
 func (c *corridor) distanceFrom(p ref) float64 {
 	return max(0, c.distance(p.lat, p.lon, math.Inf(1))-c.radius)
-}
-
-// edges returns c's line, as the pieces it is measured by.
-func (c *corridor) edges() []path {
-	out := make([]path, len(c.pieces))
-	for i := range c.pieces {
-		out[i] = c.pieces[i].path
-	}
-	return out
 }
 
 // heldBy reports whether an area holds every point of c (see the top of

@@ -278,11 +278,8 @@ func (s shape) meets(e path) bool {
 }
 
 // edges returns the edges of s, a box or a polygon, as paths of at most
-// 90° of longitude each; or a corridor's line, as its pieces.
+// 90° of longitude each.
 func (s shape) edges() []path {
-	if s.corr != nil {
-		return s.corr.edges()
-	}
 	var out []path
 	if b := s.box; b != nil {
 		for _, iv := range b.lons() {
