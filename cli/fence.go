@@ -72,7 +72,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence put --fences zones --polygon zone.geojson depot\n" +
 					"keyspace fence put --fences routes --line route-7.geojson --radius 500m route-7",
 				ArgsUsage: "ID",
-				Flags: append(append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...), corridorLineFlag()),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
 					&ucli.StringFlag{Name: "payload", Usage: "stored with the fence and shown by get and list, e.g. `'{\"tariff\":2}'`"},
 					fenceTTLFlag(),
 				),
@@ -211,10 +211,13 @@ func sectorRegionFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "sector", Usage: "a sector: the slice of the circle (--lat, --lon, --radius) at bearings from its centre between `FROM,TO` degrees, clockwise from north (Tile38's SECTOR): 45,135 is the quarter centred on east; with no --radius, the bearings alone"}
 }
 
-// corridorLineFlag is fence put's --line: a corridor's line, its radius
-// --radius.
-func corridorLineFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself), a route to keep to; no --radius for the line itself, a road that moves cross"}
+// fenceRegionFlags are fence put's: sectorRegionFlags with --radius a
+// corridor's too, and --line after it, a corridor's line.
+func fenceRegionFlags() []ucli.Flag {
+	flags := sectorRegionFlags()
+	radius := slices.IndexFunc(flags, func(f ucli.Flag) bool { return f.Names()[0] == "radius" })
+	flags[radius] = &ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's or a sector's `DISTANCE` (500m, 2km, 1.5mi, 300ft), or a corridor's either side of its --line"}
+	return slices.Insert(flags, radius+1, ucli.Flag(&ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself), a route to keep to; no --radius for the line itself, a road that moves cross"}))
 }
 
 // sectorRegionFlags are regionFlags with --sector after the circle's.
