@@ -106,8 +106,8 @@ func (f Fence) cellValue(inside bool) []byte {
 // must test its region reads it there, not from the JSON definition,
 // whose cells are most of its bytes: an Intersecting query for a 1 km
 // circle among 1,000 circles and boxes spent a third of its time decoding
-// definitions. A sector's (cellSector) is where its edge cells, which
-// carry nothing, send a point.
+// definitions. A sector's (cellSector) and a corridor's (cellCorridor)
+// are where their edge cells, which carry nothing, send a point.
 func (f Fence) regionValue() []byte {
 	switch {
 	case f.Circle != nil:
@@ -125,7 +125,10 @@ func (f Fence) regionValue() []byte {
 func decodeRegion(v []byte) (region, bool) {
 	if len(v) > 0 && v[0] == cellCorridor {
 		c, err := decodeCorridor(v)
-		return c, err == nil
+		if err != nil {
+			return nil, false
+		}
+		return c, true
 	}
 	if s, ok := sectorValue(v); ok {
 		reg, err := newSector(s.Lat, s.Lon, s.Radius, s.From, s.To)

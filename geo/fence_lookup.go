@@ -109,8 +109,8 @@ func (fs *Fences) containing(tx keyspace.Tx, lat, lon float64, clk *expiry.Clock
 	return slices.Compact(v.ids), nil
 }
 
-// polygonContains reports whether the fence id, a polygon or a sector
-// with a cell on its edge at (lat, lon), holds the point: tested on its
+// polygonContains reports whether the fence id, a polygon, a sector or a
+// corridor with a cell on its edge at (lat, lon), holds the point: tested on its
 // stored rings in place (storedPolygonContains), on a sector's or a
 // corridor's region key (sectorHolds, corridorValueHolds), or for a
 // fence stored before rings were kept, on its region.
