@@ -235,6 +235,7 @@ func FuzzFenceImport(f *testing.F) {
 	f.Add(collection(feature(`"box"`, square, `{"fence":"box"}`)[:len(feature(`"box"`, square, `{"fence":"box"}`))-1] + `,"bbox":[179,-10,-179,10]}`))
 	f.Add(collection(feature(`"far"`, `{"type":"Point","coordinates":[2,95]}`, `{"radius":5}`)))
 	f.Add(collection(feature(`"line"`, `{"type":"LineString","coordinates":[[0,0],[1,1]]}`, `{}`)))
+	f.Add(collection(feature(`"route"`, `{"type":"MultiLineString","coordinates":[[[179,0],[-179,1]],[[0,89],[180,89]]]}`, `{"radius":500,"name":"r"}`), feature(`"short"`, `{"type":"LineString","coordinates":[[0,0]]}`, `{"radius":"wide"}`)))
 	f.Add(collection(feature(`"bow"`, `{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}`, `{}`)))
 	f.Add(collection(feature(`null`, circle, `{"radius":1}`)))
 	f.Add(collection(feature(`"soon"`, circle, `{"radius":500,"expires":"2200-01-01T00:00:00Z"}`), feature(`"gone"`, square, `{"expires":"2001-01-01T00:00:00.5Z"}`)))
