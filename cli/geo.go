@@ -771,6 +771,9 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 	if err != nil {
 		return nil, err
 	}
+	if flag == "--line" && isXML(b) {
+		return gpxLines(b, from) // gpx.go
+	}
 	if fc, err := geojson.UnmarshalFeatureCollection(b); err == nil {
 		if len(fc.Features) != 1 {
 			return nil, fmt.Errorf("%s: %d features; give one %s", from, len(fc.Features), what)
@@ -1134,7 +1137,7 @@ func geoAlong(c *ucli.Context) error {
 }
 
 // readLine reads --line, a LineString or MultiLineString, as readPolygon
-// reads --polygon.
+// reads --polygon, or a GPX file's tracks and routes (gpx.go).
 func readLine(c *ucli.Context) (orb.Geometry, error) {
 	return readGeometry(c, c.String("line"), "--line", "LineString or MultiLineString")
 }

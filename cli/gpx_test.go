@@ -1,0 +1,114 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLineFromGPX: a GPX file's track segments and routes are --line's
+// lines, in order: geo along, geo knn --line and fence along answer as
+// they do for the same lines written as a GeoJSON MultiLineString, and
+// fence put --line stores them so (fence get writes them back as that
+// MultiLineString); waypoints are no line. A document with no line, a
+// point with no lat or a lat that is no number, or bad XML is an error
+// naming it, and stores nothing.
+func TestLineFromGPX(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	ks, must := onDB(t, db)
+	r := rand.New(rand.NewPCG(61, 62))
+	var csv strings.Builder
+	csv.WriteString("id,lat,lon\n")
+	for i := range 400 {
+		fmt.Fprintf(&csv, "p%d,%v,%v\n", i, 45+r.Float64()*0.2, 7+r.Float64()*0.3)
+	}
+	points := filepath.Join(dir, "points.csv")
+	if err := os.WriteFile(points, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("--quiet", "geo", "import", "--index", "p", points)
+	// Two tracks (one of two segments) and a route, and a waypoint.
+	lines := [][][2]float64{ // [lon, lat]
+		{{7.02, 45.01}, {7.1, 45.05}, {7.12, 45.11}},
+		{{7.2, 45.15}, {7.25, 45.18}},
+		{{7.28, 45.02}, {7.21, 45.06}, {7.15, 45.03}},
+		{{7.05, 45.19}, {7.06, 45.12}},
+	}
+	pt := func(tag string, p [2]float64) string {
+		return fmt.Sprintf(`<%s lat="%v" lon="%v"><ele>200</ele></%s>`, tag, p[1], p[0], tag)
+	}
+	seg := func(tag string, line [][2]float64) string {
+		var b strings.Builder
+		for _, p := range line {
+			b.WriteString(pt(tag, p))
+		}
+		return b.String()
+	}
+	gpx := `<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+<wpt lat="45.1" lon="7.1"><name>a waypoint, no line</name></wpt>
+<trk><name>one</name><trkseg>` + seg("trkpt", lines[0]) + `</trkseg><trkseg>` + seg("trkpt", lines[1]) + `</trkseg></trk>
+<trk><trkseg>` + seg("trkpt", lines[2]) + `</trkseg></trk>
+<rte>` + seg("rtept", lines[3]) + `</rte>
+</gpx>`
+	gpxFile := filepath.Join(dir, "ride.gpx")
+	if err := os.WriteFile(gpxFile, []byte(gpx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	geojson, _ := json.Marshal(map[string]any{"type": "MultiLineString", "coordinates": lines})
+	for _, args := range [][]string{
+		{"geo", "along", "--index", "p", "--radius", "2km"},
+		{"geo", "knn", "--index", "p", "--k", "7"},
+	} {
+		// The results, not the cursor, which names the --line as given.
+		fromGPX := decode(t, must(append(append([]string{"-o", "json"}, args...), "--line", gpxFile)...)).Results
+		fromJSON := decode(t, must(append(append([]string{"-o", "json"}, args...), "--line", string(geojson))...)).Results
+		if fmt.Sprint(fromGPX) != fmt.Sprint(fromJSON) || len(fromGPX) < 5 {
+			t.Errorf("%v --line ride.gpx: %v\nwith the GeoJSON: %v", args, fromGPX, fromJSON)
+		}
+	}
+	must("fence", "put", "--fences", "rides", "--line", gpxFile, "--radius", "300m", "ride")
+	var got struct {
+		Fences []struct {
+			Geometry struct {
+				Type        string
+				Coordinates [][][2]float64
+			}
+			Properties struct{ Radius float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "fence", "get", "--fences", "rides", "ride")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if f := got.Fences[0]; f.Geometry.Type != "MultiLineString" || fmt.Sprint(f.Geometry.Coordinates) != fmt.Sprint(lines) || f.Properties.Radius != 300 {
+		t.Errorf("fence get ride: %+v, want the GPX's lines %v at 300 m", f, lines)
+	}
+	// One track segment alone is a LineString.
+	one := filepath.Join(dir, "one.gpx")
+	os.WriteFile(one, []byte(`<gpx><trk><trkseg>`+seg("trkpt", lines[1])+`</trkseg></trk></gpx>`), 0o644)
+	must("fence", "put", "--fences", "rides", "--line", one, "short")
+	if out := must("-o", "geojson", "fence", "get", "--fences", "rides", "short"); !strings.Contains(out, `"LineString"`) {
+		t.Errorf("a GPX of one segment: %s", out)
+	}
+	for _, c := range []struct{ gpx, want string }{
+		{`<gpx><wpt lat="1" lon="1"/></gpx>`, "no track segment or route"},
+		{`<gpx><trk><trkseg><trkpt lon="1"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, "track 1 segment 1 point 1 has no lat"},
+		{`<gpx><rte><rtept lat="1" lon="1"/><rtept lat="north" lon="2"/></rte></gpx>`, `route 1 point 2: lat "north" is not a number`},
+		{`<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>`, "line has 1 positions"},
+		{`<gpx><trk>`, "not GPX"},
+	} {
+		bad := filepath.Join(dir, "bad.gpx")
+		os.WriteFile(bad, []byte(c.gpx), 0o644)
+		if _, stderr, code := ks("fence", "put", "--fences", "rides", "--line", bad, "bad"); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("fence put --line %s: exit %d, %q; want an error naming %q", c.gpx, code, stderr, c.want)
+		}
+	}
+	if out := must("fence", "list", "--fences", "rides"); strings.Contains(out, "bad") {
+		t.Errorf("a bad GPX was stored: %s", out)
+	}
+}
