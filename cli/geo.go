@@ -180,7 +180,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo knn --index stations --polygon park.geojson --k 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(),
-					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from the line"},
+					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself; or a GPX file's tracks and routes) rather than a centre, each at its distance from the line"},
 					&ucli.StringFlag{Name: "polygon", Usage: "the k nearest a GeoJSON Polygon or MultiPolygon (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from it (0 inside)"},
 					pageFlag(), storeFlag(),
 				}, append(centreFlags(), explainFlags()...)...),
@@ -243,7 +243,7 @@ func geoCommand() *ucli.Command {
 				UsageText: "keyspace geo along --index stations --line route.geojson --radius 2km\n" +
 					"keyspace geo along --index cities --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 10km --limit 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude"},
+					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					limitFlag(), anyFlag(),
 					&ucli.BoolFlag{Name: "desc", Usage: "farthest from the line first: with --limit N, the N farthest"},
