@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -134,15 +133,7 @@ func TestFenceCorridors(t *testing.T) {
 	if out := must("geo", "put", "--index", "bikes", "--fences", "roads", "--lat", "49.0", "--lon", "2.29", "bike"); strings.Contains(out, "north-south") {
 		t.Errorf("a move past the road's end: %s", out)
 	}
-	// Through GeoJSON and back.
-	file := filepath.Join(t.TempDir(), "routes.geojson")
-	if err := os.WriteFile(file, []byte(must("-o", "geojson", "fence", "list", "--fences", "routes")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	must("fence", "import", "--fences", "copy", file)
-	if a, b := must("-o", "json", "fence", "list", "--fences", "routes"), must("-o", "json", "fence", "list", "--fences", "copy"); a != b {
-		t.Errorf("fence import of fence list's GeoJSON:\n%s\nwant\n%s", b, a)
-	}
+	roundTrip(t, must, "routes")
 	if out := must("fence", "list", "--fences", "routes", "--match", "route00"); !strings.Contains(out, "corridor") || !strings.Contains(out, "either side of") {
 		t.Errorf("fence list: %s", out)
 	}

@@ -118,6 +118,21 @@ func TestNearSector(t *testing.T) {
 	}
 }
 
+// roundTrip exports the fence set with fence list --output geojson,
+// imports it into the set "copy" and checks that fence list gives the
+// same fences for both.
+func roundTrip(t *testing.T, must func(args ...string) string, set string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), set+".geojson")
+	if err := os.WriteFile(file, []byte(must("-o", "geojson", "fence", "list", "--fences", set)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("fence", "import", "--fences", "copy", file)
+	if a, b := must("-o", "json", "fence", "list", "--fences", set), must("-o", "json", "fence", "list", "--fences", "copy"); a != b {
+		t.Errorf("fence import of fence list's GeoJSON:\n%s\nwant\n%s", b, a)
+	}
+}
+
 // driveAbout drives a car about from (lat, lon) in 60 moves of random
 // steps (sd dLat and dLon degrees), each put with geo put --fences set,
 // and checks each move's enter, exit and inside against want at its two
@@ -397,15 +412,7 @@ func TestFenceSectorFences(t *testing.T) {
 	if kinds["enter"] < 5 || kinds["exit"] < 5 || kinds["inside"] < 5 {
 		t.Fatalf("too few of a kind of crossing: %v", kinds)
 	}
-	// Through GeoJSON and back.
-	file := filepath.Join(t.TempDir(), "cams.geojson")
-	if err := os.WriteFile(file, []byte(must("-o", "geojson", "fence", "list", "--fences", "cams")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	must("fence", "import", "--fences", "copy", file)
-	if a, b := must("-o", "json", "fence", "list", "--fences", "cams"), must("-o", "json", "fence", "list", "--fences", "copy"); a != b {
-		t.Errorf("fence import of fence list's GeoJSON:\n%s\nwant\n%s", b, a)
-	}
+	roundTrip(t, must, "cams")
 	if out := must("fence", "list", "--fences", "cams", "--match", "cam05"); !strings.Contains(out, "sector") || !strings.Contains(out, "bearings") {
 		t.Errorf("fence list: %s", out)
 	}
