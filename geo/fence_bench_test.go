@@ -137,17 +137,36 @@ func circlesAndBoxes(r *rand.Rand, pts []workload.Point, n int) []geo.Fence {
 }
 
 // BenchmarkFenceCrossings: the crossings of moves of 100 m, 1 km and 10
-// km near clustered points, among 1,000 circles and boxes, on both
-// backends: Crossings, which also looks for the fences the path between
-// passes through (Cross), against two Containing lookups (what the
-// crossings cost without Cross, the baseline) in the same run.
+// km near clustered points, among 1,000 circles and boxes and among
+// 1,000 roads (roads/…), on both backends: Crossings, which also looks
+// for the fences the path between passes through (Cross), against two
+// Containing lookups (what the crossings cost without Cross, the
+// baseline) in the same run.
 func BenchmarkFenceCrossings(b *testing.B) {
 	pts, err := workload.Generate(workload.Clustered, 100_000, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(8, 9))
-	fences := circlesAndBoxes(r, pts, 1000)
+	zones := circlesAndBoxes(r, pts, 1000)
+	// And 1,000 roads: routes of 20 positions, 20 km long, with no
+	// width (corridors of radius 0), which a move crosses.
+	roads := make([]geo.Fence, 1000)
+	for i := range roads {
+		c := pts[r.IntN(len(pts))]
+		roads[i] = geo.Fence{ID: fmt.Sprint("road", i), Corridor: &geo.Corridor{Line: benchRoute(r, c.Lat, c.Lon, 20, 1000)}}
+	}
+	for _, set := range []struct {
+		prefix string
+		fences []geo.Fence
+	}{{"", zones}, {"roads/", roads}} {
+		benchMoves(b, pts, r, set.prefix, set.fences)
+	}
+}
+
+// benchMoves is BenchmarkFenceCrossings for one set of fences, its
+// benchmarks' names starting with prefix.
+func benchMoves(b *testing.B, pts []workload.Point, r *rand.Rand, prefix string, fences []geo.Fence) {
 	for _, be := range storetest.Backends() {
 		s := be.Open(b)
 		fs := geo.NewFences("bench")
@@ -162,7 +181,7 @@ func BenchmarkFenceCrossings(b *testing.B) {
 				dLat, dLon := metres/111_000*math.Cos(r.Float64()*2*math.Pi), metres/111_000*math.Sin(r.Float64()*2*math.Pi)
 				moves[i] = [2]geo.Point{{Lat: p.Lat, Lon: p.Lon}, {Lat: min(90, max(-90, p.Lat+dLat)), Lon: min(180, max(-180, p.Lon+dLon))}}
 			}
-			b.Run(fmt.Sprintf("move=%gm/%s/crossings", metres, be.Name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%smove=%gm/%s/crossings", prefix, metres, be.Name), func(b *testing.B) {
 				crosses := 0
 				for i := 0; b.Loop(); i++ {
 					m := moves[i%len(moves)]
@@ -181,7 +200,7 @@ func BenchmarkFenceCrossings(b *testing.B) {
 				}
 				b.ReportMetric(float64(crosses)/float64(b.N), "crosses/op")
 			})
-			b.Run(fmt.Sprintf("move=%gm/%s/containing-twice", metres, be.Name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%smove=%gm/%s/containing-twice", prefix, metres, be.Name), func(b *testing.B) {
 				for i := 0; b.Loop(); i++ {
 					m := moves[i%len(moves)]
 					s.View(func(tx keyspace.Tx) error {
