@@ -32,7 +32,7 @@ import (
 //	("f", name, "c", grid, bits, hash, id)    → what a point in the cell needs (cellValue)
 //	("f", name, "l")                          → the levels that hold cells (levelMask)
 //	("f", name, "p", id)                      → a polygon fence's rings and band indexes, for points on its edges (fence_polygon.go)
-//	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it, or a sector's (regionValue)
+//	("f", name, "r", id)                      → a circle's or a box's region, as its edge cells carry it, or a sector's or a corridor's (regionValue)
 //	("f", name, "e", expires, id)             → nothing: a fence that expires, by when (fence_expiry.go)
 //
 // The files: fence.go the fences and their writes, fence_cells.go the
@@ -41,8 +41,8 @@ import (
 // lookup reads them, fence_cross.go and path.go the fences a move passes
 // through, fence_intersect.go the fences that share a point with an
 // area, fence_within.go those wholly inside one, fence_sector.go both
-// of those for a sector area, fence_near.go those
-// within a distance of a point, fence_expiry.go
+// of those for a sector area, fence_corridor.go corridors as fences,
+// fence_near.go those within a distance of a point, fence_expiry.go
 // fences that expire, fence_verify.go Verify and Repair.
 
 // fenceFormat is the keyspace.FormatVersion of the fence layout above.
