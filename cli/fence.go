@@ -80,17 +80,19 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, or circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload)",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors (--radius)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
 					"keyspace fence import --fences delivery --id-col store --radius-col reach stores.csv   # store,lat,lon,reach: 3km\n" +
-					"keyspace fence import --fences cameras --sector-cols left,right cameras.csv   # id,lat,lon,radius,left,right",
+					"keyspace fence import --fences cameras --sector-cols left,right cameras.csv   # id,lat,lon,radius,left,right\n" +
+					"keyspace fence import --fences routes --radius 300m planned.gpx   # a corridor for each named track and route",
 				ArgsUsage: "FILE",
 				Flags: append([]ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
 					fenceTTLFlag(),
 					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
+					&ucli.StringFlag{Name: "radius", Usage: "a GPX FILE's tracks and routes are corridors this `DISTANCE` either side (none: the lines themselves, roads), each named by its name"},
 					&ucli.StringFlag{Name: "sector-cols", Usage: "a FILE's rows are sectors, their bearings in the columns `FROM,TO` (degrees clockwise from north, as fence put --sector takes them)"},
 					typedFlag(),
 					dryRunFlag(),
@@ -364,9 +366,15 @@ func fenceImport(c *ucli.Context) error {
 	}
 	defer in.close()
 	var fences []geo.Fence
-	if in.format == "geojson" {
+	gpx := in.format == "xml" && isGPX(in.in)
+	switch {
+	case c.IsSet("radius") && !gpx:
+		return usagef("--radius is a GPX file's tracks' and routes' width; a file of rows takes --radius-col")
+	case gpx:
+		fences, err = gpxImport(c, in)
+	case in.format == "geojson":
 		fences, err = featureFences(c, in)
-	} else {
+	default:
 		fences, err = circleFences(c, in)
 	}
 	if err != nil {
@@ -386,6 +394,23 @@ func fenceImport(c *ucli.Context) error {
 		reportImport(c, count(len(fences), "fence"), "fence set "+name, nil)
 	}
 	return nil
+}
+
+// gpxImport reads a GPX file's tracks and routes as corridors (gpxFences),
+// --radius either side of them.
+func gpxImport(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
+	radius := 0.0
+	if c.IsSet("radius") {
+		var err error
+		if radius, err = parseDistance(c.String("radius")); err != nil {
+			return nil, usageError{fmt.Errorf("--radius: %w", err)}
+		}
+	}
+	b, err := io.ReadAll(in.in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	return gpxFences(b, in.name, radius)
 }
 
 // featureFences reads the fences of a GeoJSON FeatureCollection

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
 )
 
@@ -14,20 +17,31 @@ import (
 // take. Each segment of each track (trk, trkseg, trkpt) and each route
 // (rte, rtept) is a line, in the file's order; one line is a LineString,
 // more a MultiLineString. Waypoints (wpt) are no line and are left out.
+// fence import reads a GPX file as corridors, a fence for each track and
+// each route, named by its name.
 // encoding/xml reads the file: GPX 1.0 and 1.1 name the same elements,
 // and their namespaces do not matter to a match by local name.
 
-// gpxFile is the part of a GPX document --line reads.
+// gpxFile is the part of a GPX document --line and fence import read.
 type gpxFile struct {
 	XMLName xml.Name `xml:"gpx"`
 	Tracks  []struct {
+		Name     string `xml:"name"`
 		Segments []struct {
 			Points []gpxPoint `xml:"trkpt"`
 		} `xml:"trkseg"`
 	} `xml:"trk"`
 	Routes []struct {
+		Name   string     `xml:"name"`
 		Points []gpxPoint `xml:"rtept"`
 	} `xml:"rte"`
+}
+
+// gpxPath is one track or route of a GPX document: its name, where it
+// is (for errors), and its lines.
+type gpxPath struct {
+	name, where string
+	lines       orb.MultiLineString
 }
 
 // gpxPoint is a trkpt or rtept: its lat and lon attributes, kept as text
@@ -49,49 +63,113 @@ func isXML(b []byte) bool {
 // more. A document with no track or route, or a point whose lat or lon
 // is missing or not a number, is an error naming it.
 func gpxLines(b []byte, from string) (orb.Geometry, error) {
+	paths, err := gpxPaths(b, from)
+	if err != nil {
+		return nil, err
+	}
+	var lines orb.MultiLineString
+	for _, p := range paths {
+		lines = append(lines, p.lines...)
+	}
+	return oneOrMany(lines), nil
+}
+
+// oneOrMany is lines as a LineString when there is one.
+func oneOrMany(lines orb.MultiLineString) orb.Geometry {
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return lines
+}
+
+// gpxPaths reads the tracks (each segment a line) and routes of the GPX
+// document b, in order, as gpxLines describes.
+func gpxPaths(b []byte, from string) ([]gpxPath, error) {
 	var doc gpxFile
 	if err := xml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: not GPX: %w", from, err)
 	}
-	var lines orb.MultiLineString
-	add := func(where string, pts []gpxPoint) error {
+	line := func(where string, pts []gpxPoint) (orb.LineString, error) {
 		line := make(orb.LineString, len(pts))
 		for i, p := range pts {
 			for _, a := range [][2]string{{"lat", p.Lat}, {"lon", p.Lon}} {
 				if a[1] == "" {
-					return fmt.Errorf("%s: %s point %d has no %s", from, where, i+1, a[0])
+					return nil, fmt.Errorf("%s: %s point %d has no %s", from, where, i+1, a[0])
 				}
 			}
 			lat, err := strconv.ParseFloat(p.Lat, 64)
 			if err != nil {
-				return fmt.Errorf("%s: %s point %d: lat %q is not a number", from, where, i+1, p.Lat)
+				return nil, fmt.Errorf("%s: %s point %d: lat %q is not a number", from, where, i+1, p.Lat)
 			}
 			lon, err := strconv.ParseFloat(p.Lon, 64)
 			if err != nil {
-				return fmt.Errorf("%s: %s point %d: lon %q is not a number", from, where, i+1, p.Lon)
+				return nil, fmt.Errorf("%s: %s point %d: lon %q is not a number", from, where, i+1, p.Lon)
 			}
 			line[i] = orb.Point{lon, lat}
 		}
-		lines = append(lines, line)
-		return nil
+		return line, nil
 	}
+	var paths []gpxPath
 	for t, trk := range doc.Tracks {
+		p := gpxPath{name: strings.TrimSpace(trk.Name), where: fmt.Sprintf("track %d", t+1)}
 		for s, seg := range trk.Segments {
-			if err := add(fmt.Sprintf("track %d segment %d", t+1, s+1), seg.Points); err != nil {
+			l, err := line(fmt.Sprintf("track %d segment %d", t+1, s+1), seg.Points)
+			if err != nil {
 				return nil, err
 			}
+			p.lines = append(p.lines, l)
+		}
+		if len(p.lines) > 0 {
+			paths = append(paths, p)
 		}
 	}
 	for r, rte := range doc.Routes {
-		if err := add(fmt.Sprintf("route %d", r+1), rte.Points); err != nil {
+		where := fmt.Sprintf("route %d", r+1)
+		l, err := line(where, rte.Points)
+		if err != nil {
 			return nil, err
 		}
+		paths = append(paths, gpxPath{name: strings.TrimSpace(rte.Name), where: where, lines: orb.MultiLineString{l}})
 	}
-	switch len(lines) {
-	case 0:
+	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: a GPX document with no track segment or route", from)
-	case 1:
-		return lines[0], nil
 	}
-	return lines, nil
+	return paths, nil
+}
+
+// isGPX reports whether the XML in in (not consumed) has a gpx root
+// element, from its first 64 KB.
+func isGPX(in *bufio.Reader) bool {
+	head, _ := in.Peek(64 << 10)
+	dec := xml.NewDecoder(bytes.NewReader(head))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			return se.Name.Local == "gpx"
+		}
+	}
+}
+
+// gpxFences reads the tracks and routes of a GPX document as corridor
+// fences of radius metres (fence import): each named by its name, which
+// it must have; a track of several segments is a MultiLineString.
+func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
+	paths, err := gpxPaths(b, from)
+	if err != nil {
+		return nil, err
+	}
+	fences := make([]geo.Fence, len(paths))
+	for i, p := range paths {
+		if p.name == "" {
+			return nil, fmt.Errorf("%s: %s has no name, which a fence needs as its id", from, p.where)
+		}
+		fences[i] = geo.Fence{ID: p.name, Corridor: &geo.Corridor{Line: oneOrMany(p.lines), Radius: radius}}
+		if err := fences[i].Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %s (%s): %w", from, p.where, p.name, err)
+		}
+	}
+	return fences, nil
 }

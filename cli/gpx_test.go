@@ -112,3 +112,70 @@ func TestLineFromGPX(t *testing.T) {
 		t.Errorf("a bad GPX was stored: %s", out)
 	}
 }
+
+// TestFenceImportGPX: fence import reads a GPX file's tracks and routes
+// as corridors --radius wide, one fence each, named by its name (a track
+// of two segments a MultiLineString), all or none: an unnamed route, a
+// bad point, or --radius on a file of rows stores nothing.
+func TestFenceImportGPX(t *testing.T) {
+	dir := t.TempDir()
+	ks, must := onDB(t, filepath.Join(dir, "k.db"))
+	plan := filepath.Join(dir, "plan.gpx")
+	os.WriteFile(plan, []byte(`<?xml version="1.0"?>
+<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+<wpt lat="37.8" lon="-122.4"><name>a waypoint, no fence</name></wpt>
+<rte><name>route-7</name><rtept lat="37.7955" lon="-122.3937"/><rtept lat="37.7793" lon="-122.4192"/></rte>
+<trk><name> ride </name><trkseg><trkpt lat="37.76" lon="-122.43"/><trkpt lat="37.77" lon="-122.42"/></trkseg><trkseg><trkpt lat="37.78" lon="-122.41"/><trkpt lat="37.79" lon="-122.40"/></trkseg></trk>
+</gpx>`), 0o644)
+	must("fence", "import", "--fences", "plans", "--radius", "250m", plan)
+	var got struct {
+		Fences []struct {
+			ID       string
+			Geometry struct {
+				Type        string
+				Coordinates json.RawMessage
+			}
+			Properties struct{ Radius float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "fence", "list", "--fences", "plans")), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ id, kind, coords string }{
+		{"ride", "MultiLineString", `[[[-122.43,37.76],[-122.42,37.77]],[[-122.41,37.78],[-122.4,37.79]]]`},
+		{"route-7", "LineString", `[[-122.3937,37.7955],[-122.4192,37.7793]]`},
+	}
+	if len(got.Fences) != len(want) {
+		t.Fatalf("fence list after a GPX import: %+v, want %v", got.Fences, want)
+	}
+	for i, w := range want {
+		f := got.Fences[i]
+		var coords any
+		json.Unmarshal(f.Geometry.Coordinates, &coords)
+		compact, _ := json.Marshal(coords)
+		if f.ID != w.id || f.Geometry.Type != w.kind || string(compact) != w.coords || f.Properties.Radius != 250 {
+			t.Errorf("fence %d: %s %s %s radius %v; want %s %s %s radius 250", i, f.ID, f.Geometry.Type, compact, f.Properties.Radius, w.id, w.kind, w.coords)
+		}
+	}
+	for _, c := range []struct {
+		file, body string
+		args       []string
+		want       string
+	}{
+		{"unnamed.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><rte><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, nil, "route 2 has no name"},
+		{"badpoint.gpx", `<gpx><trk><name>t</name><trkseg><trkpt lat="1" lon="east"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, nil, `lon "east" is not a number`},
+		{"short.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/></rte></gpx>`, nil, "line has 1 positions"},
+		{"rows.csv", "id,lat,lon,radius\na,1,1,5km\n", []string{"--radius", "1km"}, "--radius-col"},
+		{"wide.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, []string{"--radius", "-1km"}, "--radius"},
+	} {
+		file := filepath.Join(dir, c.file)
+		os.WriteFile(file, []byte(c.body), 0o644)
+		args := append(append([]string{"fence", "import", "--fences", "bad"}, c.args...), file)
+		if _, stderr, code := ks(args...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("fence import %s: exit %d, %q; want an error naming %q", c.file, code, stderr, c.want)
+		}
+	}
+	if out, _, _ := ks("fence", "list", "--fences", "bad"); strings.Contains(out, "ok") || strings.Contains(out, "corridor") {
+		t.Errorf("a bad import stored fences: %s", out)
+	}
+}
