@@ -92,7 +92,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
 					fenceTTLFlag(),
 					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
-					&ucli.StringFlag{Name: "radius", Usage: "a GPX FILE's tracks and routes are corridors this `DISTANCE` either side (none: the lines themselves, roads), each named by its name"},
+					&ucli.StringFlag{Name: "radius", Usage: "a GPX FILE's tracks and routes (each named by its name), and a GeoJSON FILE's lines with no radius property, are corridors this `DISTANCE` either side (none: the lines themselves, roads)"},
 					&ucli.StringFlag{Name: "sector-cols", Usage: "a FILE's rows are sectors, their bearings in the columns `FROM,TO` (degrees clockwise from north, as fence put --sector takes them)"},
 					typedFlag(),
 					dryRunFlag(),
@@ -367,13 +367,20 @@ func fenceImport(c *ucli.Context) error {
 	defer in.close()
 	var fences []geo.Fence
 	gpx := in.format == "xml" && isGPX(in.in)
+	radius := 0.0 // --radius: lines' width
+	if c.IsSet("radius") {
+		if !gpx && in.format != "geojson" {
+			return usagef("--radius is the width of a GPX file's tracks and routes, or of a GeoJSON file's lines; a file of rows takes --radius-col")
+		}
+		if radius, err = parseDistance(c.String("radius")); err != nil {
+			return usageError{fmt.Errorf("--radius: %w", err)}
+		}
+	}
 	switch {
-	case c.IsSet("radius") && !gpx:
-		return usagef("--radius is a GPX file's tracks' and routes' width; a file of rows takes --radius-col")
 	case gpx:
-		fences, err = gpxImport(c, in)
+		fences, err = gpxImport(in, radius)
 	case in.format == "geojson":
-		fences, err = featureFences(c, in)
+		fences, err = featureFences(c, in, radius)
 	default:
 		fences, err = circleFences(c, in)
 	}
@@ -397,15 +404,8 @@ func fenceImport(c *ucli.Context) error {
 }
 
 // gpxImport reads a GPX file's tracks and routes as corridors (gpxFences),
-// --radius either side of them.
-func gpxImport(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
-	radius := 0.0
-	if c.IsSet("radius") {
-		var err error
-		if radius, err = parseDistance(c.String("radius")); err != nil {
-			return nil, usageError{fmt.Errorf("--radius: %w", err)}
-		}
-	}
+// radius metres either side of them.
+func gpxImport(in *importInput, radius float64) ([]geo.Fence, error) {
 	b, err := io.ReadAll(in.in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
@@ -414,8 +414,9 @@ func gpxImport(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 }
 
 // featureFences reads the fences of a GeoJSON FeatureCollection
-// (featureFence), all or none.
-func featureFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
+// (featureFence), all or none; a line with no radius property is a
+// corridor radius metres wide.
+func featureFences(c *ucli.Context, in *importInput, radius float64) ([]geo.Fence, error) {
 	b, err := io.ReadAll(in.in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
@@ -426,7 +427,7 @@ func featureFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 	}
 	fences := make([]geo.Fence, len(fc.Features))
 	for i, feat := range fc.Features {
-		f, err := featureFence(feat, c.String("id-property"))
+		f, err := featureFence(feat, c.String("id-property"), radius)
 		if err == nil {
 			err = f.Validate()
 		}
@@ -516,8 +517,9 @@ func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 }
 
 // featureFence is the fence a GeoJSON feature describes (see the top of
-// this file).
-func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err error) {
+// this file); a line with no radius property is a corridor radius metres
+// wide.
+func featureFence(feat *geojson.Feature, idProperty string, radius float64) (f geo.Fence, err error) {
 	var id any = feat.ID
 	if idProperty != "" {
 		id = feat.Properties[idProperty]
@@ -577,7 +579,7 @@ func featureFence(feat *geojson.Feature, idProperty string) (f geo.Fence, err er
 	case orb.Polygon, orb.MultiPolygon:
 		f.Polygon = g
 	case orb.LineString, orb.MultiLineString:
-		f.Corridor = &geo.Corridor{Line: g}
+		f.Corridor = &geo.Corridor{Line: g, Radius: radius}
 		if v, set := feat.Properties["radius"]; set {
 			r, ok := v.(float64)
 			if !ok {

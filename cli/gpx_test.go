@@ -115,7 +115,8 @@ func TestLineFromGPX(t *testing.T) {
 
 // TestFenceImportGPX: fence import reads a GPX file's tracks and routes
 // as corridors --radius wide, one fence each, named by its name (a track
-// of two segments a MultiLineString), all or none: an unnamed route, a
+// of two segments a MultiLineString), and a GeoJSON file's lines with no
+// radius of their own as --radius wide; all or none: an unnamed route, a
 // bad point, or --radius on a file of rows stores nothing.
 func TestFenceImportGPX(t *testing.T) {
 	dir := t.TempDir()
@@ -156,6 +157,30 @@ func TestFenceImportGPX(t *testing.T) {
 		if f.ID != w.id || f.Geometry.Type != w.kind || string(compact) != w.coords || f.Properties.Radius != 250 {
 			t.Errorf("fence %d: %s %s %s radius %v; want %s %s %s radius 250", i, f.ID, f.Geometry.Type, compact, f.Properties.Radius, w.id, w.kind, w.coords)
 		}
+	}
+	// A GeoJSON file's lines take --radius unless they have their own.
+	lines := filepath.Join(dir, "lines.geojson")
+	os.WriteFile(lines, []byte(`{"type":"FeatureCollection","features":[`+
+		`{"type":"Feature","id":"plain","geometry":{"type":"LineString","coordinates":[[1,1],[1,2]]},"properties":{}},`+
+		`{"type":"Feature","id":"own","geometry":{"type":"LineString","coordinates":[[2,1],[2,2]]},"properties":{"radius":50}},`+
+		`{"type":"Feature","id":"zone","geometry":{"type":"Point","coordinates":[3,1]},"properties":{"radius":70}}]}`), 0o644)
+	must("fence", "import", "--fences", "lines", "--radius", "100m", lines)
+	var imported struct {
+		Features []struct {
+			ID         string
+			Geometry   struct{ Type string }
+			Properties struct{ Radius float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "geojson", "fence", "list", "--fences", "lines")), &imported); err != nil {
+		t.Fatal(err)
+	}
+	radii := map[string]string{}
+	for _, f := range imported.Features {
+		radii[f.ID] = fmt.Sprintf("%s %g", f.Geometry.Type, f.Properties.Radius)
+	}
+	if want := map[string]string{"own": "LineString 50", "plain": "LineString 100", "zone": "Point 70"}; fmt.Sprint(radii) != fmt.Sprint(want) {
+		t.Errorf("a GeoJSON import with --radius 100m: %v, want %v", radii, want)
 	}
 	for _, c := range []struct {
 		file, body string
