@@ -734,17 +734,23 @@ func fenceRegion(f geo.Fence) string {
 // linePositions is the number of positions of a LineString or
 // MultiLineString.
 func linePositions(g orb.Geometry) int {
+	n := 0
+	for _, ls := range lineStrings(g) {
+		n += len(ls)
+	}
+	return n
+}
+
+// lineStrings is g, a LineString or MultiLineString, as the latter; nil
+// for anything else.
+func lineStrings(g orb.Geometry) orb.MultiLineString {
 	switch g := g.(type) {
 	case orb.LineString:
-		return len(g)
+		return orb.MultiLineString{g}
 	case orb.MultiLineString:
-		n := 0
-		for _, ls := range g {
-			n += len(ls)
-		}
-		return n
+		return g
 	}
-	return 0
+	return nil
 }
 
 func vertices(g orb.Geometry) int {

@@ -245,15 +245,8 @@ func writeFencesSVG(path string, fences []geo.Fence, at *[2]float64, held []stri
 // edge at right angles to it and its ends half circles, longitudes kept
 // within 180° of the point before so an edge across ±180° stays whole.
 func corridorShape(g orb.Geometry, metres float64) shape {
-	var lines orb.MultiLineString
-	switch g := g.(type) {
-	case orb.LineString:
-		lines = orb.MultiLineString{g}
-	case orb.MultiLineString:
-		lines = g
-	}
 	var out shape
-	for _, ls := range lines {
+	for _, ls := range lineStrings(g) {
 		var stroke [][2]float64
 		for i := range ls {
 			stroke = append(stroke, [2]float64{ls[i][0], ls[i][1]})

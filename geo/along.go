@@ -236,14 +236,11 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
 		return nil, fmt.Errorf("%w: radius %v must be a non-negative number of metres", ErrBadQuery, radius)
 	}
-	var lines orb.MultiLineString
+	lines := corridorLines(line)
 	switch g := line.(type) {
-	case orb.LineString:
-		lines = orb.MultiLineString{g}
-	case orb.MultiLineString:
-		lines = g
 	case nil:
 		return nil, fmt.Errorf("%w: no line given", ErrBadQuery)
+	case orb.LineString, orb.MultiLineString:
 	default:
 		return nil, fmt.Errorf("%w: a %s is not a LineString or MultiLineString", ErrBadQuery, g.GeoJSONType())
 	}
@@ -294,6 +291,18 @@ func newCorridor(line orb.Geometry, radius float64) (*corridor, error) {
 	}
 	c.setRadius(radius)
 	return c, nil
+}
+
+// corridorLines returns line, a LineString or a MultiLineString, as the
+// latter; nil for anything else.
+func corridorLines(line orb.Geometry) orb.MultiLineString {
+	switch g := line.(type) {
+	case orb.LineString:
+		return orb.MultiLineString{g}
+	case orb.MultiLineString:
+		return g
+	}
+	return nil
 }
 
 // setRadius makes c the corridor of radius metres about its line: its

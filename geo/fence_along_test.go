@@ -117,7 +117,7 @@ func fenceExtent(f Fence) (Point, float64) {
 	case f.Sector != nil:
 		return Point{Lat: f.Sector.Lat, Lon: f.Sector.Lon}, math.Min(f.Sector.Radius, math.Pi*EarthRadius)
 	case f.Corridor != nil: // each line's start, its length and the radius
-		lines := corridorLinesOf(f.Corridor)
+		lines := corridorLines(f.Corridor.Line)
 		c, extent := Point{Lat: lines[0][0].Lat(), Lon: lines[0][0].Lon()}, 0.0
 		for _, ls := range lines {
 			reach := vincenty(c.Lat, c.Lon, ls[0].Lat(), ls[0].Lon())

@@ -110,18 +110,6 @@ func (c *Corridor) regionValue() []byte {
 	return v
 }
 
-// corridorLines returns line, a LineString or a MultiLineString, as the
-// latter; nil for anything else.
-func corridorLines(line orb.Geometry) orb.MultiLineString {
-	switch g := line.(type) {
-	case orb.LineString:
-		return orb.MultiLineString{g}
-	case orb.MultiLineString:
-		return g
-	}
-	return nil
-}
-
 var errCorridorValue = errors.New("not a corridor's region")
 
 // decodeCorridor reads a corridor's regionValue back into its region.
@@ -129,7 +117,7 @@ func decodeCorridor(v []byte) (*corridor, error) {
 	if len(v) < 13 || v[0] != cellCorridor {
 		return nil, errCorridorValue
 	}
-	radius := math.Float64frombits(binary.BigEndian.Uint64(v[1:]))
+	radius := readFloat(v[1:])
 	n := binary.BigEndian.Uint32(v[9:])
 	rest := v[13:]
 	var lines orb.MultiLineString
@@ -144,9 +132,7 @@ func decodeCorridor(v []byte) (*corridor, error) {
 		}
 		ls := make(orb.LineString, m)
 		for i := range ls {
-			lat := math.Float64frombits(binary.BigEndian.Uint64(rest[16*i:]))
-			lon := math.Float64frombits(binary.BigEndian.Uint64(rest[16*i+8:]))
-			ls[i] = orb.Point{lon, lat}
+			ls[i] = orb.Point{readFloat(rest[16*i+8:]), readFloat(rest[16*i:])}
 		}
 		rest = rest[16*m:]
 		lines = append(lines, ls)
@@ -298,7 +284,9 @@ func splitAt180(e path) []path {
 // measured one by one, those whose latitudes all lie farther than the
 // radius from the point's skipped (no two points are nearer than their
 // latitudes' difference), with no corridor built. ok is false when v is
-// no corridor's, or one decodeCorridor refuses. Containing among 10,000
+// no corridor's, or one decodeCorridor refuses (whose checks it makes as
+// it reads, so a damaged key is refused even where a piece before the
+// damage held the point). Containing among 10,000
 // fences, half of them routes of 200 positions 20 km long
 // (BenchmarkFences, corridors=200), took 45–48 µs in memory when each
 // route met was decoded into its corridor, and 22–24 µs read in place;
@@ -307,14 +295,16 @@ func corridorValueHolds(v []byte, lat, lon float64) (held, ok bool) {
 	if len(v) < 13 || v[0] != cellCorridor {
 		return false, false
 	}
-	radius := math.Float64frombits(binary.BigEndian.Uint64(v[1:]))
+	radius := readFloat(v[1:])
 	if math.IsNaN(radius) || radius < 0 || math.IsInf(radius, 0) {
 		return false, false
 	}
 	lines := binary.BigEndian.Uint32(v[9:])
-	body := v[13:]
-	// First the whole value, as decodeCorridor would check it.
-	rest := body
+	rest := v[13:]
+	o := newRef(lat, lon).origin()
+	dLat := (radius*(1+1e-9) + 1e-6) / EarthRadius * 180 / math.Pi
+	// One pass: every position is checked as decodeCorridor checks it,
+	// and the line's pieces are measured until one holds the point.
 	for range lines {
 		if len(rest) < 4 {
 			return false, false
@@ -324,40 +314,29 @@ func corridorValueHolds(v []byte, lat, lon float64) (held, ok bool) {
 		if m < 2 || uint64(len(rest)) < 16*m {
 			return false, false
 		}
+		var prev Point
 		for i := range m {
-			if validate(readFloat(rest[16*i:]), readFloat(rest[16*i+8:])) != nil {
+			next := Point{Lat: readFloat(rest[16*i:]), Lon: readFloat(rest[16*i+8:])}
+			if validate(next.Lat, next.Lon) != nil {
 				return false, false
 			}
+			if i > 0 && !held {
+				eachPiece(newPath(prev, next), func(pc path) bool {
+					if lat < min(pc.lat0, pc.lat1)-dLat || lat > max(pc.lat0, pc.lat1)+dLat {
+						return true
+					}
+					held = pc.distanceFrom(o) <= radius
+					return !held
+				})
+			}
+			prev = next
 		}
 		rest = rest[16*m:]
 	}
 	if len(rest) != 0 || lines == 0 {
 		return false, false
 	}
-	o := newRef(lat, lon).origin()
-	dLat := (radius*(1+1e-9) + 1e-6) / EarthRadius * 180 / math.Pi
-	rest = body
-	for range lines {
-		m := int(binary.BigEndian.Uint32(rest))
-		rest = rest[4:]
-		prev := Point{Lat: readFloat(rest), Lon: readFloat(rest[8:])}
-		for i := 1; i < m && !held; i++ {
-			next := Point{Lat: readFloat(rest[16*i:]), Lon: readFloat(rest[16*i+8:])}
-			eachPiece(newPath(prev, next), func(pc path) bool {
-				if lat < min(pc.lat0, pc.lat1)-dLat || lat > max(pc.lat0, pc.lat1)+dLat {
-					return true
-				}
-				held = pc.distanceFrom(o) <= radius
-				return !held
-			})
-			prev = next
-		}
-		if held {
-			return true, true
-		}
-		rest = rest[16*m:]
-	}
-	return false, true
+	return held, true
 }
 
 // readFloat reads a big-endian float64 from b.

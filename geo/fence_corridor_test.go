@@ -28,26 +28,18 @@ func randomCorridor(r *rand.Rand, lat, lon float64) *Corridor {
 	return c
 }
 
-// corridorLinesOf is c's line as a MultiLineString.
-func corridorLinesOf(c *Corridor) orb.MultiLineString {
-	if ls, ok := c.Line.(orb.LineString); ok {
-		return orb.MultiLineString{ls}
-	}
-	return c.Line.(orb.MultiLineString)
-}
-
 // corridorHolds is the oracle for a point in a corridor, written apart
 // from along.go: its distance from the line by bruteLineDistance (to a
 // tenth of a micrometre) within the radius.
 func corridorHolds(c *Corridor, lat, lon float64) bool {
-	_, hi := bruteLineDistance(corridorLinesOf(c), lat, lon, 1e-7, c.Radius+1)
+	_, hi := bruteLineDistance(corridorLines(c.Line), lat, lon, 1e-7, c.Radius+1)
 	return hi <= c.Radius
 }
 
 // corridorGap is how far (lat, lon) lies from c's edge, in metres, to a
 // millimetre.
 func corridorGap(c *Corridor, lat, lon float64) float64 {
-	_, hi := bruteLineDistance(corridorLinesOf(c), lat, lon, 1e-4, math.Inf(1))
+	_, hi := bruteLineDistance(corridorLines(c.Line), lat, lon, 1e-4, math.Inf(1))
 	return math.Abs(hi - c.Radius)
 }
 
@@ -57,7 +49,7 @@ func corridorGap(c *Corridor, lat, lon float64) float64 {
 // radius to speak of, crosses them (linesCross).
 func corridorMeetsOracle(c *Corridor, lines orb.MultiLineString, radius float64) int {
 	const tol = 1e-3
-	own := corridorLinesOf(c)
+	own := corridorLines(c.Line)
 	if c.Radius+radius < 10*tol && linesCross(own, lines) {
 		return through
 	}
@@ -120,7 +112,7 @@ func linesCross(a, b orb.MultiLineString) bool {
 // the points at its radius on 16 bearings.
 func corridorSamples(c *Corridor, first bool) []Point {
 	var out []Point
-	for _, ls := range corridorLinesOf(c) {
+	for _, ls := range corridorLines(c.Line) {
 		if first {
 			out = append(out, Point{Lat: ls[0].Lat(), Lon: ls[0].Lon()})
 			continue
@@ -302,7 +294,7 @@ func TestCorridorValueHolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := corridorLinesOf(c)
+		lines := corridorLines(c.Line)
 		for range 40 {
 			// A point of the line, moved the radius less or more a hair.
 			ls := lines[r.IntN(len(lines))]

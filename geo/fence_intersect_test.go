@@ -116,11 +116,11 @@ func hotFences(r *rand.Rand, n int) ([]Point, []Fence) {
 func intersectOracle(a, f Fence) int {
 	switch {
 	case a.Corridor != nil && f.Corridor != nil:
-		return corridorMeetsOracle(f.Corridor, corridorLinesOf(a.Corridor), a.Corridor.Radius)
+		return corridorMeetsOracle(f.Corridor, corridorLines(a.Corridor.Line), a.Corridor.Radius)
 	case a.Corridor != nil:
-		return fenceAlongOracle(f, corridorLinesOf(a.Corridor), a.Corridor.Radius)
+		return fenceAlongOracle(f, corridorLines(a.Corridor.Line), a.Corridor.Radius)
 	case f.Corridor != nil:
-		return fenceAlongOracle(a, corridorLinesOf(f.Corridor), f.Corridor.Radius)
+		return fenceAlongOracle(a, corridorLines(f.Corridor.Line), f.Corridor.Radius)
 	case a.Sector != nil:
 		return sectorMeetsOracle(a.Sector, sectorSamples(a.Sector), sampleFence(f))
 	case f.Sector != nil:

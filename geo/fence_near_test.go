@@ -157,7 +157,7 @@ func distanceOracle(f Fence, p Point) (d, tol float64) {
 		return Distance(c.Lat, c.Lon, p.Lat, p.Lon) - c.Radius, 1e-3
 	}
 	if c := f.Corridor; c != nil { // outside it, its line's distance less the radius
-		lo, hi := bruteLineDistance(corridorLinesOf(c), p.Lat, p.Lon, 1e-4, math.Inf(1))
+		lo, hi := bruteLineDistance(corridorLines(c.Line), p.Lat, p.Lon, 1e-4, math.Inf(1))
 		return hi - c.Radius, hi - lo + 1e-3 + 1e-9*hi
 	}
 	if s := f.Sector; s != nil { // outside it, its distance is its boundary's

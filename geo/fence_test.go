@@ -116,7 +116,7 @@ func TestFencesAgainstBruteForce(t *testing.T) {
 					case f.Circle != nil:
 						probes = append(probes, Point{Lat: f.Circle.Lat, Lon: f.Circle.Lon})
 					case f.Corridor != nil: // its line's positions
-						for _, ls := range corridorLinesOf(f.Corridor) {
+						for _, ls := range corridorLines(f.Corridor.Line) {
 							for _, p := range ls {
 								probes = append(probes, Point{Lat: p.Lat(), Lon: p.Lon()})
 							}
