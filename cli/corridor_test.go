@@ -167,3 +167,63 @@ func TestFenceCorridors(t *testing.T) {
 		t.Errorf("a bad fence was stored: %s", out)
 	}
 }
+
+// TestFenceWithinCorridorArea: fence within --line --radius, the zones
+// wholly within a distance of a route, and fence within --fence naming a
+// corridor fence, against the oracle for circles and a straight route
+// (a capsule, convex: a circle lies in it exactly when its centre's
+// distance from the line plus its radius is within the corridor's);
+// fence intersecting --line gives fence along's answer.
+func TestFenceWithinCorridorArea(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "zones.db")
+	_, must := onDB(t, db)
+	r := rand.New(rand.NewPCG(43, 44))
+	line := [][2]float64{{2.30, 48.84}, {2.40, 48.87}}
+	const radius = 2_000.0
+	type circle struct{ lat, lon, radius float64 }
+	zones := map[string]circle{}
+	for i := range 60 {
+		t := r.Float64()
+		c := circle{lat: 48.84 + 0.03*t + r.NormFloat64()*0.015, lon: 2.30 + 0.10*t + r.NormFloat64()*0.02, radius: math.Round(50 + r.Float64()*1500)}
+		id := fmt.Sprintf("zone%02d", i)
+		zones[id] = c
+		must("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(c.lat), "--lon", fmt.Sprint(c.lon), "--radius", fmt.Sprintf("%gm", c.radius), id)
+	}
+	geojsonLine, _ := json.Marshal(map[string]any{"type": "LineString", "coordinates": line})
+	must("fence", "put", "--fences", "zones", "--line", string(geojsonLine), "--radius", fmt.Sprintf("%gm", radius), "route")
+	// The route as an area given, and as the stored fence: the same
+	// answer, which leaves the route itself out only when named.
+	var given, stored struct{ Fences []string }
+	if err := json.Unmarshal([]byte(must("-o", "json", "fence", "within", "--fences", "zones", "--line", string(geojsonLine), "--radius", fmt.Sprintf("%gm", radius))), &given); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "fence", "within", "--fences", "zones", "--fence", "route")), &stored); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(given.Fences, "route") || !slices.Equal(slices.DeleteFunc(slices.Clone(given.Fences), func(id string) bool { return id == "route" }), stored.Fences) {
+		t.Fatalf("fence within --line: %v; --fence route: %v", given.Fences, stored.Fences)
+	}
+	within, outside := 0, 0
+	for _, id := range slices.Sorted(maps.Keys(zones)) {
+		c := zones[id]
+		d, step := corridorDistance(line, c.lat, c.lon)
+		gap := d + c.radius - radius
+		switch got := slices.Contains(stored.Fences, id); {
+		case math.Abs(gap) <= step/2+5: // too near the edge for the oracle
+		case got != (gap < 0):
+			t.Errorf("%s (%.0f m round a centre %.0f m from the route): within %v, the oracle %v", id, c.radius, d, got, gap < 0)
+		case got:
+			within++
+		default:
+			outside++
+		}
+	}
+	if within < 5 || outside < 5 {
+		t.Fatalf("too few of one answer to mean much: %d within, %d not", within, outside)
+	}
+	// fence intersecting --line is fence along.
+	along := must("fence", "along", "--fences", "zones", "--line", string(geojsonLine), "--radius", "500m")
+	if got := must("fence", "intersecting", "--fences", "zones", "--line", string(geojsonLine), "--radius", "500m"); got != along {
+		t.Errorf("fence intersecting --line:\n%s\nfence along:\n%s", got, along)
+	}
+}

@@ -141,12 +141,12 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "intersecting",
-				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "the fences that share a point with an area (Tile38's INTERSECTS): a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash), a GeoJSON polygon (--polygon) or a corridor (--line, --radius: as fence along)",
 				UsageText: "keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 1km\n" +
 					"keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 2km --sector 45,135\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.StringFlag{Name: "buffer", Usage: "with a polygon (--polygon, or a polygon --fence): the fences within `DISTANCE` of it too (Tile38's INTERSECTS … BUFFER): 500m, 2km; bare numbers are metres"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
@@ -156,12 +156,13 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "within",
-				Usage: "the fences wholly inside an area (Tile38's WITHIN on a fence set), edges included: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash) or a GeoJSON polygon (--polygon)",
+				Usage: "the fences wholly inside an area (Tile38's WITHIN on a fence set), edges included: a circle (--lat, --lon, --radius) or a sector of it (--sector FROM,TO; with no --radius, the bearings alone), a box (--min-lat … --max-lon, or a map tile or geohash cell: --tile, --quadkey, --hash), a GeoJSON polygon (--polygon) or a corridor (--line, --radius: the fences wholly within a distance of a route)",
 				UsageText: "keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km\n" +
 					"keyspace fence within --fences zones --lat 37.775 --lon -122.415 --radius 10km --sector 300,60\n" +
 					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
+					"keyspace fence within --fences zones --line route.geojson --radius 2km   # the zones a route serves end to end\n" +
 					"keyspace fence within --fences zones --fence sf-box",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, sectorRegionFlags()...),
+				Flags: append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
@@ -219,7 +220,7 @@ func fenceRegionFlags() []ucli.Flag {
 	flags := sectorRegionFlags()
 	radius := slices.IndexFunc(flags, func(f ucli.Flag) bool { return f.Names()[0] == "radius" })
 	flags[radius] = &ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's or a sector's `DISTANCE` (500m, 2km, 1.5mi, 300ft), or a corridor's either side of its --line"}
-	return slices.Insert(flags, radius+1, ucli.Flag(&ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself; or a GPX file's tracks and routes), a route to keep to; no --radius for the line itself, a road that moves cross"}))
+	return slices.Insert(flags, radius+1, ucli.Flag(&ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself; or a GPX file's tracks and routes), a route; with no --radius, the line itself (a road)"}))
 }
 
 // sectorRegionFlags are regionFlags with --sector after the circle's.

@@ -238,7 +238,11 @@
 // great-circle sides have tests of their own (fence_sector.go), and for
 // Corridor fences, Along's region stored (fence_corridor.go: a corridor
 // meets what comes within its radius of its line, and lies within an
-// area whose boundary stays that far from its line); Near,
+// area whose boundary stays that far from its line), and corridors as
+// Within's area too, the fences wholly within a distance of a route
+// (fence_corridor_within.go: each fence's boundary searched for its
+// farthest point from the line, its inside for ground the line
+// encloses beyond the radius); Near,
 // which lie within a distance of a point, nearest first, with their
 // distances (fence_near.go); Along, which come within a distance of a
 // line, a route's zones (fence_along.go: Along's corridor as the area,

@@ -404,6 +404,34 @@ func ExampleFences_Within() {
 	// meeting: [mission soma] <nil>
 }
 
+// A Corridor is an area for Within: the delivery zones wholly within 2
+// km of a route (all of the first, none of the one the route only
+// passes, nor the one it encloses farther than 2 km from it).
+func ExampleFences_Within_corridor() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "harbour", Circle: &geo.Circle{Lat: 53.543, Lon: 9.97, Radius: 1500}},
+			{ID: "city", Circle: &geo.Circle{Lat: 53.555, Lon: 10.02, Radius: 3000}},
+			{ID: "park", Box: &geo.Box{MinLat: 53.575, MinLon: 9.95, MaxLat: 53.60, MaxLon: 10.00}},
+		})
+	})
+	// A loop: west along the harbour, north, east and back south; the
+	// park's middle lies more than 2 km from every side.
+	loop := orb.LineString{{10.05, 53.54}, {9.93, 53.54}, {9.93, 53.64}, {10.05, 53.64}, {10.05, 53.54}}
+	store.View(func(tx keyspace.Tx) error {
+		within, err := zones.Within(tx, geo.Fence{Corridor: &geo.Corridor{Line: loop, Radius: 2000}})
+		fmt.Println("within:", within, err)
+		meeting, err := zones.Along(tx, loop, 2000)
+		fmt.Println("meeting:", meeting, err)
+		return nil
+	})
+	// Output:
+	// within: [harbour] <nil>
+	// meeting: [city harbour park] <nil>
+}
+
 // A Sector is an area for Intersecting and Within, as Tile38's SECTOR
 // is: here, which zones a camera facing east-south-east sees within 3
 // km, and which it sees whole.

@@ -675,6 +675,24 @@ func BenchmarkFencesAlong(b *testing.B) {
 					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
 				})
 			}
+			// The same routes as Within's area: the fences wholly within
+			// the radius, each candidate's boundary and inside searched.
+			for _, radius := range []float64{1000, 10_000} {
+				b.Run(fmt.Sprintf("within/radius=%gm", radius), func(b *testing.B) {
+					found := 0
+					for i := 0; b.Loop(); i++ {
+						s.View(func(tx keyspace.Tx) error {
+							ids, err := fs.Within(tx, geo.Fence{Corridor: &geo.Corridor{Line: routes[i%len(routes)], Radius: radius}})
+							if err != nil {
+								b.Fatal(err)
+							}
+							found += len(ids)
+							return nil
+						})
+					}
+					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				})
+			}
 		})
 	}
 }

@@ -51,9 +51,8 @@ import (
 // its antipode (a side's part beyond the circle is farther than R from
 // L when K lies within the circle, which circle.holdsShape decides
 // first). A circle area is decided by the distance from its antipode to
-// K, as for every fence. A corridor is not an area Within takes:
-// whether a region lies within a line's corridor is a question about its
-// farthest point from the line, which no search here bounds.
+// K, as for every fence. A corridor as Within's area, the fences wholly
+// within a distance of a line, is fence_corridor_within.go's.
 
 // Corridor is the region within Radius metres of Line, an orb.LineString
 // or orb.MultiLineString of GeoJSON [lon, lat] positions whose edges are

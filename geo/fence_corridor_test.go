@@ -252,12 +252,12 @@ func TestFenceCorridorCases(t *testing.T) {
 	} {
 		askCase(t, held, c.name, c.area, c.want, (*Fences).Within)
 	}
-	// A corridor is no area for Within; a bad corridor is a bad fence.
+	// A bad corridor is a bad fence, and a bad area for Within.
 	s := keyspace.NewMemory()
 	s.Update(func(tx keyspace.Tx) error {
 		fs := NewFences("cases")
-		if _, err := fs.Within(tx, Fence{Corridor: road.Corridor}); !errors.Is(err, ErrBadFence) {
-			t.Errorf("Within a corridor: %v", err)
+		if _, err := fs.Within(tx, Fence{Corridor: &Corridor{Line: orb.LineString{{0, 0}}}}); !errors.Is(err, ErrBadFence) {
+			t.Errorf("Within a corridor of one position: %v", err)
 		}
 		for _, bad := range []*Corridor{
 			{Line: orb.LineString{{0, 0}}},

@@ -44,6 +44,8 @@ import (
 //     F's edges meet it, is tested a hair (withinNudge) to its outside
 //     side at its midpoint.
 //   - A or F is a sector: fence_sector.go.
+//   - A is a corridor: fence_corridor_within.go; F a corridor:
+//     fence_corridor.go.
 //
 // A's boundary on the sphere is not all of its edges in longitude and
 // latitude: a box or multipolygon across ±180° has edges along the seam
@@ -79,7 +81,8 @@ const withinTolerance = 1e-3
 const withinNudge = 1e-9
 
 // Within returns the ids of the fences that lie wholly inside area, in
-// order: a circle, a box, a polygon or a sector, as a Fence describes one (its id
+// order: a circle, a box, a polygon, a sector or a corridor (the fences
+// wholly within a distance of a line), as a Fence describes one (its id
 // and expiry are not needed). Edges count; fences that have expired are
 // left out. A bad area is an error wrapping ErrBadFence or
 // ErrInvalidPoint that reads nothing.
@@ -87,16 +90,18 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 	if area.ID == "" {
 		area.ID = "area" // for the region's errors
 	}
-	if area.Corridor != nil {
-		return nil, fs.wrap(fmt.Errorf("%w %q: Within's area is a circle, a box, a polygon or a sector, not a corridor", ErrBadFence, area.ID))
-	}
 	reg, err := area.region()
 	if err != nil {
 		return nil, fs.wrap(err)
 	}
-	inside := holder(shapeOf(reg))
+	a := shapeOf(reg)
+	budget := intersectCells
+	if a.corr != nil {
+		budget = alongFenceCells(a.corr)
+	}
+	inside := holder(a)
 	var out []string
-	err = fs.eachCandidate(tx, reg, intersectCells, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, budget, new(expiry.Clock), func(id string, f shape) error {
 		in, err := inside(f)
 		if err != nil {
 			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
@@ -115,6 +120,8 @@ func holder(a shape) func(f shape) (bool, error) {
 	switch {
 	case a.circle != nil:
 		return a.circle.holdsShape
+	case a.corr != nil:
+		return a.corr.holdsShape
 	case a.sector != nil:
 		return func(f shape) (bool, error) {
 			f, err := decodeRings(f)

@@ -30,7 +30,7 @@ func TestFenceWithin(t *testing.T) {
 		h := hot[i%len(hot)]
 		lat, lon := destination(h[0], h[1], r.Float64()*300_000, r.Float64()*2*math.Pi)
 		areas[i] = randomFence(r, "", lat, lon)
-		for areas[i].Corridor != nil { // not an area Within takes
+		for areas[i].Corridor != nil { // TestFenceWithinCorridor's
 			areas[i] = randomFence(r, "", lat, lon)
 		}
 		if i%3 == 0 { // bigger areas, to hold more fences
@@ -425,9 +425,6 @@ func FuzzShapeWithin(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 5))
 		a := randomFence(r, "a", lat, lon)
-		if a.Corridor != nil { // not an area Within takes
-			return
-		}
 		flat, flon := destination(lat, lon, d, β)
 		fence := smallFence(r, "f", flat, flon)
 		ra, err := a.region()
@@ -438,7 +435,12 @@ func FuzzShapeWithin(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := withinOracle(a, fence)
+		var v int
+		if a.Corridor != nil {
+			v = corridorWithinOracle(corridorLines(a.Corridor.Line), a.Corridor.Radius, fence)
+		} else {
+			v = withinOracle(a, fence)
+		}
 		shapes := []shape{shapeOf(rf)}
 		if pr, ok := rf.(polygonRegion); ok {
 			shapes = append(shapes, shape{rings: appendPolygon(nil, pr)})
@@ -450,8 +452,8 @@ func FuzzShapeWithin(f *testing.F) {
 				t.Fatal(err)
 			}
 			if v != grazes && got != (v == through) {
-				t.Fatalf("area (circle %+v, box %+v, polygon %v, sector %+v) and fence (circle %+v, box %+v, polygon %v, sector %+v, in place %v): Within says %v, the oracle %v",
-					a.Circle, a.Box, a.Polygon, a.Sector, fence.Circle, fence.Box, fence.Polygon, fence.Sector, s.rings != nil, got, v == through)
+				t.Fatalf("area (circle %+v, box %+v, polygon %v, sector %+v, corridor %+v) and fence (circle %+v, box %+v, polygon %v, sector %+v, corridor %+v, in place %v): Within says %v, the oracle %v",
+					a.Circle, a.Box, a.Polygon, a.Sector, a.Corridor, fence.Circle, fence.Box, fence.Polygon, fence.Sector, fence.Corridor, s.rings != nil, got, v == through)
 			}
 		}
 	})

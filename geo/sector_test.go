@@ -34,10 +34,10 @@ func bearing(lat1, lon1, lat2, lon2 float64) float64 {
 // micrometre, is in.
 func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool) {
 	d := Distance(lat, lon, p.Lat, p.Lon)
-	if !math.IsInf(radius, 1) && math.Abs(d-radius) <= 1e-9*radius+1e-6 {
-		return d <= radius, true
-	}
-	if d > radius {
+	// At the radius, within rounding: unsure, and in only if its
+	// bearing is (a point on the arc's circle beyond the sides is out).
+	atRadius := !math.IsInf(radius, 1) && math.Abs(d-radius) <= 1e-9*radius+1e-6
+	if d > radius && !atRadius {
 		return false, false
 	}
 	if d <= 1e-6 { // the apex: in every sector
@@ -45,7 +45,7 @@ func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool)
 	}
 	span := clockwise(from, to)
 	if span == 0 {
-		return true, false
+		return d <= radius, atRadius
 	}
 	turn := clockwise(from, bearing(lat, lon, p.Lat, p.Lon))
 	// A side is a great-circle arc: a point a bearing δ off it lies
@@ -54,7 +54,7 @@ func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool)
 		return EarthRadius * math.Abs(math.Sin(d/EarthRadius)*math.Sin(rad(δ)))
 	}
 	near := math.Min(math.Min(turn, 360-turn), math.Min(math.Abs(turn-span), 360-math.Abs(turn-span)))
-	return turn <= span, across(near) < 1e-3
+	return turn <= span && d <= radius, atRadius || across(near) < 1e-3
 }
 
 // sectorCase is a sector asked in the tests.
