@@ -21,8 +21,9 @@ import (
 func geoImportCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "import",
-		Usage: "import points from CSV or TSV (with a header, or --columns), NDJSON, JSON, GeoJSON or XML, compressed or not; all or nothing unless --skip-bad",
+		Usage: "import points from CSV or TSV (with a header, or --columns), NDJSON, JSON, GeoJSON or XML (a GPX file's waypoints among it), compressed or not; all or nothing unless --skip-bad",
 		UsageText: "keyspace geo import --index cities --id-col id --scope-cols country_code cities.csv\n" +
+			"keyspace geo import --index places saved.gpx   # waypoints, each named by its name\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
 			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson",
@@ -282,6 +283,9 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 		geojson: geojson, typed: c.Bool("typed")}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
+	}
+	if len(rows) > 0 && rows[0].gpx && !c.IsSet("id-col") {
+		spec.id = "name" // a waypoint's
 	}
 	if len(rows) == 0 || spec.geojson {
 		return spec, nil

@@ -3,8 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -18,7 +21,9 @@ import (
 // (rte, rtept) is a line, in the file's order; one line is a LineString,
 // more a MultiLineString. Waypoints (wpt) are no line and are left out.
 // fence import reads a GPX file as corridors, a fence for each track and
-// each route, named by its name.
+// each route, named by its name. An import of rows (geo import, fence
+// containing FILE, table import) reads its waypoints instead, a row each
+// (readGPX).
 // encoding/xml reads the file: GPX 1.0 and 1.1 name the same elements,
 // and their namespaces do not matter to a match by local name.
 
@@ -172,4 +177,114 @@ func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
 		}
 	}
 	return fences, nil
+}
+
+// readGPX reads the waypoints of a GPX document, whose gpx root element
+// d has just read, as rows (readXML's, for an import of points): a wpt
+// element a row, its lat and lon attributes and the text of each of its
+// child elements its fields (name, ele, time, desc, sym, …), a link's
+// href its "link" field; its extensions, and the document's tracks,
+// routes and metadata, are left out. A waypoint's name is its id unless
+// --id-col names another field (row.gpx). A row is named by the line its
+// start tag ends on; a child given twice, or one holding elements other
+// than a link's, is a bad row. A document with no waypoint is an error
+// that says where its tracks and routes go.
+func readGPX(ctx context.Context, d *xml.Decoder) ([]row, error) {
+	var rows []row
+	bad := func(r *row, err error) {
+		if r.bad == nil {
+			r.bad = err
+		}
+	}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil, errors.New("not a GPX document: its gpx element is not closed (nothing imported)")
+		}
+		if err != nil {
+			return nil, xmlError(d, err)
+		}
+		line, _ := d.InputPos()
+		switch t := tok.(type) {
+		case xml.EndElement: // the gpx element's
+			if len(rows) == 0 {
+				return nil, errors.New("a GPX document with no waypoint (wpt) to import: its tracks and routes are lines, for --line and fence import (nothing imported)")
+			}
+			return rows, nil
+		case xml.StartElement:
+			if t.Name.Local != "wpt" {
+				if err := d.Skip(); err != nil { // a track, a route, metadata
+					return nil, xmlError(d, err)
+				}
+				continue
+			}
+			if err := interrupted(ctx, len(rows)); err != nil {
+				return nil, err
+			}
+			r := row{line: line, gpx: true, fields: map[string]string{}}
+			for _, a := range t.Attr {
+				r.fields[a.Name.Local] = a.Value
+			}
+			if err := readWaypoint(d, &r, bad); err != nil {
+				return nil, xmlError(d, err)
+			}
+			rows = append(rows, r)
+		}
+	}
+}
+
+// readWaypoint reads the children of the wpt element d has just begun,
+// to its end, into r's fields (readGPX).
+func readWaypoint(d *xml.Decoder, r *row, bad func(*row, error)) error {
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.EndElement:
+			return nil
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				bad(r, fmt.Errorf("text inside the waypoint, outside its elements"))
+			}
+		case xml.StartElement:
+			name := t.Name.Local
+			var text string
+			switch name {
+			case "extensions":
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			case "link":
+				for _, a := range t.Attr {
+					if a.Name.Local == "href" {
+						text = a.Value
+					}
+				}
+				if err := d.Skip(); err != nil { // its text and type
+					return err
+				}
+			default:
+				var child struct {
+					Text  string `xml:",chardata"`
+					Inner []struct {
+						XMLName xml.Name
+					} `xml:",any"`
+				}
+				if err := d.DecodeElement(&child, &t); err != nil {
+					return err
+				}
+				if len(child.Inner) > 0 {
+					bad(r, fmt.Errorf("<%s> holds elements, not a value", name))
+				}
+				text = strings.TrimSpace(child.Text)
+			}
+			if _, twice := r.fields[name]; twice {
+				bad(r, fmt.Errorf("the waypoint has <%s> twice", name))
+			}
+			r.fields[name] = text
+		}
+	}
 }

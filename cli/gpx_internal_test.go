@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/xml"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -19,8 +21,10 @@ func FuzzGPX(f *testing.F) {
 	f.Add([]byte(`<gpx><trk><trkseg><trkpt lon="1"/></trkseg></trk></gpx>`))
 	f.Add([]byte(`<gpx><rte><name>r</name><rtept lat="91" lon="1"/><rtept lat="1" lon="NaN"/></rte></gpx>`))
 	f.Add([]byte(`{"type":"LineString"}`))
+	f.Add([]byte("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>a</name><link href=\"h\"><text>t</text></link><extensions><x/></extensions></wpt>\n<wpt lat=\"3\" lon=\"4\"><name>b</name><name>c</name></wpt></gpx>"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		isGPX(bufio.NewReader(bytes.NewReader(b)))
+		checkWaypointRows(t, b)
 		g, err := gpxLines(b, "f.gpx")
 		if err != nil {
 			return
@@ -47,4 +51,36 @@ func FuzzGPX(f *testing.F) {
 			t.Fatalf("%d lines in the fences, %d from gpxLines", n, len(lines))
 		}
 	})
+}
+
+// checkWaypointRows: an import reading b as XML gets, from a GPX
+// document, a row for each wpt element directly under its root, as
+// encoding/xml's Unmarshal counts them, each holding the lat and lon
+// attributes the element has; or an error.
+func checkWaypointRows(t *testing.T, b []byte) {
+	rows, err := readXML(context.Background(), bytes.NewReader(b))
+	if err != nil || len(rows) == 0 || !rows[0].gpx {
+		return
+	}
+	var doc struct {
+		XMLName xml.Name `xml:"gpx"`
+		Wpts    []struct {
+			Lat *string `xml:"lat,attr"`
+			Lon *string `xml:"lon,attr"`
+		} `xml:"wpt"`
+	}
+	if xml.Unmarshal(b, &doc) != nil {
+		return
+	}
+	if len(doc.Wpts) != len(rows) {
+		t.Fatalf("%d rows from %d waypoints", len(rows), len(doc.Wpts))
+	}
+	for i, r := range rows {
+		for name, want := range map[string]*string{"lat": doc.Wpts[i].Lat, "lon": doc.Wpts[i].Lon} {
+			got, ok := r.fields[name]
+			if !r.gpx || ok != (want != nil) || ok && got != *want {
+				t.Fatalf("row %d: %s %q (%v), the waypoint's %v", i, name, got, ok, want)
+			}
+		}
+	}
 }

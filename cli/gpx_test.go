@@ -204,3 +204,118 @@ func TestFenceImportGPX(t *testing.T) {
 		t.Errorf("a bad import stored fences: %s", out)
 	}
 }
+
+// TestGeoImportGPXWaypoints: geo import of a GPX file reads its
+// waypoints, a point each named by its name (or --id-col's field), its
+// other values the payload, against the values the file was written
+// with; its tracks, routes, metadata and a waypoint's extensions are
+// left out. A waypoint with no name, or a latitude out of range, is a
+// bad row named by its line, which stops the import (nothing imported)
+// or, with --skip-bad, is left out; a GPX document with no waypoint is
+// an error. fence containing reads the same file's waypoints.
+func TestGeoImportGPXWaypoints(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	ks, must := onDB(t, db)
+	r := rand.New(rand.NewPCG(63, 64))
+	type waypoint struct {
+		name     string
+		lat, lon float64
+		ele      int
+		sym      string
+		link     string
+	}
+	var wpts []waypoint
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+<metadata><name>a day out</name><link href="https://example.org"><text>x</text></link></metadata>
+`)
+	for i := range 40 {
+		w := waypoint{name: fmt.Sprintf("stop %d & more", i), lat: 45 + r.Float64(), lon: 7 + r.Float64(), ele: r.IntN(3000),
+			sym: []string{"Flag", "Pin"}[r.IntN(2)], link: fmt.Sprintf("https://example.org/%d", i)}
+		wpts = append(wpts, w)
+		fmt.Fprintf(&b, "<wpt lat=\"%v\" lon=\"%v\">\n  <ele>%d</ele><name>%s</name><sym>%s</sym>\n  <link href=\"%s\"><text>page</text></link><extensions><speed>3</speed></extensions>\n</wpt>\n",
+			w.lat, w.lon, w.ele, strings.ReplaceAll(w.name, "&", "&amp;"), w.sym, w.link)
+		if i == 20 {
+			b.WriteString(`<trk><name>walk</name><trkseg><trkpt lat="45" lon="7"/><trkpt lat="45.5" lon="7.5"/></trkseg></trk>` + "\n")
+		}
+	}
+	b.WriteString("<rte><rtept lat=\"45\" lon=\"7\"/><rtept lat=\"46\" lon=\"8\"/></rte>\n</gpx>\n")
+	file := filepath.Join(dir, "stops.gpx")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must("--quiet", "geo", "import", "--index", "stops", file)
+	var got struct {
+		Points []struct {
+			ID       string
+			Lat, Lon float64
+			Payload  map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "geo", "scan", "--index", "stops")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Points) != len(wpts) {
+		t.Fatalf("%d points imported from %d waypoints", len(got.Points), len(wpts))
+	}
+	byID := map[string]waypoint{}
+	for _, w := range wpts {
+		byID[w.name] = w
+	}
+	for _, p := range got.Points {
+		w, ok := byID[p.ID]
+		want := map[string]any{"ele": fmt.Sprint(w.ele), "sym": w.sym, "link": w.link}
+		if !ok || p.Lat != w.lat || p.Lon != w.lon || fmt.Sprint(p.Payload) != fmt.Sprint(want) {
+			t.Fatalf("point %+v; the waypoint %+v, payload %v", p, w, want)
+		}
+	}
+	// --id-col names another field; --typed keeps the elevation a number.
+	must("--quiet", "geo", "import", "--index", "bylink", "--id-col", "link", "--typed", file)
+	var one struct {
+		Results []struct{ Payload map[string]any }
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "geo", "get", "--index", "bylink", "https://example.org/7")), &one); err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Results) != 1 || one.Results[0].Payload["ele"] != float64(wpts[7].ele) || one.Results[0].Payload["name"] != wpts[7].name {
+		t.Fatalf("geo get by link: %+v, want ele %d and name %q", one, wpts[7].ele, wpts[7].name)
+	}
+	// fence containing reads the waypoints as the points to test.
+	must("fence", "put", "--fences", "zones", "--lat", fmt.Sprint(wpts[3].lat), "--lon", fmt.Sprint(wpts[3].lon), "--radius", "1m", "around-3")
+	if out := must("fence", "containing", "--fences", "zones", file); !strings.Contains(out, wpts[3].name) || !strings.Contains(out, "around-3") {
+		t.Errorf("fence containing %s: %s", file, out)
+	}
+	// Bad waypoints: by line; --skip-bad imports the rest.
+	bad := filepath.Join(dir, "bad.gpx")
+	os.WriteFile(bad, []byte("<gpx>\n<wpt lat=\"45\" lon=\"7\"><name>good</name></wpt>\n<wpt lat=\"45\" lon=\"7\"><ele>3</ele></wpt>\n<wpt lat=\"95\" lon=\"7\"><name>north</name></wpt>\n</gpx>\n"), 0o644)
+	for _, c := range []struct {
+		file, msg string
+	}{
+		{bad, "line 3"},
+		{writeTemp(t, dir, "none.gpx", `<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>`), "no waypoint"},
+		{writeTemp(t, dir, "twice.gpx", "<gpx>\n<wpt lat=\"1\" lon=\"1\"><name>a</name><name>b</name></wpt></gpx>"), "<name> twice"},
+		{writeTemp(t, dir, "broken.gpx", "<gpx>\n<wpt lat=\"1\" lon=\"1\"><name>a</wpt></gpx>"), "line 2"},
+	} {
+		if _, stderr, code := ks("geo", "import", "--index", "bad", c.file); code == 0 || !strings.Contains(stderr, c.msg) {
+			t.Errorf("geo import %s: exit %d, %q; want an error naming %q", filepath.Base(c.file), code, stderr, c.msg)
+		}
+	}
+	if _, stderr, code := ks("geo", "import", "--index", "bad", "--skip-bad", bad); code != 0 || !strings.Contains(stderr, "line 4") {
+		t.Errorf("geo import --skip-bad: exit %d, %q", code, stderr)
+	}
+	if out := must("geo", "scan", "--index", "bad"); !strings.Contains(out, "good") || strings.Contains(out, "north") || !strings.Contains(out, "1 point") {
+		t.Errorf("after --skip-bad: %s", out)
+	}
+}
+
+// writeTemp writes text to the file name in dir and returns its path.
+func writeTemp(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

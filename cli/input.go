@@ -45,6 +45,7 @@ import (
 type row struct {
 	line    int
 	feature bool    // a GeoJSON feature: line counts features
+	gpx     bool    // a GPX waypoint: its name is its id unless --id-col says
 	header  *header // CSV, TSV: the columns, shared
 	vals    []string
 	fields  map[string]string // XML
@@ -643,14 +644,13 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 		}
 		line, _ := d.InputPos()
 		if err != nil {
-			var se *xml.SyntaxError
-			if errors.As(err, &se) {
-				return nil, fmt.Errorf("line %d: %s (nothing imported)", se.Line, se.Msg)
-			}
-			return nil, fmt.Errorf("line %d: %w (nothing imported)", line, err)
+			return nil, xmlError(d, err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if depth == 0 && t.Name.Local == "gpx" {
+				return readGPX(ctx, d) // gpx.go
+			}
 			depth, root = depth+1, true
 			switch {
 			case depth == 2:
@@ -684,6 +684,17 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 			}
 		}
 	}
+}
+
+// xmlError is err, met reading the XML d decodes, as an import's error:
+// a syntax error by its line, another by the line d had reached.
+func xmlError(d *xml.Decoder, err error) error {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("line %d: %s (nothing imported)", se.Line, se.Msg)
+	}
+	line, _ := d.InputPos()
+	return fmt.Errorf("line %d: %w (nothing imported)", line, err)
 }
 
 // namedColumns reads --columns, the names of a CSV's or TSV's columns for

@@ -34,7 +34,7 @@ var formatUsage = map[string]string{
 	"ndjson":  "ndjson (an object a line)",
 	"json":    "json (an array of objects; --each for nested ones)",
 	"geojson": "geojson (a FeatureCollection of points)",
-	"xml":     "xml (each element under the root a row, its attributes the fields)",
+	"xml":     "xml (each element under the root a row, its attributes the fields; a GPX file's waypoints)",
 }
 
 // formatFlag is an import's --format, naming the formats it reads.
@@ -44,7 +44,7 @@ func formatFlag(formats ...string) ucli.Flag {
 		names = append(names, formatUsage[f])
 	}
 	return &ucli.StringFlag{Name: "format", Usage: strings.Join(names, ", ") + "; gzip or bzip2 compressed or not",
-		DefaultText: "from the FILE's name (.csv, .tsv, .ndjson or .jsonl, .geojson, .xml or .osm, any of them .gz or .bz2), else from its first bytes"}
+		DefaultText: "from the FILE's name (.csv, .tsv, .ndjson or .jsonl, .geojson, .xml, .osm or .gpx, any of them .gz or .bz2), else from its first bytes"}
 }
 
 // decompressed returns in uncompressed when it starts as a gzip stream
@@ -101,7 +101,7 @@ func formatByName(name string) string {
 		return "ndjson"
 	case ".geojson":
 		return "geojson"
-	case ".xml", ".osm":
+	case ".xml", ".osm", ".gpx":
 		return "xml"
 	}
 	return ""

@@ -175,10 +175,11 @@ func circleEdge(c *circle) (cv curve, ok bool) {
 // the top of this file; length(t0, t1) bounds the ground length of the
 // curve between t0 and t1.
 func (c *corridor) holdsCurve(at func(t float64) (lat, lon float64), length func(t0, t1 float64) float64, lo, hi float64) bool {
-	// Distances beyond the reach are +Inf: such a point is a witness.
+	// Distances beyond the reach are +Inf: such a point is a witness. A
+	// corridor's piece may run past ±180°: its points are wrapped back.
 	dist := func(t float64) float64 {
 		lat, lon := at(t)
-		return c.distance(lat, lon, c.reach)
+		return c.distance(lat, wrap(lon), c.reach)
 	}
 	type piece struct{ t0, t1, d0, d1 float64 }
 	d0, d1 := dist(lo), dist(hi)
@@ -217,13 +218,13 @@ func (c *corridor) holdsCurve(at func(t float64) (lat, lon float64), length func
 // at the top of this file.
 func (c *corridor) holdsArea(f shape) bool {
 	var cells []rect
-	for _, iv := range f.reg.boundingBox().lonIntervals() {
-		b := f.reg.boundingBox()
+	b := f.reg.boundingBox()
+	for _, iv := range b.lonIntervals() {
 		// Cells of at most 90° of longitude: the corridor's classify
 		// bounds a cell by a circle round its centre.
 		n := max(1, int(math.Ceil((iv[1]-iv[0])/90)))
+		w := (iv[1] - iv[0]) / float64(n)
 		for i := range n {
-			w := (iv[1] - iv[0]) / float64(n)
 			cells = append(cells, rect{MinLat: b.MinLat, MaxLat: b.MaxLat, MinLon: iv[0] + float64(i)*w, MaxLon: iv[0] + float64(i+1)*w})
 		}
 	}

@@ -366,6 +366,8 @@ func TestFenceWithinCorridorCases(t *testing.T) {
 		{ID: "between the twins", Corridor: &Corridor{Line: orb.LineString{{10.5, deg(30_000)}, {11.5, deg(30_000)}}, Radius: 25_000}},
 		{ID: "past the twins", Corridor: &Corridor{Line: orb.LineString{{10.5, deg(30_000)}, {11.5, deg(30_000)}}, Radius: 75_000}},
 		{ID: "box over ±180°", Box: &Box{MinLat: 10 - deg(10_000), MinLon: 179.5, MaxLat: 10 + deg(10_000), MaxLon: -179.5}},
+		{ID: "road over ±180°", Corridor: &Corridor{Line: orb.LineString{{179.5, 10}, {-179.5, 10}}}},
+		{ID: "route over ±180°", Corridor: &Corridor{Line: orb.LineString{{179.5, 10}, {-179.5, 10}}, Radius: 15_000}},
 		{ID: "box past it", Box: &Box{MinLat: 10 - deg(10_000), MinLon: 179.5, MaxLat: 10 + deg(25_000), MaxLon: -179.5}},
 		{ID: "pole's circle", Circle: &Circle{Lat: 90, Lon: 0, Radius: 15_000}},
 		{ID: "wider pole's circle", Circle: &Circle{Lat: 90, Lon: 0, Radius: 25_000}},
@@ -377,7 +379,7 @@ func TestFenceWithinCorridorCases(t *testing.T) {
 	}{
 		{"a loop", loop, []string{"loop's side"}},
 		{"twin lines", twin, []string{"between the twins"}},
-		{"across ±180°", dateline, []string{"box over ±180°"}},
+		{"across ±180°", dateline, []string{"box over ±180°", "road over ±180°", "route over ±180°"}},
 		{"to the pole", polar, []string{"pole's circle"}},
 	} {
 		askCase(t, fences, c.name, c.area, c.want, (*Fences).Within)

@@ -53,8 +53,18 @@ import (
 // ±180° among them, are tested: a piece of the seam lies inside the box,
 // so if it meets B the box does too.
 
-// intersectCells is the covering budget of an Intersecting area.
+// intersectCells is the covering budget of an Intersecting or Within
+// area.
 const intersectCells = 4
+
+// areaCells is the covering budget of the area a for Intersecting and
+// Within: intersectCells, or a corridor's by the length of its line.
+func areaCells(a shape) int {
+	if a.corr != nil {
+		return alongFenceCells(a.corr)
+	}
+	return intersectCells
+}
 
 // Intersecting returns the ids of the fences that share at least one
 // point with area, in order: a circle, a box, a polygon, a sector or a
@@ -71,14 +81,10 @@ func (fs *Fences) Intersecting(tx keyspace.Tx, area Fence) ([]string, error) {
 		return nil, fs.wrap(err)
 	}
 	a := shapeOf(reg)
-	budget := intersectCells
-	if a.corr != nil { // a long line's cells
-		budget = alongFenceCells(a.corr)
-	}
 	var out []string
 	// A polygon fence's stored rings are met in place, on the edges of
 	// the bands the area reaches.
-	err = fs.eachCandidate(tx, reg, budget, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, areaCells(a), new(expiry.Clock), func(id string, f shape) error {
 		meets := false
 		if f.rings != nil {
 			var err error

@@ -95,13 +95,9 @@ func (fs *Fences) Within(tx keyspace.Tx, area Fence) ([]string, error) {
 		return nil, fs.wrap(err)
 	}
 	a := shapeOf(reg)
-	budget := intersectCells
-	if a.corr != nil {
-		budget = alongFenceCells(a.corr)
-	}
 	inside := holder(a)
 	var out []string
-	err = fs.eachCandidate(tx, reg, budget, new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachCandidate(tx, reg, areaCells(a), new(expiry.Clock), func(id string, f shape) error {
 		in, err := inside(f)
 		if err != nil {
 			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))

@@ -40,21 +40,18 @@ func sectorOracle(lat, lon, radius, from, to float64, p Point) (in, unsure bool)
 	if d > radius && !atRadius {
 		return false, false
 	}
-	if d <= 1e-6 { // the apex: in every sector
-		return true, false
+	inBearings, nearSide := true, false
+	if span := clockwise(from, to); d > 1e-6 && span != 0 { // not the apex, in every sector
+		turn := clockwise(from, bearing(lat, lon, p.Lat, p.Lon))
+		// A side is a great-circle arc: a point a bearing δ off it lies
+		// about R·sin d·sin δ across.
+		across := func(δ float64) float64 {
+			return EarthRadius * math.Abs(math.Sin(d/EarthRadius)*math.Sin(rad(δ)))
+		}
+		near := math.Min(math.Min(turn, 360-turn), math.Min(math.Abs(turn-span), 360-math.Abs(turn-span)))
+		inBearings, nearSide = turn <= span, across(near) < 1e-3
 	}
-	span := clockwise(from, to)
-	if span == 0 {
-		return d <= radius, atRadius
-	}
-	turn := clockwise(from, bearing(lat, lon, p.Lat, p.Lon))
-	// A side is a great-circle arc: a point a bearing δ off it lies
-	// about R·sin d·sin δ across.
-	across := func(δ float64) float64 {
-		return EarthRadius * math.Abs(math.Sin(d/EarthRadius)*math.Sin(rad(δ)))
-	}
-	near := math.Min(math.Min(turn, 360-turn), math.Min(math.Abs(turn-span), 360-math.Abs(turn-span)))
-	return turn <= span && d <= radius, atRadius || across(near) < 1e-3
+	return inBearings && d <= radius, atRadius || nearSide
 }
 
 // sectorCase is a sector asked in the tests.
