@@ -101,7 +101,7 @@ func benchPoints(c *ucli.Context) ([]bench.Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	points, err := rowPoints(geo.NewIndex("bench"), rows, spec, bad, time.Time{})
+	points, _, err := rowPoints(geo.NewIndex("bench"), rows, spec, bad, time.Time{}, false)
 	if err != nil {
 		return nil, err
 	}

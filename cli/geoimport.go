@@ -15,6 +15,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -26,7 +27,8 @@ func geoImportCommand() *ucli.Command {
 			"keyspace geo import --index places saved.gpx   # waypoints, each named by its name\n" +
 			"cat points.ndjson | keyspace geo import --index fleet --format ndjson -\n" +
 			"keyspace geo import --index fleet --fences zones positions.csv > crossings.ndjson\n" +
-			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson",
+			"keyspace geo import --index fleet --roam 200m positions.csv > meetings.ndjson\n" +
+			"keyspace geo import --index fleet --moves --fences zones ride.gpx   # replay a GPS track through the fences",
 		ArgsUsage: "FILE|-",
 		Flags: slices.Concat([]ucli.Flag{indexFlag()}, pointFileFlags("the"), []ucli.Flag{
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
@@ -37,6 +39,7 @@ func geoImportCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "expires-col", Usage: "the `COLUMN` of when each point expires (RFC 3339, as geo scan exports it; empty for never)"},
 			&ucli.StringFlag{Name: "fences", Usage: "print, as NDJSON, the crossings each point's move makes through the fence set `NAME` (written in the same transaction)"},
 			&ucli.StringFlag{Name: "roam", Usage: "print, as NDJSON, the other points each point's move came within `DISTANCE` of, left or stayed near, all moves of the batch made (Tile38's roaming geofences)"},
+			&ucli.BoolFlag{Name: "moves", Usage: "each row a move of its point, in the file's order, so that ids repeat (a log of GPS fixes; a GPX file's track points, each a move of its track's point): the point ends where its last row puts it, and --fences and --roam print each move's crossings and meetings with the row's place"},
 			detectFlag(),
 		}, onlyIfFlags()),
 		Action: geoImport,
@@ -78,11 +81,13 @@ func pointRows(c *ucli.Context) ([]row, columnSpec, *badRows, error) {
 }
 
 // rowPoints makes rows the points of ix, each expiring at expires unless
-// that is zero. A row that is no point, or repeats an earlier row's id
-// (it would move that point, and leave one where the file has two), is a
+// that is zero, and says where each was read (row.where). A row that is
+// no point, or repeats an earlier row's id (it would move that point,
+// and leave one where the file has two) unless the rows are moves, is a
 // bad row: noted with --skip-bad, else the error that stops the import.
-func rowPoints(ix *geo.Index, rows []row, spec columnSpec, bad *badRows, expires time.Time) ([]geo.Point, error) {
+func rowPoints(ix *geo.Index, rows []row, spec columnSpec, bad *badRows, expires time.Time, moves bool) ([]geo.Point, []string, error) {
 	var points []geo.Point
+	var where []string
 	firstAt := map[string]string{} // where each id was first read
 	for _, r := range rows {
 		p, err := spec.point(r)
@@ -92,22 +97,22 @@ func rowPoints(ix *geo.Index, rows []row, spec columnSpec, bad *badRows, expires
 		if err == nil {
 			err = ix.Validate(p) // what the CLI's parse leaves to the index: an id too long for a key
 		}
-		if err == nil {
+		if err == nil && !moves {
 			if first, seen := firstAt[p.ID]; seen {
-				err = fmt.Errorf("id %q repeats %s", p.ID, first)
+				err = fmt.Errorf("id %q repeats %s (--moves takes rows as moves of their points)", p.ID, first)
 			} else {
 				firstAt[p.ID] = r.where()
 			}
 		}
 		if err != nil {
 			if err := bad.add(r.where(), err); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
-		points = append(points, p)
+		points, where = append(points, p), append(where, r.where())
 	}
-	return points, nil
+	return points, where, nil
 }
 
 func geoImport(c *ucli.Context) error {
@@ -123,7 +128,8 @@ func geoImport(c *ucli.Context) error {
 		return usagef("--ttl and --expires-col both say when points expire; give one")
 	}
 	ix := geo.NewIndex(c.String("index"))
-	points, err := rowPoints(ix, rows, spec, bad, expires)
+	moves := c.Bool("moves")
+	points, where, err := rowPoints(ix, rows, spec, bad, expires, moves)
 	if err != nil {
 		return err
 	}
@@ -135,6 +141,9 @@ func geoImport(c *ucli.Context) error {
 	only, err := parseOnlyIf(c)
 	if err != nil {
 		return err
+	}
+	if moves && only != everyPoint {
+		return usagef("--moves moves points again and again; --nx and --xx say which points one write may make or move")
 	}
 	leftOut := 0 // points --nx or --xx left out
 	var radius float64
@@ -154,6 +163,10 @@ func geoImport(c *ucli.Context) error {
 	err = s.UpdateContext(c.Context, func(tx keyspace.Tx) error {
 		var err error
 		if points, leftOut, err = only.kept(tx, ix, points); err != nil {
+			return err
+		}
+		if moves {
+			crossings, meetings, err = replayMoves(tx, ix, c.String("fences"), fences, roam, radius, points, bar)
 			return err
 		}
 		// Where the points were, before the import moves them.
@@ -197,7 +210,10 @@ func geoImport(c *ucli.Context) error {
 		for i := range meetings {
 			meetings[i] = keep.meetings(meetings[i])
 		}
-		if err := writeNDJSON(c.App.Writer, movesOf(points, crossings, meetings)); err != nil {
+		if !moves {
+			where = nil // a point is its id's one row
+		}
+		if err := writeNDJSON(c.App.Writer, movesOf(points, where, crossings, meetings)); err != nil {
 			return err
 		}
 	}
@@ -205,7 +221,15 @@ func geoImport(c *ucli.Context) error {
 	if leftOut > 0 {
 		notes = append(notes, only.leftOut(leftOut))
 	}
-	reportImport(c, count(len(points), "point"), ix.Name(), bad.rows, notes...)
+	imported := count(len(points), "point")
+	if moves {
+		ids := map[string]bool{}
+		for _, p := range points {
+			ids[p.ID] = true
+		}
+		imported = count(len(points), "move") + " of " + count(len(ids), "point")
+	}
+	reportImport(c, imported, ix.Name(), bad.rows, notes...)
 	return nil
 }
 
@@ -241,20 +265,70 @@ func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []g
 	return out, nil
 }
 
-// pointMoves is a line of geo import's NDJSON: what one point's move did.
+// replayMoves writes points one by one, in order, each a move of its
+// point from where the one before left it (geo import --moves): with
+// fences, the crossings of each move through the fence set named
+// fenceSet; with roam, the points each came within radius of, left or
+// stayed near.
+func replayMoves(tx keyspace.Tx, ix *geo.Index, fenceSet string, fences, roam bool, radius float64, points []geo.Point, bar *progressbar.ProgressBar) (crossings [][]geo.Crossing, meetings [][]geo.Meeting, err error) {
+	fs := geo.NewFences(fenceSet)
+	if fences {
+		if err := requireFences(fs, tx); err != nil {
+			return nil, nil, err
+		}
+		crossings = make([][]geo.Crossing, len(points))
+	}
+	if roam {
+		meetings = make([][]geo.Meeting, len(points))
+	}
+	for i := range points {
+		p := &points[i]
+		var before *geo.Point
+		if fences {
+			switch old, err := ix.Get(tx, p.ID); {
+			case err == nil:
+				before = &old
+			case !errors.Is(err, keyspace.ErrNotFound):
+				return nil, nil, err
+			}
+		}
+		if roam {
+			meetings[i], err = ix.PutRoaming(tx, *p, radius)
+		} else {
+			err = ix.Put(tx, *p)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if fences {
+			if crossings[i], err = fs.Crossings(tx, before, p); err != nil {
+				return nil, nil, err
+			}
+		}
+		bar.Set(i + 1)
+	}
+	return crossings, meetings, nil
+}
+
+// pointMoves is a line of geo import's NDJSON: what one point's move did,
+// and with --moves where its row was.
 type pointMoves struct {
 	ID        string         `json:"id"`
+	Row       string         `json:"row,omitempty"`
 	Crossings []jsonCrossing `json:"crossings,omitempty"`
 	Meetings  []jsonMeeting  `json:"meetings,omitempty"`
 }
 
 // movesOf is a line for each point whose move crossed a fence or met a
-// point, in the order of the input; crossings or meetings may be nil
-// (not asked for).
-func movesOf(points []geo.Point, crossings [][]geo.Crossing, meetings [][]geo.Meeting) []pointMoves {
+// point, in the order of the input, with where its row was when where
+// is not nil; crossings or meetings may be nil (not asked for).
+func movesOf(points []geo.Point, where []string, crossings [][]geo.Crossing, meetings [][]geo.Meeting) []pointMoves {
 	var out []pointMoves
 	for i, p := range points {
 		m := pointMoves{ID: p.ID}
+		if where != nil {
+			m.Row = where[i]
+		}
 		if crossings != nil && len(crossings[i]) > 0 {
 			m.Crossings = newPointCrossings(p.ID, crossings[i]).Crossings
 		}
@@ -284,8 +358,8 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}
-	if len(rows) > 0 && rows[0].gpx && !c.IsSet("id-col") {
-		spec.id = "name" // a waypoint's
+	if len(rows) > 0 && rows[0].gpx != notGPX && !c.IsSet("id-col") {
+		spec.id = rows[0].gpx.idField()
 	}
 	if len(rows) == 0 || spec.geojson {
 		return spec, nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,23 +180,38 @@ func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
 	return fences, nil
 }
 
-// readGPX reads the waypoints of a GPX document, whose gpx root element
-// d has just read, as rows (readXML's, for an import of points): a wpt
-// element a row, its lat and lon attributes and the text of each of its
-// child elements its fields (name, ele, time, desc, sym, …), a link's
-// href its "link" field; its extensions, and the document's tracks,
-// routes and metadata, are left out. A waypoint's name is its id unless
-// --id-col names another field (row.gpx). A row is named by the line its
-// start tag ends on; a child given twice, or one holding elements other
-// than a link's, is a bad row. A document with no waypoint is an error
-// that says where its tracks and routes go.
+// gpxKind is what a row read from a GPX document is.
+type gpxKind uint8
+
+const (
+	notGPX     gpxKind = iota
+	waypoint           // a wpt: a place, named by its name
+	trackPoint         // a trkpt: a move of its track's point (geo import --moves)
+)
+
+// idField is the field that names a GPX row's point unless --id-col
+// says: a waypoint's name, a track point's track.
+func (k gpxKind) idField() string {
+	if k == trackPoint {
+		return "track"
+	}
+	return "name"
+}
+
+// readGPX reads the waypoints and track points of a GPX document, whose
+// gpx root element d has just read, as rows (readXML's, for an import):
+// a wpt or trkpt element a row, its lat and lon attributes and the text
+// of each of its child elements its fields (name, ele, time, desc, sym,
+// …), its first link's href its "link" field; its extensions are left
+// out, and so are the document's routes and metadata. A track point's
+// "track" field is its track's name ("track N" for the Nth track when it
+// has none). An import takes the waypoints, or with geo import --moves
+// the track points (gpxRows). A row is named by the line its start tag
+// ends on; a child given twice (but a link, of which GPX allows many),
+// or one holding elements other than a link's, is a bad row.
 func readGPX(ctx context.Context, d *xml.Decoder) ([]row, error) {
 	var rows []row
-	bad := func(r *row, err error) {
-		if r.bad == nil {
-			r.bad = err
-		}
-	}
+	tracks := 0
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -207,35 +223,114 @@ func readGPX(ctx context.Context, d *xml.Decoder) ([]row, error) {
 		line, _ := d.InputPos()
 		switch t := tok.(type) {
 		case xml.EndElement: // the gpx element's
-			if len(rows) == 0 {
-				return nil, errors.New("a GPX document with no waypoint (wpt) to import: its tracks and routes are lines, for --line and fence import (nothing imported)")
-			}
 			return rows, nil
 		case xml.StartElement:
-			if t.Name.Local != "wpt" {
-				if err := d.Skip(); err != nil { // a track, a route, metadata
+			switch t.Name.Local {
+			case "wpt":
+				r, err := readGPXPoint(ctx, d, t, line, waypoint, len(rows))
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r)
+			case "trk":
+				tracks++
+				if rows, err = readTrack(ctx, d, rows, tracks); err != nil {
+					return nil, err
+				}
+			default: // a route, metadata
+				if err := d.Skip(); err != nil {
 					return nil, xmlError(d, err)
 				}
-				continue
 			}
-			if err := interrupted(ctx, len(rows)); err != nil {
-				return nil, err
-			}
-			r := row{line: line, gpx: true, fields: map[string]string{}}
-			for _, a := range t.Attr {
-				r.fields[a.Name.Local] = a.Value
-			}
-			if err := readWaypoint(d, &r, bad); err != nil {
-				return nil, xmlError(d, err)
-			}
-			rows = append(rows, r)
 		}
 	}
 }
 
-// readWaypoint reads the children of the wpt element d has just begun,
-// to its end, into r's fields (readGPX).
-func readWaypoint(d *xml.Decoder, r *row, bad func(*row, error)) error {
+// readTrack reads the points of the nth trk element, which d has just
+// begun, to its end, appending them to rows (readGPX).
+func readTrack(ctx context.Context, d *xml.Decoder, rows []row, n int) ([]row, error) {
+	name := "" // its last <name>'s
+	from := len(rows)
+	depth := 1 // in trk
+	for depth > 0 {
+		tok, err := d.Token()
+		if err != nil {
+			return nil, xmlError(d, err)
+		}
+		line, _ := d.InputPos()
+		switch t := tok.(type) {
+		case xml.EndElement:
+			depth--
+		case xml.StartElement:
+			switch {
+			case depth == 1 && t.Name.Local == "name":
+				if err := d.DecodeElement(&name, &t); err != nil {
+					return nil, xmlError(d, err)
+				}
+			case depth == 1 && t.Name.Local == "trkseg":
+				depth++
+			case depth == 2 && t.Name.Local == "trkpt":
+				r, err := readGPXPoint(ctx, d, t, line, trackPoint, len(rows))
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r)
+			default:
+				if err := d.Skip(); err != nil {
+					return nil, xmlError(d, err)
+				}
+			}
+		}
+	}
+	if name = strings.TrimSpace(name); name == "" {
+		name = fmt.Sprintf("track %d", n)
+	}
+	for i := from; i < len(rows); i++ {
+		if _, twice := rows[i].fields["track"]; twice {
+			rows[i].markBad(errors.New("the track point has a <track> element, which would hide its track's name"))
+		}
+		rows[i].fields["track"] = name
+	}
+	return rows, nil
+}
+
+// readGPXPoint reads the wpt or trkpt element start, which d has just
+// begun on line, as a row of kind; read is how many rows came before.
+func readGPXPoint(ctx context.Context, d *xml.Decoder, start xml.StartElement, line int, kind gpxKind, read int) (row, error) {
+	if err := interrupted(ctx, read); err != nil {
+		return row{}, err
+	}
+	r := row{line: line, gpx: kind, fields: map[string]string{}}
+	for _, a := range start.Attr {
+		r.fields[a.Name.Local] = a.Value
+	}
+	if err := readWaypoint(d, &r); err != nil {
+		return row{}, xmlError(d, err)
+	}
+	return r, nil
+}
+
+// gpxRows is the rows of a GPX document an import takes: its track
+// points for moves (geo import --moves), else its waypoints. None is an
+// error that says where the others go.
+func gpxRows(rows []row, moves bool) ([]row, error) {
+	want := waypoint
+	if moves {
+		want = trackPoint
+	}
+	rows = slices.DeleteFunc(rows, func(r row) bool { return r.gpx != want })
+	switch {
+	case len(rows) > 0:
+		return rows, nil
+	case moves:
+		return nil, errors.New("a GPX document with no track point (trkpt) for --moves: its waypoints are places, imported without it (nothing imported)")
+	}
+	return nil, errors.New("a GPX document with no waypoint (wpt) to import: its tracks are moves for geo import --moves, and lines for --line and fence import (nothing imported)")
+}
+
+// readWaypoint reads the children of the wpt or trkpt element d has just
+// begun, to its end, into r's fields (readGPX).
+func readWaypoint(d *xml.Decoder, r *row) error {
 	for {
 		tok, err := d.Token()
 		if err != nil {
@@ -246,7 +341,7 @@ func readWaypoint(d *xml.Decoder, r *row, bad func(*row, error)) error {
 			return nil
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
-				bad(r, fmt.Errorf("text inside the waypoint, outside its elements"))
+				r.markBad(errors.New("text inside the waypoint, outside its elements"))
 			}
 		case xml.StartElement:
 			name := t.Name.Local
@@ -258,13 +353,16 @@ func readWaypoint(d *xml.Decoder, r *row, bad func(*row, error)) error {
 				}
 				continue
 			case "link":
+				if err := d.Skip(); err != nil { // its text and type
+					return err
+				}
+				if _, seen := r.fields[name]; seen {
+					continue // a later link
+				}
 				for _, a := range t.Attr {
 					if a.Name.Local == "href" {
 						text = a.Value
 					}
-				}
-				if err := d.Skip(); err != nil { // its text and type
-					return err
 				}
 			default:
 				var child struct {
@@ -277,12 +375,12 @@ func readWaypoint(d *xml.Decoder, r *row, bad func(*row, error)) error {
 					return err
 				}
 				if len(child.Inner) > 0 {
-					bad(r, fmt.Errorf("<%s> holds elements, not a value", name))
+					r.markBad(fmt.Errorf("<%s> holds elements, not a value", name))
 				}
 				text = strings.TrimSpace(child.Text)
 			}
 			if _, twice := r.fields[name]; twice {
-				bad(r, fmt.Errorf("the waypoint has <%s> twice", name))
+				r.markBad(fmt.Errorf("the waypoint has <%s> twice", name))
 			}
 			r.fields[name] = text
 		}

@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/paulmach/orb"
@@ -21,6 +24,7 @@ func FuzzGPX(f *testing.F) {
 	f.Add([]byte(`<gpx><trk><trkseg><trkpt lon="1"/></trkseg></trk></gpx>`))
 	f.Add([]byte(`<gpx><rte><name>r</name><rtept lat="91" lon="1"/><rtept lat="1" lon="NaN"/></rte></gpx>`))
 	f.Add([]byte(`{"type":"LineString"}`))
+	f.Add([]byte("<gpx><trk><name> a </name><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg><trkseg/></trk><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>t</time></trkpt></trkseg></trk><wpt lat=\"1\" lon=\"1\"/></gpx>"))
 	f.Add([]byte("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>a</name><link href=\"h\"><text>t</text></link><extensions><x/></extensions></wpt>\n<wpt lat=\"3\" lon=\"4\"><name>b</name><name>c</name></wpt></gpx>"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		isGPX(bufio.NewReader(bytes.NewReader(b)))
@@ -58,8 +62,8 @@ func FuzzGPX(f *testing.F) {
 // encoding/xml's Unmarshal counts them, each holding the lat and lon
 // attributes the element has; or an error.
 func checkWaypointRows(t *testing.T, b []byte) {
-	rows, err := readXML(context.Background(), bytes.NewReader(b))
-	if err != nil || len(rows) == 0 || !rows[0].gpx {
+	rows, err := readXML(context.Background(), bytes.NewReader(b), false)
+	if err != nil || len(rows) == 0 || rows[0].gpx == notGPX {
 		return
 	}
 	var doc struct {
@@ -75,10 +79,46 @@ func checkWaypointRows(t *testing.T, b []byte) {
 	if len(doc.Wpts) != len(rows) {
 		t.Fatalf("%d rows from %d waypoints", len(rows), len(doc.Wpts))
 	}
+	// With moves, a row for each trkpt of each track segment, named by
+	// its track.
+	var tracks struct {
+		XMLName xml.Name `xml:"gpx"`
+		Trks    []struct {
+			Name string `xml:"name"`
+			Segs []struct {
+				Pts []struct{} `xml:"trkpt"`
+			} `xml:"trkseg"`
+		} `xml:"trk"`
+	}
+	if xml.Unmarshal(b, &tracks) == nil {
+		var want []string
+		for i, trk := range tracks.Trks {
+			name := strings.TrimSpace(trk.Name)
+			if name == "" {
+				name = fmt.Sprintf("track %d", i+1)
+			}
+			for _, seg := range trk.Segs {
+				for range seg.Pts {
+					want = append(want, name)
+				}
+			}
+		}
+		moves, err := readXML(context.Background(), bytes.NewReader(b), true)
+		var got []string
+		for _, r := range moves {
+			if r.gpx != trackPoint {
+				t.Fatalf("a move's row of kind %d", r.gpx)
+			}
+			got = append(got, r.fields["track"])
+		}
+		if (err == nil) != (len(want) > 0) || err == nil && !slices.Equal(got, want) {
+			t.Fatalf("track points %q, %v; the document's %q", got, err, want)
+		}
+	}
 	for i, r := range rows {
 		for name, want := range map[string]*string{"lat": doc.Wpts[i].Lat, "lon": doc.Wpts[i].Lon} {
 			got, ok := r.fields[name]
-			if !r.gpx || ok != (want != nil) || ok && got != *want {
+			if r.gpx != waypoint || ok != (want != nil) || ok && got != *want {
 				t.Fatalf("row %d: %s %q (%v), the waypoint's %v", i, name, got, ok, want)
 			}
 		}

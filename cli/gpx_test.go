@@ -207,9 +207,9 @@ func TestFenceImportGPX(t *testing.T) {
 
 // TestGeoImportGPXWaypoints: geo import of a GPX file reads its
 // waypoints, a point each named by its name (or --id-col's field), its
-// other values the payload, against the values the file was written
-// with; its tracks, routes, metadata and a waypoint's extensions are
-// left out. A waypoint with no name, or a latitude out of range, is a
+// other values the payload (its first link's href among them), against
+// the values the file was written with; its tracks, routes, metadata and
+// a waypoint's extensions are left out. A waypoint with no name, or a latitude out of range, is a
 // bad row named by its line, which stops the import (nothing imported)
 // or, with --skip-bad, is left out; a GPX document with no waypoint is
 // an error. fence containing reads the same file's waypoints.
@@ -235,7 +235,7 @@ func TestGeoImportGPXWaypoints(t *testing.T) {
 		w := waypoint{name: fmt.Sprintf("stop %d & more", i), lat: 45 + r.Float64(), lon: 7 + r.Float64(), ele: r.IntN(3000),
 			sym: []string{"Flag", "Pin"}[r.IntN(2)], link: fmt.Sprintf("https://example.org/%d", i)}
 		wpts = append(wpts, w)
-		fmt.Fprintf(&b, "<wpt lat=\"%v\" lon=\"%v\">\n  <ele>%d</ele><name>%s</name><sym>%s</sym>\n  <link href=\"%s\"><text>page</text></link><extensions><speed>3</speed></extensions>\n</wpt>\n",
+		fmt.Fprintf(&b, "<wpt lat=\"%v\" lon=\"%v\">\n  <ele>%d</ele><name>%s</name><sym>%s</sym>\n  <link href=\"%s\"><text>page</text></link><link href=\"https://example.org/more\"/><extensions><speed>3</speed></extensions>\n</wpt>\n",
 			w.lat, w.lon, w.ele, strings.ReplaceAll(w.name, "&", "&amp;"), w.sym, w.link)
 		if i == 20 {
 			b.WriteString(`<trk><name>walk</name><trkseg><trkpt lat="45" lon="7"/><trkpt lat="45.5" lon="7.5"/></trkseg></trk>` + "\n")

@@ -45,7 +45,7 @@ import (
 type row struct {
 	line    int
 	feature bool    // a GeoJSON feature: line counts features
-	gpx     bool    // a GPX waypoint: its name is its id unless --id-col says
+	gpx     gpxKind // a GPX waypoint's or track point's (readGPX)
 	header  *header // CSV, TSV: the columns, shared
 	vals    []string
 	fields  map[string]string // XML
@@ -60,6 +60,14 @@ type row struct {
 	id      string     // GeoJSON feature id
 	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
 	bad     error      // why the reader could not read the row (an XML element holding text)
+}
+
+// markBad makes r a bad row for err, unless it is one already: the
+// first reason stays.
+func (r *row) markBad(err error) {
+	if r.bad == nil {
+		r.bad = err
+	}
 }
 
 // header is a CSV's or TSV's columns and where each is in a row.
@@ -369,7 +377,7 @@ func (ii *importInput) rows(c *ucli.Context) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := readRows(c.Context, ii.in, ii.format, columns, each)
+	rows, err := readRows(c.Context, ii.in, ii.format, columns, each, c.Bool("moves"))
 	if err != nil && ii.guessed {
 		return nil, fmt.Errorf("%s, read as %s (from its first bytes; --format names another): %w", ii.name, ii.format, err)
 	}
@@ -443,8 +451,9 @@ func openInput(c *ucli.Context, path string) (*bufio.Reader, string, func(), err
 // readRows reads every record of the input, with its line number,
 // stopping at a row boundary once ctx is cancelled (Ctrl-C). columns
 // names a CSV's or TSV's columns when its first line is not a header;
-// each is the path to a JSON document's rows (--each).
-func readRows(ctx context.Context, in io.Reader, format string, columns []string, each jsonPath) ([]row, error) {
+// each is the path to a JSON document's rows (--each); moves takes a GPX
+// document's track points rather than its waypoints (gpxRows).
+func readRows(ctx context.Context, in io.Reader, format string, columns []string, each jsonPath, moves bool) ([]row, error) {
 	if columns != nil && format != "csv" && format != "tsv" {
 		return nil, usagef("--columns names the columns of a CSV or TSV without a header, not of --format %s", format)
 	}
@@ -503,7 +512,7 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 	case "json":
 		return readJSON(ctx, in, each)
 	case "xml":
-		return readXML(ctx, in)
+		return readXML(ctx, in, moves)
 	}
 	return nil, usagef("--format %q: want %s", format, strings.Join(importFormats, ", "))
 }
@@ -623,17 +632,15 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 // leaves out). A row is named by the line its start tag ends on. Text or
 // other elements inside a row would be left out of it, and an attribute
 // or tag given twice would lose one of its values, so such a row is bad;
-// a document that is not well-formed XML is an error.
-func readXML(ctx context.Context, in io.Reader) ([]row, error) {
+// a document that is not well-formed XML is an error. A GPX document
+// (its root gpx) is read as its waypoints, or with moves its track
+// points (gpx.go).
+func readXML(ctx context.Context, in io.Reader, moves bool) ([]row, error) {
 	d := xml.NewDecoder(in)
 	var rows []row
 	depth, root := 0, false
 	// rowBad marks the row being read bad, keeping the first reason.
-	rowBad := func(err error) {
-		if r := &rows[len(rows)-1]; r.bad == nil {
-			r.bad = err
-		}
-	}
+	rowBad := func(err error) { rows[len(rows)-1].markBad(err) }
 	for {
 		tok, err := d.Token()
 		if err == io.EOF && !root {
@@ -649,7 +656,11 @@ func readXML(ctx context.Context, in io.Reader) ([]row, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 && t.Name.Local == "gpx" {
-				return readGPX(ctx, d) // gpx.go
+				rows, err := readGPX(ctx, d) // gpx.go
+				if err != nil {
+					return nil, err
+				}
+				return gpxRows(rows, moves)
 			}
 			depth, root = depth+1, true
 			switch {
