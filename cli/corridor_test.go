@@ -227,3 +227,46 @@ func TestFenceWithinCorridorArea(t *testing.T) {
 		t.Errorf("fence intersecting --line:\n%s\nfence along:\n%s", got, along)
 	}
 }
+
+// TestFenceAlongInOrder: fence along --in-order names the fences a drive
+// along the parallel 45°N passes in the order it reaches them, each at
+// the distance along the parallel to where it enters the circle (its
+// centre's, on the route, less the radius; within 2 m), with payloads
+// in JSON; a circle off the route by more than --radius is not named.
+func TestFenceAlongInOrder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tolls.db")
+	_, must := onDB(t, db)
+	centres := map[string][2]float64{"t-a": {7.30, 600}, "t-b": {7.10, 900}, "t-c": {7.22, 300}, "t-d": {7.45, 1500}}
+	for id, c := range centres {
+		must("fence", "put", "--fences", "tolls", "--lat", "45", "--lon", fmt.Sprint(c[0]), "--radius", fmt.Sprintf("%gm", c[1]), "--payload", fmt.Sprintf(`{"toll":%q}`, id), id)
+	}
+	must("fence", "put", "--fences", "tolls", "--lat", "45.05", "--lon", "7.2", "--radius", "1km", "off-route") // 5.6 km north
+	line := `{"type":"LineString","coordinates":[[7.0,45],[7.5,45]]}`
+	var got struct {
+		Fences []struct {
+			ID      string
+			At      float64 `json:"at_m"`
+			Payload struct{ Toll string }
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "fence", "along", "--fences", "tolls", "--line", line, "--radius", "100m", "--in-order", "--payloads")), &got); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, f := range got.Fences {
+		order = append(order, f.ID)
+		c := centres[f.ID]
+		// Along the parallel: R·cos 45°·Δλ to the centre, less the radius
+		// and --radius.
+		want := geo.EarthRadius*math.Cos(math.Pi/4)*(c[0]-7.0)*math.Pi/180 - c[1] - 100
+		if math.Abs(f.At-want) > 2 || f.Payload.Toll != f.ID {
+			t.Errorf("%s at %.2f m, payload %+v; want %.2f m", f.ID, f.At, f.Payload, want)
+		}
+	}
+	if want := []string{"t-b", "t-c", "t-a", "t-d"}; !slices.Equal(order, want) {
+		t.Errorf("fence along --in-order: %v, want %v", order, want)
+	}
+	if out := must("fence", "along", "--fences", "tolls", "--line", line, "--radius", "100m", "--in-order"); !strings.HasPrefix(out, "FENCE  AT\nt-b") {
+		t.Errorf("the table:\n%s", out)
+	}
+}

@@ -173,10 +173,12 @@ func fenceCommand() *ucli.Command {
 				Name:  "along",
 				Usage: "the fences within a distance of a GeoJSON LineString or MultiLineString (a route, a flight plan; Tile38's INTERSECTS … BUFFER on a fence set); with no --radius, the fences the line passes through or touches",
 				UsageText: "keyspace fence along --fences zones --line route.geojson\n" +
+					"keyspace fence along --fences tolls --line drive.gpx --in-order   # the toll zones of a drive, in order, and where each begins\n" +
 					"keyspace fence along --fences airspace --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 5km --payloads",
 				Flags: []ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Value: "0", Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
+					&ucli.BoolFlag{Name: "in-order", Usage: "the fences in the order the line reaches them, each with how far along the line it first comes within --radius"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
 				},
@@ -979,49 +981,11 @@ func fenceNear(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		type nearJSON struct {
-			ID        string          `json:"id"`
-			DistanceM float64         `json:"distance_m"`
-			Payload   json.RawMessage `json:"payload,omitempty"`
-		}
-		out := make([]nearJSON, len(near))
-		ids := make([]string, len(near))
+		ids, distances := make([]string, len(near)), make([]float64, len(near))
 		for i, n := range near {
-			out[i], ids[i] = nearJSON{ID: n.ID, DistanceM: n.Distance}, n.ID
+			ids[i], distances[i] = n.ID, n.Distance
 		}
-		payloads := c.Bool("payloads")
-		if payloads {
-			refs, err := withPayloads(fs, tx, ids, nil)
-			if err != nil {
-				return err
-			}
-			for i := range out {
-				out[i].Payload = refs[i].Payload
-			}
-		}
-		if format == "json" {
-			return writeJSON(c.App.Writer, struct {
-				Fences []nearJSON `json:"fences"`
-			}{out})
-		}
-		tw := newTable(c.App.Writer)
-		fmt.Fprint(tw, "FENCE\tDISTANCE")
-		if payloads {
-			fmt.Fprint(tw, "\tPAYLOAD")
-		}
-		fmt.Fprintln(tw)
-		for _, n := range out {
-			fmt.Fprintf(tw, "%s\t%s", n.ID, formatDistance(n.DistanceM))
-			if payloads {
-				fmt.Fprintf(tw, "\t%s", payloadCell(n.Payload))
-			}
-			fmt.Fprintln(tw)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(c.App.Writer, count(len(out), "fence"))
-		return err
+		return writeFenceDistances(c, format, fs, tx, ids, distances, "DISTANCE", "distance_m")
 	})
 }
 
@@ -1116,8 +1080,17 @@ func fenceAlong(c *ucli.Context) error {
 		if err := requireFences(fs, tx); err != nil {
 			return err
 		}
-		ids, err := fs.Along(tx, line, radius)
-		if err != nil {
+		var ids []string
+		var at []float64
+		if c.Bool("in-order") {
+			passed, err := fs.Passed(tx, line, radius)
+			if err != nil {
+				return err
+			}
+			for _, p := range passed {
+				ids, at = append(ids, p.ID), append(at, p.At)
+			}
+		} else if ids, err = fs.Along(tx, line, radius); err != nil {
 			return err
 		}
 		if path := c.String("svg"); path != "" {
@@ -1131,8 +1104,81 @@ func fenceAlong(c *ucli.Context) error {
 				return err
 			}
 		}
+		if at != nil {
+			return writeFenceDistances(c, format, fs, tx, ids, at, "AT", "at_m")
+		}
 		return writeFenceIDs(c, format, fs, tx, ids)
 	})
+}
+
+// writeFenceDistances prints fences with a distance each (fence near's
+// from the point, fence along --in-order's along the route): a table
+// whose distance column is named column, or JSON whose member is key;
+// with --payloads, each with its payload.
+func writeFenceDistances(c *ucli.Context, format string, fs *geo.Fences, tx keyspace.Tx, ids []string, distances []float64, column, key string) error {
+	payloads := c.Bool("payloads")
+	var refs []fenceRef
+	if payloads {
+		var err error
+		if refs, err = withPayloads(fs, tx, ids, nil); err != nil {
+			return err
+		}
+	}
+	if format == "json" {
+		out := make([]fenceDistance, len(ids))
+		for i, id := range ids {
+			out[i] = fenceDistance{id: id, key: key, distance: distances[i]}
+			if payloads {
+				out[i].payload = refs[i].Payload
+			}
+		}
+		return writeJSON(c.App.Writer, struct {
+			Fences []fenceDistance `json:"fences"`
+		}{out})
+	}
+	tw := newTable(c.App.Writer)
+	fmt.Fprint(tw, "FENCE\t"+column)
+	if payloads {
+		fmt.Fprint(tw, "\tPAYLOAD")
+	}
+	fmt.Fprintln(tw)
+	for i, id := range ids {
+		fmt.Fprintf(tw, "%s\t%s", id, formatDistance(distances[i]))
+		if payloads {
+			fmt.Fprintf(tw, "\t%s", payloadCell(refs[i].Payload))
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(c.App.Writer, count(len(ids), "fence"))
+	return err
+}
+
+// fenceDistance is a fence and a distance as JSON: {"id": …, key: …,
+// "payload": …}, in that order, the payload only when it has one.
+type fenceDistance struct {
+	id, key  string
+	distance float64
+	payload  json.RawMessage
+}
+
+func (f fenceDistance) MarshalJSON() ([]byte, error) {
+	id, err := json.Marshal(f.id)
+	if err != nil {
+		return nil, err
+	}
+	key, _ := json.Marshal(f.key)
+	d, err := json.Marshal(f.distance)
+	if err != nil {
+		return nil, err
+	}
+	b := fmt.Appendf(nil, `{"id":%s,%s:%s`, id, key, d)
+	if len(f.payload) > 0 {
+		b = fmt.Appendf(b, `,"payload":%s`, f.payload)
+	}
+	return append(b, '}'), nil
 }
 
 // writeFenceIDs prints the fences ids found, a line each and their count

@@ -246,7 +246,9 @@
 // which lie within a distance of a point, nearest first, with their
 // distances (fence_near.go); Along, which come within a distance of a
 // line, a route's zones (fence_along.go: Along's corridor as the area,
-// each candidate's boundary searched by branch and bound), and
+// each candidate's boundary searched by branch and bound), or Passed,
+// the same in the order the line reaches them, each with how far along
+// it (fence_passed.go), and
 // NearPolygon, which come within a distance of a polygon.
 //
 // A fence put with Expires (a Tile38 hook set with EX) is gone for

@@ -516,6 +516,33 @@ func ExampleFences_Along() {
 	// within 5 km: [berkeley downtown-sf oakland sf]
 }
 
+// The zones a drive from the Ferry Building over the Bay Bridge to
+// Oakland enters, in the order it enters them and how far along it each
+// begins.
+func ExampleFences_Passed() {
+	store := keyspace.NewMemory()
+	zones := geo.NewFences("zones")
+	store.Update(func(tx keyspace.Tx) error {
+		return zones.PutAll(tx, []geo.Fence{
+			{ID: "downtown-sf", Circle: &geo.Circle{Lat: 37.7749, Lon: -122.4194, Radius: 5000}},
+			{ID: "sf", Box: &geo.Box{MinLat: 37.70, MinLon: -122.52, MaxLat: 37.82, MaxLon: -122.35}},
+			{ID: "oakland", Circle: &geo.Circle{Lat: 37.8044, Lon: -122.2712, Radius: 4000}},
+		})
+	})
+	route := orb.LineString{{-122.3964, 37.7879}, {-122.3600, 37.8100}, {-122.2712, 37.8044}} // [lon, lat]
+	store.View(func(tx keyspace.Tx) error {
+		passed, err := zones.Passed(tx, route, 0)
+		for _, p := range passed {
+			fmt.Printf("%s at %.1f km\n", p.ID, p.At/1000)
+		}
+		return err
+	})
+	// Output:
+	// downtown-sf at 0.0 km
+	// sf at 0.0 km
+	// oakland at 7.9 km
+}
+
 // The zones that touch a district, and those within 1 km of it
 // (Tile38's INTERSECTS zones BUFFER 1000 OBJECT {Polygon}): the school
 // zone's circle lies 760 m beyond the district's eastern edge (its

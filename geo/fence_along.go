@@ -89,17 +89,26 @@ func (fs *Fences) Along(tx keyspace.Tx, line orb.Geometry, radius float64) ([]st
 		return nil, fs.wrap(err)
 	}
 	var out []string
-	err = fs.eachCandidate(tx, c, alongFenceCells(c), new(expiry.Clock), func(id string, f shape) error {
+	err = fs.eachAlong(tx, c, func(id string, _ shape) error {
+		out = append(out, id)
+		return nil
+	})
+	return out, err
+}
+
+// eachAlong calls fn with each fence, in id order, that comes within
+// the radius of c's line (Along's answer).
+func (fs *Fences) eachAlong(tx keyspace.Tx, c *corridor, fn func(id string, f shape) error) error {
+	return fs.eachCandidate(tx, c, alongFenceCells(c), new(expiry.Clock), func(id string, f shape) error {
 		near, err := c.reaches(f)
 		if err != nil {
 			return fs.wrap(fmt.Errorf("%w: fence %s: %v", keyspace.ErrCorrupt, errctx.Quote(id), err))
 		}
 		if near {
-			out = append(out, id)
+			return fn(id, f)
 		}
 		return nil
 	})
-	return out, err
 }
 
 // reaches reports whether some point of the fence f lies within the

@@ -675,6 +675,22 @@ func BenchmarkFencesAlong(b *testing.B) {
 					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
 				})
 			}
+			// The same routes' fences in the order the route reaches them
+			// (Passed: Along, then a search along the route for each).
+			b.Run("in-order/radius=1000m", func(b *testing.B) {
+				found := 0
+				for i := 0; b.Loop(); i++ {
+					s.View(func(tx keyspace.Tx) error {
+						passed, err := fs.Passed(tx, routes[i%len(routes)], 1000)
+						if err != nil {
+							b.Fatal(err)
+						}
+						found += len(passed)
+						return nil
+					})
+				}
+				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+			})
 			// The same routes as Within's area: the fences wholly within
 			// the radius, each candidate's boundary and inside searched.
 			for _, radius := range []float64{1000, 10_000} {
