@@ -555,5 +555,36 @@ func FuzzFenceAlong(f *testing.F) {
 			t.Fatalf("line %v, radius %v m, and fence (circle %+v, box %+v, sector %+v, polygon %v): reaches says %v, the oracle %v",
 				lines, radius, fence.Circle, fence.Box, fence.Sector, fence.Polygon, got, v == through)
 		}
+		if got && len(c.pieces) <= 10 {
+			checkFirstReach(t, c, fence, shapeOf(reg), radius)
+		}
 	})
+}
+
+// checkFirstReach: where Passed puts the line's first point within
+// radius of the fence (firstReach) lies within radius of it (a
+// millimetre allowed, and distanceOracle's own tolerance), and no point
+// of the line before it, of 16 a piece, lies surely within radius less a
+// millimetre.
+func checkFirstReach(t *testing.T, c *corridor, fence Fence, f shape, radius float64) {
+	t.Helper()
+	i, at := firstReach(c, f, radius)
+	dist := func(pc path, t float64) (float64, float64) {
+		lat, lon := pc.at(t)
+		return distanceOracle(fence, Point{Lat: lat, Lon: wrap(lon)})
+	}
+	if d, tol := dist(c.pieces[i].path, at); d > radius+tol+1e-3 {
+		t.Fatalf("fence %s, radius %v m: the first point within it, piece %d at %v, lies %v m from the fence", describeFence(fence), radius, i, at, d)
+	}
+	for j := 0; j <= i; j++ {
+		for k := range 16 {
+			u := float64(k) / 16
+			if j == i && u >= at {
+				break
+			}
+			if d, tol := dist(c.pieces[j].path, u); d+tol < radius-1e-3 {
+				t.Fatalf("fence %s, radius %v m: piece %d at %v (%v m from it) comes before the first point within it, piece %d at %v", describeFence(fence), radius, j, u, d, i, at)
+			}
+		}
+	}
 }

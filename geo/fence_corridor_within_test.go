@@ -4,13 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"testing"
-	"time"
 
-	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/storetest"
 	"github.com/paulmach/orb"
 )
 
@@ -268,38 +263,7 @@ func TestFenceWithinCorridor(t *testing.T) {
 			t.Errorf("too few of one answer for %ss to mean much: %d within, %d not", kind, n[through], n[misses])
 		}
 	}
-	stored := slices.Clone(fences)
-	stored = append(stored, Fence{ID: "expired", Circle: &Circle{Lat: 45, Lon: 10, Radius: 1}, Expires: time.Now().Add(-time.Hour)})
-	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
-		fs := NewFences("zones")
-		if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, stored) }); err != nil {
-			t.Fatal(err)
-		}
-		s.View(func(tx keyspace.Tx) error {
-			for i, a := range areas {
-				got, err := fs.Within(tx, a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				meeting, err := fs.Intersecting(tx, a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, id := range got {
-					if !slices.Contains(meeting, id) || strings.HasPrefix(id, "expired") {
-						t.Fatalf("area %d: Within reports %s, which Intersecting does not or which has expired", i, id)
-					}
-				}
-				for j, f := range fences {
-					if v := verdicts[i][j]; v != grazes && slices.Contains(got, f.ID) != (v == through) {
-						t.Fatalf("area %d (%v, radius %g) and fence %s (%s %+v %+v %+v %v %v): Within says %v, the oracle %v",
-							i, a.Corridor.Line, a.Corridor.Radius, f.ID, fenceKind(f), f.Circle, f.Box, f.Sector, f.Polygon, f.Corridor, v != through, v == through)
-					}
-				}
-			}
-			return nil
-		})
-	})
+	checkWithin(t, areas, fences, verdicts)
 }
 
 // shrinkFence scales the fence f, one of smallFence's, to about size

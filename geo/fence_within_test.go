@@ -73,6 +73,16 @@ func TestFenceWithin(t *testing.T) {
 	if count[through] < 100 || count[misses] < 1000 {
 		t.Fatalf("too few of one answer to mean much: %d pairs within, %d not, %d graze", count[through], count[misses], count[grazes])
 	}
+	checkWithin(t, areas, fences, verdicts)
+}
+
+// checkWithin stores fences, and one that has expired, on both backends
+// and asks Within of each area: its answer must be a part of
+// Intersecting's, leave the expired fence out, and hold each fence the
+// oracle's verdict for the pair (verdicts[area][fence]) says is within
+// and no fence it says is not; a graze may go either way.
+func checkWithin(t *testing.T, areas, fences []Fence, verdicts [][]int) {
+	t.Helper()
 	stored := slices.Clone(fences)
 	stored = append(stored, Fence{ID: "expired", Circle: &Circle{Lat: 45, Lon: 10, Radius: 1}, Expires: time.Now().Add(-time.Hour)})
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
@@ -97,14 +107,28 @@ func TestFenceWithin(t *testing.T) {
 				}
 				for j, f := range fences {
 					if v := verdicts[i][j]; v != grazes && slices.Contains(got, f.ID) != (v == through) {
-						t.Fatalf("area %d (circle %+v, box %+v, polygon %v) and fence %s (circle %+v, box %+v, polygon %v): Within says %v, the oracle %v",
-							i, a.Circle, a.Box, a.Polygon, f.ID, f.Circle, f.Box, f.Polygon, v != through, v == through)
+						t.Fatalf("area %d (%s) and fence %s (%s): Within says %v, the oracle %v", i, describeFence(a), f.ID, describeFence(f), v != through, v == through)
 					}
 				}
 			}
 			return nil
 		})
 	})
+}
+
+// describeFence is f's region, for a test's failure.
+func describeFence(f Fence) string {
+	switch {
+	case f.Circle != nil:
+		return fmt.Sprintf("circle %+v", *f.Circle)
+	case f.Box != nil:
+		return fmt.Sprintf("box %+v", *f.Box)
+	case f.Sector != nil:
+		return fmt.Sprintf("sector %+v", *f.Sector)
+	case f.Corridor != nil:
+		return fmt.Sprintf("corridor %v radius %g", f.Corridor.Line, f.Corridor.Radius)
+	}
+	return fmt.Sprintf("polygon %v", f.Polygon)
 }
 
 // smallFence is a circle, a box, a sector, a corridor or a polygon of up
