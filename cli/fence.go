@@ -80,7 +80,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors (--radius)",
+				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors and its waypoints as circles (--radius)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
@@ -92,7 +92,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "id-property", Usage: "take each fence's id from this `PROPERTY` rather than the feature's id"},
 					fenceTTLFlag(),
 					&ucli.StringFlag{Name: "radius-col", Value: "radius", Usage: "a FILE of rows' radius `COLUMN`: metres, or a distance with its unit (500m, 2km)"},
-					&ucli.StringFlag{Name: "radius", Usage: "a GPX FILE's tracks and routes (each named by its name), and a GeoJSON FILE's lines with no radius property, are corridors this `DISTANCE` either side (none: the lines themselves, roads)"},
+					&ucli.StringFlag{Name: "radius", Usage: "a GPX FILE's tracks and routes (each named by its name), and a GeoJSON FILE's lines with no radius property, are corridors this `DISTANCE` either side (none: the lines themselves, roads); a GPX FILE's waypoints are circles of it"},
 					&ucli.StringFlag{Name: "sector-cols", Usage: "a FILE's rows are sectors, their bearings in the columns `FROM,TO` (degrees clockwise from north, as fence put --sector takes them)"},
 					typedFlag(),
 					dryRunFlag(),

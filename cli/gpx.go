@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -41,6 +42,19 @@ type gpxFile struct {
 		Name   string     `xml:"name"`
 		Points []gpxPoint `xml:"rtept"`
 	} `xml:"rte"`
+	Waypoints []gpxWaypoint `xml:"wpt"`
+}
+
+// gpxWaypoint is a wpt as fence import reads it: a point, its name, and
+// the values its fence's payload keeps.
+type gpxWaypoint struct {
+	gpxPoint
+	Name string `xml:"name"`
+	Ele  string `xml:"ele"`
+	Desc string `xml:"desc"`
+	Cmt  string `xml:"cmt"`
+	Sym  string `xml:"sym"`
+	Type string `xml:"type"`
 }
 
 // gpxPath is one track or route of a GPX document: its name, where it
@@ -91,27 +105,55 @@ func oneOrMany(lines orb.MultiLineString) orb.Geometry {
 // gpxPaths reads the tracks (each segment a line) and routes of the GPX
 // document b, in order, as gpxLines describes.
 func gpxPaths(b []byte, from string) ([]gpxPath, error) {
+	doc, err := parseGPX(b, from)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := doc.paths(from)
+	if err == nil && len(paths) == 0 {
+		err = fmt.Errorf("%s: a GPX document with no track segment or route", from)
+	}
+	return paths, err
+}
+
+// parseGPX reads the GPX document b (from names where it came from).
+func parseGPX(b []byte, from string) (*gpxFile, error) {
 	var doc gpxFile
 	if err := xml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: not GPX: %w", from, err)
 	}
+	return &doc, nil
+}
+
+// at is the point's position, or an error naming it (what, as "track 1
+// point 3") and what is wrong with it: no lat or lon, or not a number.
+func (p gpxPoint) at(from, what string) (orb.Point, error) {
+	for _, a := range [][2]string{{"lat", p.Lat}, {"lon", p.Lon}} {
+		if a[1] == "" {
+			return orb.Point{}, fmt.Errorf("%s: %s has no %s", from, what, a[0])
+		}
+	}
+	lat, err := strconv.ParseFloat(p.Lat, 64)
+	if err != nil {
+		return orb.Point{}, fmt.Errorf("%s: %s: lat %q is not a number", from, what, p.Lat)
+	}
+	lon, err := strconv.ParseFloat(p.Lon, 64)
+	if err != nil {
+		return orb.Point{}, fmt.Errorf("%s: %s: lon %q is not a number", from, what, p.Lon)
+	}
+	return orb.Point{lon, lat}, nil
+}
+
+// paths is the document's tracks and routes, in order, none when it has
+// none.
+func (doc *gpxFile) paths(from string) ([]gpxPath, error) {
 	line := func(where string, pts []gpxPoint) (orb.LineString, error) {
 		line := make(orb.LineString, len(pts))
 		for i, p := range pts {
-			for _, a := range [][2]string{{"lat", p.Lat}, {"lon", p.Lon}} {
-				if a[1] == "" {
-					return nil, fmt.Errorf("%s: %s point %d has no %s", from, where, i+1, a[0])
-				}
+			var err error
+			if line[i], err = p.at(from, fmt.Sprintf("%s point %d", where, i+1)); err != nil {
+				return nil, err
 			}
-			lat, err := strconv.ParseFloat(p.Lat, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s point %d: lat %q is not a number", from, where, i+1, p.Lat)
-			}
-			lon, err := strconv.ParseFloat(p.Lon, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s point %d: lon %q is not a number", from, where, i+1, p.Lon)
-			}
-			line[i] = orb.Point{lon, lat}
 		}
 		return line, nil
 	}
@@ -137,9 +179,6 @@ func gpxPaths(b []byte, from string) ([]gpxPath, error) {
 		}
 		paths = append(paths, gpxPath{name: strings.TrimSpace(rte.Name), where: where, lines: orb.MultiLineString{l}})
 	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s: a GPX document with no track segment or route", from)
-	}
 	return paths, nil
 }
 
@@ -159,22 +198,58 @@ func isGPX(in *bufio.Reader) bool {
 	}
 }
 
-// gpxFences reads the tracks and routes of a GPX document as corridor
-// fences of radius metres (fence import): each named by its name, which
-// it must have; a track of several segments is a MultiLineString.
+// gpxFences reads a GPX document as fences of radius metres (fence
+// import): its tracks and routes as corridors, a track of several
+// segments a MultiLineString, and its waypoints as circles, whose
+// payload is their elevation, description, comment, symbol and type
+// (those they have). Each is named by its name, which it must have. A
+// document with none of them is an error.
 func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
-	paths, err := gpxPaths(b, from)
+	doc, err := parseGPX(b, from)
 	if err != nil {
 		return nil, err
 	}
-	fences := make([]geo.Fence, len(paths))
-	for i, p := range paths {
-		if p.name == "" {
-			return nil, fmt.Errorf("%s: %s has no name, which a fence needs as its id", from, p.where)
+	paths, err := doc.paths(from)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 && len(doc.Waypoints) == 0 {
+		return nil, fmt.Errorf("%s: a GPX document with no track segment, route or waypoint", from)
+	}
+	var fences []geo.Fence
+	add := func(f geo.Fence, where string) error {
+		if f.ID == "" {
+			return fmt.Errorf("%s: %s has no name, which a fence needs as its id", from, where)
 		}
-		fences[i] = geo.Fence{ID: p.name, Corridor: &geo.Corridor{Line: oneOrMany(p.lines), Radius: radius}}
-		if err := fences[i].Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %s (%s): %w", from, p.where, p.name, err)
+		if err := f.Validate(); err != nil {
+			return fmt.Errorf("%s: %s (%s): %w", from, where, f.ID, err)
+		}
+		fences = append(fences, f)
+		return nil
+	}
+	for _, p := range paths {
+		if err := add(geo.Fence{ID: p.name, Corridor: &geo.Corridor{Line: oneOrMany(p.lines), Radius: radius}}, p.where); err != nil {
+			return nil, err
+		}
+	}
+	for i, w := range doc.Waypoints {
+		where := fmt.Sprintf("waypoint %d", i+1)
+		at, err := w.at(from, where)
+		if err != nil {
+			return nil, err
+		}
+		f := geo.Fence{ID: strings.TrimSpace(w.Name), Circle: &geo.Circle{Lat: at.Lat(), Lon: at.Lon(), Radius: radius}}
+		payload := map[string]string{}
+		for k, v := range map[string]string{"ele": w.Ele, "desc": w.Desc, "cmt": w.Cmt, "sym": w.Sym, "type": w.Type} {
+			if v = strings.TrimSpace(v); v != "" {
+				payload[k] = v
+			}
+		}
+		if len(payload) > 0 {
+			f.Payload, _ = json.Marshal(payload) // strings: no error
+		}
+		if err := add(f, where); err != nil {
+			return nil, err
 		}
 	}
 	return fences, nil

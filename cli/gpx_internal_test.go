@@ -15,8 +15,9 @@ import (
 
 // FuzzGPX: any bytes read as GPX either are refused with an error, or
 // give lines of at least one position each, as many as the document's
-// track segments and routes, and fences (gpxFences) that are valid
-// corridors with ids; isGPX never panics.
+// track segments and routes, and fences (gpxFences) that are valid, with
+// ids: corridors of those lines and a circle a waypoint; isGPX never
+// panics.
 func FuzzGPX(f *testing.F) {
 	f.Add([]byte(`<?xml version="1.0"?><gpx xmlns="http://www.topografix.com/GPX/1/1"><rte><name>r</name><rtept lat="1" lon="1"/><rtept lat="1.5" lon="2"/></rte></gpx>`))
 	f.Add([]byte(`<gpx><trk><name>t</name><trkseg><trkpt lat="1" lon="1"/><trkpt lat="2" lon="2"/></trkseg><trkseg><trkpt lat="3" lon="3"/><trkpt lat="4" lon="179.9"/></trkseg></trk></gpx>`))
@@ -44,15 +45,23 @@ func FuzzGPX(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n := 0
+		n, circles := 0, 0
 		for _, fc := range fences {
-			if fc.ID == "" || fc.Corridor == nil || fc.Validate() != nil {
+			switch {
+			case fc.ID == "" || fc.Validate() != nil:
 				t.Fatalf("fence %+v", fc)
+			case fc.Circle != nil:
+				circles++
+			default:
+				n += len(lineStrings(fc.Corridor.Line))
 			}
-			n += len(lineStrings(fc.Corridor.Line))
 		}
-		if n != len(lines) {
-			t.Fatalf("%d lines in the fences, %d from gpxLines", n, len(lines))
+		doc, err := parseGPX(b, "f.gpx")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != len(lines) || circles != len(doc.Waypoints) {
+			t.Fatalf("%d lines and %d circles in the fences, %d lines from gpxLines and %d waypoints", n, circles, len(lines), len(doc.Waypoints))
 		}
 	})
 }

@@ -115,16 +115,18 @@ func TestLineFromGPX(t *testing.T) {
 
 // TestFenceImportGPX: fence import reads a GPX file's tracks and routes
 // as corridors --radius wide, one fence each, named by its name (a track
-// of two segments a MultiLineString), and a GeoJSON file's lines with no
-// radius of their own as --radius wide; all or none: an unnamed route, a
-// bad point, or --radius on a file of rows stores nothing.
+// of two segments a MultiLineString), and its waypoints as circles of
+// --radius, their description and elevation the payload; and a GeoJSON
+// file's lines with no radius of their own as --radius wide; all or
+// none: an unnamed route or waypoint, a bad point, a document of none of
+// them, or --radius on a file of rows stores nothing.
 func TestFenceImportGPX(t *testing.T) {
 	dir := t.TempDir()
 	ks, must := onDB(t, filepath.Join(dir, "k.db"))
 	plan := filepath.Join(dir, "plan.gpx")
 	os.WriteFile(plan, []byte(`<?xml version="1.0"?>
 <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
-<wpt lat="37.8" lon="-122.4"><name>a waypoint, no fence</name></wpt>
+<wpt lat="37.8" lon="-122.4"><name>depot</name><desc>the yard</desc><ele>12</ele></wpt>
 <rte><name>route-7</name><rtept lat="37.7955" lon="-122.3937"/><rtept lat="37.7793" lon="-122.4192"/></rte>
 <trk><name> ride </name><trkseg><trkpt lat="37.76" lon="-122.43"/><trkpt lat="37.77" lon="-122.42"/></trkseg><trkseg><trkpt lat="37.78" lon="-122.41"/><trkpt lat="37.79" lon="-122.40"/></trkseg></trk>
 </gpx>`), 0o644)
@@ -143,6 +145,7 @@ func TestFenceImportGPX(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct{ id, kind, coords string }{
+		{"depot", "Point", `[-122.4,37.8]`},
 		{"ride", "MultiLineString", `[[[-122.43,37.76],[-122.42,37.77]],[[-122.41,37.78],[-122.4,37.79]]]`},
 		{"route-7", "LineString", `[[-122.3937,37.7955],[-122.4192,37.7793]]`},
 	}
@@ -157,6 +160,9 @@ func TestFenceImportGPX(t *testing.T) {
 		if f.ID != w.id || f.Geometry.Type != w.kind || string(compact) != w.coords || f.Properties.Radius != 250 {
 			t.Errorf("fence %d: %s %s %s radius %v; want %s %s %s radius 250", i, f.ID, f.Geometry.Type, compact, f.Properties.Radius, w.id, w.kind, w.coords)
 		}
+	}
+	if out := must("fence", "get", "--fences", "plans", "depot"); !strings.Contains(out, `"desc":"the yard"`) || !strings.Contains(out, `"ele":"12"`) {
+		t.Errorf("the depot's payload: %s", out)
 	}
 	// A GeoJSON file's lines take --radius unless they have their own.
 	lines := filepath.Join(dir, "lines.geojson")
@@ -190,6 +196,9 @@ func TestFenceImportGPX(t *testing.T) {
 		{"unnamed.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><rte><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, nil, "route 2 has no name"},
 		{"badpoint.gpx", `<gpx><trk><name>t</name><trkseg><trkpt lat="1" lon="east"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, nil, `lon "east" is not a number`},
 		{"short.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/></rte></gpx>`, nil, "line has 1 positions"},
+		{"nameless.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><wpt lat="1" lon="1"/></gpx>`, nil, "waypoint 1 has no name"},
+		{"north.gpx", `<gpx><wpt lat="91" lon="1"><name>n</name></wpt></gpx>`, nil, "waypoint 1 (n)"},
+		{"empty.gpx", `<gpx><metadata/></gpx>`, nil, "no track segment, route or waypoint"},
 		{"rows.csv", "id,lat,lon,radius\na,1,1,5km\n", []string{"--radius", "1km"}, "--radius-col"},
 		{"wide.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, []string{"--radius", "-1km"}, "--radius"},
 	} {
