@@ -103,7 +103,10 @@
 //     line near them (along.go, which proves a cell outside by a branch
 //     and bound on the triangle inequality alone). NearestAlong: the
 //     exact k nearest a line, with no radius, by corridors bounded by the
-//     k nearest its first position.
+//     k nearest its first position. A Route (route.go) measures places
+//     along the same line: its length, and how far along it a point's
+//     nearest point of it lies, to put Along's results in the order a
+//     drive passes them.
 //   - NearPolygon: inside a polygon or within r metres of it (PostGIS's
 //     ST_DWithin against a polygon, Tile38's WITHIN … BUFFER), each
 //     result at its distance from the polygon, 0 inside: the polygon and

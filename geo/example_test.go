@@ -1,8 +1,10 @@
 package geo_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +96,45 @@ func ExampleIndex_Along() {
 	// Output:
 	// exploratorium 55 m
 	// levis-plaza 253 m
+}
+
+// A Route puts Along's points in the order a walk along the
+// Embarcadero and up to Fisherman's Wharf passes them, each at its
+// distance along the walk.
+func ExampleRoute() {
+	store := keyspace.NewMemory()
+	places := geo.NewIndex("places")
+	store.Update(func(tx keyspace.Tx) error {
+		return places.PutAll(tx, []geo.Point{
+			{ID: "coit-tower", Lat: 37.8024, Lon: -122.4058},
+			{ID: "exploratorium", Lat: 37.8017, Lon: -122.3973},
+			{ID: "levis-plaza", Lat: 37.8030, Lon: -122.4022},
+			{ID: "pier-39", Lat: 37.8087, Lon: -122.4098},
+		})
+	})
+	walk := orb.LineString{{-122.3937, 37.7955}, {-122.4010, 37.8060}, {-122.4098, 37.8087}, {-122.4177, 37.8080}}
+	route, err := geo.NewRoute(walk)
+	if err != nil {
+		return
+	}
+	store.View(func(tx keyspace.Tx) error {
+		results, _, err := places.Along(tx, walk, 500, nil)
+		along := map[string]float64{}
+		for _, r := range results {
+			along[r.ID], _, _ = route.Locate(r.Lat, r.Lon)
+		}
+		slices.SortFunc(results, func(a, b geo.Result) int { return cmp.Compare(along[a.ID], along[b.ID]) })
+		for _, r := range results {
+			fmt.Printf("%s at %.0f m, %.0f m off\n", r.ID, along[r.ID], r.Distance)
+		}
+		fmt.Printf("the walk: %.0f m\n", route.Length())
+		return err
+	})
+	// Output:
+	// exploratorium at 757 m, 55 m off
+	// levis-plaza at 1091 m, 253 m off
+	// pier-39 at 2161 m, 0 m off
+	// the walk: 2860 m
 }
 
 // Near a polygon: the places in Golden Gate Park or within 600 m of it

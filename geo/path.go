@@ -151,6 +151,15 @@ func (p path) meetsPolygon(pr *polygonRegion) bool {
 // in steps too, as near t = 1 the last steps are a few units in the last
 // place.)
 func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
+	t := p.closestAt(cLat, cLon)
+	lat, lon = p.at(t)
+	lon = wrap(lon)
+	return lat, lon, Distance(cLat, cLon, lat, lon)
+}
+
+// closestAt is where along the path, as t, closest finds its point
+// nearest (cLat, cLon).
+func (p path) closestAt(cLat, cLon float64) float64 {
 	o := newOrigin(cLat, cLon)
 	h := func(t float64) float64 {
 		lat, lon := p.at(t)
@@ -172,9 +181,7 @@ func (p path) closest(cLat, cLon float64) (lat, lon, metres float64) {
 	if t := (a + b) / 2; h(t) < bestH {
 		best = t
 	}
-	lat, lon = p.at(best)
-	lon = wrap(lon)
-	return lat, lon, Distance(cLat, cLon, lat, lon)
+	return best
 }
 
 // distanceTo is the distance in metres from (lat, lon) to the nearest
