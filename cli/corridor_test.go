@@ -270,3 +270,51 @@ func TestFenceAlongInOrder(t *testing.T) {
 		t.Errorf("the table:\n%s", out)
 	}
 }
+
+// TestGeoAlongInOrder: geo along --in-order lists the points within the
+// radius of a road along the equator in the order a drive passes them,
+// each at its longitude's distance along the equator (ALONG, to within a
+// metre) and its latitude's from it (DISTANCE); --limit 2 keeps the first
+// two passed; a point beyond the radius is not listed; --cursor, --desc
+// and --any do not go with it.
+func TestGeoAlongInOrder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "stations.db")
+	ks, must := onDB(t, db)
+	lons := map[string]float64{"s-d": 0.9, "s-a": 0.1, "s-c": 0.55, "s-b": 0.3}
+	for id, lon := range lons {
+		must("geo", "put", "--index", "fuel", "--lat", "0.005", "--lon", fmt.Sprint(lon), id)
+	}
+	must("geo", "put", "--index", "fuel", "--lat", "0.05", "--lon", "0.5", "far") // 5.6 km off the road
+	line := `{"type":"LineString","coordinates":[[0,0],[1,0]]}`
+	var got struct {
+		Results []struct {
+			ID       string
+			Along    float64 `json:"along_m"`
+			Distance float64 `json:"distance_m"`
+		}
+	}
+	if err := json.Unmarshal([]byte(must("-o", "json", "geo", "along", "--index", "fuel", "--line", line, "--radius", "1km", "--in-order")), &got); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, r := range got.Results {
+		order = append(order, r.ID)
+		wantAlong, wantOff := geo.EarthRadius*lons[r.ID]*math.Pi/180, geo.EarthRadius*0.005*math.Pi/180
+		if math.Abs(r.Along-wantAlong) > 1 || math.Abs(r.Distance-wantOff) > 1 {
+			t.Errorf("%s: %.2f m along, %.2f m off; want %.2f and %.2f", r.ID, r.Along, r.Distance, wantAlong, wantOff)
+		}
+	}
+	if want := []string{"s-a", "s-b", "s-c", "s-d"}; !slices.Equal(order, want) {
+		t.Errorf("geo along --in-order: %v, want %v", order, want)
+	}
+	if out := must("geo", "along", "--index", "fuel", "--line", line, "--radius", "1km", "--in-order", "--limit", "2"); !strings.Contains(out, "ALONG") ||
+		!strings.Contains(out, "s-a") || !strings.Contains(out, "s-b") || strings.Contains(out, "s-c") {
+		t.Errorf("--in-order --limit 2:\n%s", out)
+	}
+	for _, flag := range [][]string{{"--cursor", "x"}, {"--desc"}, {"--any", "--limit", "1"}} {
+		args := append([]string{"geo", "along", "--index", "fuel", "--line", line, "--radius", "1km", "--in-order"}, flag...)
+		if _, stderr, code := ks(args...); code != 2 || !strings.Contains(stderr, "--in-order") {
+			t.Errorf("geo along --in-order %v: exit %d, %q", flag, code, stderr)
+		}
+	}
+}

@@ -241,12 +241,14 @@ func geoCommand() *ucli.Command {
 				Name:  "along",
 				Usage: "points within a distance of a GeoJSON LineString or MultiLineString (a route, a road), nearest the line first (PostGIS's ST_DWithin, Tile38's INTERSECTS … BUFFER)",
 				UsageText: "keyspace geo along --index stations --line route.geojson --radius 2km\n" +
-					"keyspace geo along --index cities --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 10km --limit 5",
+					"keyspace geo along --index cities --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 10km --limit 5\n" +
+					"keyspace geo along --index fuel --line drive.gpx --radius 1km --in-order   # the stations a drive passes, in order, at their kilometre",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					limitFlag(), anyFlag(),
 					&ucli.BoolFlag{Name: "desc", Usage: "farthest from the line first: with --limit N, the N farthest"},
+					&ucli.BoolFlag{Name: "in-order", Usage: "in the order a drive along the line passes them, each with how far along the line its nearest point of it lies (ALONG): with --limit N, the first N passed"},
 					pageFlag(), storeFlag(),
 				}, explainFlags()...),
 				Action: geoAlong,
@@ -276,9 +278,9 @@ func geoCommand() *ucli.Command {
 							rs = append(rs, geo.Result{Point: p})
 						}
 						if format == "table" { // points by id: no count, no ranges read
-							return writeTable(c.App.Writer, rs, false)
+							return writeTable(c.App.Writer, rs, resultColumns{})
 						}
-						return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, geo.Stats{Results: len(rs)}, false, "")
+						return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, geo.Stats{Results: len(rs)}, resultColumns{}, "")
 					})
 				},
 			},
@@ -543,7 +545,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if len(rs) == 0 && len(o.Scope) == 0 && after == nil {
 			hintScopes(c.App.ErrWriter, ix, tx)
 		}
-		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, true, next)
+		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, resultColumns{distance: true}, next)
 	})
 }
 
@@ -1130,9 +1132,74 @@ func geoAlong(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("in-order") {
+		return alongInOrder(c, line, radius)
+	}
 	return geoQuery(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
 		rs, st, err := ix.Along(tx, line, radius, o)
 		return rs, st, corridorShape(line, radius), err
+	})
+}
+
+// alongInOrder answers geo along --in-order: the points within radius of
+// the line in the order a drive along it passes them, by where along the
+// line each one's nearest point of it lies (geo.Route), ties nearest the
+// line first; the first --limit of them. Every point is found before
+// they are ordered, so there are no pages.
+func alongInOrder(c *ucli.Context, line orb.Geometry, radius float64) error {
+	format, err := output(c, "table", "json", "ndjson", "geojson")
+	if err != nil {
+		return err
+	}
+	for _, f := range []string{"cursor", "any", "desc", "store"} {
+		if c.IsSet(f) {
+			return usagef("--in-order orders every point along the line by where it is passed: not with --%s", f)
+		}
+	}
+	size, err := limitOf(c)
+	if err != nil {
+		return err
+	}
+	route, err := geo.NewRoute(line)
+	if err != nil {
+		return err
+	}
+	return viewPoints(c, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) error {
+		if c.Bool("explain") || c.String("svg") != "" {
+			o.Explain = &geo.Explain{}
+		}
+		rs, st, err := ix.Along(tx, line, radius, o)
+		if err != nil {
+			return err
+		}
+		along := make([]float64, len(rs))
+		for i, r := range rs {
+			if along[i], _, err = route.Locate(r.Lat, r.Lon); err != nil {
+				return err
+			}
+		}
+		order := make([]int, len(rs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(along[a], along[b]) })
+		if size > 0 && len(order) > size {
+			order = order[:size]
+		}
+		sorted, at := make([]geo.Result, len(order)), make([]float64, len(order))
+		for i, k := range order {
+			sorted[i], at[i] = rs[k], along[k]
+		}
+		st.Results = len(sorted)
+		if c.Bool("explain") {
+			writeExplain(c.App.ErrWriter, o.Explain)
+		}
+		if path := c.String("svg"); path != "" {
+			if err := writeSVG(path, o.Explain, corridorShape(line, radius), sorted); err != nil {
+				return err
+			}
+		}
+		return writeResults(c.App.Writer, c.App.ErrWriter, format, sorted, st, resultColumns{distance: true, along: at}, "")
 	})
 }
 

@@ -22,12 +22,22 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
+// resultColumns are the columns geo results are printed with beyond
+// their own: each one's distance (from the query's centre, line or
+// area), and its place along a route by result when along is not nil
+// (geo along --in-order).
+type resultColumns struct {
+	distance bool
+	along    []float64
+}
+
 // jsonResult is one geo result in JSON output.
 type jsonResult struct {
 	ID        string          `json:"id"`
 	Lat       float64         `json:"lat"`
 	Lon       float64         `json:"lon"`
 	DistanceM *float64        `json:"distance_m,omitempty"`
+	AlongM    *float64        `json:"along_m,omitempty"`
 	Scope     any             `json:"scope,omitempty"`   // scopeJSON
 	Expires   string          `json:"expires,omitempty"` // RFC 3339 to the nanosecond, UTC
 	Payload   json.RawMessage `json:"payload,omitempty"`
@@ -63,11 +73,15 @@ func payloadJSON(p []byte) json.RawMessage {
 	return b
 }
 
-func toJSON(r geo.Result, withDistance bool) jsonResult {
+// toJSON is the ith of a query's results, r, in JSON.
+func toJSON(r geo.Result, i int, cols resultColumns) jsonResult {
 	out := jsonResult{ID: r.ID, Lat: r.Lat, Lon: r.Lon, Expires: exactExpires(r.Expires), Payload: payloadJSON(r.Payload)}
-	if withDistance {
+	if cols.distance {
 		d := r.Distance
 		out.DistanceM = &d
+	}
+	if cols.along != nil {
+		out.AlongM = &cols.along[i]
 	}
 	if len(r.Scope) > 0 {
 		out.Scope = scopeJSON(r.Scope)
@@ -79,22 +93,22 @@ func toJSON(r geo.Result, withDistance bool) jsonResult {
 // page's cursor if there is one: in the table after its summary, in JSON
 // as "next", and on errw for ndjson and geojson (whose stdout is the
 // feed).
-func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stats, withDistance bool, next string) error {
+func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stats, cols resultColumns, next string) error {
 	switch format {
 	case "json":
 		doc := struct {
 			Results []jsonResult `json:"results"`
 			Stats   jsonStats    `json:"stats"`
 			Next    string       `json:"next,omitempty"`
-		}{Results: jsonResults(rs, withDistance), Stats: jsonStats(st), Next: next}
+		}{Results: jsonResults(rs, cols), Stats: jsonStats(st), Next: next}
 		return writeJSON(w, doc)
 	case "ndjson", "geojson":
 		if next != "" {
 			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
 		}
-		return writeFeed(w, format, rs, withDistance)
+		return writeFeed(w, format, rs, cols)
 	}
-	if err := writeTable(w, rs, withDistance); err != nil {
+	if err := writeTable(w, rs, cols); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%s; %s, %s read\n", count(st.Results, "result"), count(st.Ranges, "range"), count(st.Candidates, "candidate"))
@@ -113,15 +127,15 @@ func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) e
 		doc := struct {
 			Points []jsonResult `json:"points"`
 			Next   string       `json:"next,omitempty"`
-		}{Points: jsonResults(rs, false), Next: next}
+		}{Points: jsonResults(rs, resultColumns{}), Next: next}
 		return writeJSON(w, doc)
 	case "ndjson", "geojson":
 		if next != "" {
 			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
 		}
-		return writeFeed(w, format, rs, false)
+		return writeFeed(w, format, rs, resultColumns{})
 	}
-	if err := writeTable(w, rs, false); err != nil {
+	if err := writeTable(w, rs, resultColumns{}); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, count(len(rs), "point"))
@@ -131,10 +145,10 @@ func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) e
 	return err
 }
 
-func jsonResults(rs []geo.Result, withDistance bool) []jsonResult {
+func jsonResults(rs []geo.Result, cols resultColumns) []jsonResult {
 	out := make([]jsonResult, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, toJSON(r, withDistance))
+	for i, r := range rs {
+		out = append(out, toJSON(r, i, cols))
 	}
 	return out
 }
@@ -142,16 +156,19 @@ func jsonResults(rs []geo.Result, withDistance bool) []jsonResult {
 // writeFeed prints points as NDJSON, a line each, or as a GeoJSON
 // FeatureCollection whose features carry the payload's fields and the
 // scope.
-func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) error {
+func writeFeed(w io.Writer, format string, rs []geo.Result, cols resultColumns) error {
 	if format == "ndjson" {
-		return writeNDJSON(w, jsonResults(rs, withDistance))
+		return writeNDJSON(w, jsonResults(rs, cols))
 	}
 	fc := geojson.NewFeatureCollection()
-	for _, r := range rs {
+	for i, r := range rs {
 		f := geojson.NewFeature(orb.Point{r.Lon, r.Lat})
 		f.ID = r.ID
-		if withDistance {
+		if cols.distance {
 			f.Properties["distance_m"] = r.Distance
+		}
+		if cols.along != nil {
+			f.Properties["along_m"] = cols.along[i]
 		}
 		if len(r.Scope) > 0 {
 			f.Properties["scope"] = scopeJSON(r.Scope)
@@ -178,30 +195,36 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, withDistance bool) e
 }
 
 // writeTable prints points as a table, payloads cut to 60 characters.
-func writeTable(w io.Writer, rs []geo.Result, withDistance bool) error {
+func writeTable(w io.Writer, rs []geo.Result, cols resultColumns) error {
 	tw := newTable(w)
 	scoped := slices.ContainsFunc(rs, func(r geo.Result) bool { return len(r.Scope) > 0 })
 	expiring := slices.ContainsFunc(rs, func(r geo.Result) bool { return !r.Expires.IsZero() })
-	cols := []string{"ID"}
+	names := []string{"ID"}
 	if scoped {
-		cols = append(cols, "SCOPE")
+		names = append(names, "SCOPE")
 	}
-	cols = append(cols, "LAT", "LON")
-	if withDistance {
-		cols = append(cols, "DISTANCE")
+	names = append(names, "LAT", "LON")
+	if cols.along != nil {
+		names = append(names, "ALONG")
+	}
+	if cols.distance {
+		names = append(names, "DISTANCE")
 	}
 	if expiring {
-		cols = append(cols, "EXPIRES")
+		names = append(names, "EXPIRES")
 	}
-	fmt.Fprintln(tw, strings.Join(append(cols, "PAYLOAD"), "\t"))
-	for _, r := range rs {
+	fmt.Fprintln(tw, strings.Join(append(names, "PAYLOAD"), "\t"))
+	for i, r := range rs {
 		payload := payloadCell(r.Payload)
 		row := []string{r.ID}
 		if scoped {
 			row = append(row, cmp.Or(scopeArg(r.Scope), "(none)"))
 		}
 		row = append(row, fmt.Sprintf("%.6f", r.Lat), fmt.Sprintf("%.6f", r.Lon))
-		if withDistance {
+		if cols.along != nil {
+			row = append(row, formatDistance(cols.along[i]))
+		}
+		if cols.distance {
 			row = append(row, formatDistance(r.Distance))
 		}
 		if expiring {
