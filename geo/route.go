@@ -15,8 +15,9 @@ import (
 // it puts the points near a route in the order a drive along it passes
 // them: sort the Results by Locate's distance along.
 //
-// Lengths are ground lengths summed over chords of at most 2 km along
-// each edge (pieceLength). The nearest point is found on each piece of
+// Lengths are ground lengths summed over chords along each edge, of at
+// most 2 km and shorter towards the poles (pieceLength: within a part in
+// a million). The nearest point is found on each piece of
 // the line whose box could hold a nearer point than the nearest yet
 // found, by path.closest's search (to about 1e-15 of the piece).
 type Route struct {
