@@ -23,7 +23,8 @@ import (
 // (rte, rtept) is a line, in the file's order; one line is a LineString,
 // more a MultiLineString. Waypoints (wpt) are no line and are left out.
 // fence import reads a GPX file as corridors, a fence for each track and
-// each route, named by its name. An import of rows (geo import, fence
+// each route, named by its name, and circles round its waypoints. An
+// import of rows (geo import, fence
 // containing FILE, table import) reads its waypoints instead, a row each
 // (readGPX).
 // encoding/xml reads the file: GPX 1.0 and 1.1 name the same elements,
@@ -264,6 +265,14 @@ const (
 	trackPoint         // a trkpt: a move of its track's point (geo import --moves)
 )
 
+// kindTag is the element a GPX row of kind k was read from.
+func kindTag(k gpxKind) string {
+	if k == trackPoint {
+		return "trkpt"
+	}
+	return "wpt"
+}
+
 // idField is the field that names a GPX row's point unless --id-col
 // says: a waypoint's name, a track point's track.
 func (k gpxKind) idField() string {
@@ -416,7 +425,7 @@ func readWaypoint(d *xml.Decoder, r *row) error {
 			return nil
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
-				r.markBad(errors.New("text inside the waypoint, outside its elements"))
+				r.markBad(fmt.Errorf("text inside the <%s>, outside its elements", kindTag(r.gpx)))
 			}
 		case xml.StartElement:
 			name := t.Name.Local
@@ -455,7 +464,7 @@ func readWaypoint(d *xml.Decoder, r *row) error {
 				text = strings.TrimSpace(child.Text)
 			}
 			if _, twice := r.fields[name]; twice {
-				r.markBad(fmt.Errorf("the waypoint has <%s> twice", name))
+				r.markBad(fmt.Errorf("the <%s> has <%s> twice", kindTag(r.gpx), name))
 			}
 			r.fields[name] = text
 		}
