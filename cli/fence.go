@@ -985,7 +985,7 @@ func fenceNear(c *ucli.Context) error {
 		for i, n := range near {
 			ids[i], distances[i] = n.ID, n.Distance
 		}
-		return writeFenceDistances(c, format, fs, tx, ids, distances, "DISTANCE", "distance_m")
+		return writeFenceDistances(c, format, fs, tx, ids, distances, false)
 	})
 }
 
@@ -1105,17 +1105,17 @@ func fenceAlong(c *ucli.Context) error {
 			}
 		}
 		if at != nil {
-			return writeFenceDistances(c, format, fs, tx, ids, at, "AT", "at_m")
+			return writeFenceDistances(c, format, fs, tx, ids, at, true)
 		}
 		return writeFenceIDs(c, format, fs, tx, ids)
 	})
 }
 
-// writeFenceDistances prints fences with a distance each (fence near's
-// from the point, fence along --in-order's along the route): a table
-// whose distance column is named column, or JSON whose member is key;
-// with --payloads, each with its payload.
-func writeFenceDistances(c *ucli.Context, format string, fs *geo.Fences, tx keyspace.Tx, ids []string, distances []float64, column, key string) error {
+// writeFenceDistances prints fences with a distance each: fence near's
+// from the point (DISTANCE, distance_m), or with along fence along
+// --in-order's along the route (AT, at_m); a table or JSON, with
+// --payloads each with its payload.
+func writeFenceDistances(c *ucli.Context, format string, fs *geo.Fences, tx keyspace.Tx, ids []string, distances []float64, along bool) error {
 	payloads := c.Bool("payloads")
 	var refs []fenceRef
 	if payloads {
@@ -1127,14 +1127,23 @@ func writeFenceDistances(c *ucli.Context, format string, fs *geo.Fences, tx keys
 	if format == "json" {
 		out := make([]fenceDistance, len(ids))
 		for i, id := range ids {
-			out[i] = fenceDistance{id: id, key: key, distance: distances[i]}
+			out[i].ID = id
+			if along {
+				out[i].AtM = &distances[i]
+			} else {
+				out[i].DistanceM = &distances[i]
+			}
 			if payloads {
-				out[i].payload = refs[i].Payload
+				out[i].Payload = refs[i].Payload
 			}
 		}
 		return writeJSON(c.App.Writer, struct {
 			Fences []fenceDistance `json:"fences"`
 		}{out})
+	}
+	column := "DISTANCE"
+	if along {
+		column = "AT"
 	}
 	tw := newTable(c.App.Writer)
 	fmt.Fprint(tw, "FENCE\t"+column)
@@ -1156,29 +1165,12 @@ func writeFenceDistances(c *ucli.Context, format string, fs *geo.Fences, tx keys
 	return err
 }
 
-// fenceDistance is a fence and a distance as JSON: {"id": …, key: …,
-// "payload": …}, in that order, the payload only when it has one.
+// fenceDistance is a fence and a distance as JSON (writeFenceDistances).
 type fenceDistance struct {
-	id, key  string
-	distance float64
-	payload  json.RawMessage
-}
-
-func (f fenceDistance) MarshalJSON() ([]byte, error) {
-	id, err := json.Marshal(f.id)
-	if err != nil {
-		return nil, err
-	}
-	key, _ := json.Marshal(f.key)
-	d, err := json.Marshal(f.distance)
-	if err != nil {
-		return nil, err
-	}
-	b := fmt.Appendf(nil, `{"id":%s,%s:%s`, id, key, d)
-	if len(f.payload) > 0 {
-		b = fmt.Appendf(b, `,"payload":%s`, f.payload)
-	}
-	return append(b, '}'), nil
+	ID        string          `json:"id"`
+	DistanceM *float64        `json:"distance_m,omitempty"`
+	AtM       *float64        `json:"at_m,omitempty"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
 }
 
 // writeFenceIDs prints the fences ids found, a line each and their count
@@ -1245,16 +1237,6 @@ func withPayloads(fs *geo.Fences, tx keyspace.Tx, ids []string, read map[string]
 		refs[i] = fenceRef{id, payload}
 	}
 	return refs, nil
-}
-
-// putWithCrossings puts p and returns the crossings of its move through
-// the fence set name, in tx.
-func putWithCrossings(tx keyspace.Tx, ix *geo.Index, p geo.Point, name string) ([]geo.Crossing, error) {
-	fs := geo.NewFences(name)
-	if err := requireFences(fs, tx); err != nil {
-		return nil, err
-	}
-	return fs.PutPoint(tx, ix, p)
 }
 
 // jsonCrossing is a crossing as JSON.

@@ -166,7 +166,11 @@ func geoImport(c *ucli.Context) error {
 			return err
 		}
 		if moves {
-			crossings, meetings, err = replayMoves(tx, ix, c.String("fences"), fences, roam, radius, points, bar)
+			fs, err := fenceSetOf(c, tx)
+			if err != nil {
+				return err
+			}
+			crossings, meetings, err = replayMoves(tx, ix, fs, roam, radius, points, bar)
 			return err
 		}
 		// Where the points were, before the import moves them.
@@ -266,44 +270,26 @@ func crossingsOf(tx keyspace.Tx, fs *geo.Fences, before []*geo.Point, points []g
 }
 
 // replayMoves writes points one by one, in order, each a move of its
-// point from where the one before left it (geo import --moves): with
-// fences, the crossings of each move through the fence set named
-// fenceSet; with roam, the points each came within radius of, left or
-// stayed near.
-func replayMoves(tx keyspace.Tx, ix *geo.Index, fenceSet string, fences, roam bool, radius float64, points []geo.Point, bar *progressbar.ProgressBar) (crossings [][]geo.Crossing, meetings [][]geo.Meeting, err error) {
-	fs := geo.NewFences(fenceSet)
-	if fences {
-		if err := requireFences(fs, tx); err != nil {
-			return nil, nil, err
-		}
+// point from where the one before left it (geo import --moves, each as
+// geo put moves it: movePoint), with its crossings through fs's fences
+// (fs nil for none) and, with roam, its meetings.
+func replayMoves(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, roam bool, radius float64, points []geo.Point, bar *progressbar.ProgressBar) (crossings [][]geo.Crossing, meetings [][]geo.Meeting, err error) {
+	if fs != nil {
 		crossings = make([][]geo.Crossing, len(points))
 	}
 	if roam {
 		meetings = make([][]geo.Meeting, len(points))
 	}
-	for i := range points {
-		p := &points[i]
-		var before *geo.Point
-		if fences {
-			switch old, err := ix.Get(tx, p.ID); {
-			case err == nil:
-				before = &old
-			case !errors.Is(err, keyspace.ErrNotFound):
-				return nil, nil, err
-			}
-		}
-		if roam {
-			meetings[i], err = ix.PutRoaming(tx, *p, radius)
-		} else {
-			err = ix.Put(tx, *p)
-		}
+	for i, p := range points {
+		cs, ms, err := movePoint(tx, ix, fs, p, roam, radius)
 		if err != nil {
 			return nil, nil, err
 		}
-		if fences {
-			if crossings[i], err = fs.Crossings(tx, before, p); err != nil {
-				return nil, nil, err
-			}
+		if fs != nil {
+			crossings[i] = cs
+		}
+		if roam {
+			meetings[i] = ms
 		}
 		bar.Set(i + 1)
 	}

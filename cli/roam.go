@@ -70,6 +70,45 @@ func (d detect) meetings(ms []geo.Meeting) []geo.Meeting {
 	return slices.DeleteFunc(ms, func(m geo.Meeting) bool { return !d[m.Kind] })
 }
 
+// fenceSetOf is the fence set --fences names, which must hold fences;
+// nil without --fences.
+func fenceSetOf(c *ucli.Context, tx keyspace.Tx) (*geo.Fences, error) {
+	if !c.IsSet("fences") {
+		return nil, nil
+	}
+	fs := geo.NewFences(c.String("fences"))
+	return fs, requireFences(fs, tx)
+}
+
+// movePoint puts p in ix, as geo put and geo import --moves move a
+// point: with fs (nil for none), the crossings of its move through fs's
+// fences (Fences.PutPoint); with roam, the other points it came within
+// radius of, left or stayed near (Index.PutRoaming).
+func movePoint(tx keyspace.Tx, ix *geo.Index, fs *geo.Fences, p geo.Point, roam bool, radius float64) ([]geo.Crossing, []geo.Meeting, error) {
+	if !roam {
+		if fs == nil {
+			return nil, nil, ix.Put(tx, p)
+		}
+		cs, err := fs.PutPoint(tx, ix, p)
+		return cs, nil, err
+	}
+	var from *geo.Point // where the point was, for the crossings
+	if fs != nil {
+		switch old, err := ix.Get(tx, p.ID); {
+		case err == nil:
+			from = &old
+		case !errors.Is(err, keyspace.ErrNotFound):
+			return nil, nil, err
+		}
+	}
+	ms, err := ix.PutRoaming(tx, p, radius)
+	if err != nil || fs == nil {
+		return nil, ms, err
+	}
+	cs, err := fs.Crossings(tx, from, &p)
+	return cs, ms, err
+}
+
 // putAndReport puts p in ix, if only keeps it, and prints what the move
 // did (the kinds --detect keeps): nothing, when only left it out.
 func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point, only onlyIf) error {
@@ -96,30 +135,11 @@ func putAndReport(c *ucli.Context, ix *geo.Index, p geo.Point, only onlyIf) erro
 			return err
 		}
 		written = true
-		if !roam {
-			var err error
-			cs, err = putWithCrossings(tx, ix, p, c.String("fences"))
+		fs, err := fenceSetOf(c, tx)
+		if err != nil {
 			return err
 		}
-		var fs *geo.Fences
-		var from *geo.Point // where the point was, for the crossings
-		if c.IsSet("fences") {
-			fs = geo.NewFences(c.String("fences"))
-			if err := requireFences(fs, tx); err != nil {
-				return err
-			}
-			switch old, err := ix.Get(tx, p.ID); {
-			case err == nil:
-				from = &old
-			case !errors.Is(err, keyspace.ErrNotFound):
-				return err
-			}
-		}
-		var err error
-		if ms, err = ix.PutRoaming(tx, p, radius); err != nil || fs == nil {
-			return err
-		}
-		cs, err = fs.Crossings(tx, from, &p)
+		cs, ms, err = movePoint(tx, ix, fs, p, roam, radius)
 		return err
 	}); err != nil {
 		return err

@@ -63,10 +63,7 @@ func (fs *Fences) Passed(tx keyspace.Tx, line orb.Geometry, radius float64) ([]P
 	if err != nil {
 		return nil, fs.wrap(err)
 	}
-	route, err := NewRoute(line) // c's pieces again, from the same line
-	if err != nil {
-		return nil, fs.wrap(err)
-	}
+	route := routeOf(c)
 	var out []PassedFence
 	err = fs.eachAlong(tx, c, func(id string, f shape) error {
 		f, err := decodeRings(f) // a polygon's distance is measured on its edges
@@ -119,33 +116,4 @@ func firstReach(c *corridor, f shape, radius float64) (piece int, at float64) {
 		}
 	}
 	return bestI, bestT
-}
-
-// pieceLength is the ground length of the piece p from its start to t,
-// summed over chords. A path straight in longitude and latitude bends
-// from a great circle by up to κ = tan φ/R a metre (a parallel's
-// geodesic curvature, φ its latitude farthest from the equator), so a
-// chord h long is short of its arc by about κ²h³/24: chords of at most
-// 2 km, and of at most √(24e-6)/κ, keep that within a part in a million
-// of the length (163 m chords at 89.7°, where 2 km ones lost 0.34 m in
-// 72 km: TestRouteLocate). Measured on a route of 20 positions among
-// 1,000 fences, 64 chords a piece whatever its length took 100 µs of
-// the 102 µs Passed took beyond Along.
-func pieceLength(p path, t float64) float64 {
-	lat0, _ := p.at(0)
-	lat1, _ := p.at(t) // latitude is linear in t: farthest at an end
-	κ := math.Tan(rad(min(89.9999, max(math.Abs(lat0), math.Abs(lat1))))) / EarthRadius
-	h := 2000.0
-	if κ > 0 {
-		h = min(h, math.Sqrt(24e-6)/κ)
-	}
-	steps := min(1<<14, max(1, int(math.Ceil(p.groundLength(0, t)/h))))
-	length := 0.0
-	lat, lon := p.at(0)
-	for k := 1; k <= steps; k++ {
-		nlat, nlon := p.at(t * float64(k) / float64(steps))
-		length += Distance(lat, wrap(lon), nlat, wrap(nlon))
-		lat, lon = nlat, nlon
-	}
-	return length
 }

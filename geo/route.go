@@ -34,12 +34,18 @@ func NewRoute(line orb.Geometry) (*Route, error) {
 	if err != nil {
 		return nil, errctx.Wrap("geo", "route", err)
 	}
+	return routeOf(c), nil
+}
+
+// routeOf is the route along c's line (its pieces do not depend on its
+// radius).
+func routeOf(c *corridor) *Route {
 	r := &Route{c: c, starts: make([]float64, len(c.pieces))}
 	for i := range c.pieces {
 		r.starts[i] = r.length
 		r.length += pieceLength(c.pieces[i].path, 1)
 	}
-	return r, nil
+	return r
 }
 
 // Length is the route's length in metres.
@@ -65,12 +71,39 @@ func (r *Route) Locate(lat, lon float64) (along, off float64, err error) {
 			best, at = d, i
 		}
 	}
-	pc := r.c.pieces[at].path
-	t := pc.closestAt(lat, lon)
-	return r.starts[at] + pieceLength(pc, t), best, nil
+	return r.at(at, r.c.pieces[at].closestAt(lat, lon)), best, nil
 }
 
 // at is the place along the route of piece i's point at t, in metres.
 func (r *Route) at(i int, t float64) float64 {
 	return r.starts[i] + pieceLength(r.c.pieces[i].path, t)
+}
+
+// pieceLength is the ground length of the piece p from its start to t,
+// summed over chords. A path straight in longitude and latitude bends
+// from a great circle by up to κ = tan φ/R a metre (a parallel's
+// geodesic curvature, φ its latitude farthest from the equator), so a
+// chord h long is short of its arc by about κ²h³/24: chords of at most
+// 2 km, and of at most √(24e-6)/κ, keep that within a part in a million
+// of the length (163 m chords at 89.7°, where 2 km ones lost 0.34 m in
+// 72 km: TestRouteLocate). Measured on a route of 20 positions among
+// 1,000 fences, 64 chords a piece whatever its length took 100 µs of
+// the 102 µs Passed took beyond Along.
+func pieceLength(p path, t float64) float64 {
+	lat0, _ := p.at(0)
+	lat1, _ := p.at(t) // latitude is linear in t: farthest at an end
+	κ := math.Tan(rad(min(89.9999, max(math.Abs(lat0), math.Abs(lat1))))) / EarthRadius
+	h := 2000.0
+	if κ > 0 {
+		h = min(h, math.Sqrt(24e-6)/κ)
+	}
+	steps := min(1<<14, max(1, int(math.Ceil(p.groundLength(0, t)/h))))
+	length := 0.0
+	lat, lon := p.at(0)
+	for k := 1; k <= steps; k++ {
+		nlat, nlon := p.at(t * float64(k) / float64(steps))
+		length += Distance(lat, wrap(lon), nlat, wrap(nlon))
+		lat, lon = nlat, nlon
+	}
+	return length
 }
