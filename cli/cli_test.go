@@ -280,14 +280,15 @@ func TestBadImportsChangeNothing(t *testing.T) {
 	}
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
 	bad := map[string]struct{ csv, want string }{
-		"missing column": {"id,lat,name\nc,1,x\n", "no lon column"},
-		"text in number": {"id,lat,lon\nc,1,2\nd,north,3\n", `line 3: latitude "north" is not a number`},
-		"latitude 91":    {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
-		"empty id":       {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
-		"truncated":      {"id,lat,lon\nc,1,2\nd,1", "line 3: 2 fields where the header has 3"},
-		"id too long":    {"id,lat,lon\nc,1,2\n" + strings.Repeat("x", keyspace.MaxKeySize) + ",1,2\n", `line 3: geo: index p: point "xxx`},
-		"column twice":   {"id,lat,lon,lat\nc,1,2,3\n", `line 1: columns 2 and 4 of the header are both named "lat"`},
-		"unnamed column": {"id,lat,lon,\nc,1,2,x\n", "line 1: column 4 of the header has no name"},
+		"missing column":  {"id,lat,name\nc,1,x\n", "no lon column"},
+		"text in number":  {"id,lat,lon\nc,1,2\nd,north,3\n", `line 3: latitude "north" is not a number`},
+		"latitude 91":     {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
+		"empty id":        {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
+		"truncated":       {"id,lat,lon\nc,1,2\nd,1", "line 3: 2 fields where the header has 3"},
+		"id too long":     {"id,lat,lon\nc,1,2\n" + strings.Repeat("x", keyspace.MaxKeySize) + ",1,2\n", `line 3: geo: index p: point "xxx`},
+		"column twice":    {"id,lat,lon,lat\nc,1,2,3\n", `line 1: columns 2 and 4 of the header are both named "lat"`},
+		"unnamed column":  {"id,lat,lon,\nc,1,2,x\n", "line 1: column 4 of the header has no name"},
+		"quote left open": {"id,lat,lon\nc,1,2\n\"d,1,2\ne,3,4\n", `line 3: extraneous or missing " in quoted-field (the record runs on to line 4`},
 	}
 	for name, tc := range bad {
 		_, stderr, code := run(t, tc.csv, "--db", db, "geo", "import", "--index", "p", "-")
@@ -621,6 +622,11 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"geo", "knn", "--index", "x", "--lat", "1", "--lon", "2", "--count", "3"}, 2, "-count; did you mean -k?\n", ""},
 		{[]string{"geo", "import", "--index", "x", "--lng", "x", "-"}, 2, "-lng; did you mean --lon-col?\n", ""},
 		{[]string{"geo", "near", "--index", "x", "--qqqq", "3"}, 2, "flag provided but not defined: -qqqq\n", ""},
+		// A flag named as the command's argument: the argument is meant.
+		{[]string{"geo", "put", "--index", "x", "--lat", "1", "--lon", "2", "--id", "car-7"}, 2, "-id; ID is an argument, not a flag: keyspace geo put [options] ID\n", ""},
+		{[]string{"series", "add", "--series", "t", "--sensor", "s1", "--value", "3"}, 2, "-value; VALUE is an argument, not a flag: keyspace series add [options] VALUE\n", ""},
+		{[]string{"table", "get", "--table", "t", "--key", "US:1"}, 2, "-key; KEY is an argument, not a flag: keyspace table get [options] KEY...\n", ""},
+		{[]string{"geo", "import", "--index", "x", "--file", "a.csv"}, 2, "-file; FILE is an argument, not a flag: keyspace geo import [options] FILE|-\n", ""},
 		{[]string{"help"}, 0, "", "keyspace - geospatial"},
 		{[]string{"help", "geo", "near"}, 0, "", "keyspace geo near - points within a radius"},
 		{[]string{"geo", "help", "knn"}, 0, "", "keyspace geo knn - the k nearest"},

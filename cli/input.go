@@ -559,6 +559,12 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 			rec, err := r.Read()
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
+				if pe.StartLine != pe.Line {
+					// A quote left open swallows the lines after it: the
+					// record to fix is where it starts, not where the
+					// reader gave up.
+					return nil, pe.StartLine, fmt.Errorf("%w (the record runs on to line %d: a quote left open?)", pe.Err, pe.Line)
+				}
 				return nil, pe.Line, pe.Err
 			}
 			if err != nil {

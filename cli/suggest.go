@@ -57,11 +57,29 @@ func withFlagSuggestion(c *ucli.Context, err error) error {
 	if !ok {
 		return usageError{err}
 	}
+	typed = strings.TrimLeft(typed, "-")
 	flags := c.App.Flags
 	if c.Command != nil && c.Command.Name != "" {
 		flags = c.Command.Flags
+		if arg, ok := argumentNamed(c.Command.ArgsUsage, typed); ok {
+			// geo put --id car-7, series add --value 21.5: what was
+			// typed as a flag is the command's argument.
+			return usageError{fmt.Errorf("%w; %s is an argument, not a flag: %s [options] %s", err, arg, c.Command.HelpName, c.Command.ArgsUsage)}
+		}
 	}
-	return unknownFlag(err, strings.TrimLeft(typed, "-"), flags)
+	return unknownFlag(err, typed, flags)
+}
+
+// argumentNamed returns the word of argsUsage (a command's ArgsUsage, as
+// "ID [FIELD=VALUE...]") that typed, a flag's name, names, if any.
+func argumentNamed(argsUsage, typed string) (string, bool) {
+	words := strings.FieldsFunc(argsUsage, func(r rune) bool { return r < 'A' || r > 'Z' })
+	for _, w := range words {
+		if strings.EqualFold(w, typed) {
+			return w, true
+		}
+	}
+	return "", false
 }
 
 // unknownFlag is the usage error err for the flag typed (without its
