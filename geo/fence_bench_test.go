@@ -336,44 +336,20 @@ func BenchmarkFencesIntersecting(b *testing.B) {
 			} {
 				areas := q.areas
 				b.Run(fmt.Sprintf("radius=%gm/%s/%s", metres, be.Name, q.name), func(b *testing.B) {
-					s := be.Open(b)
-					fs := geo.NewFences("bench")
-					if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-						b.Fatal(err)
-					}
-					found := 0
-					for i := 0; b.Loop(); i++ {
-						s.View(func(tx keyspace.Tx) error {
-							ids, err := q.ask(fs, tx, areas[i%len(areas)])
-							if err != nil {
-								b.Fatal(err)
-							}
-							found += len(ids)
-							return nil
-						})
-					}
-					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+					s, fs := openFences(b, be, fences)
+					viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
+						ids, err := q.ask(fs, tx, areas[i%len(areas)])
+						return len(ids), err
+					})
 				})
 			}
 			b.Run(fmt.Sprintf("radius=%gm/%s/near", metres, be.Name), func(b *testing.B) {
-				s := be.Open(b)
-				fs := geo.NewFences("bench")
-				if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-					b.Fatal(err)
-				}
-				found := 0
-				for i := 0; b.Loop(); i++ {
+				s, fs := openFences(b, be, fences)
+				viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
 					c := areas[i%len(areas)].Circle
-					s.View(func(tx keyspace.Tx) error {
-						near, err := fs.Near(tx, c.Lat, c.Lon, c.Radius, 0)
-						if err != nil {
-							b.Fatal(err)
-						}
-						found += len(near)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+					near, err := fs.Near(tx, c.Lat, c.Lon, c.Radius, 0)
+					return len(near), err
+				})
 			})
 		}
 		b.Run(fmt.Sprintf("radius=%gm/rtree-boxes-only", metres), func(b *testing.B) {
@@ -463,20 +439,27 @@ func benchLookups(b *testing.B, name, op string, fences []geo.Fence, unit string
 	for _, be := range storetest.Backends() {
 		b.Run(name+"/"+be.Name+"/"+op, func(b *testing.B) {
 			s, fs := openFences(b, be, fences)
-			found := 0
-			for i := 0; b.Loop(); i++ {
-				s.View(func(tx keyspace.Tx) error {
-					n, err := ask(tx, fs, i)
-					if err != nil {
-						b.Fatal(err)
-					}
-					found += n
-					return nil
-				})
-			}
-			b.ReportMetric(float64(found)/float64(b.N), unit+"/op")
+			viewLoop(b, s, unit, func(tx keyspace.Tx, i int) (int, error) { return ask(tx, fs, i) })
 		})
 	}
+}
+
+// viewLoop runs ask(tx, i) for i = 0, 1, … in a View of s each, for the
+// benchmark's b.Loop, and reports what ask counts, a query on average,
+// as unit/op.
+func viewLoop(b *testing.B, s keyspace.Store, unit string, ask func(tx keyspace.Tx, i int) (int, error)) {
+	found := 0
+	for i := 0; b.Loop(); i++ {
+		s.View(func(tx keyspace.Tx) error {
+			n, err := ask(tx, i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			found += n
+			return nil
+		})
+	}
+	b.ReportMetric(float64(found)/float64(b.N), unit+"/op")
 }
 
 // BenchmarkFenceBorder: which of one fence, a country-sized polygon whose
@@ -640,73 +623,37 @@ func BenchmarkFencesAlong(b *testing.B) {
 	tracks := benchRoutes(pts, 20, 5000, 50)
 	for _, be := range storetest.Backends() {
 		b.Run(be.Name, func(b *testing.B) {
-			s := be.Open(b)
-			fs := geo.NewFences("bench")
-			if err := s.Update(func(tx keyspace.Tx) error { return fs.PutAll(tx, fences) }); err != nil {
-				b.Fatal(err)
-			}
+			s, fs := openFences(b, be, fences)
 			b.Run("track=5000/radius=100m", func(b *testing.B) {
-				found := 0
-				for i := 0; b.Loop(); i++ {
-					s.View(func(tx keyspace.Tx) error {
-						ids, err := fs.Along(tx, tracks[i%len(tracks)], 100)
-						if err != nil {
-							b.Fatal(err)
-						}
-						found += len(ids)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
+					ids, err := fs.Along(tx, tracks[i%len(tracks)], 100)
+					return len(ids), err
+				})
 			})
 			for _, radius := range []float64{0, 1000, 10_000} {
 				b.Run(fmt.Sprintf("radius=%gm", radius), func(b *testing.B) {
-					found := 0
-					for i := 0; b.Loop(); i++ {
-						s.View(func(tx keyspace.Tx) error {
-							ids, err := fs.Along(tx, routes[i%len(routes)], radius)
-							if err != nil {
-								b.Fatal(err)
-							}
-							found += len(ids)
-							return nil
-						})
-					}
-					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+					viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
+						ids, err := fs.Along(tx, routes[i%len(routes)], radius)
+						return len(ids), err
+					})
 				})
 			}
 			// The same routes' fences in the order the route reaches them
 			// (Passed: Along, then a search along the route for each).
 			b.Run("in-order/radius=1000m", func(b *testing.B) {
-				found := 0
-				for i := 0; b.Loop(); i++ {
-					s.View(func(tx keyspace.Tx) error {
-						passed, err := fs.Passed(tx, routes[i%len(routes)], 1000)
-						if err != nil {
-							b.Fatal(err)
-						}
-						found += len(passed)
-						return nil
-					})
-				}
-				b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+				viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
+					passed, err := fs.Passed(tx, routes[i%len(routes)], 1000)
+					return len(passed), err
+				})
 			})
 			// The same routes as Within's area: the fences wholly within
 			// the radius, each candidate's boundary and inside searched.
 			for _, radius := range []float64{1000, 10_000} {
 				b.Run(fmt.Sprintf("within/radius=%gm", radius), func(b *testing.B) {
-					found := 0
-					for i := 0; b.Loop(); i++ {
-						s.View(func(tx keyspace.Tx) error {
-							ids, err := fs.Within(tx, geo.Fence{Corridor: &geo.Corridor{Line: routes[i%len(routes)], Radius: radius}})
-							if err != nil {
-								b.Fatal(err)
-							}
-							found += len(ids)
-							return nil
-						})
-					}
-					b.ReportMetric(float64(found)/float64(b.N), "fences/op")
+					viewLoop(b, s, "fences", func(tx keyspace.Tx, i int) (int, error) {
+						ids, err := fs.Within(tx, geo.Fence{Corridor: &geo.Corridor{Line: routes[i%len(routes)], Radius: radius}})
+						return len(ids), err
+					})
 				})
 			}
 		})
