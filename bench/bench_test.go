@@ -284,6 +284,68 @@ func TestChartsParse(t *testing.T) {
 	}
 }
 
+// TestChartLabelsFit: a group's label in a chart of ten groups is split
+// at its spaces into lines that fit the group's width (a word longer than
+// the width on a line of its own), three at most, with every word kept
+// in order.
+func TestChartLabelsFit(t *testing.T) {
+	groups := []string{"radius 1 km", "radius 100 km", "10 farthest in 100 km", "10 nearest in 100 km",
+		"a label with far too many short words to fit in three lines", "supercalifragilisticexpialidocious", "k", "", "knn k=100", "µµµµµµ µµµµµµ µµ"}
+	values := make([][]float64, len(groups))
+	for g := range values {
+		values[g] = []float64{1, 2}
+	}
+	svg := barChart("t", "µs", groups, []string{"a", "b"}, values)
+	width := int((900.0 - 70 - 10) / float64(len(groups)) / charWidth)
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	var labels [][]string // each group label's lines
+	inGroup := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "text" && slices.Contains(tok.Attr, xml.Attr{Name: xml.Name{Local: "class"}, Value: "group"}) {
+				inGroup, labels = true, append(labels, nil)
+			}
+			if tok.Name.Local == "tspan" && inGroup {
+				labels[len(labels)-1] = append(labels[len(labels)-1], "")
+			}
+		case xml.CharData:
+			if inGroup && len(labels[len(labels)-1]) > 0 {
+				l := labels[len(labels)-1]
+				l[len(l)-1] += string(tok)
+			}
+		case xml.EndElement:
+			if tok.Name.Local == "text" {
+				inGroup = false
+			}
+		}
+	}
+	if len(labels) != len(groups) {
+		t.Fatalf("%d group labels, want %d", len(labels), len(groups))
+	}
+	for g, lines := range labels {
+		if got := strings.Join(lines, " "); strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(groups[g]), " ") {
+			t.Errorf("label %q drawn as %q", groups[g], lines)
+		}
+		if len(lines) == 0 || len(lines) > 3 {
+			t.Errorf("label %q in %d lines", groups[g], len(lines))
+		}
+		for i, line := range lines {
+			last := i == 2 // the third line takes what is left
+			if n := len([]rune(line)); n > width && strings.Contains(line, " ") && !last {
+				t.Errorf("label %q: line %q is %d characters, over the group's %d", groups[g], line, n, width)
+			}
+		}
+	}
+}
+
 // TestRunWithoutRedis: with no redis-server on the PATH the run goes on
 // without the Redis peer and says so in its notes.
 func TestRunWithoutRedis(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // palette colours the peers in every chart.
@@ -14,7 +15,7 @@ var palette = []string{"#6b7280", "#f59e0b", "#16a34a", "#2563eb", "#dc2626", "#
 // barChart draws grouped bars (one group per label, one bar per series) on
 // a logarithmic axis, as a standalone SVG document.
 func barChart(title, unit string, groups, series []string, values [][]float64) string {
-	const w, h, left, top, bottom = 900.0, 420.0, 70.0, 40.0, 90.0
+	const w, h, left, top, bottom = 900.0, 420.0, 70.0, 40.0, 100.0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, row := range values {
 		for _, v := range row {
@@ -54,7 +55,14 @@ func barChart(title, unit string, groups, series []string, values [][]float64) s
 				x0+float64(s)*barW, y(v), barW*0.9, top+plotH-y(v), palette[s%len(palette)],
 				html.EscapeString(series[s]), html.EscapeString(label), v, html.EscapeString(unit))
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle">%s</text>`+"\n", x0+groupW*0.4, top+plotH+16, html.EscapeString(label))
+		// A label wider than its group wraps at spaces, a line below
+		// another: ten groups leave some 13 characters a line, and
+		// "10 farthest in 100 km" ran into its neighbours.
+		fmt.Fprintf(&b, `<text class="group" x="%.1f" y="%.0f" text-anchor="middle">`, x0+groupW*0.4, top+plotH+16)
+		for i, line := range wrapLabel(label, int(groupW/charWidth)) {
+			fmt.Fprintf(&b, `<tspan x="%.1f" dy="%d">%s</tspan>`, x0+groupW*0.4, min(i, 1)*lineHeight, html.EscapeString(line))
+		}
+		b.WriteString("</text>\n")
 	}
 	for s, name := range series {
 		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`+"\n",
@@ -62,6 +70,33 @@ func barChart(title, unit string, groups, series []string, values [][]float64) s
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// charWidth and lineHeight are, in pixels, about how wide a character of
+// the charts' 11-pixel sans-serif font is on average (digits and lower
+// case run 5.5–6.5) and how far apart lines of a group's label are.
+const (
+	charWidth  = 6.0
+	lineHeight = 13
+)
+
+// wrapLabel breaks label at spaces into lines of at most width
+// characters where it can (a word longer than width keeps a line of its
+// own), three lines at most: the last takes what is left.
+func wrapLabel(label string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(label) {
+		switch {
+		case line == "":
+			line = word
+		case len(lines) < 2 && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
+			lines, line = append(lines, line), word
+		default:
+			line += " " + word
+		}
+	}
+	return append(lines, line)
 }
 
 // Charts returns the report's SVG charts by file name: latency per query
