@@ -878,6 +878,61 @@ func farthestOf(results []Result) []Result {
 	return far
 }
 
+// TestFarthestReadsOn: a query for the farthest few of a circle that
+// holds a little more than its read budget reads on past the budget
+// (candidates.resume): it answers as brute force does, and its Stats are
+// those of the whole circle read once, the candidate the budget stopped
+// at not counted twice. A circle that holds many times the budget is
+// still answered by the branch and bound, which covers it again (more
+// ranges than the circle's own) and reads fewer candidates than it holds.
+func TestFarthestReadsOn(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		// Points spread evenly over a square of about 20 km, so that the
+		// budget's estimate of what the circle holds is near the truth.
+		r := rand.New(rand.NewPCG(5, 6))
+		var points []Point
+		for i := range 3000 {
+			points = append(points, Point{ID: fmt.Sprintf("p%04d", i), Lat: 45 + r.Float64()*0.2, Lon: 7 + r.Float64()*0.28})
+		}
+		ix := NewIndex("far")
+		if err := s.Update(func(tx keyspace.Tx) error { return ix.PutAll(tx, points) }); err != nil {
+			t.Fatal(err)
+		}
+		lat, lon, radius := 45.1, 7.14, 6000.0
+		all := brute(points, lat, lon, func(p Point) bool { return Distance(lat, lon, p.Lat, p.Lon) <= radius })
+		want := farthestOf(all)[:10]
+		s.View(func(tx keyspace.Tx) error {
+			_, whole, err := ix.Radius(tx, lat, lon, radius, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				budget int
+				readOn bool
+			}{
+				{whole.Candidates * 3 / 4, true},    // read on to the end
+				{whole.Candidates * 55 / 100, true}, // still within twice the budget
+				{whole.Candidates / 8, false},       // the branch and bound
+			} {
+				got, st, err := ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: 10, FarthestFirst: true, readBudget: tc.budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkResults(t, fmt.Sprintf("budget %d of %d", tc.budget, whole.Candidates), got, want)
+				readOn := st.Candidates == whole.Candidates && st.Ranges == whole.Ranges && st.Cells == whole.Cells
+				if readOn != tc.readOn {
+					t.Errorf("budget %d of the circle's %d candidates: read on %v (Stats %+v, the whole circle's %+v), want %v",
+						tc.budget, whole.Candidates, readOn, st, whole, tc.readOn)
+				}
+				if !tc.readOn && st.Candidates >= whole.Candidates {
+					t.Errorf("budget %d: the branch and bound read %d candidates, the circle holds %d", tc.budget, st.Candidates, whole.Candidates)
+				}
+			}
+			return nil
+		})
+	})
+}
+
 // TestLimitAsksNearest: a radius or box query for the nearest Limit
 // points finds brute force's first Limit points of the region, on every
 // data set (the poles, the antimeridian, points on one spot), with a
