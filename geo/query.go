@@ -693,11 +693,11 @@ func readBudget(limit int) int {
 // farthestBudget is how many candidates a query for the farthest limit
 // points of a region reads before it asks the farthest-first branch and
 // bound instead (farthest): four times readBudget, or eight when what it
-// read says the region holds no more than that (candidates.resume). The branch and bound's
-// cells cost more than the k-nearest search's to split (a greatest
-// distance is an arcsine and more) and it reads a band along the
-// region's whole far edge, so it gains on a region of a few thousand
-// points and more. On 1,000,000 clustered points in memory (-bench
+// read says the region holds no more than that (candidates.resume). The
+// branch and bound's cells cost more than the k-nearest search's to
+// split (a greatest distance is an arcsine and more) and it reads a band
+// along the region's whole far edge, so it gains on a region of a few
+// thousand points and more. On 1,000,000 clustered points in memory (-bench
 // RadiusFarthest), with the budget at readBudget the farthest 10 within
 // 1 km took 42 µs against 14.5 µs for the circle read whole (a dense
 // circle of a few thousand points, switched, took 120–170 µs), on a
