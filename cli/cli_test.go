@@ -336,7 +336,8 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "3 parsecs"}, 2, "distance"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1", "--radius", "1", "--bogus"}, 2, "bogus"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "91", "--lon", "1", "--radius", "1km"}, 1, "latitude 91"},
-		{[]string{"--db", db, "geo", "knn", "--index", "p", "--lat", "1", "--lon", "1", "--k", "0"}, 1, "k = 0"},
+		{[]string{"--db", db, "geo", "knn", "--index", "p", "--lat", "1", "--lon", "1", "--k", "0"}, 2, "--k 0: want how many neighbours, 1 or more"},
+		{[]string{"--db", db, "geo", "knn", "--index", "p", "--polygon", `{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}`, "--k", "-3"}, 2, "--k -3: want how many neighbours"},
 		{[]string{"--db", db, "geo", "sweep", "extra"}, 2, "keyspace: geo sweep takes no arguments"},
 		{[]string{"--db", db, "geo", "fset", "--index", "p"}, 2, "keyspace: geo fset wants an ID"},
 	}

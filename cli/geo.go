@@ -193,7 +193,7 @@ func geoCommand() *ucli.Command {
 						return err
 					}
 					return centredQuery(c, func(ix *geo.Index, tx keyspace.Tx, lat, lon float64, o *geo.QueryOptions) ([]geo.Result, geo.Stats, shape, error) {
-						if sector && c.Int("k") > 0 { // Nearest refuses k < 1; a Sector with no Limit would answer every point
+						if sector { // --k is 1 or more (geoQuery): a Sector with no Limit would answer every point
 							rs, st, err := ix.Sector(tx, lat, lon, math.Inf(1), from, to, o) // o.Limit is k (or k+1)
 							return rs, st, nil, err
 						}
@@ -484,7 +484,9 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		return err
 	}
 	if c.Command.Name == "knn" {
-		size = c.Int("k")
+		if size = c.Int("k"); size < 1 {
+			return usagef("--k %d: want how many neighbours, 1 or more", size)
+		}
 	}
 	anyOf := c.Bool("any")
 	switch {

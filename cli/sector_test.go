@@ -113,7 +113,7 @@ func TestNearSector(t *testing.T) {
 		}
 	}
 	// k = 0 is refused with --sector as without it, not taken for no limit.
-	if out, stderr, code := run(t, "", "--db", db, "geo", "knn", "--index", "lyon", "--lat", lat, "--lon", lon, "--k", "0", "--sector", "0,90"); code != 1 || !strings.Contains(stderr, "k = 0") {
+	if out, stderr, code := run(t, "", "--db", db, "geo", "knn", "--index", "lyon", "--lat", lat, "--lon", lon, "--k", "0", "--sector", "0,90"); code != 2 || !strings.Contains(stderr, "--k 0: want how many neighbours") {
 		t.Errorf("knn --k 0 --sector: exit %d, %q, %d bytes out", code, stderr, len(out))
 	}
 }
