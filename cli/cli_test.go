@@ -381,6 +381,10 @@ func TestLogAndTableCommands(t *testing.T) {
 	if len(page.Items) != 2 || page.Items[0].ID != 3 || page.Items[1].ID != 2 {
 		t.Errorf("latest 2: %s", out)
 	}
+	// --limit, as log range and log day call it, is -n.
+	if again, _, _ := run(t, "", "--db", db, "log", "latest", "--log", "inbox", "--parent", "alice", "--limit", "2", "--output", "json"); again != out {
+		t.Errorf("latest --limit 2: %s, -n 2: %s", again, out)
+	}
 	out, _, _ = run(t, "", "--db", db, "log", "day", "--log", "inbox", "--parent", "alice", "--date", "2026-11-21", "--tz", "Asia/Tokyo", "--output", "json")
 	page.Items = nil
 	json.Unmarshal([]byte(out), &page)

@@ -79,7 +79,7 @@ func logCommand() *ucli.Command {
 			{
 				Name: "latest", Usage: "the newest items, newest first",
 				UsageText: "keyspace log latest --log inbox --parent alice -n 10",
-				Flags:     logFlags(&ucli.IntFlag{Name: "n", Value: 10, Usage: "how many"}),
+				Flags:     logFlags(&ucli.IntFlag{Name: "n", Aliases: []string{"limit"}, Value: 10, Usage: "how many (--limit, as log range and log day call it)"}),
 				Action: func(c *ucli.Context) error {
 					return logRead(c, func(l *enumkeys.Log, tx keyspace.Tx) ([]enumkeys.Item, string, error) {
 						if c.Int("n") < 1 {
