@@ -80,7 +80,7 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors and its waypoints as circles (--radius)",
+				Usage: "add or replace fences, all or none unless --skip-bad: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors and its waypoints as circles (--radius)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
@@ -96,6 +96,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "sector-cols", Usage: "a FILE's rows are sectors, their bearings in the columns `FROM,TO` (degrees clockwise from north, as fence put --sector takes them)"},
 					typedFlag(),
 					dryRunFlag(),
+					&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good fences and report the bad ones (a feature, row, track, route or waypoint that makes no fence)"},
 				}, pointFileFlags("a FILE of rows':")...),
 				Action: fenceImport,
 			},
@@ -353,8 +354,10 @@ func flagRegion(c *ucli.Context, cmd string) (geo.Fence, error) {
 	return f, nil
 }
 
-// fenceImport reads a FeatureCollection and puts its fences with one
-// PutAll: a bad feature, named by its place in the file, imports nothing.
+// fenceImport reads a FeatureCollection, a file of rows or a GPX file and
+// puts its fences with one PutAll: a bad feature, row, track, route or
+// waypoint, named by its place in the file, imports nothing, or with
+// --skip-bad is left out and named in the report.
 func fenceImport(c *ucli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("fence import wants one FILE (- for standard input)")
@@ -369,6 +372,7 @@ func fenceImport(c *ucli.Context) error {
 	}
 	defer in.close()
 	var fences []geo.Fence
+	bad := newBadRows(c, in.name)
 	gpx := in.format == "xml" && isGPX(in.in)
 	radius := 0.0 // --radius: lines' width
 	if c.IsSet("radius") {
@@ -381,11 +385,11 @@ func fenceImport(c *ucli.Context) error {
 	}
 	switch {
 	case gpx:
-		fences, err = gpxImport(in, radius)
+		fences, err = gpxImport(in, radius, bad)
 	case in.format == "geojson":
-		fences, err = featureFences(c, in, radius)
+		fences, err = featureFences(c, in, radius, bad)
 	default:
-		fences, err = circleFences(c, in)
+		fences, err = circleFences(c, in, bad)
 	}
 	if err != nil {
 		return err
@@ -401,25 +405,25 @@ func fenceImport(c *ucli.Context) error {
 		return err
 	}
 	if !c.Bool("quiet") {
-		reportImport(c, count(len(fences), "fence"), "fence set "+name, nil)
+		reportImport(c, count(len(fences), "fence"), "fence set "+name, bad.rows)
 	}
 	return nil
 }
 
 // gpxImport reads a GPX file's tracks and routes as corridors (gpxFences),
-// radius metres either side of them.
-func gpxImport(in *importInput, radius float64) ([]geo.Fence, error) {
+// radius metres either side of them, and its waypoints as circles.
+func gpxImport(in *importInput, radius float64, bad *badRows) ([]geo.Fence, error) {
 	b, err := io.ReadAll(in.in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
-	return gpxFences(b, in.name, radius)
+	return gpxFences(b, in.name, radius, bad)
 }
 
 // featureFences reads the fences of a GeoJSON FeatureCollection
-// (featureFence), all or none; a line with no radius property is a
-// corridor radius metres wide.
-func featureFences(c *ucli.Context, in *importInput, radius float64) ([]geo.Fence, error) {
+// (featureFence); a line with no radius property is a corridor radius
+// metres wide. A feature that makes no fence is a bad row of bad.
+func featureFences(c *ucli.Context, in *importInput, radius float64, bad *badRows) ([]geo.Fence, error) {
 	b, err := io.ReadAll(in.in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
@@ -428,16 +432,19 @@ func featureFences(c *ucli.Context, in *importInput, radius float64) ([]geo.Fenc
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", in.name, err)
 	}
-	fences := make([]geo.Fence, len(fc.Features))
+	fences := make([]geo.Fence, 0, len(fc.Features))
 	for i, feat := range fc.Features {
 		f, err := featureFence(feat, c.String("id-property"), radius)
 		if err == nil {
 			err = f.Validate()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: feature %d of %d: %w", in.name, i+1, len(fc.Features), err)
+			if err := bad.add(fmt.Sprintf("feature %d of %d", i+1, len(fc.Features)), err); err != nil {
+				return nil, err
+			}
+			continue
 		}
-		fences[i] = f
+		fences = append(fences, f)
 	}
 	return fences, nil
 }
@@ -447,9 +454,10 @@ func featureFences(c *ucli.Context, in *importInput, radius float64) ([]geo.Fenc
 // --lon-col, --radius-col; the radius in metres, or a distance with its
 // unit, 2km), the row's other fields its payload, as geo import makes a
 // point's; with --sector-cols FROM,TO, sectors of those circles between
-// the bearings in those columns. A bad row stops the import, named, with
-// nothing written.
-func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
+// the bearings in those columns. A bad row is a bad row of bad: it stops
+// the import, named, with nothing written, or with --skip-bad is left
+// out.
+func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, error) {
 	rows, err := in.rows(c)
 	if err != nil {
 		return nil, err
@@ -512,7 +520,10 @@ func circleFences(c *ucli.Context, in *importInput) ([]geo.Fence, error) {
 			err = f.Validate()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w (nothing imported)", in.name, r.where(), err)
+			if err := bad.add(r.where(), err); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		fences = append(fences, f)
 	}

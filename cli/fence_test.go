@@ -833,3 +833,54 @@ func TestFenceImportRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFenceImportSkipBad: fence import of a GeoJSON FeatureCollection, a
+// CSV of circles and a GPX file, each with a bad feature, row or waypoint
+// among good ones, imports nothing and names the bad one; with
+// --skip-bad it imports the good ones, exactly those, and names the bad
+// one in its report.
+func TestFenceImportSkipBad(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file, body string
+		bad        string // what the error names
+	}{
+		{"zones.geojson", `{"type":"FeatureCollection","features":[` +
+			`{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2,48]},"properties":{"radius":500}},` +
+			`{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[2,95]},"properties":{"radius":500}},` +
+			`{"type":"Feature","id":"c","geometry":{"type":"Polygon","coordinates":[[[2,48],[2.1,48],[2.1,48.1],[2,48]]]}}]}`,
+			"feature 2 of 3: fence \"b\""},
+		{"stores.csv", "id,lat,lon,radius\na,48,2,1km\nb,48,2,wide\nc,48.1,2.1,300\n", `line 3: radius (column "radius")`},
+		{"places.gpx", `<gpx><wpt lat="48" lon="2"><name>a</name></wpt><wpt lat="48.1"><name>b</name></wpt><wpt lat="48.2" lon="2.2"><name>c</name></wpt></gpx>`,
+			"waypoint 2: no lon"},
+	} {
+		db := filepath.Join(dir, tc.file+".db")
+		ks, must := onDB(t, db)
+		file := writeTemp(t, dir, tc.file, tc.body)
+		args := []string{"fence", "import", "--fences", "zones", "--radius", "200m", file}
+		if strings.HasSuffix(tc.file, ".csv") {
+			args = slices.Delete(args, 4, 6) // rows take their radius from a column
+		}
+		if _, stderr, code := ks(args...); code != 1 || !strings.Contains(stderr, tc.bad) || !strings.Contains(stderr, "nothing imported") {
+			t.Errorf("%s: exit %d, %q; want exit 1 naming %q, nothing imported", tc.file, code, stderr, tc.bad)
+		}
+		if out, _, _ := ks("fence", "list", "--fences", "zones", "--output", "json"); strings.Contains(out, `"a"`) {
+			t.Errorf("%s: a failed import stored fences: %s", tc.file, out)
+		}
+		_, stderr, code := ks(append([]string{"fence", "import", "--skip-bad"}, args[2:]...)...)
+		if code != 0 || !strings.Contains(stderr, "imported 2 fences") || !strings.Contains(stderr, "skipped 1 bad row: ") || !strings.Contains(stderr, tc.bad) {
+			t.Errorf("%s --skip-bad: exit %d, %q; want 2 fences and the bad one named (%q)", tc.file, code, stderr, tc.bad)
+		}
+		var list struct{ Fences []struct{ ID string } }
+		if err := json.Unmarshal([]byte(must("fence", "list", "--fences", "zones", "--output", "json")), &list); err != nil {
+			t.Fatalf("%s: fence list: %v", tc.file, err)
+		}
+		var ids []string
+		for _, f := range list.Fences {
+			ids = append(ids, f.ID)
+		}
+		if !slices.Equal(ids, []string{"a", "c"}) {
+			t.Errorf("%s --skip-bad stored %v, want [a c]", tc.file, ids)
+		}
+	}
+}

@@ -126,21 +126,21 @@ func parseGPX(b []byte, from string) (*gpxFile, error) {
 	return &doc, nil
 }
 
-// at is the point's position, or an error naming it (what, as "track 1
-// point 3") and what is wrong with it: no lat or lon, or not a number.
-func (p gpxPoint) at(from, what string) (orb.Point, error) {
+// at is the point's position, or what is wrong with it: no lat or lon,
+// or not a number.
+func (p gpxPoint) at() (orb.Point, error) {
 	for _, a := range [][2]string{{"lat", p.Lat}, {"lon", p.Lon}} {
 		if a[1] == "" {
-			return orb.Point{}, fmt.Errorf("%s: %s has no %s", from, what, a[0])
+			return orb.Point{}, fmt.Errorf("no %s", a[0])
 		}
 	}
 	lat, err := strconv.ParseFloat(p.Lat, 64)
 	if err != nil {
-		return orb.Point{}, fmt.Errorf("%s: %s: lat %q is not a number", from, what, p.Lat)
+		return orb.Point{}, fmt.Errorf("lat %q is not a number", p.Lat)
 	}
 	lon, err := strconv.ParseFloat(p.Lon, 64)
 	if err != nil {
-		return orb.Point{}, fmt.Errorf("%s: %s: lon %q is not a number", from, what, p.Lon)
+		return orb.Point{}, fmt.Errorf("lon %q is not a number", p.Lon)
 	}
 	return orb.Point{lon, lat}, nil
 }
@@ -152,8 +152,8 @@ func (doc *gpxFile) paths(from string) ([]gpxPath, error) {
 		line := make(orb.LineString, len(pts))
 		for i, p := range pts {
 			var err error
-			if line[i], err = p.at(from, fmt.Sprintf("%s point %d", where, i+1)); err != nil {
-				return nil, err
+			if line[i], err = p.at(); err != nil {
+				return nil, fmt.Errorf("%s: %s point %d: %w", from, where, i+1, err)
 			}
 		}
 		return line, nil
@@ -204,8 +204,12 @@ func isGPX(in *bufio.Reader) bool {
 // segments a MultiLineString, and its waypoints as circles, whose
 // payload is their elevation, description, comment, symbol and type
 // (those they have). Each is named by its name, which it must have. A
-// document with none of them is an error.
-func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
+// document with none of them is an error. A track, route or waypoint
+// that makes no fence (no name, or a position or width Validate
+// refuses) is a bad row of bad, which stops the import or, with
+// --skip-bad, is left out; a point of a track or route that is no
+// position stops it.
+func gpxFences(b []byte, from string, radius float64, bad *badRows) ([]geo.Fence, error) {
 	doc, err := parseGPX(b, from)
 	if err != nil {
 		return nil, err
@@ -219,11 +223,12 @@ func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
 	}
 	var fences []geo.Fence
 	add := func(f geo.Fence, where string) error {
-		if f.ID == "" {
-			return fmt.Errorf("%s: %s has no name, which a fence needs as its id", from, where)
+		err := errors.New("no name, which a fence needs as its id")
+		if f.ID != "" {
+			err = f.Validate() // which names the fence
 		}
-		if err := f.Validate(); err != nil {
-			return fmt.Errorf("%s: %s (%s): %w", from, where, f.ID, err)
+		if err != nil {
+			return bad.add(where, err)
 		}
 		fences = append(fences, f)
 		return nil
@@ -235,9 +240,12 @@ func gpxFences(b []byte, from string, radius float64) ([]geo.Fence, error) {
 	}
 	for i, w := range doc.Waypoints {
 		where := fmt.Sprintf("waypoint %d", i+1)
-		at, err := w.at(from, where)
+		at, err := w.at()
 		if err != nil {
-			return nil, err
+			if err := bad.add(where, err); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		f := geo.Fence{ID: strings.TrimSpace(w.Name), Circle: &geo.Circle{Lat: at.Lat(), Lon: at.Lon(), Radius: radius}}
 		payload := map[string]string{}

@@ -41,9 +41,28 @@ func FuzzGPX(f *testing.F) {
 		if len(lines) == 0 {
 			t.Fatalf("gpxLines gave %#v and no error", g)
 		}
-		fences, err := gpxFences(b, "f.gpx", 100)
+		// With --skip-bad, every track, route and waypoint is a fence or
+		// a bad row, and the fences are what the whole import makes
+		// when no row is bad.
+		skipping := &badRows{skip: true, name: "f.gpx"}
+		kept, err := gpxFences(b, "f.gpx", 100, skipping)
+		if err != nil {
+			return // a point of a track that is no position
+		}
+		for _, fc := range kept {
+			if fc.ID == "" || fc.Validate() != nil {
+				t.Fatalf("kept fence %+v", fc)
+			}
+		}
+		fences, err := gpxFences(b, "f.gpx", 100, &badRows{name: "f.gpx"})
+		if (err != nil) != (len(skipping.rows) > 0) {
+			t.Fatalf("all or nothing: %v; skipping: %d bad rows", err, len(skipping.rows))
+		}
 		if err != nil {
 			return
+		}
+		if len(fences) != len(kept) {
+			t.Fatalf("%d fences, %d with --skip-bad and no bad row", len(fences), len(kept))
 		}
 		n, circles := 0, 0
 		for _, fc := range fences {

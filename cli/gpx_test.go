@@ -97,7 +97,7 @@ func TestLineFromGPX(t *testing.T) {
 	}
 	for _, c := range []struct{ gpx, want string }{
 		{`<gpx><wpt lat="1" lon="1"/></gpx>`, "no track segment or route"},
-		{`<gpx><trk><trkseg><trkpt lon="1"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, "track 1 segment 1 point 1 has no lat"},
+		{`<gpx><trk><trkseg><trkpt lon="1"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, "track 1 segment 1 point 1: no lat"},
 		{`<gpx><rte><rtept lat="1" lon="1"/><rtept lat="north" lon="2"/></rte></gpx>`, `route 1 point 2: lat "north" is not a number`},
 		{`<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>`, "line has 1 positions"},
 		{`<gpx><trk>`, "not GPX"},
@@ -193,11 +193,11 @@ func TestFenceImportGPX(t *testing.T) {
 		args       []string
 		want       string
 	}{
-		{"unnamed.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><rte><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, nil, "route 2 has no name"},
+		{"unnamed.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><rte><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, nil, "route 2: no name, which a fence needs as its id"},
 		{"badpoint.gpx", `<gpx><trk><name>t</name><trkseg><trkpt lat="1" lon="east"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`, nil, `lon "east" is not a number`},
 		{"short.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/></rte></gpx>`, nil, "line has 1 positions"},
-		{"nameless.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><wpt lat="1" lon="1"/></gpx>`, nil, "waypoint 1 has no name"},
-		{"north.gpx", `<gpx><wpt lat="91" lon="1"><name>n</name></wpt></gpx>`, nil, "waypoint 1 (n)"},
+		{"nameless.gpx", `<gpx><rte><name>ok</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte><wpt lat="1" lon="1"/></gpx>`, nil, "waypoint 1: no name"},
+		{"north.gpx", `<gpx><wpt lat="91" lon="1"><name>n</name></wpt></gpx>`, nil, `waypoint 1: fence "n": invalid coordinates: latitude 91`},
 		{"empty.gpx", `<gpx><metadata/></gpx>`, nil, "no track segment, route or waypoint"},
 		{"rows.csv", "id,lat,lon,radius\na,1,1,5km\n", []string{"--radius", "1km"}, "--radius-col"},
 		{"wide.gpx", `<gpx><rte><name>r</name><rtept lat="1" lon="1"/><rtept lat="1" lon="2"/></rte></gpx>`, []string{"--radius", "-1km"}, "--radius"},
