@@ -15,6 +15,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -1306,10 +1307,10 @@ func TestGeoScan(t *testing.T) {
 	}
 	all := func(index string, args ...string) (ids []string, whole page) {
 		t.Helper()
-		for cursor := ""; ; {
+		for cursor, pages := "", 0; ; pages++ {
 			p := scan(append([]string{"--index", index, "--limit", "70", "--cursor", cursor}, args...)...)
-			if len(p.Points) == 0 || len(p.Points) > 70 {
-				t.Fatalf("a page of %d points", len(p.Points))
+			if len(p.Points) == 0 || len(p.Points) > 70 || pages > 500/70+1 {
+				t.Fatalf("page %d of %d points (%v)", pages+1, len(p.Points), args)
 			}
 			for _, x := range p.Points {
 				ids = append(ids, x.ID)
@@ -1334,6 +1335,30 @@ func TestGeoScan(t *testing.T) {
 	}
 	if got, _ := all("a", "--scope", "north"); !slices.Equal(got, wantNorth) {
 		t.Errorf("scan --scope north: %v, want %v", got, wantNorth)
+	}
+	// Descending, paged by the same cursors: the ids reversed, alone,
+	// under a scope and under a --match whose prefix bounds the scan.
+	backwards := func(ids []string, keep func(string) bool) []string {
+		var out []string
+		for _, id := range slices.Backward(ids) {
+			if keep(id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	every := func(string) bool { return true }
+	if got, _ := all("a", "--reverse"); !slices.Equal(got, backwards(want, every)) {
+		t.Errorf("scan --reverse: %d ids, want %d", len(got), len(want))
+	}
+	if got, _ := all("a", "--desc", "--scope", "north"); !slices.Equal(got, backwards(wantNorth, every)) {
+		t.Errorf("scan --desc --scope north: %v", got)
+	}
+	for _, pattern := range []string{"c1*", "c4?9", "c*", "c49*"} {
+		matched := func(id string) bool { ok, _ := path.Match(pattern, id); return ok }
+		if got, _ := all("a", "--reverse", "--match", pattern); !slices.Equal(got, backwards(want, matched)) {
+			t.Errorf("scan --reverse --match %s: %v", pattern, got)
+		}
 	}
 	// Export and import again: the same points, scopes and payloads.
 	export, stderr, code := run(t, "", "--db", db, "--output", "geojson", "geo", "scan", "--index", "a")

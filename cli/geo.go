@@ -286,13 +286,15 @@ func geoCommand() *ucli.Command {
 			},
 			{
 				Name:  "scan",
-				Usage: "every point in id order, a page at a time (Tile38's SCAN), with --match and --where as the queries take them; with --output ndjson or geojson, an export",
+				Usage: "every point in id order (--reverse: descending), a page at a time (Tile38's SCAN), with --match and --where as the queries take them; with --output ndjson or geojson, an export",
 				UsageText: "keyspace geo scan --index fleet --limit 100\n" +
-					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson",
+					"keyspace geo scan --index cities --scope FR --output geojson > france.geojson\n" +
+					"keyspace geo scan --index fleet --match 'truck-*' --reverse --limit 10",
 				Flags: []ucli.Flag{indexFlag(),
 					&ucli.StringFlag{Name: "scope", Usage: "only the points under this scope, e.g. `US:CA` (every id is read to find them, each point of the scope's twice)"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
+					&ucli.BoolFlag{Name: "reverse", Aliases: []string{"desc"}, Usage: "descending id order (Tile38's SCAN … DESC): the last ids first, a page's cursor the next page's end"},
 					matchFlag("points"), whereFlag(), whereInFlag(),
 				},
 				Action: geoScan,
@@ -981,10 +983,14 @@ func geoScan(c *ucli.Context) error {
 		var page []geo.Result
 		next := ""
 		matches, prefix := idMatcher(c)
+		reverse := c.Bool("reverse")
 		each := func(p geo.Point) bool {
 			if matches != nil && !matches(p.ID) {
 				// Ids come in order: once past every id that starts
 				// with the pattern's literal start, nothing more matches.
+				if reverse {
+					return p.ID > prefix || strings.HasPrefix(p.ID, prefix)
+				}
 				return p.ID < prefix || strings.HasPrefix(p.ID, prefix)
 			}
 			if o.Filter != nil && !o.Filter(p) { // --where
@@ -998,10 +1004,14 @@ func geoScan(c *ucli.Context) error {
 			return true
 		}
 		var err error
-		from := scanFrom(prefix, c.String("cursor"))
-		if c.IsSet("scope") {
+		switch from := scanFrom(prefix, c.String("cursor")); {
+		case reverse && c.IsSet("scope"):
+			err = ix.ScanScopeReverse(tx, o.Scope, scanBefore(prefix, c.String("cursor")), each)
+		case reverse:
+			err = ix.ScanReverse(tx, scanBefore(prefix, c.String("cursor")), each)
+		case c.IsSet("scope"):
 			err = ix.ScanScope(tx, o.Scope, from, each)
-		} else {
+		default:
 			err = ix.Scan(tx, from, each)
 		}
 		if err != nil {

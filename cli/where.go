@@ -53,6 +53,30 @@ func scanFrom(prefix, cursor string) string {
 	return max(cursor, below)
 }
 
+// scanBefore is where a scan in descending id order for ids starting
+// with prefix, from before cursor ("" for the last id), begins: before
+// cursor, or before the least string above every extension of prefix if
+// that is sooner (prefix with its last byte below 0xff raised by one, the
+// bytes after it dropped), so that it skips the ids after every match.
+// A prefix of 0xff bytes alone has no such string: the scan begins at the
+// last id, or before cursor.
+func scanBefore(prefix, cursor string) string {
+	above := ""
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] < 0xff {
+			above = prefix[:i] + string([]byte{prefix[i] + 1})
+			break
+		}
+	}
+	switch {
+	case above == "":
+		return cursor
+	case cursor == "":
+		return above
+	}
+	return min(cursor, above)
+}
+
 func whereFlag() ucli.Flag { return whereFlagOf("points whose payload field") }
 
 // whereFlagOf is --where on what ("points whose payload field").

@@ -36,6 +36,30 @@ func TestScanFrom(t *testing.T) {
 	}
 }
 
+func TestScanBefore(t *testing.T) {
+	for _, c := range []struct{ prefix, cursor, want string }{
+		{"", "", ""},
+		{"", "car-9", "car-9"},
+		{"truck-", "", "truck."},
+		{"truck-", "truck-7", "truck-7"},
+		{"truck-", "zebra", "truck."},
+		{"a\xff", "", "b"},
+		{"\xff\xff", "", ""},
+		{"\xff", "b", "b"},
+		{"é", "", "\xc3\xaa"},
+	} {
+		got := scanBefore(c.prefix, c.cursor)
+		if got != c.want {
+			t.Errorf("scanBefore(%q, %q) = %q, want %q", c.prefix, c.cursor, got, c.want)
+		}
+		// Every extension of the prefix sorts before it, unless it is
+		// the cursor or there is no bound.
+		if got != "" && got != c.cursor && !(c.prefix+"\xff\xff\xff" < got) {
+			t.Errorf("scanBefore(%q, %q) = %q does not sort after the prefix's extensions", c.prefix, c.cursor, got)
+		}
+	}
+}
+
 // FuzzWhereOnPayload holds a condition's test of a payload's bytes
 // (holdsIn, through gjson) to its test of the payload decoded by
 // encoding/json into a map (holds), the way --where read payloads before.

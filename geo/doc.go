@@ -168,7 +168,8 @@
 //
 // Scan lists the points in id order from after a given id, by the reverse
 // entries, for paging through an index or exporting it (ScanScope lists
-// one scope's, skipping the others' points by their reverse entries).
+// one scope's, skipping the others' points by their reverse entries;
+// ScanReverse and ScanScopeReverse list them in descending order).
 // Scopes lists the scopes the points are under, a seek per scope and grid
 // (ScopeCounts counts the points under each, reading them all). Drop deletes the
 // whole index: its three grids' subspaces and its reverse entries. The

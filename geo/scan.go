@@ -21,7 +21,15 @@ import (
 // of the transaction; fn may write to tx (the walk resumes after the id it
 // last gave).
 func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
-	return ix.scan(tx, nil, after, fn)
+	return ix.scan(tx, nil, after, false, fn)
+}
+
+// ScanReverse is Scan in descending id order, starting before the id
+// before ("" for the last): Tile38's SCAN … DESC and Redis's ZREVRANGE.
+// To page backwards, pass the last id a call gave as the next call's
+// before.
+func (ix *Index) ScanReverse(tx keyspace.Tx, before string, fn func(Point) bool) error {
+	return ix.scan(tx, nil, before, true, fn)
 }
 
 // ScanScope is Scan of the points under one scope (nil for the points put
@@ -34,17 +42,34 @@ func (ix *Index) ScanScope(tx keyspace.Tx, scope composite.Tuple, after string, 
 	if err != nil {
 		return ix.wrap(fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err))
 	}
-	return ix.scan(tx, elem, after, fn)
+	return ix.scan(tx, elem, after, false, fn)
 }
 
-// scan is Scan of the points whose reverse entries' packed ((scope…),
-// hash) start with scope, the packed scope element (nil: every point).
-func (ix *Index) scan(tx keyspace.Tx, scope []byte, after string, fn func(Point) bool) error {
+// ScanScopeReverse is ScanScope in descending id order, starting before
+// the id before ("" for the last).
+func (ix *Index) ScanScopeReverse(tx keyspace.Tx, scope composite.Tuple, before string, fn func(Point) bool) error {
+	elem, err := composite.Tuple{scopeTuple(scope)}.TryPack()
+	if err != nil {
+		return ix.wrap(fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err))
+	}
+	return ix.scan(tx, elem, before, true, fn)
+}
+
+// scan is Scan (or, reverse, ScanReverse) of the points whose reverse
+// entries' packed ((scope…), hash) start with scope, the packed scope
+// element (nil: every point), from the id from on ("" for the first, or
+// the last).
+func (ix *Index) scan(tx keyspace.Tx, scope []byte, from string, reverse bool, fn func(Point) bool) error {
 	r := ix.ids.Range()
-	if after != "" {
-		// The key of after followed by a zero byte is the least key past
+	r.Reverse = reverse
+	switch {
+	case from != "" && reverse:
+		// The range's end is exclusive: from's own entry is left out.
+		r.End = ix.ids.Pack(composite.Tuple{from})
+	case from != "":
+		// The key of from followed by a zero byte is the least key past
 		// it, so no other id's entry lies between.
-		r.Start = append(ix.ids.Pack(composite.Tuple{after}), 0)
+		r.Start = append(ix.ids.Pack(composite.Tuple{from}), 0)
 	}
 	var now int64 // read from the clock at the first point with an expiry
 	for k, where := range tx.Scan(r) {

@@ -114,6 +114,57 @@ func TestScanAgainstAModel(t *testing.T) {
 					}
 				}
 			}
+			// Backwards: every point, pages of random sizes each before
+			// the last id of the one before, before ids that are not
+			// there, and under each scope; the model's ids reversed.
+			down := slices.Clone(ids)
+			slices.Reverse(down)
+			var back []Point
+			for before := ""; ; {
+				size, n := 1+r.IntN(40), 0
+				if err := ix.ScanReverse(tx, before, func(p Point) bool {
+					back, before, n = append(back, p), p.ID, n+1
+					return n < size
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if n < size {
+					break
+				}
+			}
+			if !same(back, down) {
+				t.Errorf("paging backwards gave %d points, the model has %d", len(back), len(down))
+			}
+			for _, before := range []string{"car", "car1", "car:5\x00", "car\xff3", "y", "zz", "\x00"} {
+				var want []string
+				for _, id := range down {
+					if id < before {
+						want = append(want, id)
+					}
+				}
+				var got []Point
+				ix.ScanReverse(tx, before, func(p Point) bool { got = append(got, p); return true })
+				if !same(got, want) {
+					t.Errorf("before %q: %d points, want %d", before, len(got), len(want))
+				}
+			}
+			for _, scope := range []composite.Tuple{nil, {"tenant", int64(0)}, {"tenant", int64(1)}, {"tenant"}} {
+				for _, before := range []string{"", "car3"} {
+					var want []string
+					for _, id := range down {
+						if (before == "" || id < before) && slices.Equal(live[id].Scope, scope) {
+							want = append(want, id)
+						}
+					}
+					var got []Point
+					if err := ix.ScanScopeReverse(tx, scope, before, func(p Point) bool { got = append(got, p); return true }); err != nil {
+						t.Fatal(err)
+					}
+					if !same(got, want) {
+						t.Errorf("ScanScopeReverse(%v) before %q: %d points, the model has %d", scope, before, len(got), len(want))
+					}
+				}
+			}
 			if err := ix.ScanScope(tx, composite.Tuple{struct{}{}}, "", func(Point) bool { return true }); !errors.Is(err, ErrBadQuery) {
 				t.Errorf("ScanScope of a scope no key can hold = %v, want ErrBadQuery", err)
 			}
@@ -147,13 +198,25 @@ func TestScanSeesItsOwnWrites(t *testing.T) {
 			if want := []string{"a", "bb", "c"}; !slices.Equal(got, want) {
 				t.Errorf("Scan in the Update gave %v, want %v", got, want)
 			}
+			got = got[:0]
+			err = ix.ScanReverse(tx, "", func(p Point) bool {
+				got = append(got, p.ID)
+				return ix.Put(tx, Point{ID: p.ID, Lat: p.Lat + 1, Lon: p.Lon}) == nil
+			})
+			if err != nil {
+				return err
+			}
+			if want := []string{"c", "bb", "a"}; !slices.Equal(got, want) {
+				t.Errorf("ScanReverse in the Update gave %v, want %v", got, want)
+			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.View(func(tx keyspace.Tx) error {
-			for id, lat := range map[string]float64{"a": 2, "bb": 5, "c": 4} {
+			// Each moved once by each scan.
+			for id, lat := range map[string]float64{"a": 3, "bb": 6, "c": 5} {
 				if p, err := ix.Get(tx, id); err != nil || p.Lat != lat {
 					t.Errorf("%s after the Update: %+v, %v; want latitude %v", id, p, err, lat)
 				}
