@@ -110,10 +110,13 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:      "list",
-				Usage:     "every fence of a set, in id order; --svg draws them",
-				UsageText: "keyspace fence list --fences zones\nkeyspace fence list --fences zones --svg zones.svg",
-				Flags:     []ucli.Flag{fencesFlag(), fenceSVGFlag(), matchFlag("fences")},
-				Action:    fenceList,
+				Usage:     "every fence of a set, in id order, a page at a time with --limit (Tile38's SCAN on a collection of objects); --svg draws them",
+				UsageText: "keyspace fence list --fences zones\nkeyspace fence list --fences zones --svg zones.svg\nkeyspace fence list --fences zones --limit 100 --cursor zone-0420",
+				Flags: []ucli.Flag{fencesFlag(), fenceSVGFlag(), matchFlag("fences"),
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` fences per page", DefaultText: "all"},
+					&ucli.StringFlag{Name: "cursor", Usage: "continue after the fence `ID` a previous page ended with"},
+				},
+				Action: fenceList,
 			},
 			{
 				Name:      "del",
@@ -800,22 +803,26 @@ func fenceGet(c *ucli.Context) error {
 			}
 			fences = append(fences, f)
 		}
-		return writeFences(c, format, fences)
+		return writeFences(c, format, fences, "")
 	})
 }
 
-func writeFences(c *ucli.Context, format string, fences []geo.Fence) error {
+func writeFences(c *ucli.Context, format string, fences []geo.Fence, next string) error {
 	fc := geojson.NewFeatureCollection()
 	for _, f := range fences {
 		fc.Append(fenceFeature(f))
 	}
 	switch format {
 	case "geojson":
+		if next != "" { // a FeatureCollection has no place for it
+			fmt.Fprintf(c.App.ErrWriter, "next page: --cursor %s\n", next)
+		}
 		return writeJSON(c.App.Writer, fc)
 	case "json":
 		return writeJSON(c.App.Writer, struct {
 			Fences []*geojson.Feature `json:"fences"`
-		}{fc.Features})
+			Next   string             `json:"next,omitempty"`
+		}{fc.Features, next})
 	}
 	// An EXPIRES column when some fence expires.
 	expiring := slices.ContainsFunc(fences, func(f geo.Fence) bool { return !f.Expires.IsZero() })
@@ -852,6 +859,23 @@ func fenceList(c *ucli.Context) error {
 		if matches, _ := idMatcher(c); matches != nil {
 			ids = slices.DeleteFunc(ids, func(id string) bool { return !matches(id) })
 		}
+		// A page: the ids after the cursor, --limit of them.
+		limit, err := limitOf(c)
+		if err != nil {
+			return err
+		}
+		if cursor := c.String("cursor"); cursor != "" {
+			i, found := slices.BinarySearch(ids, cursor)
+			if found {
+				i++
+			}
+			ids = ids[i:]
+		}
+		next := ""
+		if limit > 0 && len(ids) > limit {
+			ids = ids[:limit]
+			next = ids[limit-1]
+		}
 		var fences []geo.Fence
 		for _, id := range ids {
 			f, err := fs.Get(tx, id)
@@ -868,10 +892,13 @@ func fenceList(c *ucli.Context) error {
 				return err
 			}
 		}
-		if err := writeFences(c, format, fences); err != nil || format != "table" {
+		if err := writeFences(c, format, fences, next); err != nil || format != "table" {
 			return err
 		}
 		_, err = fmt.Fprintln(c.App.Writer, count(len(fences), "fence"))
+		if err == nil && next != "" {
+			_, err = fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", next)
+		}
 		return err
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -882,5 +883,69 @@ func TestFenceImportSkipBad(t *testing.T) {
 		if !slices.Equal(ids, []string{"a", "c"}) {
 			t.Errorf("%s --skip-bad stored %v, want [a c]", tc.file, ids)
 		}
+	}
+}
+
+// TestFenceListPages: fence list --limit pages through a set by its
+// --cursor, in id order, the pages together the whole list (with and
+// without --match); JSON carries the cursor as "next", a GeoJSON
+// FeatureCollection leaves it to stderr.
+func TestFenceListPages(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	ks, must := onDB(t, db)
+	r := rand.New(rand.NewPCG(71, 72))
+	var ids []string
+	for i := range 23 {
+		id := fmt.Sprintf("%s-%02d", []string{"zone", "zone:a", "depot"}[r.IntN(3)], i)
+		ids = append(ids, id)
+		must("fence", "put", "--fences", "z", "--lat", fmt.Sprint(40+r.Float64()), "--lon", fmt.Sprint(r.Float64()), "--radius", "500", id)
+	}
+	slices.Sort(ids)
+	list := func(args ...string) (got []string, next string) {
+		t.Helper()
+		var page struct {
+			Fences []struct{ ID string }
+			Next   string
+		}
+		if err := json.Unmarshal([]byte(must(append([]string{"fence", "list", "--fences", "z", "--output", "json"}, args...)...)), &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range page.Fences {
+			got = append(got, f.ID)
+		}
+		return got, page.Next
+	}
+	for _, match := range []string{"", "zone*"} {
+		var want []string
+		for _, id := range ids {
+			if ok, _ := path.Match(match, id); match == "" || ok {
+				want = append(want, id)
+			}
+		}
+		var got []string
+		for cursor, pages := "", 0; ; pages++ {
+			size := 1 + r.IntN(6)
+			page, next := list("--match", match, "--limit", fmt.Sprint(size), "--cursor", cursor)
+			if len(page) > size || pages > len(want) {
+				t.Fatalf("--match %q: page %d of %d fences, --limit %d", match, pages+1, len(page), size)
+			}
+			got = append(got, page...)
+			if next == "" {
+				break
+			}
+			if next != page[len(page)-1] {
+				t.Fatalf("next %q after a page ending %q", next, page[len(page)-1])
+			}
+			cursor = next
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("--match %q: pages gave %v, want %v", match, got, want)
+		}
+	}
+	if _, stderr, code := ks("fence", "list", "--fences", "z", "--limit", "5", "--output", "geojson"); code != 0 || stderr != "next page: --cursor "+ids[4]+"\n" {
+		t.Errorf("a GeoJSON page: exit %d, stderr %q", code, stderr)
+	}
+	if out := must("fence", "list", "--fences", "z", "--limit", "5", "--cursor", ids[17]); !strings.HasSuffix(out, "\n5 fences\n") {
+		t.Errorf("the last page, exactly --limit long, names no next page:\n%s", out)
 	}
 }
