@@ -65,20 +65,24 @@ func TestScanAgainstAModel(t *testing.T) {
 			if !same(all, ids) {
 				t.Fatalf("Scan gave %d points, the model has %d", len(all), len(ids))
 			}
-			// Pages of random sizes, each after the last id of the one before.
-			var paged []Point
-			for after := ""; ; {
-				size, n := 1+r.IntN(40), 0
-				if err := ix.Scan(tx, after, func(p Point) bool {
-					paged, after, n = append(paged, p), p.ID, n+1
-					return n < size
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if n < size {
-					break
+			// Pages of random sizes, each from the last id of the one
+			// before, by scan (Scan, or ScanReverse).
+			pages := func(scan func(from string, fn func(Point) bool) error) []Point {
+				var all []Point
+				for from := ""; ; {
+					size, n := 1+r.IntN(40), 0
+					if err := scan(from, func(p Point) bool {
+						all, from, n = append(all, p), p.ID, n+1
+						return n < size
+					}); err != nil {
+						t.Fatal(err)
+					}
+					if n < size {
+						return all
+					}
 				}
 			}
+			paged := pages(func(after string, fn func(Point) bool) error { return ix.Scan(tx, after, fn) })
 			if !same(paged, ids) {
 				t.Errorf("paging gave %d points, the model has %d", len(paged), len(ids))
 			}
@@ -119,19 +123,7 @@ func TestScanAgainstAModel(t *testing.T) {
 			// there, and under each scope; the model's ids reversed.
 			down := slices.Clone(ids)
 			slices.Reverse(down)
-			var back []Point
-			for before := ""; ; {
-				size, n := 1+r.IntN(40), 0
-				if err := ix.ScanReverse(tx, before, func(p Point) bool {
-					back, before, n = append(back, p), p.ID, n+1
-					return n < size
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if n < size {
-					break
-				}
-			}
+			back := pages(func(before string, fn func(Point) bool) error { return ix.ScanReverse(tx, before, fn) })
 			if !same(back, down) {
 				t.Errorf("paging backwards gave %d points, the model has %d", len(back), len(down))
 			}
