@@ -297,6 +297,40 @@ func ExampleIndex_Scan() {
 	// page 3 [car-3]
 }
 
+// The newest ids first, as Tile38's SCAN … DESC lists them: each page
+// ends before the id the last one ended with.
+func ExampleIndex_ScanReverse() {
+	store := keyspace.NewMemory()
+	orders := geo.NewIndex("orders")
+	store.Update(func(tx keyspace.Tx) error {
+		for i, id := range []string{"2026-11-27/0912", "2026-11-26/1730", "2026-11-27/1405", "2026-11-25/0800"} {
+			if err := orders.Put(tx, geo.Point{ID: id, Lat: 48.1 + float64(i)/100, Lon: 11.6}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		before := ""
+		for page := 1; page <= 2; page++ {
+			var ids []string
+			err := orders.ScanReverse(tx, before, func(p geo.Point) bool {
+				ids = append(ids, p.ID)
+				return len(ids) < 2
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Println("page", page, ids)
+			before = ids[len(ids)-1]
+		}
+		return nil
+	})
+	// Output:
+	// page 1 [2026-11-27/1405 2026-11-27/0912]
+	// page 2 [2026-11-26/1730 2026-11-25/0800]
+}
+
 // Dropping an index deletes its points under every scope, in the caller's
 // transaction: an index of the same store whose name starts the same is
 // untouched.
