@@ -11,9 +11,10 @@ import (
 
 // Scan calls fn with the index's points in id order, starting after the
 // id after ("" for the first), until fn returns false or the points run
-// out: the listing that Tile38's SCAN and Redis's ZRANGE over a GEO key
-// give. To page through an index, pass the last id a call gave as the
-// next call's after; ids need not exist to be passed.
+// out: the listing that Tile38's SCAN gives (Redis's ZRANGE over a GEO
+// key lists its members by geohash, not by name). To page through an
+// index, pass the last id a call gave as the next call's after; ids need
+// not exist to be passed.
 //
 // It walks the reverse entries, ("g", name, "i", id), which sort by id,
 // and reads each point's key from there, so a point costs two reads, as
@@ -25,7 +26,7 @@ func (ix *Index) Scan(tx keyspace.Tx, after string, fn func(Point) bool) error {
 }
 
 // ScanReverse is Scan in descending id order, starting before the id
-// before ("" for the last): Tile38's SCAN … DESC and Redis's ZREVRANGE.
+// before ("" for the last): Tile38's SCAN … DESC.
 // To page backwards, pass the last id a call gave as the next call's
 // before.
 func (ix *Index) ScanReverse(tx keyspace.Tx, before string, fn func(Point) bool) error {
