@@ -1003,12 +1003,16 @@ func geoScan(c *ucli.Context) error {
 			page = append(page, geo.Result{Point: p})
 			return true
 		}
+		from := scanFrom(prefix, c.String("cursor"))
+		if reverse {
+			from = scanBefore(prefix, c.String("cursor"))
+		}
 		var err error
-		switch from := scanFrom(prefix, c.String("cursor")); {
+		switch {
 		case reverse && c.IsSet("scope"):
-			err = ix.ScanScopeReverse(tx, o.Scope, scanBefore(prefix, c.String("cursor")), each)
+			err = ix.ScanScopeReverse(tx, o.Scope, from, each)
 		case reverse:
-			err = ix.ScanReverse(tx, scanBefore(prefix, c.String("cursor")), each)
+			err = ix.ScanReverse(tx, from, each)
 		case c.IsSet("scope"):
 			err = ix.ScanScope(tx, o.Scope, from, each)
 		default:

@@ -223,8 +223,10 @@ func gpxFences(b []byte, from string, radius float64, bad *badRows) ([]geo.Fence
 	}
 	var fences []geo.Fence
 	add := func(f geo.Fence, where string) error {
-		err := errors.New("no name, which a fence needs as its id")
-		if f.ID != "" {
+		var err error
+		if f.ID == "" {
+			err = errors.New("no name, which a fence needs as its id")
+		} else {
 			err = f.Validate() // which names the fence
 		}
 		if err != nil {

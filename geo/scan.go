@@ -39,21 +39,23 @@ func (ix *Index) ScanReverse(tx keyspace.Tx, before string, fn func(Point) bool)
 // not two. (A scope's own key ranges hold its points in hash order, not
 // id order.)
 func (ix *Index) ScanScope(tx keyspace.Tx, scope composite.Tuple, after string, fn func(Point) bool) error {
-	elem, err := composite.Tuple{scopeTuple(scope)}.TryPack()
-	if err != nil {
-		return ix.wrap(fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err))
-	}
-	return ix.scan(tx, elem, after, false, fn)
+	return ix.scanScope(tx, scope, after, false, fn)
 }
 
 // ScanScopeReverse is ScanScope in descending id order, starting before
 // the id before ("" for the last).
 func (ix *Index) ScanScopeReverse(tx keyspace.Tx, scope composite.Tuple, before string, fn func(Point) bool) error {
+	return ix.scanScope(tx, scope, before, true, fn)
+}
+
+// scanScope is scan of the points under scope, packed as their reverse
+// entries name it.
+func (ix *Index) scanScope(tx keyspace.Tx, scope composite.Tuple, from string, reverse bool, fn func(Point) bool) error {
 	elem, err := composite.Tuple{scopeTuple(scope)}.TryPack()
 	if err != nil {
 		return ix.wrap(fmt.Errorf("%w: scope %v: %w", ErrBadQuery, scope, err))
 	}
-	return ix.scan(tx, elem, before, true, fn)
+	return ix.scan(tx, elem, from, reverse, fn)
 }
 
 // scan is Scan (or, reverse, ScanReverse) of the points whose reverse
