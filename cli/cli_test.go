@@ -627,6 +627,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"fence", "near", "--fences", "x", "--lat", "1", "--lon", "2", "--distance", "5km"}, 2, "-distance; did you mean --radius?\n", ""},
 		{[]string{"geo", "knn", "--index", "x", "--lat", "1", "--lon", "2", "--count", "3"}, 2, "-count; did you mean -k?\n", ""},
 		{[]string{"geo", "import", "--index", "x", "--lng", "x", "-"}, 2, "-lng; did you mean --lon-col?\n", ""},
+		{[]string{"index", "create", "--table", "x", "--name", "y", "--cols", "a"}, 2, "-cols; did you mean --fields?\n", ""},
+		{[]string{"table", "import", "--table", "x", "--cols", "id", "-"}, 2, "-cols; did you mean --key-cols?\n", ""},
 		{[]string{"geo", "near", "--index", "x", "--qqqq", "3"}, 2, "flag provided but not defined: -qqqq\n", ""},
 		// A flag named as the command's argument: the argument is meant.
 		{[]string{"geo", "put", "--index", "x", "--lat", "1", "--lon", "2", "--id", "car-7"}, 2, "-id; ID is an argument, not a flag: keyspace geo put [options] ID\n", ""},

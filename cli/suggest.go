@@ -99,7 +99,8 @@ func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 // in order of preference, where the spelling is too far for nearest:
 // Redis and Tile38 say COUNT for --limit and -k, a distance for
 // --radius, and GeoJSON and many CSVs lng; a slice of a circle is
-// spoken of by its bearings or a heading.
+// spoken of by its bearings or a heading; an index's fields are the
+// columns other commands key by.
 var flagSynonyms = map[string][]string{
 	"distance":  {"radius"},
 	"dist":      {"radius"},
@@ -110,6 +111,8 @@ var flagSynonyms = map[string][]string{
 	"longitude": {"lon", "lon-col"},
 	"lng":       {"lon", "lon-col"},
 	"keys":      {"key-cols"},
+	"cols":      {"fields", "key-cols"},
+	"columns":   {"fields", "key-cols"},
 	"bearing":   {"sector"},
 	"bearings":  {"sector"},
 	"heading":   {"sector"},
