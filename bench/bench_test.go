@@ -75,7 +75,7 @@ func TestRunEndToEnd(t *testing.T) {
 			buf.Reset()
 			rep.WriteText(&buf)
 			rep.WriteMarkdown(&buf)
-			for _, want := range []string{"keyspace bbolt", "targets (the targets are set for 1000000 clustered points", "## Targets", "(met)"} {
+			for _, want := range []string{"keyspace bbolt", "targets (the targets are set for 1,000,000 clustered points", "## Targets", "(met)"} {
 				if !strings.Contains(buf.String(), want) {
 					t.Errorf("reports lack %q:\n%s", want, buf.String())
 				}

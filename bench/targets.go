@@ -132,24 +132,24 @@ func (r *Report) TargetsNote() string {
 	if r.atTargetSize() {
 		return ""
 	}
-	return fmt.Sprintf("the targets are set for %d %s points; this run has %d %s points, so its verdicts, in brackets, are for reference: keyspace bench --points %d --queries 50 checks them",
-		TargetPoints, TargetDataset, r.Points, r.Dataset, TargetPoints)
+	return fmt.Sprintf("the targets are set for %s %s points; this run has %s %s points, so its verdicts, in brackets, are for reference: keyspace bench --points %d --queries 50 checks them",
+		thousands(TargetPoints), TargetDataset, thousands(float64(r.Points)), r.Dataset, TargetPoints)
 }
 
 // measured is the target's value as the report shows it.
 func (t Target) measured() string {
 	switch t.Unit {
 	case "×":
-		return fmt.Sprintf("%.2f×", t.Value)
+		return figure(t.Value, 2) + "×"
 	case "cand":
-		return fmt.Sprintf("%.2f", t.Value)
+		return figure(t.Value, 2)
 	case "recall":
 		return fmt.Sprintf("%.3f", t.Value)
 	}
-	return fmt.Sprintf("%.0f %s", t.Value, t.Unit)
+	return figure(t.Value, 0) + " " + t.Unit
 }
 
-// wanted is the target's limit in words: "≤ 1×", "≥ 250000 points/s".
+// wanted is the target's limit in words: "≤ 1×", "≥ 250,000 points/s".
 func (t Target) wanted() string {
 	op := "≤"
 	switch {
@@ -162,7 +162,7 @@ func (t Target) wanted() string {
 	case "×":
 		return fmt.Sprintf("%s %g×", op, t.Limit)
 	case "points/s":
-		return fmt.Sprintf("%s %.0f points/s", op, t.Limit)
+		return fmt.Sprintf("%s %s points/s", op, thousands(t.Limit))
 	}
 	return fmt.Sprintf("%s %g", op, t.Limit)
 }

@@ -48,8 +48,8 @@ func TestTargetsVerdicts(t *testing.T) {
 		{"knn k=10: keyspace memory within 1.5×", "1.50×", true},
 		{"knn k=10: keyspace bbolt within 1.5×", "1.55×", false},
 		{"every exact peer finds what brute force finds, on every query (worst: keyspace bbolt on radius 10 km)", "0.999", false},
-		{"bulk load into memory", "1000000 points/s", true},
-		{"bulk load into bbolt", "249999 points/s", false},
+		{"bulk load into memory", "1,000,000 points/s", true},
+		{"bulk load into bbolt", "249,999 points/s", false},
 	}
 	got := rep.targets()
 	if len(got) != len(want) {
@@ -68,7 +68,7 @@ func TestTargetsVerdicts(t *testing.T) {
 		t.Errorf("note %q for the targets' own size", rep.TargetsNote())
 	}
 	rep.Points = 100_000
-	if !strings.Contains(rep.TargetsNote(), "1000000 clustered points; this run has 100000") {
+	if !strings.Contains(rep.TargetsNote(), "1,000,000 clustered points; this run has 100,000") {
 		t.Errorf("note %q", rep.TargetsNote())
 	}
 	// The verdicts: plain at the targets' size, in brackets otherwise.
@@ -78,6 +78,32 @@ func TestTargetsVerdicts(t *testing.T) {
 	}{{true, true, "met"}, {false, true, "MISSED"}, {true, false, "(met)"}, {false, false, "(missed)"}} {
 		if got := (Target{Met: tc.met}).verdict(tc.atSize); got != tc.want {
 			t.Errorf("verdict met=%v at size=%v: %q, want %q", tc.met, tc.atSize, got, tc.want)
+		}
+	}
+}
+
+// TestFigure: the tables' figures keep their decimals below 1,000 and set
+// their thousands apart from there, rounding at the edge as they would
+// be printed.
+func TestFigure(t *testing.T) {
+	for _, tc := range []struct {
+		v        float64
+		decimals int
+		want     string
+	}{
+		{0, 0, "0"},
+		{0.34, 1, "0.3"},
+		{1.881, 2, "1.88"},
+		{999.94, 1, "999.9"},
+		{999.96, 1, "1,000"},
+		{999.4, 0, "999"},
+		{999.5, 0, "1,000"},
+		{62421.97, 2, "62,422"},
+		{2354944.4, 0, "2,354,944"},
+		{-1234.4, 1, "-1,234"},
+	} {
+		if got := figure(tc.v, tc.decimals); got != tc.want {
+			t.Errorf("figure(%v, %d) = %q, want %q", tc.v, tc.decimals, got, tc.want)
 		}
 	}
 }

@@ -1077,7 +1077,7 @@ func TestBenchCommand(t *testing.T) {
 		}
 	}
 	stdout, stderr, code = run(t, "", "bench", "--points", "1000", "--queries", "3", "--passes", "1", "--dataset", "uniform")
-	if code != 0 || !strings.Contains(stdout, "targets (the targets are set for 1000000 clustered points; this run has 1000 uniform points, so its verdicts, in brackets, are for reference") ||
+	if code != 0 || !strings.Contains(stdout, "targets (the targets are set for 1,000,000 clustered points; this run has 1,000 uniform points, so its verdicts, in brackets, are for reference") ||
 		!strings.Contains(stdout, "\n  (met)  ") || strings.Contains(stdout, "MISSED") {
 		t.Errorf("text report, exit %d: %s\n%s", code, stderr, stdout)
 	}
