@@ -51,8 +51,8 @@ func (res Result) times() (median, p99, qps string) {
 	return figure(res.MedianMicros, 1), figure(res.P99Micros, 1), figure(res.QueriesPerSecond, 0)
 }
 
-// figure is a figure for the tables: with decimals places below 1,000,
-// and from 1,000 whole, its thousands set apart by commas (2,354,944
+// figure is v as the tables show it: to decimals places below 1,000, and
+// from 1,000 whole, its thousands set apart by commas (2,354,944
 // points/s, a brute-force median of 79,800 µs), as the charts label
 // their axes.
 func figure(v float64, decimals int) string {
