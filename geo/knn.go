@@ -98,15 +98,25 @@ func (ix *Index) nearest(tx keyspace.Tx, lat, lon float64, k int, within float64
 			}
 		}
 	}
-	// Still no bound: the index holds fewer than k points, all now read;
-	// or expiries or a filter left out all but fewer than k of those read.
-	if D := s.bound(); !math.IsInf(D, 1) {
+	// The seed kept fewer than k: the index holds fewer than k points,
+	// all now read; or expiries, a filter or the region the search is
+	// held within left out all but fewer than k of those read. With no
+	// radius, there is no bound to begin from, and the search widens
+	// (nearestWidening). With one, it widens too, to that radius at most,
+	// when it would begin well inside it (widenBelow): a branch and bound
+	// begun from the radius as D scans whole every cell as wide as D, and
+	// the 10 nearest in a 90° sector of 100 km read 3,700 candidates so.
+	var r0 float64 // where nearestWidening would begin
+	if s.best.len() < k && s.found.rejected > 0 {
+		r0 = s.firstRadius()
+	}
+	if D := s.bound(); !math.IsInf(D, 1) && (r0 == 0 || r0 >= D*widenBelow) {
 		s.start(D)
 	} else if s.found.rejected > 0 {
 		if s.found.now != 0 {
 			o.Now = time.Unix(0, s.found.now) // the instant the seed's points expired by
 		}
-		return ix.nearestWidening(tx, lat, lon, k, o, s.firstRadius(), s.st)
+		return ix.nearestWidening(tx, lat, lon, k, min(s.within, whole), o, r0, s.st)
 	}
 	// A cell farther than D holds no answer, and the cells left are all
 	// at least as far as the one popped.
@@ -120,6 +130,23 @@ func (ix *Index) nearest(tx keyspace.Tx, lat, lon float64, k int, within float64
 	s.st.Results = len(out)
 	return out, s.st, nil
 }
+
+// widenBelow is when a search held within a radius (Radius with a Limit,
+// or a sector, box or polygon handing over to the search), whose seed
+// kept fewer than k of the points it read, widens (nearestWidening): when
+// the radius the widening would begin from (firstRadius) is below this
+// share of the radius the search is held within. Otherwise it begins its
+// branch and bound from that radius, which reads most of the region.
+//
+// On 1,000,000 clustered points in memory, the 10 nearest within 100 km
+// under a filter keeping 1 point in 10 took 154–162 µs beginning from
+// the radius and 61–71 µs widening; in a sector of 100 km (30° or 90°)
+// 297–354 µs and 36–43 µs. Widening reads each radius whole and reads
+// the last one's points again, so it loses where the answer needs most
+// of the region: within 10 km, keeping 1 point in 100, a circle's 91 µs
+// became 95–97 µs at a share of 0.25 (104–110 at 0.5 and 1), and a
+// box's 92–94 µs 99–102 µs (117–132). At 0.1 the sectors took 49–66 µs.
+const widenBelow = 0.25
 
 // nearestSearch is the state of one Nearest call.
 type nearestSearch struct {
@@ -178,8 +205,8 @@ type nearestSearch struct {
 // nearestWidening is Nearest where expiries or a filter kept fewer than k
 // of the points the seed read, so that there is no bound to begin the
 // branch and bound from: radius queries of a growing radius, from r
-// (metres), until one finds k points kept, or the radius holds the whole
-// sphere. Every point within a radius is read, so the k nearest kept
+// (metres), until one finds k points kept, or the radius reaches until
+// (whole for the whole sphere, or the radius the search is held within). Every point within a radius is read, so the k nearest kept
 // points within it are the k nearest kept anywhere.
 //
 // The points kept within a radius grow with its area, so a radius that
@@ -190,13 +217,13 @@ type nearestSearch struct {
 // that a filter keeping 1% of them kept: the seed's neighbours in key
 // order reach across the curve's jumps, so the first radius held
 // thousands of kilometres.
-func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
-	r = min(max(r, 100), whole)
+func (ix *Index) nearestWidening(tx keyspace.Tx, lat, lon float64, k int, until float64, o QueryOptions, r float64, st Stats) ([]Result, Stats, error) {
+	r = min(max(r, 100), until)
 	first := true
-	return ix.growRadius(tx, lat, lon, k, whole, o, st, func(kept int) (float64, int) {
+	return ix.growRadius(tx, lat, lon, k, until, o, st, func(kept int) (float64, int) {
 		if !first {
 			grow := 1.15 * math.Sqrt(float64(k)/max(float64(kept), 0.5))
-			r = min(r*min(max(grow, 1.5), 4), whole)
+			r = min(r*min(max(grow, 1.5), 4), until)
 		}
 		first = false
 		return r, 0

@@ -419,8 +419,9 @@ func TestSectorBox(t *testing.T) {
 // to the k-nearest search held within the polygon (its cells outside
 // not searched), which keeps nothing near the centre; it must still find
 // the k nearest of the polygon's points, as a box query among a crowd
-// outside it must, and a sector with no radius among a crowd behind it
-// (whose search widens, through sectors of growing radius).
+// outside it must, and a sector among a crowd behind it (whose search
+// widens, through sectors of growing radius, to its radius if it has
+// one).
 func TestNearestHeldInRegion(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 4))
 	var points []Point
@@ -469,6 +470,17 @@ func TestNearestHeldInRegion(t *testing.T) {
 						return in
 					})
 					checkResults(t, fmt.Sprintf("Sector west, limit %d, budget %d", k, budget), got, want[:k])
+					// The same, out to 150 km: its search widens no
+					// further, and may find fewer than k.
+					got, _, err = ix.Sector(tx, 10, 19.8, 150_000, 225, 315, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = brute(points, 10, 19.8, func(p Point) bool {
+						in, _ := sectorOracle(10, 19.8, 150_000, 225, 315, p)
+						return in
+					})
+					checkResults(t, fmt.Sprintf("Sector west of 150 km, limit %d, budget %d", k, budget), got, want[:min(k, len(want))])
 				}
 			}
 			return nil
@@ -513,6 +525,66 @@ func TestWedgeBlockBounds(t *testing.T) {
 					t.Fatalf("u %v, rows %v to %v, columns %v to %v: bounds [%v, %v], but (%v, %v) gives %v", h.u, minLat, maxLat, minLon, maxLon, lo, hi, lat, minLon+width*float64(b)/n, v)
 				}
 			}
+		}
+	}
+}
+
+// TestHeldNearestReadsLittle: the 10 nearest in a sector of 50 km, and
+// the 10 nearest within 50 km that a filter keeping 1 point in 10 keeps,
+// among 40,000 points over a 2° square, are brute force's, and the median
+// query reads a small part of its region. Their regions hold thousands
+// of points, so each hands over to the k-nearest search, whose seed (the
+// points beside the centre's hash) keeps fewer than 10: it widens from
+// where 10 are likely to lie. Begun from the region's radius, its branch
+// and bound scanned whole every cell as wide as that, most of the region.
+func TestHeldNearestReadsLittle(t *testing.T) {
+	s := keyspace.NewMemory()
+	r := rand.New(rand.NewPCG(61, 62))
+	points := make([]Point, 40_000)
+	for i := range points {
+		points[i] = Point{ID: fmt.Sprint("p", i), Lat: 40 + r.Float64()*2, Lon: 10 + r.Float64()*2}
+	}
+	ix := NewIndex("held")
+	load(t, s, ix, points)
+	const radius, k = 50_000, 10
+	keep := func(p Point) bool { return strings.HasSuffix(p.ID, "7") }
+	// The most the median query may read: the region read first (a
+	// budget's worth) and the search. The sectors read 845–1,462 and
+	// the filtered circle 1,438 when the search began from the radius;
+	// 287–300 and 763 widening.
+	for _, q := range []struct {
+		name string
+		most int
+		ask  func(tx keyspace.Tx, lat, lon float64) ([]Result, Stats, error)
+		in   func(lat, lon float64, p Point) bool
+	}{
+		{"sector of 30°", 600, func(tx keyspace.Tx, lat, lon float64) ([]Result, Stats, error) {
+			return ix.Sector(tx, lat, lon, radius, 100, 130, &QueryOptions{Limit: k})
+		}, func(lat, lon float64, p Point) bool { in, _ := sectorOracle(lat, lon, radius, 100, 130, p); return in }},
+		{"sector of 90°", 600, func(tx keyspace.Tx, lat, lon float64) ([]Result, Stats, error) {
+			return ix.Sector(tx, lat, lon, radius, 300, 30, &QueryOptions{Limit: k})
+		}, func(lat, lon float64, p Point) bool { in, _ := sectorOracle(lat, lon, radius, 300, 30, p); return in }},
+		{"radius, 1 in 10 kept", 1100, func(tx keyspace.Tx, lat, lon float64) ([]Result, Stats, error) {
+			return ix.Radius(tx, lat, lon, radius, &QueryOptions{Limit: k, Filter: keep})
+		}, func(lat, lon float64, p Point) bool { return keep(p) && Distance(lat, lon, p.Lat, p.Lon) <= radius }},
+	} {
+		var reads []int
+		s.View(func(tx keyspace.Tx) error {
+			for range 21 {
+				lat, lon := 40.5+r.Float64(), 10.5+r.Float64()
+				got, st, err := q.ask(tx, lat, lon)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := brute(points, lat, lon, func(p Point) bool { return q.in(lat, lon, p) })
+				checkResults(t, q.name, got, want[:min(k, len(want))])
+				reads = append(reads, st.Candidates)
+			}
+			return nil
+		})
+		slices.Sort(reads)
+		if median := reads[len(reads)/2]; median > q.most {
+			t.Errorf("%s: the median query read %d candidates, over %d: %v", q.name, median, q.most, reads)
 		}
 	}
 }
