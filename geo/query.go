@@ -367,9 +367,10 @@ func (o QueryOptions) maxCells(reg region) int {
 		// the same time. A sector of a near circle is covered by a block
 		// of twice this (sectorBlockCover), and a wider near circle's
 		// block has more when the sector is read whole, with no Limit
-		// (sectorBlockScale).
+		// and from no cursor (sectorBlockScale; what lies beyond a
+		// cursor is covered by the descent, whose cells cost more).
 		n := defaultMaxCells(c.radius) * 2
-		if c.circle.near && o.Limit == 0 {
+		if c.circle.near && o.Limit == 0 && o.After == nil {
 			n *= sectorBlockScale(c.radius)
 		}
 		return n
