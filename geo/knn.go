@@ -202,12 +202,15 @@ type nearestSearch struct {
 	heldIn      region     // the region the search is held within, or nil (QueryOptions.heldIn)
 }
 
-// nearestWidening is Nearest where expiries or a filter kept fewer than k
-// of the points the seed read, so that there is no bound to begin the
-// branch and bound from: radius queries of a growing radius, from r
-// (metres), until one finds k points kept, or the radius reaches until
-// (whole for the whole sphere, or the radius the search is held within). Every point within a radius is read, so the k nearest kept
-// points within it are the k nearest kept anywhere.
+// nearestWidening is Nearest where expiries, a filter or the region the
+// search is held within kept fewer than k of the points the seed read,
+// so that there is no bound to begin the branch and bound from, or only
+// the search's radius, far beyond where its k are likely to lie
+// (widenBelow): radius queries of a growing radius, from r (metres),
+// until one finds k points kept, or the radius reaches until (whole for
+// the whole sphere, or the radius the search is held within). Every
+// point within a radius is read, so the k nearest kept points within it
+// are the k nearest kept within until.
 //
 // The points kept within a radius grow with its area, so a radius that
 // kept m < k of them wants about √(k/m) times its length: the next is

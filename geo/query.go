@@ -399,14 +399,14 @@ func (o QueryOptions) maxCells(reg region) int {
 // of 512, taking 130–154 and 289–316 µs (a block of 1,024: 1.90 and
 // 1.37, 130–135 and 280–303 µs); on bbolt 289 and 587 µs against 189 and
 // 499 at 512. At 30 km a block of 256 read 1.65 and 1.30 against 2.40
-// and 1.62, in 5–10% less time (this gives it 192). BenchmarkSector's
-// 100 km sectors went from 204 and 361 µs to 144 and 323. Up to 10 km
-// the extra cells' ranges cost what the candidates save, and at 1 km
-// more: a 30° sector of 1 km on bbolt took 5.5 µs with 64 cells and 8.3
-// with 256. A query with a Limit keeps its
-// usual block: it reads a budget's worth and hands over to a search of
-// its own (the 10 farthest of a 90° sector of 100 km took 200 µs in a
-// block of 512 cells, against 110 µs in one of 64).
+// and 1.62, in 5–10% less time (the rule gives 30 km 192).
+// BenchmarkSector's 100 km sectors went from 204 and 361 µs to 144 and
+// 323. Up to 10 km the extra cells' ranges cost what the candidates
+// save, and at 1 km more: a 30° sector of 1 km on bbolt took 5.5 µs
+// with 64 cells and 8.3 with 256. A query with a Limit keeps its usual
+// block: it reads a budget's worth and hands over to a search of its
+// own (the 10 farthest of a 90° sector of 100 km took 200 µs in a block
+// of 512 cells, against 110 µs in one of 64).
 func sectorBlockScale(radius float64) int {
 	return int(min(max(radius/10_000, 1), 8))
 }
