@@ -814,9 +814,7 @@ func writeFences(c *ucli.Context, format string, fences []geo.Fence, next string
 	}
 	switch format {
 	case "geojson":
-		if next != "" { // a FeatureCollection has no place for it
-			fmt.Fprintf(c.App.ErrWriter, "next page: --cursor %s\n", next)
-		}
+		writeNextPage(c.App.ErrWriter, next) // a FeatureCollection has no place for it
 		return writeJSON(c.App.Writer, fc)
 	case "json":
 		return writeJSON(c.App.Writer, struct {
@@ -896,8 +894,8 @@ func fenceList(c *ucli.Context) error {
 			return err
 		}
 		_, err = fmt.Fprintln(c.App.Writer, count(len(fences), "fence"))
-		if err == nil && next != "" {
-			_, err = fmt.Fprintf(c.App.Writer, "next page: --cursor %s\n", next)
+		if err == nil {
+			err = writeNextPage(c.App.Writer, next)
 		}
 		return err
 	})

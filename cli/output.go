@@ -103,18 +103,26 @@ func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stat
 		}{Results: jsonResults(rs, cols), Stats: jsonStats(st), Next: next}
 		return writeJSON(w, doc)
 	case "ndjson", "geojson":
-		if next != "" {
-			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
-		}
+		writeNextPage(errw, next)
 		return writeFeed(w, format, rs, cols)
 	}
 	if err := writeTable(w, rs, cols); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%s; %s, %s read\n", count(st.Results, "result"), count(st.Ranges, "range"), count(st.Candidates, "candidate"))
-	if err == nil && next != "" {
-		_, err = fmt.Fprintf(w, "next page: --cursor %s\n", next)
+	if err == nil {
+		err = writeNextPage(w, next)
 	}
+	return err
+}
+
+// writeNextPage prints, when there is a next page, the flag that asks
+// for it: "next page: --cursor NEXT".
+func writeNextPage(w io.Writer, next string) error {
+	if next == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "next page: --cursor %s\n", next)
 	return err
 }
 
@@ -130,17 +138,15 @@ func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) e
 		}{Points: jsonResults(rs, resultColumns{}), Next: next}
 		return writeJSON(w, doc)
 	case "ndjson", "geojson":
-		if next != "" {
-			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
-		}
+		writeNextPage(errw, next)
 		return writeFeed(w, format, rs, resultColumns{})
 	}
 	if err := writeTable(w, rs, resultColumns{}); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, count(len(rs), "point"))
-	if err == nil && next != "" {
-		_, err = fmt.Fprintf(w, "next page: --cursor %s\n", next)
+	if err == nil {
+		err = writeNextPage(w, next)
 	}
 	return err
 }
@@ -355,9 +361,7 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 		_, err = out.WriteTo(w)
 		return err
 	case "ndjson":
-		if next != "" {
-			fmt.Fprintf(errw, "next page: --cursor %s\n", next)
-		}
+		writeNextPage(errw, next)
 		return writeNDJSON(w, rows)
 	}
 	tw := newTable(w)
@@ -368,11 +372,7 @@ func writeListing[T any](w, errw io.Writer, format, key string, rows []T, next, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if next != "" {
-		_, err := fmt.Fprintf(w, "next page: --cursor %s\n", next)
-		return err
-	}
-	return nil
+	return writeNextPage(w, next)
 }
 
 // writeCount writes a count: the number alone on a line, or {"count": n}.
