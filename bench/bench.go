@@ -36,6 +36,12 @@
 // and bulk load rates), set for 1,000,000 clustered points. `keyspace
 // bench` prints it all; Report.WriteJSON, Report.WriteMarkdown and
 // Report.Charts write it for machines and people.
+//
+// Compare sets a run beside an earlier one on the same points (ReadJSON
+// reads the earlier one's JSON; `keyspace bench --compare FILE`), by each
+// peer's time over the R-tree's in its own run: the machine's speed
+// swings twofold from hour to hour, and a ratio measured within one run
+// leaves that out.
 package bench
 
 import (

@@ -21,6 +21,7 @@ func benchCommand() *ucli.Command {
 		Usage: "proximity benchmark: keyspace (memory and bbolt) against brute force, an R-tree, Redis's 3×3 geohash block and (when redis-server is on the PATH) Redis GEOSEARCH, in one run",
 		UsageText: "keyspace bench\n" +
 			"keyspace bench --points 1000000 --dataset clustered --report bench-report\n" +
+			"keyspace bench --json > before.json; …; keyspace bench --compare before.json   # before and after a change\n" +
 			"keyspace bench --id-col geonameid --columns geonameid,name,asciiname,alternatenames,latitude,longitude,… cities15000.txt   # your own points",
 		ArgsUsage: "[FILE]",
 		Flags: append([]ucli.Flag{
@@ -32,6 +33,7 @@ func benchCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "leave out the FILE's bad rows, and say which"},
+			&ucli.StringFlag{Name: "compare", Usage: "compare this run with an earlier one on the same points, saved with --json in `FILE`: each peer's time over the R-tree's in each run (ratios, which the machine's speed from hour to hour leaves alone), and the medians, candidates per result and load rates"},
 		}, pointFileFlags("with a FILE of your own points, its")...),
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
@@ -67,6 +69,10 @@ func benchCommand() *ucli.Command {
 			if cfg.Data == nil && !slices.Contains(bench.Datasets, cfg.Dataset) {
 				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)
 			}
+			before, err := earlierRun(c, cfg)
+			if err != nil {
+				return err
+			}
 			quiet := common(c, "quiet") == "true" || c.Bool("json")
 			if !quiet && isTerminal(c.App.ErrWriter) {
 				// A spinner-style bar (the number of stages depends on the
@@ -88,9 +94,50 @@ func benchCommand() *ucli.Command {
 			if c.Bool("json") {
 				return rep.WriteJSON(c.App.Writer)
 			}
-			return rep.WriteText(c.App.Writer)
+			if err := rep.WriteText(c.App.Writer); err != nil || before == nil {
+				return err
+			}
+			cmp, err := bench.Compare(before, rep)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.App.Writer)
+			return cmp.WriteText(c.App.Writer)
 		},
 	}
+}
+
+// earlierRun reads --compare's FILE, if given, and checks before the run
+// that it ran on the points this one will: a run of the wrong size or
+// dataset is found before a minute's run, not after it.
+func earlierRun(c *ucli.Context, cfg bench.Config) (*bench.Report, error) {
+	name := c.String("compare")
+	if name == "" {
+		return nil, nil
+	}
+	if c.Bool("json") {
+		return nil, usagef("--compare prints a comparison and --json the run alone; give one (save a run with --json to compare later runs with it)")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("--compare: %w", err)
+	}
+	defer f.Close()
+	before, err := bench.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("--compare %s: %w", name, err)
+	}
+	will := &bench.Report{Dataset: string(cfg.Dataset), Points: cfg.Points, Seed: cfg.Seed}
+	switch {
+	case cfg.Data != nil:
+		will.Points = min(cfg.Points, len(cfg.Data))
+	case cfg.Dataset == bench.Cities:
+		will.Points = before.Points // how many there are is known once read: Compare checks after the run
+	}
+	if err := bench.Comparable(before, will); err != nil {
+		return nil, fmt.Errorf("--compare %s: %w", name, err)
+	}
+	return before, nil
 }
 
 // benchPoints reads the points of bench's FILE as geo import reads them

@@ -1090,6 +1090,90 @@ func TestBenchCommand(t *testing.T) {
 	}
 }
 
+// TestBenchCompare saves a run with --json and compares a second run on
+// the same points with it: the comparison's "before" ratio for each
+// keyspace peer is the saved run's median over the R-tree's, as the JSON
+// gives them. A saved run of other points, --json beside --compare, and
+// a file that is no report are refused.
+func TestBenchCompare(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "before.json")
+	args := []string{"bench", "--points", "1000", "--queries", "3", "--passes", "1", "--dataset", "uniform"}
+	stdout, stderr, code := run(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	os.WriteFile(saved, []byte(stdout), 0o644)
+	var rep struct {
+		Results []struct {
+			Query struct {
+				Kind   string  `json:"kind"`
+				Metres float64 `json:"metres"`
+			} `json:"query"`
+			Peer   string  `json:"peer"`
+			Median float64 `json:"median_us"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	ratios := map[string]float64{} // keyspace peers' ratios at 10 km
+	tree := 0.0
+	for _, r := range rep.Results {
+		if r.Query.Kind == "radius" && r.Query.Metres == 10_000 {
+			if strings.HasPrefix(r.Peer, "R-tree") {
+				tree = r.Median
+			} else if strings.HasPrefix(r.Peer, "keyspace") {
+				ratios[r.Peer] = r.Median
+			}
+		}
+	}
+	if tree == 0 || len(ratios) != 2 {
+		t.Fatalf("saved run: R-tree %v, keyspace %v", tree, ratios)
+	}
+	stdout, stderr, code = run(t, "", append(args, "--compare", saved)...)
+	if code != 0 {
+		t.Fatalf("--compare: exit %d: %s", code, stderr)
+	}
+	_, comparison, found := strings.Cut(stdout, "this run against the earlier one, on 1,000 uniform points (seed 1)")
+	if !found {
+		t.Fatalf("no comparison after the run:\n%s", stdout)
+	}
+	_, at10, _ := strings.Cut(comparison, "radius 10 km")
+	at10, _, _ = strings.Cut(at10, "radius 100 km")
+	for peer, median := range ratios {
+		want := fmt.Sprintf("%s %.2f×", peer, median/tree)
+		if !strings.Contains(strings.Join(strings.Fields(at10), " "), want) {
+			t.Errorf("radius 10 km lacks %q:\n%s", want, at10)
+		}
+	}
+	hasAll := func(s string, parts ...string) bool {
+		for _, p := range parts {
+			if !strings.Contains(s, p) {
+				return false
+			}
+		}
+		return true
+	}
+	notReport := filepath.Join(t.TempDir(), "not-a-report.json")
+	os.WriteFile(notReport, []byte(`{"points": 3}`), 0o644)
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{[]string{"--points", "1200"}, 1, []string{"not comparable", "1,000 uniform points", "1,200 uniform points"}},
+		{[]string{"--json"}, 2, []string{"--compare", "--json"}},
+	} {
+		_, stderr, code := run(t, "", append(append(args[:len(args):len(args)], "--compare", saved), c.args...)...)
+		if code != c.code || !hasAll(stderr, c.stderr...) {
+			t.Errorf("%v: exit %d, %q", c.args, code, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "", "bench", "--compare", notReport); code != 1 || !hasAll(stderr, "not-a-report.json", "not a benchmark report") {
+		t.Errorf("a file that is no report: exit %d, %q", code, stderr)
+	}
+}
+
 // TestBenchFile runs `keyspace bench` on a file of points, as geo import
 // reads it (here gzip-compressed NDJSON, its format found from its
 // bytes): the report names the file and counts its points, every exact

@@ -1,0 +1,218 @@
+package bench
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+)
+
+// Comparing two runs.
+//
+// A run's microseconds swing about twofold from hour to hour on a shared
+// machine, with the machine, not the code; its ratios against the R-tree,
+// measured in the same run, swing about ±15%. So a before-and-after of a
+// change (a build, an option, a dataset's size) compares each peer's time
+// over the R-tree's in each run, and shows the microseconds beside them
+// (and how far the R-tree's own moved: the machine's drift).
+
+// ErrNotComparable reports two runs of different points: another dataset,
+// size or seed asks other queries of other data.
+var ErrNotComparable = errors.New("bench: runs not comparable")
+
+// ErrBadReport reports input that is not a report WriteJSON wrote.
+var ErrBadReport = errors.New("bench: not a benchmark report")
+
+// ReadJSON reads a report WriteJSON wrote (`keyspace bench --json`).
+// Fields it does not know are left out, so a report of an older or newer
+// build reads.
+func ReadJSON(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
+	}
+	if rep.Points < 1 || len(rep.Results) == 0 {
+		return nil, fmt.Errorf("%w: no points or no results (want the JSON of keyspace bench --json)", ErrBadReport)
+	}
+	return &rep, nil
+}
+
+// Comparable returns nil when before and after ran on the same points
+// (dataset, size and seed), and otherwise ErrNotComparable saying how
+// they differ. The number of queries and passes may differ: more of
+// either only measures the same thing more closely.
+func Comparable(before, after *Report) error {
+	if before.Dataset == after.Dataset && before.Points == after.Points && before.Seed == after.Seed {
+		return nil
+	}
+	return fmt.Errorf("%w: the earlier run has %s, this one %s", ErrNotComparable, before.describe(), after.describe())
+}
+
+// describe is what points r ran on, as Comparable names them.
+func (r *Report) describe() string {
+	return fmt.Sprintf("%s %s points (seed %d)", thousands(float64(r.Points)), r.Dataset, r.Seed)
+}
+
+// A Comparison is two runs' figures side by side, paired by query and
+// peer in the later run's order.
+type Comparison struct {
+	Before, After *Report
+	Loads         []LoadChange
+	Results       []ResultChange
+	// Notes say what one run has and the other lacks (a peer, a query
+	// kind), and where the runs asked differently.
+	Notes []string
+}
+
+// A ResultChange is one peer's figures for one query kind in both runs.
+type ResultChange struct {
+	Query         Query
+	Peer          string
+	Before, After Result
+	// BeforeRatio and AfterRatio are the peer's median over the R-tree's
+	// in the same run; 0 where either has no time.
+	BeforeRatio, AfterRatio float64
+}
+
+// A LoadChange is one peer's loading figures in both runs.
+type LoadChange struct {
+	Peer          string
+	Before, After Load
+}
+
+// Compare pairs the figures of two runs on the same points (Comparable).
+func Compare(before, after *Report) (*Comparison, error) {
+	if err := Comparable(before, after); err != nil {
+		return nil, err
+	}
+	c := &Comparison{Before: before, After: after}
+	if before.Queries != after.Queries || before.Passes != after.Passes {
+		c.Notes = append(c.Notes, fmt.Sprintf("the earlier run asked %d queries a kind in %d passes, this one %d in %d", before.Queries, before.Passes, after.Queries, after.Passes))
+	}
+	seen := map[string]bool{} // what after has, to name what before alone has
+	for _, l := range after.Loads {
+		seen[l.Peer] = true
+		if old, ok := before.load(l.Peer); ok {
+			c.Loads = append(c.Loads, LoadChange{Peer: l.Peer, Before: old, After: l})
+		} else {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: in this run only", l.Peer))
+		}
+	}
+	for _, l := range before.Loads {
+		if !seen[l.Peer] {
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: in the earlier run only", l.Peer))
+		}
+	}
+	kinds := map[Query]bool{}
+	for _, res := range before.Results {
+		kinds[res.Query] = true
+	}
+	for _, res := range after.Results {
+		old, ok := before.result(res.Query, res.Peer)
+		if !ok {
+			if !kinds[res.Query] {
+				kinds[res.Query] = true // named once
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: asked in this run only", res.Query))
+			}
+			continue
+		}
+		ch := ResultChange{Query: res.Query, Peer: res.Peer, Before: old, After: res}
+		ch.BeforeRatio, _ = before.timeRatio(old)
+		ch.AfterRatio, _ = after.timeRatio(res)
+		c.Results = append(c.Results, ch)
+	}
+	return c, nil
+}
+
+// load is the loading figures of peer in r.
+func (r *Report) load(peer string) (Load, bool) {
+	for _, l := range r.Loads {
+		if l.Peer == peer {
+			return l, true
+		}
+	}
+	return Load{}, false
+}
+
+// Drift is how far the R-tree's median moved from the earlier run to
+// this one over the query kinds both asked, as a factor (1.1: 10%
+// slower): the geometric mean of its medians' ratios. It is the
+// machine's change more than any code's, which is why the comparison
+// reads the other peers by their ratio to the R-tree. 0 when no query
+// has the R-tree's time in both runs.
+func (c *Comparison) Drift() float64 {
+	sum, n := 0.0, 0
+	for _, ch := range c.Results {
+		if ch.Peer == rtreeName && ch.Before.MedianMicros > 0 && ch.After.MedianMicros > 0 {
+			sum += math.Log(ch.After.MedianMicros / ch.Before.MedianMicros)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return math.Exp(sum / float64(n))
+}
+
+// change is after over before as a signed percentage ("-12%", "+3%"), or
+// "—" when either is 0.
+func change(before, after float64) string {
+	if before == 0 || after == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%+.0f%%", 100*(after/before-1))
+}
+
+// timesRatio is a ratio to the R-tree as the tables show it, or "—".
+func timesRatio(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return figure(v, 2) + "×"
+}
+
+// WriteText prints the comparison as tables for a terminal: per query
+// and peer the time over the R-tree's in each run and its change, then
+// the medians and candidates per result; per peer the load rate.
+func (c *Comparison) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "this run against the earlier one, on %s\n", c.After.describe())
+	if d := c.Drift(); d != 0 {
+		fmt.Fprintf(w, "the R-tree's median moved %s between the runs: the machine's drift, which the ratios leave out\n", change(1, d))
+	}
+	fmt.Fprintln(w, "a ratio swings about ±15% between runs of one build at 100 queries a kind and 3 passes (more with fewer): read smaller changes as noise")
+	for _, n := range c.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "query\tpeer\tvs R-tree before\tafter\tchange\tmedian µs before\tafter\tcand/result before\tafter\t")
+	var last Query
+	for _, ch := range c.Results {
+		label := ""
+		if ch.Query != last {
+			label, last = ch.Query.String(), ch.Query
+		}
+		ratioChange := change(ch.BeforeRatio, ch.AfterRatio)
+		if ch.Peer == rtreeName {
+			ratioChange = "—" // 1× in both, by definition
+		}
+		oldMedian, _, _ := ch.Before.times()
+		newMedian, _, _ := ch.After.times()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", label, ch.Peer, timesRatio(ch.BeforeRatio), timesRatio(ch.AfterRatio), ratioChange,
+			oldMedian, newMedian, ch.Before.candidates(), ch.After.candidates())
+	}
+	if err := tw.Flush(); err != nil || len(c.Loads) == 0 {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "load\tpoints/s before\tafter\tchange\t")
+	for _, l := range c.Loads {
+		oldRate, _ := l.Before.figures()
+		newRate, _ := l.After.figures()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", l.Peer, oldRate, newRate, change(l.Before.PointsPerSec, l.After.PointsPerSec))
+	}
+	return tw.Flush()
+}
