@@ -162,7 +162,11 @@ func change(before, after float64) string {
 	if before == 0 || after == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%+.0f%%", 100*(after/before-1))
+	p := math.Round(100 * (after/before - 1))
+	if p == 0 {
+		return "0%" // not "-0%" for a change of -0.3%
+	}
+	return fmt.Sprintf("%+.0f%%", p)
 }
 
 // timesRatio is a ratio to the R-tree as the tables show it, or "—".

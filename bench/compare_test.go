@@ -84,6 +84,19 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestChange: a change is signed and whole, and one that rounds to
+// nothing has no sign.
+func TestChange(t *testing.T) {
+	for _, c := range []struct {
+		before, after float64
+		want          string
+	}{{4, 3, "-25%"}, {9, 10, "+11%"}, {1000, 997, "0%"}, {1000, 1003, "0%"}, {1, 2, "+100%"}, {0, 2, "—"}, {2, 0, "—"}} {
+		if got := change(c.before, c.after); got != c.want {
+			t.Errorf("change(%v, %v) = %q, want %q", c.before, c.after, got, c.want)
+		}
+	}
+}
+
 // TestCompareNotComparable: runs of other points are not compared, and
 // the error says how they differ.
 func TestCompareNotComparable(t *testing.T) {
