@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
 )
 
 // Comparing two runs.
@@ -190,14 +189,11 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, "note:", n)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "query\tpeer\tvs R-tree before\tafter\tchange\tmedian µs before\tafter\tcand/result before\tafter\t")
-	var last Query
+	var labels queryLabels
 	for _, ch := range c.Results {
-		label := ""
-		if ch.Query != last {
-			label, last = ch.Query.String(), ch.Query
-		}
+		label := labels.next(ch.Query)
 		ratioChange := change(ch.BeforeRatio, ch.AfterRatio)
 		if ch.Peer == rtreeName {
 			ratioChange = "—" // 1× in both, by definition
@@ -211,7 +207,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw = newTable(w)
 	fmt.Fprintln(tw, "load\tpoints/s before\tafter\tchange\t")
 	for _, l := range c.Loads {
 		oldRate, _ := l.Before.figures()

@@ -94,10 +94,29 @@ func (r *Report) gridRatio(res Result) string {
 	return "—"
 }
 
+// newTable writes a terminal's table: columns right-aligned, two spaces
+// apart, each cell ended by a tab.
+func newTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+}
+
+// queryLabels names a table's query kind on the first of its rows only.
+type queryLabels struct{ last Query }
+
+// next is the query column of a row of q: q's name on the first row of a
+// run of rows of q, else empty.
+func (l *queryLabels) next(q Query) string {
+	if q == l.last {
+		return ""
+	}
+	l.last = q
+	return q.String()
+}
+
 // WriteText prints the report as tables for a terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s %s points (seed %d), %d queries per kind, each query's fastest of %d passes\n\n", thousands(float64(r.Points)), r.Dataset, r.Seed, r.Queries, r.Passes)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "load\tpoints/s\tbytes/point\t")
 	for _, l := range r.Loads {
 		rate, size := l.figures()
@@ -108,14 +127,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw = newTable(w)
 	fmt.Fprintln(tw, "query\tpeer\tmedian µs\tp99 µs\tqueries/s\tresults\tcand/result\trecall\ttime vs R-tree\tcand vs 3×3\t")
-	var last Query
+	var labels queryLabels
 	for _, res := range r.Results {
-		label := ""
-		if res.Query != last {
-			label, last = res.Query.String(), res.Query
-		}
+		label := labels.next(res.Query)
 		median, p99, qps := res.times()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%.3f\t%s\t%s\t\n", label, res.Peer, median, p99,
 			qps, res.ResultsPerQuery, res.candidates(), res.Recall, r.ratio(res), r.gridRatio(res))
