@@ -113,9 +113,18 @@ func (l *queryLabels) next(q Query) string {
 	return q.String()
 }
 
+// timing says how a query's time was taken: the fastest of its passes,
+// or its one pass.
+func (r *Report) timing() string {
+	if r.Passes == 1 {
+		return "each query asked once"
+	}
+	return fmt.Sprintf("each query's fastest of %d passes", r.Passes)
+}
+
 // WriteText prints the report as tables for a terminal.
 func (r *Report) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%s %s points (seed %d), %d queries per kind, each query's fastest of %d passes\n\n", thousands(float64(r.Points)), r.Dataset, r.Seed, r.Queries, r.Passes)
+	fmt.Fprintf(w, "%s %s points (seed %d), %d queries per kind, %s\n\n", thousands(float64(r.Points)), r.Dataset, r.Seed, r.Queries, r.timing())
 	tw := newTable(w)
 	fmt.Fprintln(tw, "load\tpoints/s\tbytes/point\t")
 	for _, l := range r.Loads {
@@ -176,7 +185,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteMarkdown writes the report as Markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%s %s points (seed %d), %d queries per kind, all peers in one process and one run, taking turns; each query's time is its fastest of %d passes.\n\n", thousands(float64(r.Points)), r.Dataset, r.Seed, r.Queries, r.Passes)
+	fmt.Fprintf(&b, "# keyspace proximity benchmark\n\n%s %s points (seed %d), %d queries per kind, all peers in one process and one run, taking turns; %s.\n\n", thousands(float64(r.Points)), r.Dataset, r.Seed, r.Queries, r.timing())
 	b.WriteString("| load | points/s | bytes/point |\n| --- | ---: | ---: |\n")
 	for _, l := range r.Loads {
 		rate, size := l.figures()
