@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // Comparing two runs.
@@ -176,43 +177,103 @@ func timesRatio(v float64) string {
 	return figure(v, 2) + "×"
 }
 
+// preamble is what the comparison's tables stand under: the points, the
+// R-tree's drift, how much noise to expect, and the notes.
+func (c *Comparison) preamble() []string {
+	lines := []string{"this run against the earlier one, on " + c.After.describe()}
+	if d := c.Drift(); d != 0 {
+		lines = append(lines, fmt.Sprintf("the R-tree's median moved %s between the runs: the machine's drift, which the ratios leave out", change(1, d)))
+	}
+	lines = append(lines, "a ratio swings about ±15% between runs of one build at 100 queries a kind and 3 passes (more with fewer): read smaller changes as noise")
+	for _, n := range c.Notes {
+		lines = append(lines, "note: "+n)
+	}
+	return lines
+}
+
+// The comparison's tables: their headings, and a row's cells.
+var (
+	resultChangeColumns = []string{"query", "peer", "vs R-tree before", "after", "change", "median µs before", "after", "cand/result before", "after"}
+	loadChangeColumns   = []string{"load", "points/s before", "after", "change"}
+)
+
+// cells is ch's row, label its query column (empty on a query's rows
+// after the first, in the terminal's table).
+func (ch ResultChange) cells(label string) []string {
+	ratioChange := change(ch.BeforeRatio, ch.AfterRatio)
+	if ch.Peer == rtreeName {
+		ratioChange = "—" // 1× in both, by definition
+	}
+	oldMedian, _, _ := ch.Before.times()
+	newMedian, _, _ := ch.After.times()
+	return []string{label, ch.Peer, timesRatio(ch.BeforeRatio), timesRatio(ch.AfterRatio), ratioChange,
+		oldMedian, newMedian, ch.Before.candidates(), ch.After.candidates()}
+}
+
+// cells is l's row.
+func (l LoadChange) cells() []string {
+	oldRate, _ := l.Before.figures()
+	newRate, _ := l.After.figures()
+	return []string{l.Peer, oldRate, newRate, change(l.Before.PointsPerSec, l.After.PointsPerSec)}
+}
+
 // WriteText prints the comparison as tables for a terminal: per query
 // and peer the time over the R-tree's in each run and its change, then
 // the medians and candidates per result; per peer the load rate.
 func (c *Comparison) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "this run against the earlier one, on %s\n", c.After.describe())
-	if d := c.Drift(); d != 0 {
-		fmt.Fprintf(w, "the R-tree's median moved %s between the runs: the machine's drift, which the ratios leave out\n", change(1, d))
-	}
-	fmt.Fprintln(w, "a ratio swings about ±15% between runs of one build at 100 queries a kind and 3 passes (more with fewer): read smaller changes as noise")
-	for _, n := range c.Notes {
-		fmt.Fprintln(w, "note:", n)
+	for _, line := range c.preamble() {
+		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "query\tpeer\tvs R-tree before\tafter\tchange\tmedian µs before\tafter\tcand/result before\tafter\t")
+	row := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
+	row(resultChangeColumns)
 	var labels queryLabels
 	for _, ch := range c.Results {
-		label := labels.next(ch.Query)
-		ratioChange := change(ch.BeforeRatio, ch.AfterRatio)
-		if ch.Peer == rtreeName {
-			ratioChange = "—" // 1× in both, by definition
-		}
-		oldMedian, _, _ := ch.Before.times()
-		newMedian, _, _ := ch.After.times()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", label, ch.Peer, timesRatio(ch.BeforeRatio), timesRatio(ch.AfterRatio), ratioChange,
-			oldMedian, newMedian, ch.Before.candidates(), ch.After.candidates())
+		row(ch.cells(labels.next(ch.Query)))
 	}
 	if err := tw.Flush(); err != nil || len(c.Loads) == 0 {
 		return err
 	}
 	fmt.Fprintln(w)
 	tw = newTable(w)
-	fmt.Fprintln(tw, "load\tpoints/s before\tafter\tchange\t")
+	row(loadChangeColumns)
 	for _, l := range c.Loads {
-		oldRate, _ := l.Before.figures()
-		newRate, _ := l.After.figures()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", l.Peer, oldRate, newRate, change(l.Before.PointsPerSec, l.After.PointsPerSec))
+		row(l.cells())
 	}
 	return tw.Flush()
+}
+
+// WriteMarkdown writes the comparison as a section of a Markdown report
+// (`keyspace bench --report DIR --compare FILE`): the tables WriteText
+// prints, every row labelled with its query.
+func (c *Comparison) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("\n## Against the earlier run\n\n")
+	for _, line := range c.preamble() {
+		fmt.Fprintf(&b, "_%s%s._\n\n", strings.ToUpper(line[:1]), line[1:]) // the lines begin with ASCII
+	}
+	// table writes rows under columns, the first names of them
+	// left-aligned and the figures after them right-aligned.
+	table := func(columns []string, names int, rows [][]string) {
+		fmt.Fprintf(&b, "| %s |\n|%s%s\n", strings.Join(columns, " | "), strings.Repeat(" --- |", names), strings.Repeat(" ---: |", len(columns)-names))
+		for _, r := range rows {
+			fmt.Fprintf(&b, "| %s |\n", strings.Join(r, " | "))
+		}
+	}
+	var rows [][]string
+	for _, ch := range c.Results {
+		rows = append(rows, ch.cells(ch.Query.String()))
+	}
+	table(resultChangeColumns, 2, rows)
+	if len(c.Loads) > 0 {
+		rows = rows[:0]
+		for _, l := range c.Loads {
+			rows = append(rows, l.cells())
+		}
+		b.WriteString("\n")
+		table(loadChangeColumns, 1, rows)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -84,6 +84,36 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// TestCompareMarkdown writes the comparison as a report's section: a row
+// a query and peer, each named, and the load table's figures aligned
+// right.
+func TestCompareMarkdown(t *testing.T) {
+	c, err := Compare(twoRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := c.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, s := range []string{
+		"## Against the earlier run\n\n_This run against the earlier one, on 1,000 clustered points (seed 1)._",
+		"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+		"| radius 1 km | keyspace memory | 2.00× | 1.50× | -25% | 4.0 | 1.5 | 1.90 | 1.80 |\n",
+		"| radius 10 km | keyspace memory | 0.90× | 1.00× | +11% | 9.0 | 12.0 | — | — |\n",
+		"| load | points/s before | after | change |\n| --- | ---: | ---: | ---: |\n",
+		"| keyspace memory | 2,000,000 | 3,000,000 | +50% |\n",
+	} {
+		if !strings.Contains(md, s) {
+			t.Errorf("Markdown lacks %q:\n%s", s, md)
+		}
+	}
+	if rows := strings.Count(md, "\n| radius "); rows != len(c.Results) {
+		t.Errorf("%d query rows, want %d", rows, len(c.Results))
+	}
+}
+
 // TestChange: a change is signed and whole, and one that rounds to
 // nothing has no sign.
 func TestChange(t *testing.T) {

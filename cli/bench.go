@@ -33,7 +33,7 @@ func benchCommand() *ucli.Command {
 			&ucli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&ucli.StringFlag{Name: "report", Usage: "write a Markdown report into `DIR`"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "leave out the FILE's bad rows, and say which"},
-			&ucli.StringFlag{Name: "compare", Usage: "compare this run with an earlier one on the same points, saved with --json in `FILE`: each peer's time over the R-tree's in each run (ratios, which the machine's speed from hour to hour leaves alone), and the medians, candidates per result and load rates"},
+			&ucli.StringFlag{Name: "compare", Usage: "compare this run with an earlier one on the same points, saved with --json in `FILE`: each peer's time over the R-tree's in each run (ratios, which the machine's speed from hour to hour leaves alone), and the medians, candidates per result and load rates (with --report, in the report too)"},
 		}, pointFileFlags("with a FILE of your own points, its")...),
 		Action: func(c *ucli.Context) error {
 			cfg := bench.Config{Points: c.Int("points"), Dataset: workload.Kind(c.String("dataset")), Queries: c.Int("queries"), Passes: c.Int("passes"), Seed: c.Uint64("seed")}
@@ -86,20 +86,27 @@ func benchCommand() *ucli.Command {
 			if err != nil {
 				return err
 			}
+			// A comparison refused only now (earlierRun could not know how
+			// many points a dataset holds) still leaves the run's own
+			// report and tables, and its error after them.
+			var cmp *bench.Comparison
+			var cmpErr error
+			if before != nil {
+				cmp, cmpErr = bench.Compare(before, rep)
+			}
 			if dir := c.String("report"); dir != "" {
-				if err := writeReport(dir, rep); err != nil {
+				if err := writeReport(dir, rep, cmp); err != nil {
 					return err
 				}
 			}
 			if c.Bool("json") {
 				return rep.WriteJSON(c.App.Writer)
 			}
-			if err := rep.WriteText(c.App.Writer); err != nil || before == nil {
+			if err := rep.WriteText(c.App.Writer); err != nil {
 				return err
 			}
-			cmp, err := bench.Compare(before, rep)
-			if err != nil {
-				return err
+			if cmp == nil {
+				return cmpErr // nil with no --compare
 			}
 			fmt.Fprintln(c.App.Writer)
 			return cmp.WriteText(c.App.Writer)
@@ -165,14 +172,20 @@ func benchPoints(c *ucli.Context) ([]bench.Point, error) {
 	return out, nil
 }
 
-// writeReport writes README.md (the tables) and the SVG charts into dir.
-func writeReport(dir string, rep *bench.Report) error {
+// writeReport writes README.md (the tables, and the comparison with an
+// earlier run when there is one) and the SVG charts into dir.
+func writeReport(dir string, rep *bench.Report, cmp *bench.Comparison) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	var md strings.Builder
 	if err := rep.WriteMarkdown(&md); err != nil {
 		return err
+	}
+	if cmp != nil {
+		if err := cmp.WriteMarkdown(&md); err != nil {
+			return err
+		}
 	}
 	charts := rep.Charts()
 	names := make([]string, 0, len(charts))

@@ -1130,9 +1130,13 @@ func TestBenchCompare(t *testing.T) {
 	if tree == 0 || len(ratios) != 2 {
 		t.Fatalf("saved run: R-tree %v, keyspace %v", tree, ratios)
 	}
-	stdout, stderr, code = run(t, "", append(args, "--compare", saved)...)
+	dir := filepath.Join(t.TempDir(), "report")
+	stdout, stderr, code = run(t, "", append(args, "--compare", saved, "--report", dir)...)
 	if code != 0 {
 		t.Fatalf("--compare: exit %d: %s", code, stderr)
+	}
+	if md, err := os.ReadFile(filepath.Join(dir, "README.md")); err != nil || !strings.Contains(string(md), "## Against the earlier run") {
+		t.Errorf("--report with --compare: %v\n%s", err, md)
 	}
 	_, comparison, found := strings.Cut(stdout, "this run against the earlier one, on 1,000 uniform points (seed 1)")
 	if !found {
