@@ -92,7 +92,9 @@ func benchCommand() *ucli.Command {
 			var cmp *bench.Comparison
 			var cmpErr error
 			if before != nil {
-				cmp, cmpErr = bench.Compare(before, rep)
+				if cmp, cmpErr = bench.Compare(before, rep); cmpErr != nil {
+					cmpErr = fmt.Errorf("--compare %s: %w", c.String("compare"), cmpErr)
+				}
 			}
 			if dir := c.String("report"); dir != "" {
 				if err := writeReport(dir, rep, cmp); err != nil {
