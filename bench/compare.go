@@ -123,6 +123,16 @@ func Compare(before, after *Report) (*Comparison, error) {
 		ch.AfterRatio, _ = after.timeRatio(res)
 		c.Results = append(c.Results, ch)
 	}
+	asked := map[Query]bool{}
+	for _, res := range after.Results {
+		asked[res.Query] = true
+	}
+	for _, res := range before.Results {
+		if !asked[res.Query] {
+			asked[res.Query] = true // named once
+			c.Notes = append(c.Notes, fmt.Sprintf("%s: asked in the earlier run only", res.Query))
+		}
+	}
 	return c, nil
 }
 

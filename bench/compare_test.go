@@ -10,10 +10,10 @@ import (
 )
 
 // twoRuns is an earlier and a later run on the same points, written by
-// hand: the later one asks one more kind, lacks Redis, and finds the
-// machine faster at 1 km and slower at 10 km.
+// hand: the later one asks one kind more and one fewer, lacks Redis, and
+// finds the machine faster at 1 km and slower at 10 km.
 func twoRuns() (before, after *Report) {
-	r1, r10, k10 := Query{Kind: "radius", Metres: 1000}, Query{Kind: "radius", Metres: 10_000}, Query{Kind: "knn", K: 10}
+	r1, r10, k10, box := Query{Kind: "radius", Metres: 1000}, Query{Kind: "radius", Metres: 10_000}, Query{Kind: "knn", K: 10}, Query{Kind: "box", Metres: 20_000}
 	before = &Report{Dataset: "clustered", Points: 1000, Queries: 10, Passes: 3, Seed: 1,
 		Loads: []Load{{Peer: rtreeName, PointsPerSec: 1e6}, {Peer: "keyspace memory", PointsPerSec: 2e6}, {Peer: "Redis GEOSEARCH", PointsPerSec: 5e5}},
 		Results: []Result{
@@ -21,6 +21,7 @@ func twoRuns() (before, after *Report) {
 			{Query: r1, Peer: "keyspace memory", MedianMicros: 4, CandidatesPerResult: 1.9},
 			{Query: r10, Peer: rtreeName, MedianMicros: 10},
 			{Query: r10, Peer: "keyspace memory", MedianMicros: 9},
+			{Query: box, Peer: rtreeName, MedianMicros: 3},
 		}}
 	after = &Report{Dataset: "clustered", Points: 1000, Queries: 20, Passes: 3, Seed: 1,
 		Loads: []Load{{Peer: rtreeName, PointsPerSec: 1.1e6}, {Peer: "keyspace memory", PointsPerSec: 3e6}},
@@ -61,7 +62,7 @@ func TestCompare(t *testing.T) {
 	if d, w := c.Drift(), math.Sqrt(0.5*1.2); math.Abs(d-w) > 1e-12 {
 		t.Errorf("drift %v, want %v", d, w)
 	}
-	for _, note := range []string{"Redis GEOSEARCH: in the earlier run only", "knn k=10: asked in this run only", "10 queries a kind in 3 passes, this one 20 in 3"} {
+	for _, note := range []string{"Redis GEOSEARCH: in the earlier run only", "knn k=10: asked in this run only", "box 20 km: asked in the earlier run only", "10 queries a kind in 3 passes, this one 20 in 3"} {
 		if !strings.Contains(strings.Join(c.Notes, "\n"), note) {
 			t.Errorf("notes %q lack %q", c.Notes, note)
 		}
