@@ -1116,19 +1116,19 @@ func TestBenchCompare(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	ratios := map[string]float64{} // keyspace peers' ratios at 10 km
+	medians := map[string]float64{} // the keyspace peers' at 10 km
 	tree := 0.0
 	for _, r := range rep.Results {
 		if r.Query.Kind == "radius" && r.Query.Metres == 10_000 {
 			if strings.HasPrefix(r.Peer, "R-tree") {
 				tree = r.Median
 			} else if strings.HasPrefix(r.Peer, "keyspace") {
-				ratios[r.Peer] = r.Median
+				medians[r.Peer] = r.Median
 			}
 		}
 	}
-	if tree == 0 || len(ratios) != 2 {
-		t.Fatalf("saved run: R-tree %v, keyspace %v", tree, ratios)
+	if tree == 0 || len(medians) != 2 {
+		t.Fatalf("saved run: R-tree %v, keyspace %v", tree, medians)
 	}
 	dir := filepath.Join(t.TempDir(), "report")
 	stdout, stderr, code = run(t, "", append(args, "--compare", saved, "--report", dir)...)
@@ -1144,7 +1144,7 @@ func TestBenchCompare(t *testing.T) {
 	}
 	_, at10, _ := strings.Cut(comparison, "radius 10 km")
 	at10, _, _ = strings.Cut(at10, "radius 100 km")
-	for peer, median := range ratios {
+	for peer, median := range medians {
 		want := fmt.Sprintf("%s %.2f×", peer, median/tree)
 		if !strings.Contains(strings.Join(strings.Fields(at10), " "), want) {
 			t.Errorf("radius 10 km lacks %q:\n%s", want, at10)
