@@ -105,35 +105,34 @@ func Compare(before, after *Report) (*Comparison, error) {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s: in the earlier run only", l.Peer))
 		}
 	}
-	kinds := map[Query]bool{}
-	for _, res := range before.Results {
-		kinds[res.Query] = true
-	}
 	for _, res := range after.Results {
-		old, ok := before.result(res.Query, res.Peer)
-		if !ok {
-			if !kinds[res.Query] {
-				kinds[res.Query] = true // named once
-				c.Notes = append(c.Notes, fmt.Sprintf("%s: asked in this run only", res.Query))
-			}
-			continue
-		}
-		ch := ResultChange{Query: res.Query, Peer: res.Peer, Before: old, After: res}
-		ch.BeforeRatio, _ = before.timeRatio(old)
-		ch.AfterRatio, _ = after.timeRatio(res)
-		c.Results = append(c.Results, ch)
-	}
-	asked := map[Query]bool{}
-	for _, res := range after.Results {
-		asked[res.Query] = true
-	}
-	for _, res := range before.Results {
-		if !asked[res.Query] {
-			asked[res.Query] = true // named once
-			c.Notes = append(c.Notes, fmt.Sprintf("%s: asked in the earlier run only", res.Query))
+		if old, ok := before.result(res.Query, res.Peer); ok {
+			ch := ResultChange{Query: res.Query, Peer: res.Peer, Before: old, After: res}
+			ch.BeforeRatio, _ = before.timeRatio(old)
+			ch.AfterRatio, _ = after.timeRatio(res)
+			c.Results = append(c.Results, ch)
 		}
 	}
+	c.Notes = append(c.Notes, kindsOnlyIn(after, before, "this run")...)
+	c.Notes = append(c.Notes, kindsOnlyIn(before, after, "the earlier run")...)
 	return c, nil
+}
+
+// kindsOnlyIn is a note for each query kind r asked and other did not,
+// in r's order: "knn k=10: asked in this run only".
+func kindsOnlyIn(r, other *Report, which string) []string {
+	named := map[Query]bool{}
+	for _, res := range other.Results {
+		named[res.Query] = true // asked there: nothing to say
+	}
+	var notes []string
+	for _, res := range r.Results {
+		if !named[res.Query] {
+			named[res.Query] = true // said once
+			notes = append(notes, fmt.Sprintf("%s: asked in %s only", res.Query, which))
+		}
+	}
+	return notes
 }
 
 // load is the loading figures of peer in r.
@@ -179,14 +178,6 @@ func change(before, after float64) string {
 	return fmt.Sprintf("%+.0f%%", p)
 }
 
-// timesRatio is a ratio to the R-tree as the tables show it, or "—".
-func timesRatio(v float64) string {
-	if v == 0 {
-		return "—"
-	}
-	return figure(v, 2) + "×"
-}
-
 // preamble is what the comparison's tables stand under: the points, the
 // R-tree's drift, how much noise to expect, and the notes.
 func (c *Comparison) preamble() []string {
@@ -216,7 +207,7 @@ func (ch ResultChange) cells(label string) []string {
 	}
 	oldMedian, _, _ := ch.Before.times()
 	newMedian, _, _ := ch.After.times()
-	return []string{label, ch.Peer, timesRatio(ch.BeforeRatio), timesRatio(ch.AfterRatio), ratioChange,
+	return []string{label, ch.Peer, ratioFigure(ch.BeforeRatio), ratioFigure(ch.AfterRatio), ratioChange,
 		oldMedian, newMedian, ch.Before.candidates(), ch.After.candidates()}
 }
 
@@ -236,22 +227,26 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	tw := newTable(w)
-	row := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
-	row(resultChangeColumns)
+	tableRow(tw, resultChangeColumns)
 	var labels queryLabels
 	for _, ch := range c.Results {
-		row(ch.cells(labels.next(ch.Query)))
+		tableRow(tw, ch.cells(labels.next(ch.Query)))
 	}
 	if err := tw.Flush(); err != nil || len(c.Loads) == 0 {
 		return err
 	}
 	fmt.Fprintln(w)
 	tw = newTable(w)
-	row(loadChangeColumns)
+	tableRow(tw, loadChangeColumns)
 	for _, l := range c.Loads {
-		row(l.cells())
+		tableRow(tw, l.cells())
 	}
 	return tw.Flush()
+}
+
+// tableRow writes cells as a row of a newTable.
+func tableRow(tw io.Writer, cells []string) {
+	fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 }
 
 // WriteMarkdown writes the comparison as a section of a Markdown report

@@ -36,10 +36,17 @@ func (r *Report) timeRatio(res Result) (float64, bool) {
 
 // ratio is timeRatio as the tables show it, or "—".
 func (r *Report) ratio(res Result) string {
-	if v, ok := r.timeRatio(res); ok {
-		return figure(v, 2) + "×"
+	v, _ := r.timeRatio(res) // 0 when there is none
+	return ratioFigure(v)
+}
+
+// ratioFigure is a ratio as the tables show it ("1.39×"), or "—" for 0,
+// no ratio.
+func ratioFigure(v float64) string {
+	if v == 0 {
+		return "—"
 	}
-	return "—"
+	return figure(v, 2) + "×"
 }
 
 // times is the median, p99 and queries per second, or dashes for a peer
@@ -89,7 +96,7 @@ func (r *Report) gridRatio(res Result) string {
 		return "—" // a peer that does not say what it read
 	}
 	if grid, ok := r.result(res.Query, gridName); ok && grid.CandidatesPerResult > 0 {
-		return figure(res.CandidatesPerResult/grid.CandidatesPerResult, 2) + "×"
+		return ratioFigure(res.CandidatesPerResult / grid.CandidatesPerResult)
 	}
 	return "—"
 }
