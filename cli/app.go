@@ -255,7 +255,9 @@ func takeRequired(flags []ucli.Flag) []ucli.Flag {
 // A command given more arguments than it takes (geo near quakes ...),
 // or two or more of a list of them (geo get quakes car-7), was most
 // likely given the one flag missing as an argument, and is asked
-// whether it meant it (did you mean --index quakes?).
+// whether it meant it (did you mean --index quakes?); one given its
+// centre as arguments, as Redis's commands take it, is shown the flags
+// (coordinatesHint).
 func missingFlags(c *ucli.Context, needed []ucli.Flag) error {
 	var missing, usages []string
 	for _, f := range needed {
@@ -266,14 +268,28 @@ func missingFlags(c *ucli.Context, needed []ucli.Flag) error {
 			usages = append(usages, usage)
 		}
 	}
-	switch {
-	case len(missing) == 0:
+	if len(missing) == 0 {
 		return nil
-	case len(missing) > 1:
-		return usagef("%s needs %s (keyspace %s --help says what they are)", commandName(c), strings.Join(missing, " and "), commandName(c))
+	}
+	// The name of the first flag missing that names something (--index
+	// NAME, --fences NAME) is what a word before a centre given as
+	// arguments stands for.
+	name := ""
+	if i := slices.IndexFunc(missing, func(m string) bool { return strings.HasSuffix(m, " NAME") }); i >= 0 {
+		name = strings.TrimSuffix(strings.TrimPrefix(missing[i], "--"), " NAME")
+	}
+	hint, isCentre := coordinatesHint(c, name, c.Args().Slice())
+	if len(missing) > 1 {
+		msg := fmt.Sprintf("%s needs %s (keyspace %s --help says what they are)", commandName(c), strings.Join(missing, " and "), commandName(c))
+		if isCentre {
+			msg += "; did you mean " + hint + "?"
+		}
+		return usagef("%s", msg)
 	}
 	msg := fmt.Sprintf("%s needs %s: %s", commandName(c), missing[0], usages[0])
-	if arg, ok := surplusArgument(c.Command.ArgsUsage, c.Args().Slice()); ok {
+	if isCentre {
+		msg += "; did you mean " + hint + "?"
+	} else if arg, ok := surplusArgument(c.Command.ArgsUsage, c.Args().Slice()); ok {
 		flag, _, _ := strings.Cut(missing[0], " ")
 		msg += fmt.Sprintf("; did you mean %s %s?", flag, arg)
 	}
@@ -323,10 +339,13 @@ func strayArgument(c *ucli.Context, most int) error {
 	arg := c.Args().Get(most)
 	hint := fmt.Sprintf("keyspace %s --help lists its flags", commandName(c))
 	named := slices.IndexFunc(c.Command.Flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), strings.TrimLeft(arg, "-")) })
+	coordinates, isCentre := coordinatesHint(c, "", c.Args().Slice())
 	switch {
 	case commandName(c) == "shell":
 		hint = "it reads its commands from standard input, as in keyspace shell < script.txt"
-	case slices.ContainsFunc(metresPer, func(u distanceUnit) bool { return strings.EqualFold(arg, u.suffix) }):
+	case isCentre:
+		hint = "did you mean " + coordinates + "?"
+	case isDistanceUnit(arg):
 		hint = "a distance is one word, as in --radius 1" + strings.ToLower(arg)
 	case named >= 0 && !strings.HasPrefix(arg, "-"):
 		// A flag's name without its dashes: rel count --rel likes left u1.

@@ -1,0 +1,86 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCentreAsArguments gives the commands that take a centre by --lat
+// and --lon their centre as arguments, as Redis's commands take it (the
+// index first, longitude or latitude first, a radius in one word or two),
+// and expects a usage error that writes nothing and suggests flags. The
+// suggestion is then run in place of the arguments: it must succeed and
+// print what the command written with the intended flags prints. Words
+// that do not read as a centre and what follows it get no such guess.
+func TestCentreAsArguments(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "centre.db")
+	points := filepath.Join(dir, "points.csv")
+	csv := "id,lat,lon\nhere,36.73,-116.30\nnorth,36.90,-116.30\nfar-north,37.10,-116.30\neast,36.73,-115.80\n"
+	if err := os.WriteFile(points, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "quakes", points)
+	runOK(t, "", "--db", db, "fence", "put", "--fences", "zones", "--lat", "36.73", "--lon", "-116.30", "--radius", "5km", "round")
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	mean := regexp.MustCompile(`did you mean (.*?)\?`)
+	for _, tc := range []struct {
+		command, set, args []string
+		intended           string // the flags the args stand for, "" for no guess
+	}{
+		{[]string{"geo", "near"}, nil, []string{"quakes", "36.73", "-116.30", "30", "km"}, "--index quakes --lat 36.73 --lon -116.30 --radius 30km"},
+		{[]string{"geo", "near"}, []string{"-i", "quakes"}, []string{"-116.30", "36.73", "30km"}, "--lat 36.73 --lon -116.30 --radius 30km"},
+		{[]string{"geo", "near"}, []string{"--radius", "30km"}, []string{"quakes", "36.73", "-116.30"}, "--index quakes --lat 36.73 --lon -116.30"},
+		{[]string{"geo", "knn"}, nil, []string{"quakes", "-116.30", "36.73", "2"}, "--index quakes --lat 36.73 --lon -116.30 -k 2"},
+		{[]string{"geo", "knn"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "3"}, "--lat 36.73 --lon -116.30 -k 3"},
+		{[]string{"geo", "box"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "100km", "20", "KM"}, "--lat 36.73 --lon -116.30 --width 100km --height 20km"},
+		{[]string{"fence", "containing"}, nil, []string{"zones", "36.73", "-116.30"}, "--fences zones --lat 36.73 --lon -116.30"},
+		// Not a centre: four numbers (a box by its corners, in an order
+		// no one agrees on), a word past the radius, no latitude at all.
+		{[]string{"geo", "box"}, []string{"-i", "quakes"}, []string{"36", "-116", "37", "-115"}, ""},
+		{[]string{"geo", "near"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "30km", "extra"}, ""},
+		{[]string{"geo", "near"}, []string{"-i", "quakes"}, []string{"136.73", "-116.30", "30km"}, ""},
+		{[]string{"geo", "knn"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "0"}, ""},
+	} {
+		args := slices.Concat([]string{"--db", db}, tc.command, tc.set, tc.args)
+		out, stderr, code := run(t, "", args...)
+		if code != 2 || out != "" {
+			t.Errorf("keyspace %s: exit %d, printed %q; want a usage error (2) and nothing printed", strings.Join(args, " "), code, out)
+			continue
+		}
+		m := mean.FindStringSubmatch(stderr)
+		if tc.intended == "" {
+			if m != nil && strings.Contains(m[1], "--lat") {
+				t.Errorf("keyspace %s: %q guessed a centre", strings.Join(args, " "), stderr)
+			}
+			continue
+		}
+		if m == nil {
+			t.Errorf("keyspace %s: %q suggests no flags; want %s", strings.Join(args, " "), stderr, tc.intended)
+			continue
+		}
+		want := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json"}, tc.command, tc.set, strings.Fields(tc.intended))...)
+		if strings.TrimSpace(want) == "" || strings.TrimSpace(want) == "[]" {
+			t.Fatalf("%s %s found nothing: the case tests nothing", strings.Join(tc.command, " "), tc.intended)
+		}
+		got, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "-o", "json"}, tc.command, tc.set, strings.Fields(m[1]))...)
+		if code != 0 || got != want {
+			t.Errorf("keyspace %s suggested %q, which gave exit %d, %s%q; want %q (from %s)", strings.Join(args, " "), m[1], code, stderr, got, want, tc.intended)
+		}
+	}
+	after, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(before, after) {
+		t.Error("the commands given a centre as arguments changed the file")
+	}
+}
