@@ -64,22 +64,37 @@ func withFlagSuggestion(c *ucli.Context, err error) error {
 		if arg, ok := argumentNamed(c.Command.ArgsUsage, typed); ok {
 			// geo put --id car-7, series add --value 21.5: what was
 			// typed as a flag is the command's argument.
-			return usageError{fmt.Errorf("%w; %s is an argument, not a flag: %s [options] %s", err, arg, c.Command.HelpName, c.Command.ArgsUsage)}
+			msg := fmt.Sprintf("%s is an argument, not a flag: %s [options] %s", arg, c.Command.HelpName, c.Command.ArgsUsage)
+			if !strings.EqualFold(arg, typed) && c.Command.UsageText != "" {
+				// --prefix for QUERY: show what one looks like.
+				msg += ", as in " + strings.SplitN(c.Command.UsageText, "\n", 2)[0]
+			}
+			return usageError{fmt.Errorf("%w; %s", err, msg)}
 		}
 	}
 	return unknownFlag(err, typed, flags)
 }
 
 // argumentNamed returns the word of argsUsage (a command's ArgsUsage, as
-// "ID [FIELD=VALUE...]") that typed, a flag's name, names, if any.
+// "ID [FIELD=VALUE...]") that typed, a flag's name, names, if any: the
+// word itself, or one argumentSynonyms gives for it.
 func argumentNamed(argsUsage, typed string) (string, bool) {
 	words := strings.FieldsFunc(argsUsage, func(r rune) bool { return r < 'A' || r > 'Z' })
 	for _, w := range words {
-		if strings.EqualFold(w, typed) {
+		if strings.EqualFold(w, typed) || slices.Contains(argumentSynonyms[strings.ToLower(typed)], w) {
 			return w, true
 		}
 	}
 	return "", false
+}
+
+// argumentSynonyms are the arguments a flag other tools use may mean: a
+// scan's prefix or pattern (Redis's SCAN MATCH, bbolt's Seek, a
+// --prefix) is table scan's QUERY, which ends in * for a prefix.
+var argumentSynonyms = map[string][]string{
+	"prefix":  {"QUERY"},
+	"match":   {"QUERY"},
+	"pattern": {"QUERY", "PREFIX"},
 }
 
 // unknownFlag is the usage error err for the flag typed (without its
@@ -100,7 +115,8 @@ func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 // Redis and Tile38 say COUNT for --limit and -k, a distance for
 // --radius, and GeoJSON and many CSVs lng; a slice of a circle is
 // spoken of by its bearings or a heading; an index's fields are the
-// columns other commands key by.
+// columns other commands key by, and the index commands name theirs by
+// --name where geo commands say --index.
 var flagSynonyms = map[string][]string{
 	"distance":  {"radius"},
 	"dist":      {"radius"},
@@ -116,6 +132,7 @@ var flagSynonyms = map[string][]string{
 	"bearing":   {"sector"},
 	"bearings":  {"sector"},
 	"heading":   {"sector"},
+	"index":     {"name"},
 }
 
 // nearestFlag returns the name among flags's that typed (without its
