@@ -80,6 +80,7 @@ type swept struct {
 	deleted int
 	next    time.Time // zero when nothing left expires
 	empty   bool      // a geo index or fence set that holds nothing (misspelt?)
+	hint    string    // then, the name most like it (didYouMean)
 }
 
 // sweep is geo sweep and table sweep: DeleteExpired of the one structure
@@ -112,15 +113,18 @@ func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspac
 			if err != nil {
 				return err
 			}
-			empty := false
+			empty, hint := false, ""
 			if e, ok := x.(interface {
 				Empty(keyspace.Tx) (bool, error)
 			}); ok && n == 0 {
 				if empty, err = e.Empty(tx); err != nil {
 					return err
 				}
+				if empty {
+					hint = didYouMeanIn(tx, name, all)
+				}
 			}
-			done = append(done, swept{name, n, next, empty})
+			done = append(done, swept{name, n, next, empty, hint})
 		}
 		return nil
 	}); err != nil {
@@ -133,7 +137,7 @@ func sweep(c *ucli.Context, flag, what, whats, item string, open func(tx keyspac
 	for _, d := range done {
 		fmt.Fprintf(out, "deleted %s from %s %s\n", count(d.deleted, "expired "+item), what, d.name)
 		if d.empty {
-			fmt.Fprintf(c.App.ErrWriter, "%s %q holds no %ss (see keyspace stats)\n", what, d.name, item)
+			fmt.Fprintf(c.App.ErrWriter, "%s %q holds no %ss (see keyspace stats)%s\n", what, d.name, item, d.hint)
 		}
 		if !d.next.IsZero() {
 			fmt.Fprintf(out, "next expiry: %s\n", formatExpires(d.next))
@@ -152,6 +156,18 @@ func geoSweep(c *ucli.Context) error {
 // under the geo layout ("g", name, …).
 func geoIndexNames(tx keyspace.Tx) ([]string, error) {
 	return namesUnder(tx, composite.NewSubspace("g"))
+}
+
+// fenceSetNames returns the names of the fence sets in the file: the names
+// under the fences' layout ("f", name, …).
+func fenceSetNames(tx keyspace.Tx) ([]string, error) {
+	return namesUnder(tx, composite.NewSubspace("f"))
+}
+
+// logNames returns the names of the logs in the file: the names under the
+// logs' layout ("e", name, …).
+func logNames(tx keyspace.Tx) ([]string, error) {
+	return namesUnder(tx, composite.NewSubspace("e"))
 }
 
 // tableNames returns the names of the command line's tables: those with a
@@ -271,7 +287,7 @@ func fenceSweepCommand() *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			return sweep(c, "fences", "fence set", "fence sets", "fence",
 				func(_ keyspace.Tx, name string) (expirer, error) { return geo.NewFences(name), nil },
-				func(tx keyspace.Tx) ([]string, error) { return namesUnder(tx, composite.NewSubspace("f")) })
+				fenceSetNames)
 		},
 	}
 }

@@ -303,8 +303,9 @@ func TestDurationsInDays(t *testing.T) {
 
 // TestNotesOnEmptyNames: a read, trim or sweep of a log, geo index or
 // fence set that holds nothing (no catalog tells a misspelt name from an
-// emptied one) succeeds and says so on stderr; one that holds something
-// says nothing, even when it finds nothing.
+// emptied one) succeeds and says so on stderr, with the name most like
+// it when one is near; one that holds something says nothing, even when
+// it finds nothing.
 func TestNotesOnEmptyNames(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	for _, args := range [][]string{
@@ -317,23 +318,25 @@ func TestNotesOnEmptyNames(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		args []string
-		note string // "" for none
+		args       []string
+		note, hint string // "" for none
 	}{
-		{[]string{"log", "latest", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`},
-		{[]string{"log", "count", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`},
-		{[]string{"log", "trim", "--log", "inbx", "--max-len", "5"}, `log "inbx" holds no items`},
-		{[]string{"log", "latest", "--log", "inbox", "--parent", "bob"}, ""},
-		{[]string{"log", "count", "--log", "inbox", "--parent", "bob"}, ""},
-		{[]string{"log", "trim", "--log", "inbox", "--max-len", "5"}, ""},
-		{[]string{"geo", "sweep", "--index", "flet"}, `geo index "flet" holds no points`},
-		{[]string{"geo", "sweep", "--index", "fleet"}, ""},
-		{[]string{"fence", "sweep", "--fences", "zone"}, `fence set "zone" holds no fences`},
-		{[]string{"fence", "sweep", "--fences", "zones"}, ""},
+		{[]string{"log", "latest", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`, `; did you mean "inbox"?`},
+		{[]string{"log", "count", "--log", "inbx", "--parent", "ann"}, `log "inbx" holds no items`, `; did you mean "inbox"?`},
+		{[]string{"log", "trim", "--log", "inbx", "--max-len", "5"}, `log "inbx" holds no items`, `; did you mean "inbox"?`},
+		{[]string{"log", "latest", "--log", "outgoing", "--parent", "ann"}, `log "outgoing" holds no items`, ""},
+		{[]string{"log", "latest", "--log", "inbox", "--parent", "bob"}, "", ""},
+		{[]string{"log", "count", "--log", "inbox", "--parent", "bob"}, "", ""},
+		{[]string{"log", "trim", "--log", "inbox", "--max-len", "5"}, "", ""},
+		{[]string{"geo", "sweep", "--index", "flet"}, `geo index "flet" holds no points`, `; did you mean "fleet"?`},
+		{[]string{"geo", "sweep", "--index", "cars"}, `geo index "cars" holds no points`, ""},
+		{[]string{"geo", "sweep", "--index", "fleet"}, "", ""},
+		{[]string{"fence", "sweep", "--fences", "zone"}, `fence set "zone" holds no fences`, `; did you mean "zones"?`},
+		{[]string{"fence", "sweep", "--fences", "zones"}, "", ""},
 	} {
 		_, stderr, code := run(t, "", append([]string{"--db", db}, tc.args...)...)
-		if code != 0 || tc.note == "" && stderr != "" || tc.note != "" && !strings.Contains(stderr, tc.note+" (see keyspace stats)\n") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 0 and note %q", tc.args, code, stderr, tc.note)
+		if code != 0 || tc.note == "" && stderr != "" || tc.note != "" && !strings.Contains(stderr, tc.note+" (see keyspace stats)"+tc.hint+"\n") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 0 and note %q", tc.args, code, stderr, tc.note+" (see keyspace stats)"+tc.hint)
 		}
 	}
 }

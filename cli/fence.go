@@ -1328,7 +1328,7 @@ func dropFences(tx keyspace.Tx, name string) (int, error) {
 func requireFences(fs *geo.Fences, tx keyspace.Tx) error {
 	empty, err := fs.Empty(tx)
 	if err == nil && empty {
-		err = fmt.Errorf("unknown fence set %q: it holds no fences (see keyspace stats)", fs.Name())
+		err = fmt.Errorf("unknown fence set %q: it holds no fences (see keyspace stats)%s", fs.Name(), didYouMeanIn(tx, fs.Name(), fenceSetNames))
 	}
 	return err
 }

@@ -123,7 +123,7 @@ func parseSector(s string) (from, to float64, err error) {
 func requireIndex(ix *geo.Index, tx keyspace.Tx) error {
 	empty, err := ix.Empty(tx)
 	if err == nil && empty {
-		err = fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)", ix.Name())
+		err = fmt.Errorf("unknown geo index %q: it holds no points (see keyspace stats)%s", ix.Name(), didYouMeanIn(tx, ix.Name(), geoIndexNames))
 	}
 	return err
 }

@@ -134,12 +134,14 @@ func withIndex(tx keyspace.Tx, c *ucli.Context) (*indextable.Table[record], *ind
 
 // findIndex finds the index --name of the opened table.
 func findIndex(c *ucli.Context, t *indextable.Table[record]) (*indextable.Index[record], error) {
+	var names []string
 	for _, ix := range t.Indexes() {
 		if ix.Name() == c.String("name") {
 			return ix, nil
 		}
+		names = append(names, ix.Name())
 	}
-	return nil, fmt.Errorf("unknown index %q on table %s (see keyspace index create)", c.String("name"), c.String("table"))
+	return nil, fmt.Errorf("unknown index %q on table %s (see keyspace index create)%s", c.String("name"), c.String("table"), didYouMean(c.String("name"), names))
 }
 
 func indexCommand() *ucli.Command {

@@ -364,7 +364,7 @@ func logTrim(c *ucli.Context) error {
 // logs, having no catalog, cannot tell from a log emptied by trims.
 func noteEmptyLog(c *ucli.Context, l *enumkeys.Log, tx keyspace.Tx) {
 	if empty, err := l.Empty(tx); err == nil && empty {
-		fmt.Fprintf(c.App.ErrWriter, "log %q holds no items (see keyspace stats)\n", l.Name())
+		fmt.Fprintf(c.App.ErrWriter, "log %q holds no items (see keyspace stats)%s\n", l.Name(), didYouMeanIn(tx, l.Name(), logNames))
 	}
 }
 

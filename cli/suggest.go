@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/keyspacedb/keyspace"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
 )
@@ -167,4 +168,23 @@ func nearestFlag(typed string, flags []ucli.Flag) string {
 		return word
 	}
 	return nearest(typed, names)
+}
+
+// didYouMean is "; did you mean "quakes"?" for the name among names most
+// like typed, a structure's name that holds nothing (a misspelt geo index,
+// table or fence set), or "" when none is near.
+func didYouMean(typed string, names []string) string {
+	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == typed })
+	if s := nearest(typed, names); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+// didYouMeanIn is didYouMean among the names list finds in the file
+// (geoIndexNames, tableNames): none when they cannot be read, since they
+// only adorn an error.
+func didYouMeanIn(tx keyspace.Tx, typed string, list func(keyspace.Tx) ([]string, error)) string {
+	names, _ := list(tx)
+	return didYouMean(typed, names)
 }

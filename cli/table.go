@@ -287,7 +287,7 @@ type record = map[string]any
 func openTable(tx keyspace.Tx, name string) (*indextable.Table[record], composite.Schema, error) {
 	b, err := tx.Get(catalogKey(name))
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w %q (import it first; see keyspace stats)", errUnknownTable, name)
+		return nil, nil, fmt.Errorf("%w %q (import it first; see keyspace stats)%s", errUnknownTable, name, didYouMeanIn(tx, name, tableNames))
 	}
 	if err != nil {
 		return nil, nil, err
