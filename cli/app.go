@@ -347,6 +347,9 @@ func strayArgument(c *ucli.Context, most int) error {
 		hint = "did you mean " + coordinates + "?"
 	case isDistanceUnit(arg):
 		hint = "a distance is one word, as in --radius 1" + strings.ToLower(arg)
+	case unsetFlag(c, "left") && unsetFlag(c, "right") && named < 0 && !strings.HasPrefix(arg, "-") && c.Args().Len() == most+1:
+		// rel list --rel likes u1, as Redis's SMEMBERS likes:u1.
+		hint = fmt.Sprintf("did you mean --left %s, or --right %s?", arg, arg)
 	case named >= 0 && !strings.HasPrefix(arg, "-"):
 		// A flag's name without its dashes: rel count --rel likes left u1.
 		hint = "did you mean --" + arg + "?"

@@ -644,6 +644,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"help", "geo", "neer"}, 2, `did you mean "near"?`, ""},
 		{[]string{"geo", "get", "--index", "x", "car-7", "--help"}, 0, "", "keyspace geo get - points by id"},
 		{[]string{"rel", "count", "--rel", "likes", "left", "u1"}, 2, `rel count takes no arguments, got "left" (did you mean --left u1?)`, ""},
+		{[]string{"rel", "list", "--rel", "likes", "u1"}, 2, `rel list takes no arguments, got "u1" (did you mean --left u1, or --right u1?)`, ""},
+		{[]string{"rel", "list", "--rel", "likes", "--left", "u1", "u2"}, 2, `rel list takes no arguments, got "u2" (keyspace rel list --help lists its flags)`, ""},
 		{[]string{"geo", "sweep", "--index", "x", "quiet"}, 2, `geo sweep takes no arguments, got "quiet" (did you mean --quiet?)`, ""},
 		{[]string{"table", "scan", "US:*", "-h", "--table", "x"}, 0, "", "keyspace table scan - rows whose key"},
 	} {

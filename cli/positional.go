@@ -27,14 +27,7 @@ import (
 // flags the command has and that were not set, and every argument must
 // have found its flag: a guess at some of them would mislead.
 func coordinatesHint(c *ucli.Context, name string, args []string) (string, bool) {
-	unset := func(flag string) bool {
-		for _, f := range c.Command.Flags {
-			if slices.Contains(f.Names(), flag) {
-				return !c.IsSet(flag)
-			}
-		}
-		return false
-	}
+	unset := func(flag string) bool { return unsetFlag(c, flag) }
 	if !unset("lat") || !unset("lon") {
 		return "", false
 	}
@@ -122,6 +115,17 @@ func isDistanceUnit(s string) bool {
 	for _, u := range metresPer {
 		if strings.EqualFold(s, u.suffix) {
 			return true
+		}
+	}
+	return false
+}
+
+// unsetFlag reports whether c's command has the flag name and it was not
+// set.
+func unsetFlag(c *ucli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return !c.IsSet(name)
 		}
 	}
 	return false
