@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/indextable"
 	"github.com/keyspacedb/keyspace/internal/errctx"
 	ucli "github.com/urfave/cli/v2"
@@ -239,9 +240,20 @@ func seriesRange(c *ucli.Context) error {
 func loadSeries(tx keyspace.Tx, name string) (*indextable.Series, error) {
 	s, err := indextable.LoadSeries(tx, name)
 	if errors.Is(err, keyspace.ErrNotFound) {
-		return nil, fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)", name)
+		return nil, fmt.Errorf("unknown series %q: it has no readings (see keyspace stats)%s", name, didYouMeanIn(tx, name, seriesNames))
 	}
 	return s, err
+}
+
+// seriesNames returns the names of the series in the file: those among
+// the names under the tables' layout ("x", name, …), which tables and
+// relations share, that have stored options.
+func seriesNames(tx keyspace.Tx) ([]string, error) {
+	names, err := namesUnder(tx, composite.NewSubspace("x"))
+	return slices.DeleteFunc(names, func(name string) bool {
+		_, err := indextable.LoadSeries(tx, name)
+		return err != nil
+	}), err
 }
 
 func seriesSensors(c *ucli.Context) error {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestUnknownNamesSuggest misspells each kind of name a command reads (a
-// geo index, a table, an index on it, a fence set) and expects exit 1,
+// geo index, a table, an index on it, a fence set, a series) and expects exit 1,
 // nothing on stdout and an error naming it, with the name in the file
 // most like it when one is near, and none for a name like none of them.
 func TestUnknownNamesSuggest(t *testing.T) {
@@ -25,6 +25,7 @@ func TestUnknownNamesSuggest(t *testing.T) {
 		{"table", "import", "--table", "cities", "--key-cols", "id", rows},
 		{"index", "create", "--table", "cities", "--name", "by_tz", "--fields", "tz"},
 		{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "z"},
+		{"series", "add", "--series", "temps", "--sensor", "s1", "21.5"},
 	} {
 		runOK(t, "", slices.Concat([]string{"--db", db, "-q"}, args)...)
 	}
@@ -40,6 +41,9 @@ func TestUnknownNamesSuggest(t *testing.T) {
 		{[]string{"index", "lookup", "-t", "cities", "--name", "by_zt", "x"}, `unknown index "by_zt" on table cities (see keyspace index create); did you mean "by_tz"?`},
 		{[]string{"index", "lookup", "-t", "cities", "--name", "status", "x"}, `unknown index "status" on table cities (see keyspace index create)`},
 		{[]string{"fence", "containing", "-f", "zone", "--lat", "1", "--lon", "2"}, `unknown fence set "zone": it holds no fences (see keyspace stats); did you mean "zones"?`},
+		{[]string{"series", "range", "--series", "temp", "--sensor", "s1"}, `unknown series "temp": it has no readings (see keyspace stats); did you mean "temps"?`},
+		// A table shares the series' layout, but is no series.
+		{[]string{"series", "range", "--series", "citie", "--sensor", "s1"}, `unknown series "citie": it has no readings (see keyspace stats)`},
 	} {
 		args := slices.Concat([]string{"--db", db}, tc.args)
 		out, stderr, code := run(t, "", args...)
