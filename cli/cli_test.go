@@ -281,7 +281,10 @@ func TestBadImportsChangeNothing(t *testing.T) {
 	}
 	before, _, _ := run(t, "", "--db", db, "stats", "--output", "json")
 	bad := map[string]struct{ csv, want string }{
-		"missing column":  {"id,lat,name\nc,1,x\n", "no lon column"},
+		"missing column":  {"id,lat,name\nc,1,x\n", "no lon column in the header (looked for lon, lng, longitude, long; name it with --lon-col); the columns are id, lat, name\n"},
+		"misspelt id":     {"ID_,lat,lon\nc,1,2\n", `no id column "id" in the header (name it with --id-col); did you mean "ID_"?` + "\n"},
+		"no header":       {"c,1,2\nd,3,4\n", "no lat column in the header (looked for lat, latitude; name it with --lat-col); the first line looks like data, not a header: name the columns with --columns\n"},
+		"data twice":      {"c,1,1\nd,3,4\n", `line 1: columns 2 and 3 of the header are both named "1" (nothing imported); the first line looks like data, not a header: name the columns with --columns` + "\n"},
 		"text in number":  {"id,lat,lon\nc,1,2\nd,north,3\n", `line 3: latitude "north" is not a number`},
 		"latitude 91":     {"id,lat,lon\nc,91,2\n", "line 2: latitude 91 out of range"},
 		"empty id":        {"id,lat,lon\nc,1,2\n,1,2\n", "line 3: empty id"},
@@ -1686,7 +1689,8 @@ func TestSeriesAgainstReadings(t *testing.T) {
 		{[]string{"series", "add", "--series", "temps", "--sensor", "s1", "--width", "1h", "5"}, "", "it has 1m0s buckets; this writer asks for 1h0m0s"},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,1\ns1,yesterday,2\n", `line 3: time "yesterday" is not RFC 3339`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns1,2026-11-23T23:58:00Z,NaN\n", `line 2: reading "NaN" is not a finite number`},
-		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no row has a time column (choose one with --time-col; nothing imported)"},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,when,value\ns1,2026-11-23T23:58:00Z,1\n", "no row has a time column (choose one with --time-col; nothing imported); the columns are sensor, when, value\n"},
+		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,Time,value\ns1,2026-11-23T23:58:00Z,1\n", `no row has a time column (choose one with --time-col; nothing imported); did you mean "Time"?` + "\n"},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1.7e308\ns9,2026-11-23T23:58:30Z,1e308\n",
 			`line 3: bad reading: 1e+308 takes the sum of bucket "s9" 2026-11-23T23:58:00Z past the largest float64 (nothing imported)`},
 		{[]string{"series", "import", "--series", "temps", "-"}, "sensor,time,value\ns9,2026-11-23T23:58:00Z,1\n" + strings.Repeat("s", keyspace.MaxKeySize) + ",2026-11-23T23:58:00Z,1\n",

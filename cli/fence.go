@@ -474,7 +474,7 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 	}
 	radius := c.String("radius-col")
 	if !anyRowHas(rows, radius) {
-		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)", in.name, radius)
+		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)%s", in.name, radius, columnHint(rowColumns(rows), radius))
 	}
 	spec.also = []string{radius}
 	var bearings []string // the sectors' FROM and TO columns
@@ -486,7 +486,7 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 		for i, col := range bearings {
 			bearings[i] = strings.TrimSpace(col)
 			if !anyRowHas(rows, bearings[i]) {
-				return nil, fmt.Errorf("%s: no row has a %s column (--sector-cols; nothing imported)", in.name, bearings[i])
+				return nil, fmt.Errorf("%s: no row has a %s column (--sector-cols; nothing imported)%s", in.name, bearings[i], columnHint(rowColumns(rows), bearings[i]))
 			}
 		}
 		spec.also = append(spec.also, bearings...)

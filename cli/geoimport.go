@@ -370,7 +370,7 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	find := func(flag, given string, names ...string) (string, error) {
 		if given != "" {
 			if !has(given) {
-				return "", fmt.Errorf("no column %q (--%s) in the header", given, flag)
+				return "", fmt.Errorf("no column %q (--%s) in the header%s", given, flag, columnHint(rowColumns(rows), given))
 			}
 			return given, nil
 		}
@@ -381,7 +381,7 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 				}
 			}
 		}
-		return "", fmt.Errorf("no %s column in the header (looked for %s; name it with --%s)", flag[:3], strings.Join(names, ", "), flag)
+		return "", fmt.Errorf("no %s column in the header (looked for %s; name it with --%s)%s", flag[:3], strings.Join(names, ", "), flag, columnHint(rowColumns(rows), names...))
 	}
 	var err error
 	if spec.lat, err = find("lat-col", spec.lat, "lat", "latitude"); err != nil {
@@ -391,15 +391,15 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 		return spec, err
 	}
 	if !has(spec.id) {
-		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)", spec.id)
+		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)%s", spec.id, columnHint(rowColumns(rows), spec.id))
 	}
 	for _, sc := range spec.scope {
 		if !has(sc) {
-			return spec, fmt.Errorf("no scope column %q in the header", sc)
+			return spec, fmt.Errorf("no scope column %q in the header%s", sc, columnHint(rowColumns(rows), sc))
 		}
 	}
 	if spec.expires != "" && !has(spec.expires) {
-		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header", spec.expires)
+		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header%s", spec.expires, columnHint(rowColumns(rows), spec.expires))
 	}
 	return spec, nil
 }

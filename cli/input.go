@@ -271,7 +271,7 @@ func recordRows(c *ucli.Context, columnFlags ...string) ([]row, *badRows, error)
 func checkColumnFlags(c *ucli.Context, rows []row, name string, flags ...string) error {
 	for _, flag := range flags {
 		if col := c.String(flag); col != "" && len(rows) > 0 && !anyRowHas(rows, col) {
-			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)", name, col, flag)
+			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)%s", name, col, flag, columnHint(rowColumns(rows), col))
 		}
 	}
 	return nil
@@ -587,6 +587,9 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 			return nil, fmt.Errorf("line %d: reading the %s header: %v (nothing imported)", line, strings.ToUpper(format), err)
 		}
 		if err := checkHeader(rec); err != nil {
+			if dataHeader(rec) {
+				err = fmt.Errorf("%w%s", err, dataHeaderHint)
+			}
 			return nil, err
 		}
 		names = rec

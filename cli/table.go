@@ -114,7 +114,7 @@ func tableImport(c *ucli.Context) error {
 	typed := c.Bool("typed")
 	for _, k := range keyCols {
 		if len(rows) > 0 && !anyRowHas(rows, k) {
-			return fmt.Errorf("%s: no key column %q in the header", name, k)
+			return fmt.Errorf("%s: no key column %q in the header%s", name, k, columnHint(rowColumns(rows), k))
 		}
 	}
 	// A key column is an integer if every value is one (without a leading
