@@ -22,7 +22,7 @@ func benchCommand() *ucli.Command {
 		UsageText: "keyspace bench\n" +
 			"keyspace bench --points 1000000 --dataset clustered --report bench-report\n" +
 			"keyspace bench --json > before.json; …; keyspace bench --compare before.json   # before and after a change\n" +
-			"keyspace bench --id-col geonameid --columns geonameid,name,asciiname,alternatenames,latitude,longitude,… cities15000.txt   # your own points",
+			"keyspace bench --columns geonames cities15000.txt   # your own points (GeoNames' 19 columns, ids from geonameid)",
 		ArgsUsage: "[FILE]",
 		Flags: append([]ucli.Flag{
 			&ucli.IntFlag{Name: "points", Value: 100_000, Usage: "dataset size"},

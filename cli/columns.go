@@ -32,7 +32,7 @@ func rowColumns(rows []row) []string {
 // the first ten (; the columns are zip_code, latitude, …).
 func columnHint(columns []string, wanted ...string) string {
 	if dataHeader(columns) {
-		return dataHeaderHint
+		return dataHeaderHint(columns)
 	}
 	for _, w := range wanted {
 		if s := didYouMean(w, columns); s != "" {
@@ -51,8 +51,22 @@ func columnHint(columns []string, wanted ...string) string {
 }
 
 // dataHeaderHint follows an error about a header that dataHeader says is
-// a line of data.
-const dataHeaderHint = "; the first line looks like data, not a header: name the columns with --columns"
+// a line of data, names: a GeoNames dump's when it has as many.
+func dataHeaderHint(names []string) string {
+	hint := "; the first line looks like data, not a header: name the columns with --columns"
+	if len(names) == len(geonamesColumns) {
+		hint += " (--columns geonames for a GeoNames dump)"
+	}
+	return hint
+}
+
+// geonamesColumns are the columns of GeoNames' dumps (cities15000.txt,
+// allCountries.txt), as their readme lists them, in snake case:
+// --columns geonames stands for them, and a geo import then takes its ids
+// from geonameid.
+var geonamesColumns = []string{"geonameid", "name", "asciiname", "alternatenames", "latitude", "longitude",
+	"feature_class", "feature_code", "country_code", "cc2", "admin1", "admin2", "admin3", "admin4",
+	"population", "elevation", "dem", "timezone", "modified"}
 
 // dataHeader reports whether a CSV's header looks like a line of data,
 // as in a headerless dump (GeoNames'): some name in it is a number.

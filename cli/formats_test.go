@@ -247,7 +247,8 @@ func TestImportFormatsAgree(t *testing.T) {
 }
 
 // TestGeoNamesTSV imports GeoNames' cities15000 dump (a TSV without a
-// header, when ../shared/data holds it) with --columns and no --format
+// header, when ../shared/data holds it) with --columns geonames (its ids
+// its geonameid column) and no --format
 // (its name, .txt, says none: its lines, with as many tabs each and
 // commas in their alternate names, are found to be a TSV's), and checks
 // near and knn queries against brute force over the file as encoding/csv
@@ -260,10 +261,8 @@ func TestGeoNamesTSV(t *testing.T) {
 		lon, _ := strconv.ParseFloat(rec[5], 64)
 		cities = append(cities, city{rec[0], lat, lon})
 	}
-	columns := "geonameid,name,asciiname,alternatenames,latitude,longitude,feature_class,feature_code,country_code,cc2," +
-		"admin1,admin2,admin3,admin4,population,elevation,dem,timezone,modified"
 	db := filepath.Join(t.TempDir(), "geonames.db")
-	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", "--columns", columns, "--id-col", "geonameid", "--typed", path)
+	_, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", "--columns", "geonames", "--typed", path)
 	if code != 0 || !strings.Contains(stderr, fmt.Sprintf("imported %d points into g", len(cities))) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -274,6 +273,37 @@ func TestGeoNamesTSV(t *testing.T) {
 	out, stderr, code := run(t, "", "--db", db, "--output", "json", "geo", "get", "--index", "g", recs[0][0])
 	if code != 0 || !strings.Contains(out, `"population": `+recs[0][14]) || !strings.Contains(out, `"asciiname": "`+recs[0][2]+`"`) {
 		t.Errorf("geo get %s: exit %d, %s%s", recs[0][0], code, out, stderr)
+	}
+}
+
+// TestGeoNamesColumns: a file shaped as GeoNames' dumps (19 columns, tab
+// separated, no header) imported without --columns is refused with a
+// pointer to --columns geonames; with it, it imports as with the 19
+// names written out and --id-col geonameid (geo scan prints the same),
+// and a table import reads the same names.
+func TestGeoNamesColumns(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cities.txt")
+	rows := "3040051\tles Escaldes\tles Escaldes\tEscaldes,Les Escaldes\t42.50729\t1.53414\tP\tPPLA\tAD\t\t08\t\t\t\t15853\t\t1033\tEurope/Andorra\t2008-10-15\n" +
+		"3041563\tAndorra la Vella\tAndorra la Vella\tALV,Andorra\t42.50779\t1.52109\tP\tPPLC\tAD\t\t07\t\t\t\t20430\t\t1037\tEurope/Andorra\t2020-03-03\n"
+	if err := os.WriteFile(file, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "g.db")
+	if _, stderr, code := run(t, "", "--db", db, "geo", "import", "--index", "g", file); code != 1 || !strings.HasSuffix(stderr, "the first line looks like data, not a header: name the columns with --columns (--columns geonames for a GeoNames dump)\n") {
+		t.Errorf("without --columns: exit %d, %q", code, stderr)
+	}
+	written := "geonameid,name,asciiname,alternatenames,latitude,longitude,feature_class,feature_code,country_code,cc2," +
+		"admin1,admin2,admin3,admin4,population,elevation,dem,timezone,modified"
+	runOK(t, "", "--db", db, "geo", "import", "--index", "preset", "--columns", "geonames", "--typed", file)
+	runOK(t, "", "--db", db, "geo", "import", "--index", "written", "--columns", written, "--id-col", "geonameid", "--typed", file)
+	preset := runOK(t, "", "--db", db, "-o", "ndjson", "geo", "scan", "--index", "preset")
+	if want := runOK(t, "", "--db", db, "-o", "ndjson", "geo", "scan", "--index", "written"); preset != want || !strings.Contains(preset, `"id":"3041563"`) || !strings.Contains(preset, `"population":20430`) {
+		t.Errorf("--columns geonames imported\n%s\nwant\n%s", preset, want)
+	}
+	runOK(t, "", "--db", db, "table", "import", "--table", "t", "--key-cols", "country_code,geonameid", "--columns", "geonames", file)
+	if out := runOK(t, "", "--db", db, "-o", "json", "table", "get", "--table", "t", "AD:3040051"); !strings.Contains(out, `"asciiname": "les Escaldes"`) {
+		t.Errorf("table get AD:3040051: %s", out)
 	}
 }
 

@@ -344,6 +344,9 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}
+	if !c.IsSet("id-col") && strings.EqualFold(c.String("columns"), "geonames") {
+		spec.id = geonamesColumns[0]
+	}
 	if len(rows) > 0 && rows[0].gpx != notGPX && !c.IsSet("id-col") {
 		spec.id = rows[0].gpx.idField()
 	}

@@ -588,7 +588,7 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 		}
 		if err := checkHeader(rec); err != nil {
 			if dataHeader(rec) {
-				err = fmt.Errorf("%w%s", err, dataHeaderHint)
+				err = fmt.Errorf("%w%s", err, dataHeaderHint(rec))
 			}
 			return nil, err
 		}
@@ -718,10 +718,14 @@ func xmlError(d *xml.Decoder, err error) error {
 }
 
 // namedColumns reads --columns, the names of a CSV's or TSV's columns for
-// a file without a header: nil when not given. Each must be named once.
+// a file without a header: nil when not given. Each must be named once;
+// "geonames" stands for geonamesColumns.
 func namedColumns(c *ucli.Context) ([]string, error) {
 	if !c.IsSet("columns") {
 		return nil, nil
+	}
+	if strings.EqualFold(c.String("columns"), "geonames") {
+		return slices.Clone(geonamesColumns), nil
 	}
 	names := strings.Split(c.String("columns"), ",")
 	if err := checkHeader(names); err != nil {
@@ -732,7 +736,7 @@ func namedColumns(c *ucli.Context) ([]string, error) {
 
 // columnsFlag is --columns, for imports of CSV and TSV.
 func columnsFlag() ucli.Flag {
-	return &ucli.StringFlag{Name: "columns", Usage: "the `NAMES` of the columns (comma-separated), for a CSV or TSV whose first line is data, not a header (GeoNames' dumps)"}
+	return &ucli.StringFlag{Name: "columns", Usage: "the `NAMES` of the columns (comma-separated), for a CSV or TSV whose first line is data, not a header; geonames for GeoNames' dumps (geonameid, name, asciiname, alternatenames, latitude, longitude, feature_class, feature_code, country_code, cc2, admin1 to admin4, population, elevation, dem, timezone, modified)"}
 }
 
 // checkHeader trims a CSV header's names (and a byte-order mark) in
