@@ -17,7 +17,10 @@
 // share (inputformat.go an input's compression and format, jsonrows.go
 // the rows of a JSON document), output.go the formats (csvout.go
 // --output csv), where.go --where, units.go distances, svg.go the --svg
-// pictures, suggest.go the typo suggestions.
+// pictures, suggest.go the typo suggestions (a flag's, a command's, or a
+// name the file holds), positional.go the flags a centre given as
+// arguments stands for, columns.go the hints for a column an import's
+// rows do not have.
 package cli
 
 import (

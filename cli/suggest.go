@@ -90,8 +90,8 @@ func argumentNamed(argsUsage, typed string) (string, bool) {
 }
 
 // argumentSynonyms are the arguments a flag other tools use may mean: a
-// scan's prefix or pattern (Redis's SCAN MATCH, bbolt's Seek, a
-// --prefix) is table scan's QUERY, which ends in * for a prefix.
+// scan's prefix or pattern (Redis's SCAN MATCH, a --prefix) is table
+// scan's QUERY, which ends in * for a prefix, or table count's PREFIX.
 var argumentSynonyms = map[string][]string{
 	"prefix":  {"QUERY"},
 	"match":   {"QUERY"},
@@ -171,8 +171,8 @@ func nearestFlag(typed string, flags []ucli.Flag) string {
 }
 
 // didYouMean is "; did you mean "quakes"?" for the name among names most
-// like typed, a structure's name that holds nothing (a misspelt geo index,
-// table or fence set), or "" when none is near.
+// like typed (a misspelt geo index, table, fence set or column), or ""
+// when none is near.
 func didYouMean(typed string, names []string) string {
 	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == typed })
 	if s := nearest(typed, names); s != "" {
