@@ -2,6 +2,7 @@ package cli
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,4 +130,43 @@ func unsetFlag(c *ucli.Context, name string) bool {
 		}
 	}
 	return false
+}
+
+// invalidValue matches urfave/cli's error for a flag's value that does
+// not parse: the value, the flag's name and the parser's complaint.
+var invalidValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([a-z-]+): `)
+
+// coordinateValue is the usage error for a --lat or --lon whose value is
+// not a number, with what it most likely meant, and whether err was
+// one: a pair as maps copy it (--lat "36.7, -116.3"), or a hemisphere's
+// letter (--lat 33.9S is --lat -33.9).
+func coordinateValue(err error) (error, bool) {
+	m := invalidValue.FindStringSubmatch(err.Error())
+	if m == nil || m[2] != "lat" && m[2] != "lon" {
+		return nil, false
+	}
+	value, flag := m[1], m[2]
+	what := map[string]string{"lat": "a latitude", "lon": "a longitude"}[flag]
+	pair := strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+	if len(pair) == 2 {
+		_, latOK := finite(pair[0])
+		_, lonOK := finite(pair[1])
+		if latOK && lonOK {
+			return usagef("--%s %q: %s is one number; did you mean --lat %s --lon %s?", flag, value, what, pair[0], pair[1]), true
+		}
+	}
+	t := strings.TrimSpace(value)
+	if n := len(t); n > 1 {
+		if v, ok := finite(strings.TrimSpace(t[:n-1])); ok && v >= 0 {
+			hemisphere := strings.ToUpper(t[n-1:])
+			want := map[string]string{"N": "lat", "S": "lat", "E": "lon", "W": "lon"}[hemisphere]
+			if want != "" {
+				if hemisphere == "S" || hemisphere == "W" {
+					v = -v
+				}
+				return usagef("--%s %q: %s is a number of degrees, north and east positive; did you mean --%s %s?", flag, value, what, want, strconv.FormatFloat(v, 'f', -1, 64)), true
+			}
+		}
+	}
+	return usagef("--%s %q: want %s in degrees, a number (north and east positive: --lat -33.9 for 33.9°S)", flag, value, what), true
 }

@@ -14,8 +14,10 @@ import (
 // index first, longitude or latitude first, a radius in one word or two),
 // and expects a usage error that writes nothing and suggests flags. The
 // suggestion is then run in place of the arguments: it must succeed and
-// print what the command written with the intended flags prints. Words
-// that do not read as a centre and what follows it get no such guess.
+// print what the command written with the intended flags prints; so
+// must the flags suggested for a --lat or --lon that is not a number but
+// a pair of them or a number with its hemisphere. Words that do not read
+// as a centre and what follows it get no such guess.
 func TestCentreAsArguments(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "centre.db")
@@ -43,12 +45,17 @@ func TestCentreAsArguments(t *testing.T) {
 		{[]string{"geo", "knn"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "3"}, "--lat 36.73 --lon -116.30 -k 3"},
 		{[]string{"geo", "box"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "100km", "20", "KM"}, "--lat 36.73 --lon -116.30 --width 100km --height 20km"},
 		{[]string{"fence", "containing"}, nil, []string{"zones", "36.73", "-116.30"}, "--fences zones --lat 36.73 --lon -116.30"},
+		// A centre in one flag, as maps copy it, or with its hemisphere.
+		{[]string{"geo", "near"}, []string{"-i", "quakes", "--radius", "30km"}, []string{"--lat", "36.73, -116.30"}, "--lat 36.73 --lon -116.30"},
+		{[]string{"geo", "knn"}, []string{"-i", "quakes", "--lat", "36.73", "-k", "2"}, []string{"--lon", "116.30W"}, "--lon -116.30"},
+		{[]string{"fence", "containing"}, []string{"-f", "zones", "--lon", "-116.30"}, []string{"--lat", "36.73N"}, "--lat 36.73"},
 		// Not a centre: four numbers (a box by its corners, in an order
 		// no one agrees on), a word past the radius, no latitude at all.
 		{[]string{"geo", "box"}, []string{"-i", "quakes"}, []string{"36", "-116", "37", "-115"}, ""},
 		{[]string{"geo", "near"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "30km", "extra"}, ""},
 		{[]string{"geo", "near"}, []string{"-i", "quakes"}, []string{"136.73", "-116.30", "30km"}, ""},
 		{[]string{"geo", "knn"}, []string{"-i", "quakes"}, []string{"36.73", "-116.30", "0"}, ""},
+		{[]string{"geo", "near"}, []string{"-i", "quakes", "--radius", "30km", "--lon", "-116.30"}, []string{"--lat", "north"}, ""},
 	} {
 		args := slices.Concat([]string{"--db", db}, tc.command, tc.set, tc.args)
 		out, stderr, code := run(t, "", args...)

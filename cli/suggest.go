@@ -54,6 +54,9 @@ func unknownCommand(cmds []*ucli.Command, path, name string) error {
 // withFlagSuggestion adds to err, when it is an unknown flag of c's
 // command, the nearest of the command's flags.
 func withFlagSuggestion(c *ucli.Context, err error) error {
+	if hinted, ok := coordinateValue(err); ok {
+		return hinted
+	}
 	typed, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
 		return usageError{err}
