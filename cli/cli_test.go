@@ -619,6 +619,11 @@ func TestTyposAndHelp(t *testing.T) {
 		stdout string // a part of stdout
 	}{
 		{[]string{"geo", "neer"}, 2, `unknown command "neer" for "keyspace geo"; did you mean "near"?`, ""},
+		{[]string{"geo", "georadius", "--index", "x"}, 2, `unknown command "georadius" for "keyspace geo"; did you mean "near"?`, ""},
+		{[]string{"geo", "GEOADD"}, 2, `unknown command "GEOADD" for "keyspace geo"; did you mean "put"?`, ""},
+		{[]string{"geo", "nearest"}, 2, `unknown command "nearest" for "keyspace geo"; did you mean "knn"?`, ""},
+		{[]string{"fence", "scan", "--fences", "zones"}, 2, `unknown command "scan" for "keyspace fence"; did you mean "list"?`, ""},
+		{[]string{"table", "geoadd"}, 2, `unknown command "geoadd" for "keyspace table" (keyspace table --help lists them)`, ""},
 		{[]string{"tabel", "scan", "--table", "x"}, 2, `unknown command "tabel" for "keyspace"; did you mean "table"?`, ""},
 		{[]string{"log", "lates", "--log", "x"}, 2, `did you mean "latest"?`, ""},
 		{[]string{"zzz"}, 2, `unknown command "zzz" for "keyspace" (keyspace --help lists them)`, ""},

@@ -255,7 +255,7 @@ func regionFlags() []ucli.Flag {
 // fencePut builds the one fence its flags describe.
 func fencePut(c *ucli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("fence put wants one ID")
+		return wantsOneID(c)
 	}
 	f, err := flagRegion(c, "fence put")
 	if err != nil {

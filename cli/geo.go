@@ -343,7 +343,7 @@ func geoCommand() *ucli.Command {
 				}, onlyIfFlags()...),
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
-						return usagef("geo put wants one ID")
+						return wantsOneID(c)
 					}
 					only, err := parseOnlyIf(c)
 					if err != nil {

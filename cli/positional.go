@@ -18,9 +18,13 @@ import (
 //	geo near quakes 36.7 -116.3 50km      →  --index quakes --lat 36.7 --lon -116.3 --radius 50km
 //	geo knn -i quakes -116.3 36.7 5       →  --lat 36.7 --lon -116.3 -k 5
 //	geo box -i quakes 36.7 -116.3 4km 2km →  --lat 36.7 --lon -116.3 --width 4km --height 2km
+//	geo put fleet 13.41 52.52 car-7       →  --index fleet --lat 52.52 --lon 13.41 car-7
 //
 // A word before the two numbers is the value of the flag name (the
-// index, the fence set) when name is not "". After them comes the radius
+// index, the fence set) when name is not "". A command that takes an ID
+// (geo put, fence put) keeps the word before the numbers, when name
+// took none, or after them, as Redis's GEOADD writes its member last, as
+// that argument. After the numbers comes the radius
 // (one word, or a number and its unit as Redis writes it), the width and
 // height, or, for a command with -k, how many. The first number is the
 // latitude unless it cannot be one and the second can, when the two are
@@ -44,6 +48,14 @@ func coordinatesHint(c *ucli.Context, name string, args []string) (string, bool)
 		if _, ok := finite(args[0]); !ok {
 			take(name, args[0])
 			args = args[1:]
+		}
+	}
+	id := ""
+	if c.Command.ArgsUsage == "ID" && len(args) > 0 {
+		if _, ok := finite(args[0]); !ok {
+			id, args = args[0], args[1:]
+		} else if _, ok := finite(args[len(args)-1]); !ok {
+			id, args = args[len(args)-1], args[:len(args)-1]
 		}
 	}
 	if len(args) < 2 {
@@ -80,7 +92,21 @@ func coordinatesHint(c *ucli.Context, name string, args []string) (string, bool)
 	default:
 		return "", false
 	}
+	if id != "" {
+		flags = append(flags, id)
+	}
 	return strings.Join(flags, " "), true
+}
+
+// wantsOneID is the usage error of a command that takes one ID and was
+// given none or more, with the flags a centre among them stands for
+// (coordinatesHint).
+func wantsOneID(c *ucli.Context) error {
+	msg := commandName(c) + " wants one ID"
+	if hint, ok := coordinatesHint(c, "", c.Args().Slice()); ok {
+		msg += "; did you mean " + hint + "?"
+	}
+	return usagef("%s", msg)
 }
 
 // joinUnits returns args with each unit written apart from its number

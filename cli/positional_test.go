@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,5 +90,56 @@ func TestCentreAsArguments(t *testing.T) {
 	}
 	if !slices.Equal(before, after) {
 		t.Error("the commands given a centre as arguments changed the file")
+	}
+}
+
+// TestPutCentreAsArguments gives geo put and fence put their centre and
+// ID as arguments, as Redis's GEOADD takes them (key, longitude,
+// latitude, member), and expects a usage error that changes nothing and
+// suggests flags. The suggestion and the intended flags are then each
+// run on a copy of the file, which must hold the same after both.
+func TestPutCentreAsArguments(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "put.db")
+	runOK(t, "", "--db", db, "geo", "put", "--index", "fleet", "--lat", "1", "--lon", "2", "car-1")
+	mean := regexp.MustCompile(`did you mean (.*?)\?`)
+	for i, tc := range []struct {
+		command, set, args []string
+		intended           string
+		after              []string // the command whose output the two copies must share
+	}{
+		{[]string{"geo", "put"}, nil, []string{"fleet", "13.41", "52.52", "car-7"}, "--index fleet --lat 13.41 --lon 52.52 car-7", []string{"geo", "scan", "--index", "fleet"}},
+		{[]string{"geo", "put"}, []string{"-i", "fleet"}, []string{"car-7", "52.52", "13.41"}, "--lat 52.52 --lon 13.41 car-7", []string{"geo", "scan", "--index", "fleet"}},
+		{[]string{"geo", "put"}, []string{"-i", "fleet"}, []string{"13.41", "152.52", "car-7"}, "--lat 13.41 --lon 152.52 car-7", []string{"geo", "scan", "--index", "fleet"}},
+		{[]string{"fence", "put"}, []string{"-f", "zones", "--radius", "2km"}, []string{"52.52", "13.41", "berlin"}, "--lat 52.52 --lon 13.41 berlin", []string{"fence", "list", "--fences", "zones"}},
+		{[]string{"fence", "put"}, []string{"--radius", "2km"}, []string{"zones", "52.52", "13.41", "berlin"}, "--fences zones --lat 52.52 --lon 13.41 berlin", []string{"fence", "list", "--fences", "zones"}},
+	} {
+		before, err := os.ReadFile(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := slices.Concat([]string{"--db", db}, tc.command, tc.set, tc.args)
+		out, stderr, code := run(t, "", args...)
+		if after, _ := os.ReadFile(db); code != 2 || out != "" || !slices.Equal(before, after) {
+			t.Errorf("keyspace %s: exit %d, printed %q, file changed %v; want a usage error (2), nothing printed and the file as it was", strings.Join(args, " "), code, out, !slices.Equal(before, after))
+			continue
+		}
+		m := mean.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Errorf("keyspace %s: %q suggests no flags; want %s", strings.Join(args, " "), stderr, tc.intended)
+			continue
+		}
+		var held [2]string
+		for j, flags := range []string{tc.intended, m[1]} {
+			copyDB := filepath.Join(dir, fmt.Sprintf("copy-%d-%d.db", i, j))
+			if err := os.WriteFile(copyDB, before, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			runOK(t, "", slices.Concat([]string{"--db", copyDB}, tc.command, tc.set, strings.Fields(flags))...)
+			held[j] = runOK(t, "", slices.Concat([]string{"--db", copyDB, "-o", "json"}, tc.after)...)
+		}
+		if held[0] != held[1] || held[0] == "" {
+			t.Errorf("keyspace %s suggested %q, after which %v printed\n%s\nwant (after %s)\n%s", strings.Join(args, " "), m[1], tc.after, held[1], tc.intended, held[0])
+		}
 	}
 }

@@ -58,7 +58,9 @@ func TestReadmeCommandsExist(t *testing.T) {
 }
 
 // typos are the README's own examples of mistyped commands and flags.
-var typos = map[string]bool{"neer": true, "--lattitude": true}
+var typos = map[string]bool{"neer": true, "--lattitude": true,
+	// Redis's and Tile38's names, shown as what their users type.
+	"georadius": true, "geoadd": true, "nearest": true, "scan": true}
 
 var (
 	commandWord    = regexp.MustCompile(`^[a-z]+$`) // a word that would be a command's name

@@ -45,10 +45,46 @@ func unknownCommand(cmds []*ucli.Command, path, name string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", name, path)
-	if s := nearest(name, names); s != "" {
+	s := ""
+	for _, synonym := range commandSynonyms[strings.ToLower(name)] {
+		if s == "" && slices.Contains(names, synonym) {
+			s = synonym
+		}
+	}
+	if s == "" {
+		s = nearest(name, names)
+	}
+	if s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return usagef("%s (%s --help lists them)", msg, path)
+}
+
+// commandSynonyms are the commands a name from Redis or Tile38 may mean,
+// in order of preference, ahead of the nearest spelling (nearest is
+// knn, not near): GEOADD and SET
+// put a point, GEOPOS gets one, GEOSEARCH, GEORADIUS and NEARBY are near,
+// SCAN lists a fence set, INTERSECTS is intersecting, and the others
+// ours under Redis's prefix (GEODIST, GEOHASH).
+var commandSynonyms = map[string][]string{
+	"geoadd":            {"put"},
+	"add":               {"put"},
+	"set":               {"put"},
+	"geopos":            {"get"},
+	"pos":               {"get"},
+	"geosearch":         {"near"},
+	"search":            {"near"},
+	"georadius":         {"near"},
+	"georadiusbymember": {"near"},
+	"radius":            {"near"},
+	"nearby":            {"near"},
+	"nearest":           {"knn"},
+	"geodist":           {"dist"},
+	"distance":          {"dist"},
+	"geohash":           {"hash"},
+	"scan":              {"list"},
+	"intersects":        {"intersecting"},
+	"contains":          {"containing"},
 }
 
 // withFlagSuggestion adds to err, when it is an unknown flag of c's
