@@ -56,6 +56,10 @@ var commandLines = []string{
 	"geo within --index p --polygon $poly --buffer $d", "fence intersecting --fences z --polygon $poly --buffer $d",
 	"geo knn --index p --polygon $poly --k $l",
 	"fence put --fences z --line $line --radius $d $id", "fence put --fences z --line $line $id",
+	// A centre as arguments or in one flag, as Redis's users and maps
+	// write it: a usage error with the flags it stands for.
+	"geo near $id $n $n $d", "geo knn --index p $n $n $l", "geo put $id $n $n $id", "fence put --fences z --radius $d $n $n $id",
+	"geo near --index p --lat $pair --lon $n --radius $d", "fence containing $id $n $n",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
@@ -80,6 +84,7 @@ var (
 		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
 		"in":      {"status=free,busy", "speed=7,70.0", `status="free",x`, "status=", "=x", `status="x`, "x"},
 		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
+		"pair":    {"1,2", "1, 2", "36.7N", "116.3W", "1S", "x,y", "91,0", "1;2", "N"},
 	}
 	extras = []string{
 		"--scope US", "--scope FR", "--scope US:CA", "--where status=free", "--where speed>=7", "--match a*", "--limit 1",
