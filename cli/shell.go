@@ -134,7 +134,7 @@ func shellPrompt(c *ucli.Context, prefix []string) error {
 	term.SetCtrlCAborts(true)
 	term.SetTabCompletionStyle(liner.TabPrints)
 	commands := newApp(nil, nil, nil).Commands
-	term.SetCompleter(func(line string) []string { return complete(commands, line) })
+	term.SetCompleter(func(line string) []string { return complete(commands, line, fileNames(common(c, "db"))) })
 	history := ""
 	if home, err := os.UserHomeDir(); err == nil {
 		history = filepath.Join(home, ".keyspace_history")
@@ -286,8 +286,10 @@ func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line strin
 
 // complete is the shell's Tab completion of the last word of line: the
 // commands under the ones before it, or, after a command with no
-// subcommands, its flags.
-func complete(commands []*ucli.Command, line string) []string {
+// subcommands, its flags, and after a flag that names a structure
+// (--index, --table, --fences, --log, --series) the names names gives
+// for it (nil for none).
+func complete(commands []*ucli.Command, line string, names func(flag string) []string) []string {
 	words := strings.Fields(line)
 	last := ""
 	if len(words) > 0 && !strings.HasSuffix(line, " ") {
@@ -307,28 +309,78 @@ func complete(commands []*ucli.Command, line string) []string {
 		}
 		leaf, commands = commands[i], commands[i].Subcommands
 	}
-	var names []string
-	if strings.HasPrefix(last, "-") || len(commands) == 0 {
+	var offered []string
+	switch flag := valueOf(leaf, words); {
+	case flag != "" && len(commands) == 0: // a flag's value: a name the file holds, or nothing to offer
+		if names != nil && namedBy[flag] != nil {
+			offered = names(flag)
+		}
+	case strings.HasPrefix(last, "-") || len(commands) == 0:
 		if leaf != nil {
 			for _, f := range leaf.Flags {
-				names = append(names, "--"+f.Names()[0])
+				offered = append(offered, "--"+f.Names()[0])
 			}
 		}
-	} else {
+	default:
 		for _, c := range commands {
-			names = append(names, c.Name)
+			offered = append(offered, c.Name)
 		}
 		if leaf == nil {
-			names = append(names, "exit", "quit", "begin", "commit", "rollback")
+			offered = append(offered, "exit", "quit", "begin", "commit", "rollback")
 		}
 	}
 	head := line[:len(line)-len(last)]
 	var out []string
-	for _, n := range names {
+	for _, n := range offered {
 		if strings.HasPrefix(n, last) {
 			out = append(out, head+n+" ")
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// valueOf returns the name of leaf's flag whose value the word after
+// words is, else "" (the word after a bool flag, or an argument).
+func valueOf(leaf *ucli.Command, words []string) string {
+	if leaf == nil || len(words) == 0 {
+		return ""
+	}
+	typed, ok := strings.CutPrefix(words[len(words)-1], "-")
+	if !ok || strings.Contains(typed, "=") {
+		return ""
+	}
+	typed = strings.TrimPrefix(typed, "-")
+	for _, f := range leaf.Flags {
+		if _, isBool := f.(*ucli.BoolFlag); slices.Contains(f.Names(), typed) && !isBool {
+			return f.Names()[0]
+		}
+	}
+	return ""
+}
+
+// namedBy lists the names a flag's value may be, from the file: a geo
+// index's, a table's, a fence set's, a log's or a series'.
+var namedBy = map[string]func(keyspace.Tx) ([]string, error){
+	"index": geoIndexNames, "table": tableNames, "fences": fenceSetNames, "log": logNames, "series": seriesNames,
+}
+
+// fileNames returns complete's names: those the file at path holds for
+// the flag, read at once or not at all (the file missing, damaged, or
+// locked by a writer, as the prompt's own begin … commit holds it),
+// since Tab must not wait.
+func fileNames(path string) func(flag string) []string {
+	return func(flag string) []string {
+		s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: true, Timeout: -1})
+		if err != nil {
+			return nil
+		}
+		defer s.Close()
+		var names []string
+		s.View(func(tx keyspace.Tx) error {
+			names, _ = namedBy[flag](tx)
+			return nil
+		})
+		return names
+	}
 }

@@ -104,6 +104,20 @@ func TestShellPromptSurvivesCtrlC(t *testing.T) {
 	}
 }
 
+// TestShellPromptCompletesNames: at the prompt, Tab after --index
+// completes the name of a geo index the file holds, and the line runs.
+func TestShellPromptCompletesNames(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	run(t, "id,lat,lon\nfirst,1,2\n", "--db", db, "geo", "import", "--index", "quakes", "-")
+	sh := startShell(t, db, dir)
+	sh.waitFor("k.db> ")
+	fmt.Fprint(sh.term, "geo get --index qu\t")
+	sh.waitFor("k.db> geo get --index quakes ") // the line redrawn
+	sh.say("first", "1.000000", "\nk.db> ")
+	sh.exit()
+}
+
 // TestShellPromptTransactions: at the prompt, begin … commit writes the
 // commands between them in one transaction, whose later commands read its
 // earlier ones' writes; rollback, and a command that fails, write none of
@@ -167,7 +181,9 @@ func startShell(t *testing.T, db, home string) *ptyShell {
 	t.Cleanup(cancel)
 	p := &ptyShell{t: t, cmd: exec.CommandContext(ctx, binary, "--db", db, "shell")}
 	p.cmd.Env = append(os.Environ(), "HOME="+home) // the history file
-	term, err := pty.Start(p.cmd)
+	// A terminal of no size is one liner cannot edit on: it reads lines
+	// as they come, and a Tab is only a character.
+	term, err := pty.StartWithSize(p.cmd, &pty.Winsize{Rows: 24, Cols: 100})
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
