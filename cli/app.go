@@ -65,7 +65,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // transaction, for a line of shell --atomic (sharedTx).
 func run(parent context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	handling := new(interruptHandling)
-	ctx, cancel := context.WithCancel(context.WithValue(parent, interruptKey{}, handling))
+	ctx, cancel := context.WithCancel(context.WithValue(context.WithValue(parent, interruptKey{}, handling), argsKey{}, args))
 	defer cancel()
 	interrupts := make(chan os.Signal, 2)
 	signal.Notify(interrupts, os.Interrupt)
@@ -197,6 +197,7 @@ func prepare(cmds []*ucli.Command) {
 			continue
 		}
 		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
+		cmd.BashComplete = completeWords(cmd)
 		needed := takeRequired(cmd.Flags)
 		// A command that takes no arguments, or one at most ("[QUERY]"),
 		// refuses more.
@@ -661,12 +662,18 @@ func intersperse(app *ucli.App, args []string) ([]string, error) {
 
 // completionScripts are printed by `keyspace completion SHELL`; both ask
 // the binary itself (urfave/cli's --generate-bash-completion) for the
-// words that can follow.
+// words that can follow the ones before the cursor, with the word at the
+// cursor too when it is a flag being typed (as urfave/cli's own scripts
+// do: its flag completion reads the word before the request).
 var completionScripts = map[string]string{
 	"bash": `_keyspace_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}"
   local opts
-  opts=$("${COMP_WORDS[@]:0:COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  if [[ "$cur" == "-"* ]]; then
+    opts=$("${COMP_WORDS[@]:0:COMP_CWORD}" "$cur" --generate-bash-completion 2>/dev/null)
+  else
+    opts=$("${COMP_WORDS[@]:0:COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  fi
   COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
 }
 complete -o default -F _keyspace_complete keyspace
@@ -674,7 +681,12 @@ complete -o default -F _keyspace_complete keyspace
 	"zsh": `#compdef keyspace
 _keyspace() {
   local -a opts
-  opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  local cur=${words[-1]}
+  if [[ "$cur" == "-"* ]]; then
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  else
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  fi
   _describe 'values' opts
 }
 compdef _keyspace keyspace

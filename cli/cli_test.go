@@ -991,6 +991,71 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
+// TestBashCompletesNames sources keyspace completion bash in bash and
+// completes command lines as bash would at a Tab: after --index or
+// --table the names the file holds that begin with the word typed, after
+// --radius nothing (a distance is no name), and a flag's name. Where
+// zsh is installed, its script is asked alike (what it offers _describe,
+// which filters by the word typed).
+func TestBashCompletesNames(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "names.db")
+	rows := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(rows, []byte("id,lat,lon\n1,59.9,10.7\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "quakes", rows)
+	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "quarry", rows)
+	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "cities", rows)
+	runOK(t, "", "--db", db, "-q", "table", "import", "--table", "towns", "--key-cols", "id", rows)
+	script, zshScript := runOK(t, "", "completion", "bash"), runOK(t, "", "completion", "zsh")
+	for _, tc := range []struct {
+		words string // the command line up to the cursor, its last word the one completed
+		want  string // COMPREPLY, space-separated
+	}{
+		{"geo near --index qu", "quakes quarry"},
+		{"geo near -i c", "cities"},
+		{"table scan --table ", "towns"},
+		{"fence containing --fences z", ""},
+		{"geo near --index quakes --radius ", ""},
+		{"geo near --index quakes --rad", "--radius"},
+	} {
+		if zsh, err := exec.LookPath("zsh"); err == nil {
+			// zsh's _describe filters by the word typed; here it prints
+			// what it was offered, and compdef needs no compinit.
+			offered := map[string]string{"geo near --index qu": "cities quakes quarry", "geo near -i c": "cities quakes quarry",
+				"table scan --table ": "towns", "fence containing --fences z": "", "geo near --index quakes --radius ": "", "geo near --index quakes --rad": "--radius"}[tc.words]
+			words := append([]string{binary, "--db", db}, strings.Fields(tc.words)...)
+			if strings.HasSuffix(tc.words, " ") {
+				words = append(words, "")
+			}
+			line := "compdef() { :; }\n_describe() { print -r -- \"${(@P)2}\"; }\n" + zshScript +
+				fmt.Sprintf("words=('%s'); _keyspace", strings.Join(words, "' '"))
+			out, err := exec.Command(zsh, "-f", "-c", line).Output()
+			if got := strings.TrimSpace(string(out)); err != nil || got != offered {
+				t.Errorf("zsh completing %q: offered %q, %v; want %q", tc.words, got, err, offered)
+			}
+		}
+		words := append([]string{binary, "--db", db}, strings.Fields(tc.words)...)
+		if strings.HasSuffix(tc.words, " ") {
+			words = append(words, "")
+		}
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = "'" + w + "'"
+		}
+		line := fmt.Sprintf("%s\nCOMP_WORDS=(%s); COMP_CWORD=%d; _keyspace_complete; echo \"${COMPREPLY[*]}\"", script, strings.Join(quoted, " "), len(words)-1)
+		out, err := exec.Command(bash, "-c", line).Output()
+		if got := strings.TrimSpace(string(out)); err != nil || got != tc.want {
+			t.Errorf("bash completing %q: %q, %v; want %q", tc.words, got, err, tc.want)
+		}
+	}
+}
+
 // TestInterruptedImportChangesNothing sends Ctrl-C (SIGINT) to a large
 // import at several points of its run (reading the file, sorting, writing
 // inside PutAll): each time it exits 1, saying it was interrupted and

@@ -384,3 +384,31 @@ func fileNames(path string) func(flag string) []string {
 		return names
 	}
 }
+
+// argsKey is the context key of the command line run was given, which
+// completeWords reads.
+type argsKey struct{}
+
+// completeWords is cmd's answer to the completion scripts (keyspace
+// completion bash), which run the words before the one being completed
+// with --generate-bash-completion after them: after a flag that names a
+// structure (--index, --table, …), the names the file holds, as the
+// shell's Tab offers them; after another flag that takes a value,
+// nothing; otherwise urfave/cli's own (the flags).
+func completeWords(cmd *ucli.Command) ucli.BashCompleteFunc {
+	return func(c *ucli.Context) {
+		args, _ := c.Context.Value(argsKey{}).([]string)
+		if len(args) >= 2 {
+			switch flag := valueOf(cmd, args[len(args)-2:len(args)-1]); {
+			case namedBy[flag] != nil:
+				for _, name := range fileNames(common(c, "db"))(flag) {
+					fmt.Fprintln(c.App.Writer, name)
+				}
+				return
+			case flag != "":
+				return
+			}
+		}
+		ucli.DefaultCompleteWithFlags(cmd)(c)
+	}
+}
