@@ -18,19 +18,21 @@ import (
 //	geo near quakes 36.7 -116.3 50km      →  --index quakes --lat 36.7 --lon -116.3 --radius 50km
 //	geo knn -i quakes -116.3 36.7 5       →  --lat 36.7 --lon -116.3 -k 5
 //	geo box -i quakes 36.7 -116.3 4km 2km →  --lat 36.7 --lon -116.3 --width 4km --height 2km
-//	geo put fleet 13.41 52.52 car-7       →  --index fleet --lat 52.52 --lon 13.41 car-7
+//	geo put fleet 13.41 52.52 car-7       →  --index fleet --lat 13.41 --lon 52.52 car-7
 //
 // A word before the two numbers is the value of the flag name (the
 // index, the fence set) when name is not "". A command that takes an ID
-// (geo put, fence put) keeps the word before the numbers, when name
-// took none, or after them, as Redis's GEOADD writes its member last, as
-// that argument. After the numbers comes the radius
-// (one word, or a number and its unit as Redis writes it), the width and
+// (geo put, fence put) keeps as that argument the word before the
+// numbers, when name took none, or the word after them, where Redis's
+// GEOADD writes its member. After the numbers comes the radius (one
+// word, or a number and its unit as Redis writes it), the width and
 // height, or, for a command with -k, how many. The first number is the
 // latitude unless it cannot be one and the second can, when the two are
-// the other way round, as Redis writes them. The hint only ever names
-// flags the command has and that were not set, and every argument must
-// have found its flag: a guess at some of them would mislead.
+// the other way round, as Redis writes them; where both can be a
+// latitude the first is taken, and the flags the hint spells out say
+// which is which. The hint only ever names flags the command has and
+// that were not set, and every argument must have found its flag: a
+// guess at some of them would mislead.
 func coordinatesHint(c *ucli.Context, name string, args []string) (string, bool) {
 	unset := func(flag string) bool { return unsetFlag(c, flag) }
 	if !unset("lat") || !unset("lon") {
@@ -159,7 +161,7 @@ func unsetFlag(c *ucli.Context, name string) bool {
 }
 
 // invalidValue matches urfave/cli's error for a flag's value that does
-// not parse: the value, the flag's name and the parser's complaint.
+// not parse, capturing the value and the flag's name.
 var invalidValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([a-z-]+): `)
 
 // coordinateValue is the usage error for a --lat or --lon whose value is
