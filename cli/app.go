@@ -549,7 +549,7 @@ func output(c *ucli.Context, allowed ...string) (string, error) {
 	if slices.Contains(allowed, "ndjson") {
 		allowed = append(allowed, "csv")
 	}
-	return "", usagef("--output %q: this command writes %s", f, strings.Join(allowed, ", "))
+	return "", usagef("--output %q: this command writes %s%s", f, strings.Join(allowed, ", "), choiceHint(f, allowed))
 }
 
 // intersperse moves the flags that follow a command's positional arguments

@@ -67,7 +67,11 @@ func benchCommand() *ucli.Command {
 				return usagef("--seed must be at least 1, not 0")
 			}
 			if cfg.Data == nil && !slices.Contains(bench.Datasets, cfg.Dataset) {
-				return usagef("--dataset %q: want one of %v", cfg.Dataset, bench.Datasets)
+				names := make([]string, len(bench.Datasets))
+				for i, d := range bench.Datasets {
+					names[i] = string(d)
+				}
+				return usagef("--dataset %q: want one of %v%s", cfg.Dataset, bench.Datasets, choiceHint(string(cfg.Dataset), names))
 			}
 			before, err := earlierRun(c, cfg)
 			if err != nil {

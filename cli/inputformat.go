@@ -185,7 +185,7 @@ func inputFormat(c *ucli.Context, arg, name string, in *bufio.Reader, formats []
 	if c.IsSet("format") {
 		f := c.String("format")
 		if !slices.Contains(importFormats, f) {
-			return "", false, usagef("--format %q: want %s", f, strings.Join(formats, ", "))
+			return "", false, usagef("--format %q: want %s%s", f, strings.Join(formats, ", "), choiceHint(f, formats))
 		}
 		if !slices.Contains(formats, f) {
 			return "", false, usagef("--format %q: this import reads %s", f, strings.Join(formats, ", "))

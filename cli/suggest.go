@@ -227,3 +227,20 @@ func didYouMeanIn(tx keyspace.Tx, typed string, list func(keyspace.Tx) ([]string
 	names, _ := list(tx)
 	return didYouMean(typed, names)
 }
+
+// choiceHint follows the usage error for a flag's value that is none of
+// allowed (an --output, a --format): the one most like it, or the one a
+// name other tools use stands for (jsonl is ndjson), "" when none is near
+// or allowed.
+func choiceHint(typed string, allowed []string) string {
+	if s := choiceSynonyms[strings.ToLower(typed)]; slices.Contains(allowed, s) {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return didYouMean(typed, allowed)
+}
+
+// choiceSynonyms are the values other tools' names for them stand for.
+var choiceSynonyms = map[string]string{
+	"jsonl": "ndjson", "jsonlines": "ndjson", "json-lines": "ndjson", "ldjson": "ndjson",
+	"geo-json": "geojson", "text": "table", "txt": "tsv", "tab": "tsv", "gpx": "xml", "osm": "xml",
+}
