@@ -210,6 +210,7 @@ func fenceCommand() *ucli.Command {
 			repairCommand("fence set", fencesFlag(), "make a fence set's cells what its fences' definitions imply: missing cells written, wrong ones rewritten, strays deleted",
 				"keyspace fence repair --fences zones", func(name string) repairer { return geo.NewFences(name).Repair }),
 			dropCommand("fence set", "fence", fencesFlag(), "keyspace fence drop --fences zones", dropFences),
+			renameCommand("fence set", fencesFlag(), "keyspace fence rename --fences zones districts", renameFences),
 		},
 	}
 }

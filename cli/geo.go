@@ -406,6 +406,7 @@ func geoCommand() *ucli.Command {
 			repairCommand("geo index", indexFlag(), "make a geo index what its point keys imply: reverse entries rewritten, misplaced points moved, stale copies deleted",
 				"keyspace geo repair --index fleet", func(name string) repairer { return geo.NewIndex(name).Repair }),
 			dropCommand("geo index", "point", indexFlag(), "keyspace geo drop --index fleet", dropGeoIndex),
+			renameCommand("geo index", indexFlag(), "keyspace geo rename --index fleet vans", renameGeoIndex),
 		},
 	}
 }

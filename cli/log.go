@@ -194,6 +194,7 @@ func logCommand() *ucli.Command {
 				"make the log's time index and counters what its items imply (after verify finds problems)",
 				"keyspace log repair --log inbox", func(name string) repairer { return enumkeys.NewLog(name).Repair }),
 			dropCommand("log", "item", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log drop --log inbox", dropLog),
+			renameCommand("log", &ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"}, "keyspace log rename --log inbox mail", renameLog),
 		},
 	}
 }

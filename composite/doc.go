@@ -67,4 +67,10 @@
 // range with an opaque cursor from keyspace.Range.Cursor. GroupCounts counts
 // keys per group of leading columns, decoding one key per group; Groups lists
 // the groups, seeking past each.
+//
+// # Subspaces as a whole
+//
+// Clear deletes every key of some subspaces; Move moves every key of one
+// to another that holds none (ErrNotEmpty otherwise), which renames a
+// structure whose keys all lie under its name (geo.Index.Rename).
 package composite

@@ -55,6 +55,21 @@ func NewLog(name string) *Log {
 // Name returns the log's name.
 func (l *Log) Name() string { return l.name }
 
+// Rename moves the whole log, every parent's items, time index and
+// counter, to the name to in the caller's transaction, and returns the
+// log under that name: its keys all lie under ("e", name), so this is
+// composite.Move, and ids go on from where they were. A name that holds
+// keys, or the log's own, is refused (wrapping composite.ErrNotEmpty).
+func (l *Log) Rename(tx keyspace.Tx, to string) (*Log, error) {
+	if to == l.name {
+		return nil, l.wrap(fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty))
+	}
+	if _, err := composite.Move(tx, composite.NewSubspace("e", l.name), composite.NewSubspace("e", to)); err != nil {
+		return nil, l.wrap(fmt.Errorf("rename to %q: %w", to, err))
+	}
+	return NewLog(to), nil
+}
+
 // Drop deletes every parent's items, time index and counter, and returns
 // how many items it deleted. Ids start again from 1 afterwards: the
 // counters that kept them from being reused are gone too.

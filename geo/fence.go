@@ -468,6 +468,22 @@ func (fs *Fences) Delete(tx keyspace.Tx, id string) error {
 	return nil
 }
 
+// Rename moves the whole set, every fence with its cells, rings and
+// expiry entries, to the name to in the caller's transaction, and
+// returns the set under that name (Tile38's RENAME of a collection): its
+// keys all lie under ("f", name), so this is composite.Move. A name that
+// holds fences, or the set's own, is refused (wrapping
+// composite.ErrNotEmpty).
+func (fs *Fences) Rename(tx keyspace.Tx, to string) (*Fences, error) {
+	if to == fs.name {
+		return nil, fs.wrap(fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty))
+	}
+	if _, err := composite.Move(tx, composite.NewSubspace("f", fs.name), composite.NewSubspace("f", to)); err != nil {
+		return nil, fs.wrap(fmt.Errorf("rename to %q: %w", to, err))
+	}
+	return NewFences(to), nil
+}
+
 // Drop deletes every fence of the set and returns how many there were.
 func (fs *Fences) Drop(tx keyspace.Tx) (int, error) {
 	counts, err := composite.Clear(tx, fs.defs, fs.cells, fs.polygons, fs.regions, fs.expiry)

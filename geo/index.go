@@ -158,6 +158,23 @@ func (ix *Index) Drop(tx keyspace.Tx) (int, error) {
 // Name returns the index's name.
 func (ix *Index) Name() string { return ix.name }
 
+// Rename moves the whole index, every point under every scope with its
+// reverse and expiry entries, to the name to in the caller's
+// transaction, and returns the index under that name (Tile38's RENAME,
+// Redis's RENAMENX of a GEO key): its keys all lie under ("g", name), so
+// this is composite.Move, a write a key. A name that holds points is
+// refused (wrapping composite.ErrNotEmpty), and so is one the index
+// already has.
+func (ix *Index) Rename(tx keyspace.Tx, to string) (*Index, error) {
+	if to == ix.name {
+		return nil, ix.wrap(fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty))
+	}
+	if _, err := composite.Move(tx, composite.NewSubspace("g", ix.name), composite.NewSubspace("g", to)); err != nil {
+		return nil, ix.wrap(fmt.Errorf("rename to %q: %w", to, err))
+	}
+	return NewIndex(to), nil
+}
+
 func (ix *Index) wrap(err error) error { return errctx.Wrap("geo", "index "+ix.name, err) }
 
 // Put adds or moves a point. A point that moves (or changes scope) loses its
