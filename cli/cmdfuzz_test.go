@@ -61,6 +61,7 @@ var commandLines = []string{
 	"geo near $id $n $n $d", "geo knn --index p $n $n $l", "geo put $id $n $n $id", "fence put --fences z --radius $d $n $n $id",
 	"geo near --index p --lat $pair --lon $n --radius $d", "fence containing $id $n $n",
 	"geo rename --index p $id", "fence rename --fences z $id", "log rename --log inbox $id",
+	"table rename --table t $id", "rel rename --rel likes $id", "series rename --series temps $id",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

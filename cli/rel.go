@@ -103,6 +103,7 @@ func relCommand() *ucli.Command {
 			repairCommand("relation", relFlag(), "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
 				"keyspace rel repair --rel likes", func(name string) repairer { return indextable.NewRelation(name).Repair }),
 			dropCommand("relation", "link", relFlag(), "keyspace rel drop --rel likes", dropRelation),
+			renameCommand("relation", relFlag(), "keyspace rel rename --rel likes fans", renameRelation),
 		},
 	}
 }

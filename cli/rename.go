@@ -8,6 +8,7 @@ import (
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/enumkeys"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/keyspacedb/keyspace/indextable"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -68,5 +69,50 @@ func renameLog(tx keyspace.Tx, from, to string) error {
 		return err
 	}
 	_, err := enumkeys.NewLog(from).Rename(tx, to)
+	return err
+}
+
+// renameTable renames a command-line table: its records, index entries
+// and expiry entries (Table.Rename), and its schema and index
+// definitions in the catalog, which are keyed by the table's name.
+func renameTable(tx keyspace.Tx, from, to string) error {
+	t, _, err := openTable(tx, from)
+	if err != nil {
+		return err
+	}
+	if err := t.Rename(tx, to); err != nil {
+		return err
+	}
+	for _, catalog := range []string{"table", "index"} {
+		if _, err := composite.Move(tx, composite.NewSubspace("meta", catalog, from), composite.NewSubspace("meta", catalog, to)); err != nil {
+			return fmt.Errorf("table %s: rename to %q: %w", from, to, err)
+		}
+	}
+	return nil
+}
+
+func renameRelation(tx keyspace.Tx, from, to string) error {
+	links := composite.NewSubspace("x", from, "l").Range()
+	links.Limit = 1
+	found := false
+	for range tx.Scan(links) {
+		found = true
+	}
+	if err := tx.Err(); err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("unknown relation %q: it holds no links (see keyspace stats)", from)
+	}
+	_, err := indextable.NewRelation(from).Rename(tx, to)
+	return err
+}
+
+func renameSeries(tx keyspace.Tx, from, to string) error {
+	s, err := loadSeries(tx, from)
+	if err != nil {
+		return err
+	}
+	_, err = s.Rename(tx, to)
 	return err
 }

@@ -71,6 +71,7 @@ func seriesCommand() *ucli.Command {
 				Action:    seriesSensors,
 			},
 			dropCommand("series", "bucket", seriesFlag(), "keyspace series drop --series temps", dropSeries),
+			renameCommand("series", seriesFlag(), "keyspace series rename --series temps heat", renameSeries),
 		},
 	}
 }

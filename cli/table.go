@@ -93,6 +93,7 @@ func tableCommand() *ucli.Command {
 					}
 				}),
 			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
+			renameCommand("table", tableFlag(), "keyspace table rename --table cities towns", renameTable),
 		},
 	}
 }

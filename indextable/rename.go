@@ -1,0 +1,72 @@
+package indextable
+
+import (
+	"fmt"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+)
+
+// movePrefixed moves the keys of a structure's parts, ("x", from, part, …)
+// to ("x", to, part, …), for a rename. Tables, relations and series share
+// the "x" layout and tell themselves apart by their parts, so a rename
+// moves its own parts only: a relation that shares a table's name stays
+// where it is. It refuses before moving anything when one of to's parts
+// holds keys (composite.ErrNotEmpty), and a rename to the same name.
+func movePrefixed(tx keyspace.Tx, from, to string, parts ...string) error {
+	if from == to {
+		return fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty)
+	}
+	for _, part := range parts {
+		r := composite.NewSubspace("x", to, part).Range()
+		r.Limit = 1
+		for range tx.Scan(r) {
+			return fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty)
+		}
+		if err := tx.Err(); err != nil {
+			return err
+		}
+	}
+	for _, part := range parts {
+		if _, err := composite.Move(tx, composite.NewSubspace("x", from, part), composite.NewSubspace("x", to, part)); err != nil {
+			return fmt.Errorf("rename to %q: %w", to, err)
+		}
+	}
+	return nil
+}
+
+// Rename moves every record of the table, its index entries (of declared
+// indexes and of any other), expiry entries and build progress to the
+// name to in the caller's transaction; the old name holds none of them
+// after. Open the table under its new name with New and the same
+// indexes. A name whose table parts hold keys is refused (wrapping
+// composite.ErrNotEmpty), before anything moves.
+func (t *Table[R]) Rename(tx keyspace.Tx, to string) error {
+	if err := movePrefixed(tx, t.name, to, "r", "i", "b", "e"); err != nil {
+		return t.wrap(err)
+	}
+	return nil
+}
+
+// Rename moves every link of the relation, both lists, the entities'
+// fields and the counts to the name to in the caller's transaction, and
+// returns the relation under that name. A name that holds a relation's
+// keys is refused (wrapping composite.ErrNotEmpty), before anything moves.
+func (r *Relation) Rename(tx keyspace.Tx, to string) (*Relation, error) {
+	if err := movePrefixed(tx, r.name, to, "l", "f", "bk", "lf", "rf", "lc", "rc"); err != nil {
+		return nil, r.wrap(err)
+	}
+	return NewRelation(to), nil
+}
+
+// Rename moves every bucket of the series and its options to the name
+// to in the caller's transaction, and returns the series under that
+// name. A name that holds a series' keys is refused (wrapping
+// composite.ErrNotEmpty), before anything moves.
+func (s *Series) Rename(tx keyspace.Tx, to string) (*Series, error) {
+	if err := movePrefixed(tx, s.name, to, "s", "sm"); err != nil {
+		return nil, s.wrap(err)
+	}
+	opts := s.opts
+	return NewSeries(to, &opts), nil
+}
