@@ -33,7 +33,9 @@ func stats(t *testing.T, db string) map[string]statsEntry {
 
 // TestDropAndStats fills a file with a structure of every kind, two of
 // each with one name the start of the other's (and a table and a relation
-// of the same name), checks that stats counts what was put, then drops
+// of the same name), checks that stats counts what was put, and lists
+// every key under a structure of a kind it knows (a table's expiry
+// entries under the table, not the bare layout), then drops
 // them one by one: each drop says what went, stats loses exactly that
 // structure, and dropping it again is an error that changes nothing.
 func TestDropAndStats(t *testing.T) {
@@ -55,7 +57,8 @@ func TestDropAndStats(t *testing.T) {
 		want["geo index "+name] = 5 + i
 	}
 	for i, name := range []string{"likes", "likes2"} {
-		must(fmt.Sprintf("id,city\n1,Oslo\n2,Rome\n%d,Lima\n", 3+i), "table", "import", "--table", name, "--key-cols", "id", "-")
+		ttl := []string{"--ttl", "1h"}[:2*i] // the second's records expire, with entries of their own
+		must(fmt.Sprintf("id,city\n1,Oslo\n2,Rome\n%d,Lima\n", 3+i), append([]string{"table", "import", "--table", name, "--key-cols", "id", "-"}, ttl...)...)
 		want["table "+name] = 3
 		must("", "index", "create", "--table", name, "--name", "by_city", "--fields", "city")
 		must("", "index", "build", "--table", name, "--name", "by_city")

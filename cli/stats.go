@@ -27,7 +27,7 @@ func kindOf(layout, part string) (kind string, counts bool) {
 		return "catalog", true
 	case "x":
 		switch part {
-		case "r", "i", "b":
+		case "r", "i", "b", "e": // records, index entries, build progress, expiry entries
 			return "table", part == "r"
 		case "l", "f", "bk", "lf", "rf", "lc", "rc":
 			return "relation", part == "l"
