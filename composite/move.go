@@ -21,6 +21,12 @@ var ErrNotEmpty = errors.New("composite: the destination holds keys")
 // within the other, and moving a subspace to itself moves nothing. An
 // error part way leaves the transaction half moved, as any failed write
 // does: the caller's Update rolls it back.
+//
+// The keys are written in key order, each after the one before; moving
+// several subspaces in one transaction, move them in key order too:
+// bbolt splits its nodes only at commit, and keys written ahead of many
+// written before them in one transaction are each inserted in front of
+// all of those (indextable's renames took 40 times as long).
 func Move(tx keyspace.Tx, from, to Subspace) (int, error) {
 	if bytes.Equal(from.prefix, to.prefix) {
 		return 0, nil

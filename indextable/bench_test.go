@@ -285,3 +285,38 @@ func BenchmarkLinkAll(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTableRename: renaming a table of 50,000 records with one index
+// there and back, each a transaction of its own (100,000 keys written and
+// as many deleted a rename): 92 ms in memory and 135 ms on bbolt, where
+// moving the records before the index entries that sort ahead of them
+// took 5.4 s (movePrefixed).
+func BenchmarkTableRename(b *testing.B) {
+	for _, be := range storetest.Backends() {
+		b.Run(be.Name, func(b *testing.B) {
+			s := be.Open(b)
+			tb := New[renamed]("users", nil)
+			if _, err := tb.AddIndex(IndexSpec[renamed]{Name: "by_city", Values: func(r renamed) []composite.Tuple { return []composite.Tuple{{r.City}} }}); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Update(func(tx keyspace.Tx) error {
+				for i := range 50_000 {
+					if _, err := tb.Put(tx, composite.Tuple{int64(i)}, renamed{City: fmt.Sprint("c", i%50), N: i}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			names := [2]string{"users", "people"}
+			for i := 0; b.Loop(); i++ {
+				if err := s.Update(func(tx keyspace.Tx) error {
+					return New[renamed](names[i%2], nil).Rename(tx, names[(i+1)%2])
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
