@@ -147,7 +147,7 @@ func findIndex(c *ucli.Context, t *indextable.Table[record]) (*indextable.Index[
 func indexCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "index",
-		Usage: "secondary indexes on a table: create, build, lookup, scan, verify, repair, drop",
+		Usage: "secondary indexes on a table: create, build, lookup, scan, list, verify, repair, rename, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey) and build it, in resumable batches; all or nothing, unless interrupted",
@@ -186,6 +186,12 @@ func indexCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
 			{
+				Name: "list", Usage: "the indexes of a table, or of every table: fields, uniqueness, covered fields, entries, and whether a build is pending (MongoDB's getIndexes)",
+				UsageText: "keyspace index list --table cities",
+				Flags:     []ucli.Flag{&ucli.StringFlag{Name: "table", Aliases: []string{"t"}, Usage: "only the table `NAME`'s indexes", DefaultText: "every table"}},
+				Action:    indexList,
+			},
+			{
 				Name: "verify", Usage: "compare an index with a recomputation from its table; exit 1 on any problem",
 				UsageText: "keyspace index verify --table cities --name by_state_name",
 				Flags:     indexFlags(),
@@ -205,6 +211,7 @@ func indexCommand() *ucli.Command {
 				Flags:     indexFlags(),
 				Action:    indexRepair,
 			},
+			renameCommandOf("index", indexFlags(), "keyspace index rename --table cities --name by_state_name by_state", renameIndex),
 			{
 				Name: "drop", Usage: "delete an index and its definition",
 				UsageText: "keyspace index drop --table cities --name by_state_name",

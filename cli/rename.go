@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -22,19 +23,27 @@ type renamer func(tx keyspace.Tx, from, to string) error
 // transaction, refusing a name that holds one already, and says so:
 // "renamed geo index quakes to eq".
 func renameCommand(what string, flag ucli.Flag, example string, rename renamer) *ucli.Command {
+	return renameCommandOf(what, []ucli.Flag{flag}, example, func(*ucli.Context) renamer { return rename })
+}
+
+// renameCommandOf is renameCommand for a structure named by several
+// flags, the last of them its name (an index: --table and --name); the
+// renamer is made from the command's flags.
+func renameCommandOf(what string, flags []ucli.Flag, example string, rename func(c *ucli.Context) renamer) *ucli.Command {
+	nameFlag := flags[len(flags)-1].Names()[0]
 	return &ucli.Command{
 		Name:      "rename",
-		Usage:     fmt.Sprintf("give a %s a new NAME, which must hold nothing yet: everything in it moves, in one transaction", what),
+		Usage:     fmt.Sprintf("give a%s %s a new NAME, which must hold nothing yet: everything in it moves, in one transaction", article(what), what),
 		UsageText: example,
 		ArgsUsage: "NAME",
-		Flags:     []ucli.Flag{flag},
+		Flags:     flags,
 		Action: func(c *ucli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("%s wants one NAME, the new one", commandName(c))
 			}
-			from, to := c.String(flag.Names()[0]), c.Args().First()
-			err := updateDB(c, func(tx keyspace.Tx) error { return rename(tx, from, to) })
-			if errors.Is(err, composite.ErrNotEmpty) {
+			from, to := c.String(nameFlag), c.Args().First()
+			err := updateDB(c, func(tx keyspace.Tx) error { return rename(c)(tx, from, to) })
+			if errors.Is(err, composite.ErrNotEmpty) || errors.Is(err, indextable.ErrDuplicateIndex) {
 				return fmt.Errorf("%s %q holds something already: drop it first, or choose another name (nothing renamed)", what, to)
 			}
 			if err != nil {
@@ -44,6 +53,15 @@ func renameCommand(what string, flag ucli.Flag, example string, rename renamer) 
 			return err
 		},
 	}
+}
+
+// article is " n" before a name that starts with a vowel ("an index"),
+// else "".
+func article(what string) string {
+	if strings.ContainsAny(what[:1], "aeio") {
+		return "n"
+	}
+	return ""
 }
 
 func renameGeoIndex(tx keyspace.Tx, from, to string) error {
@@ -115,4 +133,36 @@ func renameSeries(tx keyspace.Tx, from, to string) error {
 	}
 	_, err = s.Rename(tx, to)
 	return err
+}
+
+// renameIndex renames the index of c's --table: its entries and build
+// progress (Index.Rename), and its definition in the catalog, which is
+// keyed by the index's name and holds it.
+func renameIndex(c *ucli.Context) renamer {
+	return func(tx keyspace.Tx, from, to string) error {
+		_, ix, err := withIndex(tx, c)
+		if err != nil {
+			return err
+		}
+		table := c.String("table")
+		if _, err := tx.Get(indexKey(table, to)); err == nil {
+			return fmt.Errorf("table %s: rename index to %q: %w", table, to, composite.ErrNotEmpty)
+		}
+		if err := ix.Rename(tx, to); err != nil {
+			return err
+		}
+		d, err := loadIndexDef(tx, table, from)
+		if err != nil {
+			return err
+		}
+		d.Name = to
+		b, err := marshal(d)
+		if err != nil {
+			return err
+		}
+		if err := tx.Delete(indexKey(table, from)); err != nil {
+			return err
+		}
+		return tx.Put(indexKey(table, to), b)
+	}
 }

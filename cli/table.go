@@ -32,7 +32,7 @@ func tableFlag() ucli.Flag {
 func tableCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "table",
-		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups; del, expire, persist, sweep, repair, drop",
+		Usage: "composite keys: import rows under keys like Country:State:City:id (--ttl to expire them), scan by prefix, get by key, set fields of a row, count groups, info; del, expire, persist, sweep, repair, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "import", Usage: "import a CSV or TSV (with a header, or --columns), NDJSON, JSON or XML keyed by some of its columns; all or nothing",
@@ -93,6 +93,12 @@ func tableCommand() *ucli.Command {
 					}
 				}),
 			dropCommand("table", "record", tableFlag(), "keyspace table drop --table cities", dropTable),
+			{
+				Name: "info", Usage: "a table's key columns and their kinds, its rows (and how many expire) and its indexes (SQL's \\d)",
+				UsageText: "keyspace table info --table cities --output json",
+				Flags:     []ucli.Flag{tableFlag()},
+				Action:    tableInfoAction,
+			},
 			renameCommand("table", tableFlag(), "keyspace table rename --table cities towns", renameTable),
 		},
 	}

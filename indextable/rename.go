@@ -1,6 +1,7 @@
 package indextable
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -79,4 +80,48 @@ func (s *Series) Rename(tx keyspace.Tx, to string) (*Series, error) {
 	}
 	opts := s.opts
 	return NewSeries(to, &opts), nil
+}
+
+// Rename moves the index's entries, and its build progress when a Build
+// is pending, to the name to within the same table, in the caller's
+// transaction; the old name holds none of them after. It refuses, before
+// anything moves, an empty name, a name the table declares another index
+// under (ErrDuplicateIndex), and a name that holds entries or build
+// progress of an index the table no longer declares (composite.ErrNotEmpty).
+//
+// The declaration is the caller's, as with Drop: once the transaction has
+// committed, take ix away with Table.RemoveIndex and declare the same
+// spec under the new name with AddIndex, or writes will keep filling the
+// old name.
+func (ix *Index[R]) Rename(tx keyspace.Tx, to string) error {
+	if to == "" {
+		return ix.wrap(errors.New("rename: an index needs a name"))
+	}
+	for _, other := range ix.t.indexes {
+		if other.spec.Name == to {
+			return ix.wrap(fmt.Errorf("rename: %w: %s", ErrDuplicateIndex, to))
+		}
+	}
+	target := &Index[R]{t: ix.t, spec: IndexSpec[R]{Name: to}, sub: ix.t.entries.Sub(to)}
+	pending, err := target.BuildPending(tx)
+	if err != nil {
+		return err
+	}
+	if pending {
+		return ix.wrap(fmt.Errorf("rename to %q: %w", to, composite.ErrNotEmpty))
+	}
+	if _, err := composite.Move(tx, ix.sub, target.sub); err != nil {
+		return ix.wrap(fmt.Errorf("rename to %q: %w", to, err))
+	}
+	mark, err := tx.Get(ix.buildMark())
+	switch {
+	case errors.Is(err, keyspace.ErrNotFound):
+		return nil
+	case err != nil:
+		return ix.wrap(err)
+	}
+	if err := tx.Put(target.buildMark(), mark); err != nil {
+		return ix.wrap(err)
+	}
+	return ix.wrap(tx.Delete(ix.buildMark()))
 }

@@ -157,3 +157,127 @@ func TestRenameAgainstReads(t *testing.T) {
 		}
 	})
 }
+
+// TestIndexRename renames an index of a table that has another whose
+// name begins with it: its entries read under the new name as under the
+// old, its build progress goes with it, the neighbour is as it was, a
+// unique index declared under the new name still refuses a repeated
+// value, and a rename onto a declared name, onto stray entries or to no
+// name is refused with nothing moved.
+func TestIndexRename(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		byCity := func(name string) IndexSpec[renamed] {
+			unique := name == "by" || name == "by_town" // the one renamed
+			return IndexSpec[renamed]{Name: name, Unique: unique, Values: func(r renamed) []composite.Tuple { return []composite.Tuple{{r.City, r.N}} }}
+		}
+		open := func(names ...string) (*Table[renamed], []*Index[renamed]) {
+			tb := New[renamed]("users", nil)
+			var out []*Index[renamed]
+			for _, name := range names {
+				ix, err := tb.AddIndex(byCity(name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, ix)
+			}
+			return tb, out
+		}
+		users, ixs := open("by", "by_city")
+		at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for i := range 30 {
+				if _, err := users.Put(tx, composite.Tuple{i}, renamed{City: fmt.Sprint("c", i%3), N: i}); err != nil {
+					return err
+				}
+				if i%4 == 0 {
+					if err := users.SetExpiry(tx, composite.Tuple{i}, at.Add(24*time.Hour*365*10)); err != nil {
+						return err
+					}
+				}
+			}
+			return ixs[0].MarkUnbuilt(tx)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		entries := func(ix *Index[renamed]) (Page, bool) {
+			var page Page
+			var pending bool
+			if err := s.View(func(tx keyspace.Tx) (err error) {
+				if page, err = ix.Scan(tx, ix.All(), nil); err != nil {
+					return err
+				}
+				pending, err = ix.BuildPending(tx)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return page, pending
+		}
+		before, pendingBefore := entries(ixs[0])
+		neighbourBefore, _ := entries(ixs[1])
+		if len(before.Entries) != 30 || !pendingBefore {
+			t.Fatalf("before the rename: %d entries, pending %v; want 30 and true", len(before.Entries), pendingBefore)
+		}
+		refused := []struct {
+			to   string
+			want error
+		}{{"by_city", ErrDuplicateIndex}, {"by", ErrDuplicateIndex}, {"", nil}}
+		for _, r := range refused {
+			err := s.Update(func(tx keyspace.Tx) error { return ixs[0].Rename(tx, r.to) })
+			if err == nil || r.want != nil && !errors.Is(err, r.want) {
+				t.Errorf("rename to %q: %v, want %v", r.to, err, r.want)
+			}
+		}
+		// Build progress and an entry left by indexes the table no
+		// longer declares.
+		_, strays := open("stray")
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if err := strays[0].MarkUnbuilt(tx); err != nil {
+				return err
+			}
+			return tx.Put(composite.NewSubspace("x", "users", "i", "stray2").Pack(composite.Tuple{"z", 0, 99}), []byte{1})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range []string{"stray", "stray2"} {
+			if err := s.Update(func(tx keyspace.Tx) error { return ixs[0].Rename(tx, to) }); !errors.Is(err, composite.ErrNotEmpty) {
+				t.Errorf("rename onto %s: %v, want ErrNotEmpty", to, err)
+			}
+		}
+		if after, pending := entries(ixs[0]); !reflect.DeepEqual(after, before) || !pending {
+			t.Fatal("a refused rename moved something")
+		}
+		if err := s.Update(func(tx keyspace.Tx) error { return ixs[0].Rename(tx, "by_town") }); err != nil {
+			t.Fatal(err)
+		}
+		users.RemoveIndex(ixs[0])
+		town, err := users.AddIndex(byCity("by_town"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after, pending := entries(town); !reflect.DeepEqual(after, before) || !pending {
+			t.Errorf("under the new name: %d entries, pending %v; want the %d entries of before and pending", len(after.Entries), pending, len(before.Entries))
+		}
+		if old, pending := entries(ixs[0]); len(old.Entries) != 0 || pending {
+			t.Errorf("the old name still holds %d entries (pending %v)", len(old.Entries), pending)
+		}
+		if n, _ := entries(ixs[1]); !reflect.DeepEqual(n, neighbourBefore) {
+			t.Error("the index whose name begins with the renamed one's changed")
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			problems, err := town.Verify(tx)
+			if err == nil && len(problems) > 0 {
+				err = fmt.Errorf("%v", problems)
+			}
+			return err
+		}); err != nil {
+			t.Errorf("Verify under the new name: %v", err)
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			_, err := users.Put(tx, composite.Tuple{100}, renamed{City: "c0", N: 0})
+			return err
+		}); !errors.Is(err, ErrUnique) {
+			t.Errorf("a record repeating a value of the unique index under its new name: %v, want ErrUnique", err)
+		}
+	})
+}
