@@ -25,6 +25,22 @@ type infoIndex struct {
 	Built   bool     `json:"built"`
 }
 
+// markUnbuilt leaves the index of table in the file at db with a build
+// pending, as an interrupted index create leaves it.
+func markUnbuilt(t *testing.T, db, table, index string) {
+	t.Helper()
+	s, err := keyspace.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Update(func(tx keyspace.Tx) error {
+		return tx.Put(composite.NewSubspace("x", table, "b").Pack(composite.Tuple{index}), []byte{})
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestIndexListAndTableInfo checks index list and table info against
 // what the test wrote: the rows it imported (and those it imported with
 // a TTL), the key columns and kinds it asked for, and each index's
@@ -134,17 +150,7 @@ func TestIndexListAndTableInfo(t *testing.T) {
 		t.Errorf("table info: %+v", info)
 	}
 
-	// A build left pending (as an interrupted create leaves it).
-	s, err := keyspace.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Update(func(tx keyspace.Tx) error {
-		return tx.Put(composite.NewSubspace("x", "cities", "b").Pack(composite.Tuple{"by_mayor"}), []byte{})
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	markUnbuilt(t, db, "cities", "by_mayor")
 	byMayor.Built = false
 	if got, want := sortIndexes(list("--table", "cities")), sortIndexes([]infoIndex{byPop, byMayor, byTag}); !reflect.DeepEqual(got, want) {
 		t.Errorf("index list with a build pending:\n got %+v\nwant %+v", got, want)
@@ -237,16 +243,7 @@ func TestIndexRename(t *testing.T) {
 		t.Fatal("a refused rename changed the indexes")
 	}
 	// A build pending on the renamed index goes with it.
-	s, err := keyspace.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Update(func(tx keyspace.Tx) error {
-		return tx.Put(composite.NewSubspace("x", "people", "b").Pack(composite.Tuple{"by"}), []byte{})
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	markUnbuilt(t, db, "people", "by")
 	if out := runOK(t, "", "--db", db, "index", "rename", "--table", "people", "--name", "by", "by_city"); out != "renamed index by to by_city\n" {
 		t.Errorf("rename said %q", out)
 	}

@@ -10,9 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
 )
 
 // TestTableSetAgainstModel: random table sets (new rows, changed and
@@ -208,16 +205,7 @@ func TestIndexCreateBuildsOrChangesNothing(t *testing.T) {
 		t.Errorf("a write after the failed create: %s", stderr)
 	}
 	// An unfinished build: the mark a create leaves until its build ends.
-	s, err := keyspace.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Update(func(tx keyspace.Tx) error {
-		return tx.Put(composite.NewSubspace("x", "t", "b").Pack(composite.Tuple{"bc"}), []byte{})
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	markUnbuilt(t, db, "t", "bc")
 	if _, stderr, code := lookup("bc", "Oslo"); code != 1 || !strings.Contains(stderr, "index bc on table t is not fully built: keyspace index build --table t --name bc finishes it") {
 		t.Errorf("lookup of an unbuilt index: exit %d, %q", code, stderr)
 	}
