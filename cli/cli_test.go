@@ -1018,6 +1018,8 @@ func TestBashCompletesNames(t *testing.T) {
 	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "quarry", rows)
 	runOK(t, "", "--db", db, "-q", "geo", "import", "--index", "cities", rows)
 	runOK(t, "", "--db", db, "-q", "table", "import", "--table", "towns", "--key-cols", "id", rows)
+	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "towns", "--name", "by_lat", "--fields", "lat")
+	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "towns", "--name", "by_lon", "--fields", "lon")
 	script, zshScript := runOK(t, "", "completion", "bash"), runOK(t, "", "completion", "zsh")
 	for _, tc := range []struct {
 		words string // the command line up to the cursor, its last word the one completed
@@ -1029,12 +1031,14 @@ func TestBashCompletesNames(t *testing.T) {
 		{"fence containing --fences z", ""},
 		{"geo near --index quakes --radius ", ""},
 		{"geo near --index quakes --rad", "--radius"},
+		{"index lookup --table towns --name by_l", "by_lat by_lon"},
 	} {
 		if zsh, err := exec.LookPath("zsh"); err == nil {
 			// zsh's _describe filters by the word typed; here it prints
 			// what it was offered, and compdef needs no compinit.
 			offered := map[string]string{"geo near --index qu": "cities quakes quarry", "geo near -i c": "cities quakes quarry",
-				"table scan --table ": "towns", "fence containing --fences z": "", "geo near --index quakes --radius ": "", "geo near --index quakes --rad": "--radius"}[tc.words]
+				"table scan --table ": "towns", "fence containing --fences z": "", "geo near --index quakes --radius ": "", "geo near --index quakes --rad": "--radius",
+				"index lookup --table towns --name by_l": "by_lat by_lon"}[tc.words]
 			words := append([]string{binary, "--db", db}, strings.Fields(tc.words)...)
 			if strings.HasSuffix(tc.words, " ") {
 				words = append(words, "")

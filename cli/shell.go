@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/mattn/go-shellwords"
 	"github.com/peterh/liner"
 	ucli "github.com/urfave/cli/v2"
@@ -287,9 +288,10 @@ func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line strin
 // complete is the shell's Tab completion of the last word of line: the
 // commands under the ones before it, or, after a command with no
 // subcommands, its flags, and after a flag that names a structure
-// (--index, --table, --fences, --log, --series) the names names gives
-// for it (nil for none).
-func complete(commands []*ucli.Command, line string, names func(flag string) []string) []string {
+// (--index, --table, --fences, --log, --series; an index command's
+// --name) the names names gives for it after the line's words (nil for
+// none).
+func complete(commands []*ucli.Command, line string, names func(flag string, words []string) []string) []string {
 	words := strings.Fields(line)
 	last := ""
 	if len(words) > 0 && !strings.HasSuffix(line, " ") {
@@ -313,7 +315,7 @@ func complete(commands []*ucli.Command, line string, names func(flag string) []s
 	switch flag := valueOf(leaf, words); {
 	case flag != "" && len(commands) == 0: // a flag's value: a name the file holds, or nothing to offer
 		if names != nil && namedBy[flag] != nil {
-			offered = names(flag)
+			offered = names(flag, words)
 		}
 	case strings.HasPrefix(last, "-") || len(commands) == 0:
 		if leaf != nil {
@@ -359,18 +361,48 @@ func valueOf(leaf *ucli.Command, words []string) string {
 	return ""
 }
 
-// namedBy lists the names a flag's value may be, from the file: a geo
-// index's, a table's, a fence set's, a log's or a series'.
-var namedBy = map[string]func(keyspace.Tx) ([]string, error){
-	"index": geoIndexNames, "table": tableNames, "fences": fenceSetNames, "log": logNames, "series": seriesNames,
+// namedBy lists the names a flag's value may be, from the file, given
+// the words of the command line before it: a geo index's, a table's, a
+// fence set's, a log's or a series'; after --name, which only the index
+// commands take, the indexes of the line's --table.
+var namedBy = map[string]func(tx keyspace.Tx, words []string) ([]string, error){
+	"index": anyLine(geoIndexNames), "table": anyLine(tableNames), "fences": anyLine(fenceSetNames),
+	"log": anyLine(logNames), "series": anyLine(seriesNames), "name": tableIndexNames,
+}
+
+// anyLine is a namedBy lister whose names do not depend on the line.
+func anyLine(list func(keyspace.Tx) ([]string, error)) func(keyspace.Tx, []string) ([]string, error) {
+	return func(tx keyspace.Tx, _ []string) ([]string, error) { return list(tx) }
+}
+
+// tableIndexNames lists the indexes of the table the words' --table (or
+// -t) names, none when they name none.
+func tableIndexNames(tx keyspace.Tx, words []string) ([]string, error) {
+	table := ""
+	for i, w := range words {
+		flag, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		if !strings.HasPrefix(w, "-") || flag != "table" && flag != "t" {
+			continue
+		}
+		switch {
+		case hasValue:
+			table = value
+		case i+1 < len(words):
+			table = words[i+1]
+		}
+	}
+	if table == "" {
+		return nil, nil
+	}
+	return namesUnder(tx, composite.NewSubspace("meta", "index", table))
 }
 
 // fileNames returns complete's names: those the file at path holds for
-// the flag, read at once or not at all (the file missing, damaged, or
+// the flag after words, read at once or not at all (the file missing, damaged, or
 // locked by a writer, as the prompt's own begin … commit holds it),
 // since Tab must not wait.
-func fileNames(path string) func(flag string) []string {
-	return func(flag string) []string {
+func fileNames(path string) func(flag string, words []string) []string {
+	return func(flag string, words []string) []string {
 		s, err := keyspace.Open(path, &keyspace.Options{ReadOnly: true, Timeout: -1})
 		if err != nil {
 			return nil
@@ -378,7 +410,7 @@ func fileNames(path string) func(flag string) []string {
 		defer s.Close()
 		var names []string
 		s.View(func(tx keyspace.Tx) error {
-			names, _ = namedBy[flag](tx)
+			names, _ = namedBy[flag](tx, words)
 			return nil
 		})
 		return names
@@ -401,7 +433,7 @@ func completeWords(cmd *ucli.Command) ucli.BashCompleteFunc {
 		if len(args) >= 2 {
 			switch flag := valueOf(cmd, args[len(args)-2:len(args)-1]); {
 			case namedBy[flag] != nil:
-				for _, name := range fileNames(common(c, "db"))(flag) {
+				for _, name := range fileNames(common(c, "db"))(flag, args[:len(args)-1]) {
 					fmt.Fprintln(c.App.Writer, name)
 				}
 				return

@@ -16,7 +16,10 @@ import (
 // given for it.
 func TestComplete(t *testing.T) {
 	commands := newApp(nil, nil, nil).Commands
-	names := func(flag string) []string {
+	names := func(flag string, words []string) []string {
+		if flag == "name" && slices.Contains(words, "cities") { // the indexes of --table cities
+			return []string{"by_state", "by_name"}
+		}
 		return map[string][]string{"index": {"quakes", "cities"}, "table": {"cities"}, "fences": {"zones"}}[flag]
 	}
 	for _, c := range []struct {
@@ -40,7 +43,9 @@ func TestComplete(t *testing.T) {
 		{"fence containing --index q", []string{"fence containing --index quakes "}},
 		{"log latest --log ", nil},   // none given
 		{"geo near --scope ", nil},   // not a name the file lists
-		{"index scan --name c", nil}, // an index of a table: not listed
+		{"index scan --name c", nil}, // no table: no index to offer
+		{"index scan --table cities --name by_s", []string{"index scan --table cities --name by_state "}},
+		{"index lookup -t cities --name ", []string{"index lookup -t cities --name by_name ", "index lookup -t cities --name by_state "}},
 		{"geo near --index quakes --r", []string{"geo near --index quakes --radius "}},
 		{"geo near --desc --ra", []string{"geo near --desc --radius "}},
 	} {
@@ -71,6 +76,10 @@ func TestCompleteFromFile(t *testing.T) {
 		{"geo", "import", "--index", "quakes", rows},
 		{"geo", "import", "--index", "cities", rows},
 		{"table", "import", "--table", "towns", "--key-cols", "id", rows},
+		{"table", "import", "--table", "towns2", "--key-cols", "id", rows},
+		{"index", "create", "--table", "towns", "--name", "by_lat", "--fields", "lat"},
+		{"index", "create", "--table", "towns", "--name", "by_lon", "--fields", "lon"},
+		{"index", "create", "--table", "towns2", "--name", "other", "--fields", "lat"},
 		{"fence", "put", "--fences", "zones", "--lat", "1", "--lon", "2", "--radius", "1km", "z"},
 		{"log", "append", "--log", "inbox", "--parent", "ann", "hi"},
 		{"series", "add", "--series", "temps", "--sensor", "s1", "21.5"},
@@ -82,13 +91,28 @@ func TestCompleteFromFile(t *testing.T) {
 	}
 	names := fileNames(db)
 	for flag, want := range map[string][]string{
-		"index": {"cities", "quakes"}, "table": {"towns"}, "fences": {"zones"}, "log": {"inbox"}, "series": {"temps"},
+		"index": {"cities", "quakes"}, "table": {"towns", "towns2"}, "fences": {"zones"}, "log": {"inbox"}, "series": {"temps"},
 	} {
-		if got := names(flag); !slices.Equal(got, want) {
+		if got := names(flag, []string{"geo", "near"}); !slices.Equal(got, want) {
 			t.Errorf("names(%q) = %q, want %q", flag, got, want)
 		}
 	}
-	if got := fileNames(filepath.Join(dir, "missing.db"))("index"); got != nil {
+	// An index's --name: the indexes of the line's --table.
+	for _, c := range []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"index", "lookup", "--table", "towns", "--name"}, []string{"by_lat", "by_lon"}},
+		{[]string{"index", "scan", "--name", "x", "-t", "towns2", "--name"}, []string{"other"}},
+		{[]string{"index", "scan", "--table=towns", "--name"}, []string{"by_lat", "by_lon"}},
+		{[]string{"index", "scan", "--name"}, nil},
+		{[]string{"index", "scan", "--table", "town", "--name"}, nil},
+	} {
+		if got := names("name", c.words); !slices.Equal(got, c.want) {
+			t.Errorf("names(name) after %q = %q, want %q", c.words, got, c.want)
+		}
+	}
+	if got := fileNames(filepath.Join(dir, "missing.db"))("index", nil); got != nil {
 		t.Errorf("a missing file offered %q", got)
 	}
 	writer, err := keyspace.Open(db, nil)
@@ -96,7 +120,7 @@ func TestCompleteFromFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer writer.Close()
-	if got := names("index"); got != nil {
+	if got := names("index", nil); got != nil {
 		t.Errorf("a file a writer holds offered %q", got)
 	}
 }
