@@ -207,3 +207,40 @@ func ExampleTable_SetExpiry() {
 	// deleted: 1
 	// ann → t3
 }
+
+// An index renamed in a transaction, then declared under its new name:
+// its entries answer there as they did under the old one.
+func ExampleIndex_Rename() {
+	store := keyspace.NewMemory()
+	orders := indextable.New[Order]("orders", nil)
+	spec := indextable.IndexSpec[Order]{
+		Name:   "by_status",
+		Values: func(o Order) []composite.Tuple { return []composite.Tuple{{o.Status}} },
+	}
+	byStatus, _ := orders.AddIndex(spec)
+	store.Update(func(tx keyspace.Tx) error {
+		for id, o := range []Order{{"open", 100}, {"completed", 200}, {"open", 300}} {
+			if _, err := orders.Put(tx, composite.Tuple{id}, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := store.Update(func(tx keyspace.Tx) error { return byStatus.Rename(tx, "status") }); err != nil {
+		fmt.Println(err)
+		return
+	}
+	orders.RemoveIndex(byStatus)
+	spec.Name = "status"
+	status, _ := orders.AddIndex(spec)
+	store.View(func(tx keyspace.Tx) error {
+		page, _ := status.Scan(tx, status.Equal("open"), nil)
+		for _, e := range page.Entries {
+			fmt.Println(status.Name(), e.Value[0], "order", e.Key[0])
+		}
+		return nil
+	})
+	// Output:
+	// status open order 0
+	// status open order 2
+}
