@@ -63,6 +63,7 @@ var commandLines = []string{
 	"geo rename --index p $id", "fence rename --fences z $id", "log rename --log inbox $id",
 	"table rename --table t $id", "rel rename --rel likes $id", "series rename --series temps $id",
 	"index rename --table t --name by_city $id", "index list", "index list --table $id", "table info --table t",
+	"index create --table t --name $id --fields $fields --where $path", "index create --table t --name $id --fields $fields --where-in $in --unique",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,12 +18,41 @@ import (
 // indexDef is an index the command line created, kept in the catalog at
 // ("meta", "index", table, name): record fields (dotted paths; a leading
 // "-" makes the component descending; an array field makes the index
-// multikey), uniqueness and covered fields.
+// multikey), uniqueness, covered fields and the conditions of a partial
+// index.
 type indexDef struct {
 	Name   string   `json:"name"`
 	Fields []string `json:"fields"`
 	Unique bool     `json:"unique,omitempty"`
 	Cover  []string `json:"cover,omitempty"`
+	// Where and WhereIn make the index partial: only the records whose
+	// fields meet every condition, written as a query's --where and
+	// --where-in take them, have entries (MongoDB's partial indexes, the
+	// Record Layer's filtered ones). A unique partial index refuses a
+	// repeated value among those records only.
+	Where   []string `json:"where,omitempty"`
+	WhereIn []string `json:"where_in,omitempty"`
+
+	keep func(map[string]any) bool // the conditions' test; nil for none
+}
+
+// parseConditions reads d's conditions into d.keep; bad ones are an error
+// (a usage error, from parseConditions).
+func (d *indexDef) parseConditions() error {
+	conds, err := parseConditions(d.Where, d.WhereIn)
+	d.keep = recordFilter(conds)
+	return err
+}
+
+// conditions are d's conditions as text, "-" for none: status=open and
+// city in Oslo,Lima.
+func (d indexDef) conditions() string {
+	texts := slices.Clone(d.Where)
+	for _, w := range d.WhereIn {
+		field, values, _ := strings.Cut(w, "=")
+		texts = append(texts, field+" in "+values)
+	}
+	return orDash(strings.Join(texts, " and "))
 }
 
 func indexKey(table, name string) []byte { return composite.Tuple{"meta", "index", table, name}.Pack() }
@@ -34,6 +64,9 @@ func loadIndexSpecs(tx keyspace.Tx, table string) ([]indexDef, error) {
 		var d indexDef
 		if err := json.Unmarshal(v, &d); err != nil {
 			return nil, fmt.Errorf("table %s: corrupt index definition: %w", table, err)
+		}
+		if err := d.parseConditions(); err != nil {
+			return nil, fmt.Errorf("table %s: corrupt index definition of %s: %w", table, d.Name, err)
 		}
 		out = append(out, d)
 	}
@@ -81,6 +114,9 @@ func typed(v any) (any, bool) {
 func (d indexDef) indexSpec() indextable.IndexSpec[record] {
 	spec := indextable.IndexSpec[record]{Name: d.Name, Unique: d.Unique}
 	spec.Values = func(r record) []composite.Tuple {
+		if d.keep != nil && !d.keep(r) {
+			return nil // left out of a partial index
+		}
 		out := []composite.Tuple{{}}
 		for _, f := range d.Fields {
 			desc := strings.HasPrefix(f, "-")
@@ -150,12 +186,14 @@ func indexCommand() *ucli.Command {
 		Usage: "secondary indexes on a table: create, build, lookup, scan, list, verify, repair, rename, drop",
 		Subcommands: []*ucli.Command{
 			{
-				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey) and build it, in resumable batches; all or nothing, unless interrupted",
+				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey; --where for a partial index) and build it, in resumable batches; all or nothing, unless interrupted",
 				UsageText: "keyspace index create --table cities --name by_state_name --fields state_code,-name --cover name",
 				Flags: indexFlags(
 					&ucli.StringFlag{Name: "fields", Required: true, Usage: "`FIELDS`, comma-separated, most significant first: -name for descending; a field named as given, else a dotted path through objects (address.city); an array field gives an entry per element"},
 					&ucli.BoolFlag{Name: "unique", Usage: "refuse two records with one value"},
 					&ucli.StringFlag{Name: "cover", Usage: "`FIELDS` to copy into the index entries"},
+					&ucli.StringSliceFlag{Name: "where", Usage: "a partial index: only the records whose `FIELD<OP>VALUE` holds have entries, and lookups find those only (status=open, qty>=5, as a query's --where; repeat it: all must hold), as MongoDB's partialFilterExpression"},
+					&ucli.StringSliceFlag{Name: "where-in", Usage: "a partial index of the records whose FIELD is one of `FIELD=VALUE,VALUE…` (status=open,held, as a query's --where-in)"},
 					batchFlag()),
 				Action: indexCreate,
 			},
@@ -186,7 +224,7 @@ func indexCommand() *ucli.Command {
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
 			{
-				Name: "list", Usage: "the indexes of a table, or of every table: fields, uniqueness, covered fields, entries, and whether a build is pending (MongoDB's getIndexes)",
+				Name: "list", Usage: "the indexes of a table, or of every table: fields, uniqueness, covered fields, a partial index's conditions, entries, and whether a build is pending (MongoDB's getIndexes)",
 				UsageText: "keyspace index list --table cities",
 				Flags:     []ucli.Flag{&ucli.StringFlag{Name: "table", Aliases: []string{"t"}, Usage: "only the table `NAME`'s indexes", DefaultText: "every table"}},
 				Action:    indexList,
@@ -243,9 +281,13 @@ func batchFlag() ucli.Flag {
 // half made and refusing writes; one that is interrupted stays, for
 // index build to finish.
 func indexCreate(c *ucli.Context) error {
-	d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique")}
+	d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique"),
+		Where: c.StringSlice("where"), WhereIn: c.StringSlice("where-in")}
 	if cv := c.String("cover"); cv != "" {
 		d.Cover = strings.Split(cv, ",")
+	}
+	if err := d.parseConditions(); err != nil {
+		return err
 	}
 	for _, list := range []struct {
 		flag  string
@@ -304,7 +346,7 @@ func indexCreate(c *ucli.Context) error {
 		}
 		return fmt.Errorf("index %s not created: %w", d.Name, err)
 	}
-	reportBuilt(c, "created", ix, n, entries, total)
+	reportBuilt(c, "created", ix, n, entries, total, d)
 	return nil
 }
 
@@ -317,15 +359,18 @@ func indexBuild(c *ucli.Context) error {
 	}
 	defer s.Close()
 	var ix *indextable.Index[record]
+	var def indexDef
 	var total int
 	err = s.ViewContext(c.Context, func(tx keyspace.Tx) error {
 		t, x, err := withIndex(tx, c)
-		ix = x
-		if err == nil {
-			for range tx.Scan(t.Range()) {
-				total++
-			}
+		if err != nil {
+			return err
 		}
+		ix = x
+		if def, err = loadIndexDef(tx, c.String("table"), ix.Name()); err != nil {
+			return err
+		}
+		total, err = countKeys(tx, t.Range())
 		return err
 	})
 	if err != nil {
@@ -335,7 +380,7 @@ func indexBuild(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	reportBuilt(c, "built", ix, n, entries, total)
+	reportBuilt(c, "built", ix, n, entries, total, def)
 	return nil
 }
 
@@ -360,11 +405,14 @@ func fillIndex(c *ucli.Context, s keyspace.Store, ix *indextable.Index[record], 
 	return records, entries, err
 }
 
-// reportBuilt says what a create or build did.
-func reportBuilt(c *ucli.Context, what string, ix *indextable.Index[record], records, entries, total int) {
+// reportBuilt says what a create or build of the index defined by d did.
+func reportBuilt(c *ucli.Context, what string, ix *indextable.Index[record], records, entries, total int, d indexDef) {
 	fmt.Fprintf(c.App.ErrWriter, "%s index %s over %s: %s", what, ix.Name(), count(records, "record"), count(entries, "entry"))
-	if entries == 0 && total > 0 {
-		// Most likely a field name that no record has.
+	switch {
+	case entries > 0 || total == 0:
+	case d.keep != nil:
+		fmt.Fprintf(c.App.ErrWriter, "; no record both meets %s and has a value for the index's fields (check their names)", d.conditions())
+	default: // most likely a field name that no record has
 		fmt.Fprint(c.App.ErrWriter, "; no record has a value for the index's fields (check their names)")
 	}
 	fmt.Fprintln(c.App.ErrWriter)
@@ -451,6 +499,9 @@ func loadIndexDef(tx keyspace.Tx, table, name string) (indexDef, error) {
 	}
 	if err := json.Unmarshal(b, &d); err != nil {
 		return d, fmt.Errorf("table %s: corrupt index definition: %w", table, err)
+	}
+	if err := d.parseConditions(); err != nil {
+		return d, fmt.Errorf("table %s: corrupt index definition of %s: %w", table, name, err)
 	}
 	return d, nil
 }

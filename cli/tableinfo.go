@@ -19,6 +19,8 @@ type indexInfo struct {
 	Fields  []string `json:"fields"`
 	Unique  bool     `json:"unique"`
 	Cover   []string `json:"cover,omitempty"`
+	Where   []string `json:"where,omitempty"`    // a partial index's conditions
+	WhereIn []string `json:"where_in,omitempty"` // as index create took them
 	Entries int      `json:"entries"`
 	Built   bool     `json:"built"`
 }
@@ -59,7 +61,7 @@ func indexesOf(tx keyspace.Tx, t *indextable.Table[record]) ([]indexInfo, error)
 		if ix == nil {
 			return nil, fmt.Errorf("table %s: index %s is defined but not declared", t.Name(), d.Name)
 		}
-		info := indexInfo{Table: t.Name(), Name: d.Name, Fields: d.Fields, Unique: d.Unique, Cover: d.Cover}
+		info := indexInfo{Table: t.Name(), Name: d.Name, Fields: d.Fields, Unique: d.Unique, Cover: d.Cover, Where: d.Where, WhereIn: d.WhereIn}
 		if info.Entries, err = countKeys(tx, ix.All()); err != nil {
 			return nil, err
 		}
@@ -77,7 +79,7 @@ func indexesOf(tx keyspace.Tx, t *indextable.Table[record]) ([]indexInfo, error)
 // first column when withTable.
 func writeIndexes(c *ucli.Context, indexes []indexInfo, withTable bool) {
 	tw := newTable(c.App.Writer)
-	header := "INDEX\tFIELDS\tUNIQUE\tCOVER\tENTRIES\tSTATE"
+	header := "INDEX\tFIELDS\tUNIQUE\tCOVER\tWHERE\tENTRIES\tSTATE"
 	if withTable {
 		header = "TABLE\t" + header
 	}
@@ -93,7 +95,8 @@ func writeIndexes(c *ucli.Context, indexes []indexInfo, withTable bool) {
 		if withTable {
 			fmt.Fprintf(tw, "%s\t", ix.Table)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", ix.Name, strings.Join(ix.Fields, ","), unique, orDash(strings.Join(ix.Cover, ",")), ix.Entries, state)
+		where := indexDef{Where: ix.Where, WhereIn: ix.WhereIn}.conditions()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", ix.Name, strings.Join(ix.Fields, ","), unique, orDash(strings.Join(ix.Cover, ",")), where, ix.Entries, state)
 	}
 	tw.Flush()
 }

@@ -21,6 +21,7 @@ type infoIndex struct {
 	Fields  []string `json:"fields"`
 	Unique  bool     `json:"unique"`
 	Cover   []string `json:"cover"`
+	Where   []string `json:"where"`
 	Entries int      `json:"entries"`
 	Built   bool     `json:"built"`
 }
@@ -76,7 +77,7 @@ func TestIndexListAndTableInfo(t *testing.T) {
 		row["tags"] = ts
 		seen := map[string]bool{}
 		for _, tag := range ts {
-			if !seen[tag] {
+			if i*10 >= 500 && !seen[tag] { // by_tag indexes the rows of pop 500 and more
 				seen[tag] = true
 				tags++
 			}
@@ -99,14 +100,14 @@ func TestIndexListAndTableInfo(t *testing.T) {
 		{"table", "import", "--table", "empty_of_indexes", "--key-cols", "id", a},
 		{"index", "create", "--table", "cities", "--name", "by_pop", "--fields", "-pop", "--unique"},
 		{"index", "create", "--table", "cities", "--name", "by_mayor", "--fields", "mayor", "--cover", "pop,city"},
-		{"index", "create", "--table", "cities", "--name", "by_tag", "--fields", "tags"},
+		{"index", "create", "--table", "cities", "--name", "by_tag", "--fields", "tags", "--where", "pop>=500"},
 		{"index", "create", "--table", "towns", "--name", "by_country", "--fields", "country,pop"},
 	} {
 		runOK(t, "", slices.Concat([]string{"--db", db, "-q"}, args)...)
 	}
 	byPop := infoIndex{Table: "cities", Name: "by_pop", Fields: []string{"-pop"}, Unique: true, Entries: 60, Built: true}
 	byMayor := infoIndex{Table: "cities", Name: "by_mayor", Fields: []string{"mayor"}, Cover: []string{"pop", "city"}, Entries: withMayor, Built: true}
-	byTag := infoIndex{Table: "cities", Name: "by_tag", Fields: []string{"tags"}, Entries: tags, Built: true}
+	byTag := infoIndex{Table: "cities", Name: "by_tag", Fields: []string{"tags"}, Where: []string{"pop>=500"}, Entries: tags, Built: true}
 	byCountry := infoIndex{Table: "towns", Name: "by_country", Fields: []string{"country", "pop"}, Entries: 45, Built: true}
 	list := func(args ...string) []infoIndex {
 		var got []infoIndex
@@ -158,8 +159,10 @@ func TestIndexListAndTableInfo(t *testing.T) {
 	text := runOK(t, "", "--db", db, "table", "info", "--table", "cities")
 	for _, want := range []string{
 		"table cities: 60 rows keyed country:city:id (country string, city string, id int), 15 of them expiring\n",
-		fmt.Sprintf("by_mayor  mayor   no      pop,city  %-7d  building", withMayor),
-		"by_pop    -pop    yes     -         60       built\n",
+		"INDEX     FIELDS  UNIQUE  COVER     WHERE     ENTRIES  STATE\n",
+		fmt.Sprintf("by_mayor  mayor   no      pop,city  -         %-7d  building", withMayor),
+		"by_pop    -pop    yes     -         -         60       built\n",
+		fmt.Sprintf("by_tag    tags    no      -         pop>=500  %-7d  built\n", tags),
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("table info's text lacks %q:\n%s", want, text)

@@ -119,10 +119,17 @@ type condition struct {
 
 var conditionSyntax = regexp.MustCompile(`^([^=!<>]+)(=|!=|<=|>=|<|>)(.*)$`)
 
-// parseWhere reads the --where conditions; a bad one is a usage error.
+// parseWhere reads the --where and --where-in conditions; a bad one is a
+// usage error.
 func parseWhere(c *ucli.Context) ([]condition, error) {
+	return parseConditions(c.StringSlice("where"), c.StringSlice("where-in"))
+}
+
+// parseConditions reads conditions written as --where and --where-in
+// take them; a bad one is a usage error.
+func parseConditions(where, whereIn []string) ([]condition, error) {
 	var out []condition
-	for _, w := range c.StringSlice("where") {
+	for _, w := range where {
 		m := conditionSyntax.FindStringSubmatch(w)
 		if m == nil {
 			return nil, usagef("--where %q: write FIELD<OP>VALUE with one of = != < <= > >=, as in status=free or speed>=70", w)
@@ -137,7 +144,7 @@ func parseWhere(c *ucli.Context) ([]condition, error) {
 		}
 		out = append(out, cond)
 	}
-	for _, w := range c.StringSlice("where-in") {
+	for _, w := range whereIn {
 		field, list, ok := strings.Cut(w, "=")
 		if !ok || field == "" {
 			return nil, usagef("--where-in %q: write FIELD=VALUE,VALUE…, as in status=free,idle", w)
