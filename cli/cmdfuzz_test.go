@@ -64,6 +64,7 @@ var commandLines = []string{
 	"table rename --table t $id", "rel rename --rel likes $id", "series rename --series temps $id",
 	"index rename --table t --name by_city $id", "index list", "index list --table $id", "table info --table t",
 	"index create --table t --name $id --fields $fields --where $path", "index create --table t --name $id --fields $fields --where-in $in --unique",
+	"table scan --table t $q --where $eq --explain", "table scan --table t --where $eq --where $eq --limit $l --reverse",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
@@ -88,6 +89,7 @@ var (
 		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
 		"in":      {"status=free,busy", "speed=7,70.0", `status="free",x`, "status=", "=x", `status="x`, "x"},
 		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
+		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1"},
 		"pair":    {"1,2", "1, 2", "36.7N", "116.3W", "1S", "x,y", "91,0", "1;2", "N"},
 	}
 	extras = []string{

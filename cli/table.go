@@ -46,14 +46,16 @@ func tableCommand() *ucli.Command {
 				Action: tableImport,
 			},
 			{
-				Name: "scan", Usage: "rows whose key matches a query: 'CA:*', 'CA:San Fran*', 'US:CA:Fresno:42'",
+				Name: "scan", Usage: "rows whose key matches a query: 'CA:*', 'CA:San Fran*', 'US:CA:Fresno:42'; --where reads through an index where one serves (--explain)",
 				UsageText: "keyspace table scan --table cities 'US:CA:San*' --limit 20",
 				ArgsUsage: "[QUERY]",
 				Flags: []ucli.Flag{tableFlag(),
 					&ucli.BoolFlag{Name: "reverse", Usage: "descending key order"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
-					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field")},
+					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
+					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through an index whose every field an = condition of --where fixes to text, or the table's rows, and how many were read"},
+					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"}},
 				Action: tableScan,
 			},
 			{
@@ -347,6 +349,7 @@ func tableScan(c *ucli.Context) error {
 	keep := recordFilter(conds)
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		r := t.Range()
+		var prefix composite.Tuple // the query's leading whole columns
 		if q := c.Args().First(); q != "" && q != "*" {
 			pq, err := composite.ParseQuery(q, schema)
 			if err != nil {
@@ -356,11 +359,34 @@ func tableScan(c *ucli.Context) error {
 				return usagef("%q has %d of the table's %d key columns (%s), so it names no row; %q scans the rows under it",
 					q, len(pq.Prefix), len(schema), keyColumns(schema), underQuery(q))
 			}
-			r = pq.Range(t.Records())
+			r, prefix = pq.Range(t.Records()), pq.Prefix
 		}
-		page, err := scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep)
+		var plan scanPlan
+		if !c.Bool("no-index") {
+			if plan, err = planScan(tx, t, c.StringSlice("where"), c.StringSlice("where-in")); err != nil {
+				return err
+			}
+		}
+		var page recordPage
+		read := 0
+		if plan.ix != nil {
+			page, read, err = scanIndexPage(tx, t, plan, r, prefix, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep)
+		} else {
+			counted := keep
+			if keep != nil {
+				counted = func(r record) bool { read++; return keep(r) }
+			}
+			page, err = scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), counted)
+		}
 		if err != nil {
 			return err
+		}
+		if c.Bool("explain") {
+			what := "row"
+			if plan.ix != nil {
+				what = "entry"
+			}
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(c.Args().First()), count(read, what), count(len(page.records), "row"))
 		}
 		var out []jsonRow
 		for _, rec := range page.records {
