@@ -16,79 +16,103 @@ import (
 // an index that lists just the rows its conditions can hold for, or
 // (ix nil) through the table's own rows in the query's key range.
 //
-// An index serves when an = condition names each of its fields with a
-// value that is text and no number: its entries for that value, (value…,
-// primary key), then list the rows in key order, as the table does, so
-// the scan's order, limit and cursor are the table's. A row the
-// conditions hold for has such an entry: its field is that very text,
-// which an index keeps as text (typed). A number is left to the table's
-// rows because a record holds one in several forms (7, "7", "7.0") that
-// an index keeps apart, and true and false because a JSON record's
-// booleans are no text. A partial index serves only when its own
-// conditions are among the scan's, and an index with a build pending
-// never does. Every row read through an index is still tested against
-// every condition and the key range, so an entry of a multikey index
-// (one per element of an array, which = never holds for) or of a
+// An index serves when conditions = or --where-in name each of its
+// fields with values that are text and no number: its entries for one
+// such value, (value…, primary key), list the rows in key order, as the
+// table does, and the rows of several values (an in, or two) merge in
+// key order, so the scan's order, limit and cursor are the table's. A
+// row the conditions hold for has such an entry: its field is that very
+// text, which an index keeps as text (typed). A number is left to the
+// table's rows because a record holds one in several forms (7, "7",
+// "7.0") that an index keeps apart, and true and false because a JSON
+// record's booleans are no text. A partial index serves only when its
+// own conditions are among the scan's, and an index with a build
+// pending never does. Every row read through an index is still tested
+// against every condition and the key range, so an entry of a multikey
+// index (one per element of an array, which = never holds for) or of a
 // partial index adds no row the table's rows would not give.
 type scanPlan struct {
-	ix    *indextable.Index[record]
-	def   indexDef
-	value composite.Tuple // the index value the conditions fix
+	ix     *indextable.Index[record]
+	fields []string          // the index's fields, as defined (-name descending)
+	texts  [][]string        // the texts each field may hold, sorted
+	values []composite.Tuple // the index values they make: every combination
 }
 
-// planScan chooses how to read the rows of t that the conditions where
-// and whereIn (as --where and --where-in gave them) keep: the index of
-// most fields that serves, the first defined of those, else the table.
-func planScan(tx keyspace.Tx, t *indextable.Table[record], where, whereIn []string) (scanPlan, error) {
+// maxPlanValues is how many index values a plan reads at most; an in of
+// more is read from the table's rows.
+const maxPlanValues = 64
+
+// planScan chooses how to read the rows of t that the conditions conds
+// keep (where and whereIn as --where and --where-in gave them): the
+// index of most fields that serves, the first defined of those, else
+// the table.
+func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, where, whereIn []string) (scanPlan, error) {
 	var plan scanPlan
-	if len(where) == 0 {
+	// The texts each field may hold, by the conditions that say so: an
+	// = one, an in several; two conditions on a field, those both allow.
+	texts := map[string][]string{}
+	for _, cond := range conds {
+		var allowed []string
+		switch cond.op {
+		case "=":
+			allowed = []string{cond.value}
+		case "in":
+			allowed = slices.Clone(cond.values)
+		default:
+			continue
+		}
+		if slices.ContainsFunc(allowed, func(v string) bool { return !plainText(v) }) {
+			continue
+		}
+		slices.Sort(allowed)
+		allowed = slices.Compact(allowed)
+		if before, ok := texts[cond.field]; ok {
+			allowed = slices.DeleteFunc(allowed, func(v string) bool { return !slices.Contains(before, v) })
+		}
+		texts[cond.field] = allowed
+	}
+	if len(texts) == 0 {
 		return plan, nil
 	}
 	defs, err := loadIndexSpecs(tx, t.Name())
 	if err != nil {
 		return plan, err
 	}
-	equals := map[string]string{} // field → the text an = condition fixes it to
-	for _, w := range where {
-		m := conditionSyntax.FindStringSubmatch(w)
-		if m == nil || m[2] != "=" || !plainText(m[3]) {
-			continue
-		}
-		if other, ok := equals[m[1]]; ok && other != m[3] {
-			return plan, nil // no row has two values: the table scan says so
-		}
-		equals[m[1]] = m[3]
-	}
 	for _, d := range defs {
-		if len(d.Fields) <= len(plan.value) || !subset(d.Where, where) || !subset(d.WhereIn, whereIn) {
+		if len(d.Fields) <= len(plan.fields) || !subset(d.Where, where) || !subset(d.WhereIn, whereIn) {
 			continue
 		}
-		value := make(composite.Tuple, 0, len(d.Fields))
+		candidate := scanPlan{fields: d.Fields, values: []composite.Tuple{{}}}
 		for _, f := range d.Fields {
-			text, ok := equals[strings.TrimPrefix(f, "-")]
-			if !ok {
+			allowed, ok := texts[strings.TrimPrefix(f, "-")]
+			if !ok || len(candidate.values)*len(allowed) > maxPlanValues {
+				candidate.values = nil
 				break
 			}
-			var v any = text
-			if strings.HasPrefix(f, "-") {
-				v = composite.Desc{V: text}
+			candidate.texts = append(candidate.texts, allowed)
+			var next []composite.Tuple
+			for _, value := range candidate.values {
+				for _, text := range allowed {
+					var v any = text
+					if strings.HasPrefix(f, "-") {
+						v = composite.Desc{V: text}
+					}
+					next = append(next, slices.Concat(value, composite.Tuple{v}))
+				}
 			}
-			value = append(value, v)
-		}
-		if len(value) < len(d.Fields) {
-			continue
+			candidate.values = next
 		}
 		i := slices.IndexFunc(t.Indexes(), func(ix *indextable.Index[record]) bool { return ix.Name() == d.Name })
-		if i < 0 {
+		if candidate.values == nil || i < 0 {
 			continue
 		}
-		ix := t.Indexes()[i]
-		pending, err := ix.BuildPending(tx)
+		candidate.ix = t.Indexes()[i]
+		pending, err := candidate.ix.BuildPending(tx)
 		if err != nil {
 			return plan, err
 		}
 		if !pending {
-			plan = scanPlan{ix: ix, def: d, value: value}
+			plan = candidate
 		}
 	}
 	return plan, nil
@@ -119,11 +143,12 @@ func (p scanPlan) explain(query string) string {
 	if p.ix == nil {
 		return fmt.Sprintf("plan: the table's rows %s, each tested against --where", rowsText(query))
 	}
-	fields := make([]string, len(p.def.Fields))
-	for i, f := range p.def.Fields {
-		fields[i] = strings.TrimPrefix(f, "-") + "=" + fmt.Sprint(p.value[i])
-		if d, ok := p.value[i].(composite.Desc); ok {
-			fields[i] = strings.TrimPrefix(f, "-") + "=" + fmt.Sprint(d.V)
+	fields := make([]string, len(p.fields))
+	for i, f := range p.fields {
+		if len(p.texts[i]) == 1 {
+			fields[i] = strings.TrimPrefix(f, "-") + "=" + p.texts[i][0]
+		} else {
+			fields[i] = strings.TrimPrefix(f, "-") + " in " + strings.Join(p.texts[i], ",")
 		}
 	}
 	return fmt.Sprintf("plan: index %s's entries for %s %s, in key order, each row tested against --where", p.ix.Name(), strings.Join(fields, ", "), rowsText(query))
@@ -139,8 +164,10 @@ func rowsText(query string) string {
 // scanIndexPage is scanPage through the plan's index: the rows in r
 // (the table range of the scan's key query, whose leading whole columns
 // prefix narrows the entries read) that keep keeps, a page of limit (0:
-// all) after cursor, a cursor of r's. It returns the page and how many
-// entries it read.
+// all) after cursor, a cursor of r's. Each of the plan's values is read
+// for up to limit+1 rows, which are merged in key order: the page's
+// rows and the one after it are among them. It returns the page and how
+// many entries it read.
 func scanIndexPage(tx keyspace.Tx, t *indextable.Table[record], p scanPlan, r keyspace.Range, prefix composite.Tuple, reverse bool, limit int, cursor string, keep func(record) bool) (recordPage, int, error) {
 	if limit < 0 {
 		return recordPage{}, 0, usagef("--limit %d: must be positive", limit)
@@ -150,53 +177,74 @@ func scanIndexPage(tx keyspace.Tx, t *indextable.Table[record], p scanPlan, r ke
 	if err != nil {
 		return recordPage{}, 0, usageError{err}
 	}
-	entries := p.ix.Equal(slices.Concat(p.value, prefix)...)
-	if cursor != "" { // on after the row the last page ended at
+	var after composite.Tuple // the primary key the last page ended at
+	if cursor != "" {
 		last := rr.End
 		if !reverse {
 			last = rr.Start[:len(rr.Start)-1] // Resume's last key and a zero byte
 		}
-		pk, err := t.Records().Unpack(last)
-		if err != nil {
+		if after, err = t.Records().Unpack(last); err != nil {
 			return recordPage{}, 0, usageError{fmt.Errorf("%w: %v", keyspace.ErrBadCursor, err)}
 		}
-		at := p.ix.Equal(slices.Concat(p.value, pk)...)
-		if reverse {
-			entries.End = at.Start
-		} else {
-			entries.Start = at.End
-		}
 	}
-	var page recordPage
+	type row struct {
+		key []byte // the record's key in the table, by which rows merge
+		rec indextable.Record[record]
+	}
+	var rows []row
 	read := 0
-	var kept []indextable.Record[record]
-	var keepErr error
-	opts := &indextable.ListOptions{Reverse: reverse, Keep: func(e indextable.Entry) bool {
-		read++
-		recs, err := p.ix.Records(tx, []indextable.Entry{e})
-		if err != nil && keepErr == nil {
-			keepErr = err
+	for _, value := range p.values {
+		entries := p.ix.Equal(slices.Concat(value, prefix)...)
+		if after != nil {
+			at := p.ix.Equal(slices.Concat(value, after)...)
+			if reverse {
+				entries.End = at.Start
+			} else {
+				entries.Start = at.End
+			}
 		}
-		if err != nil || len(recs) != 1 || !inRange(r, slices.Concat(t.Records().Bytes(), recs[0].Key.Pack())) || keep != nil && !keep(recs[0].Value) {
-			return false
+		var keepErr error
+		opts := &indextable.ListOptions{Reverse: reverse, Keep: func(e indextable.Entry) bool {
+			read++
+			recs, err := p.ix.Records(tx, []indextable.Entry{e})
+			if err != nil && keepErr == nil {
+				keepErr = err
+			}
+			if err != nil || len(recs) != 1 {
+				return false
+			}
+			key := slices.Concat(t.Records().Bytes(), recs[0].Key.Pack())
+			if !inRange(r, key) || keep != nil && !keep(recs[0].Value) {
+				return false
+			}
+			rows = append(rows, row{key, recs[0]})
+			return true
+		}}
+		if limit > 0 {
+			opts.Limit = limit + 1 // one more says whether a next page starts
 		}
-		kept = append(kept, recs[0])
-		return true
-	}}
-	if limit > 0 {
-		opts.Limit = limit + 1 // one more says whether a next page starts
+		if _, err := p.ix.Scan(tx, entries, opts); err != nil {
+			return recordPage{}, read, err
+		}
+		if keepErr != nil {
+			return recordPage{}, read, keepErr
+		}
 	}
-	if _, err := p.ix.Scan(tx, entries, opts); err != nil {
-		return recordPage{}, read, err
+	slices.SortFunc(rows, func(a, b row) int {
+		if reverse {
+			return bytes.Compare(b.key, a.key)
+		}
+		return bytes.Compare(a.key, b.key)
+	})
+	rows = slices.CompactFunc(rows, func(a, b row) bool { return bytes.Equal(a.key, b.key) })
+	var page recordPage
+	if limit > 0 && len(rows) > limit {
+		rows = rows[:limit]
+		page.next = r.Cursor(rows[limit-1].key)
 	}
-	if keepErr != nil {
-		return recordPage{}, read, keepErr
+	for _, row := range rows {
+		page.records = append(page.records, row.rec)
 	}
-	if limit > 0 && len(kept) > limit {
-		kept = kept[:limit]
-		page.next = r.Cursor(slices.Concat(t.Records().Bytes(), kept[limit-1].Key.Pack()))
-	}
-	page.records = kept
 	return page, read, nil
 }
 

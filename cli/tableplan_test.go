@@ -12,7 +12,8 @@ import (
 
 // TestScanPlanAgainstTableRows: table scan --where through an index (the
 // plan --explain names) against the same scan reading the table's rows
-// (--no-index), over records whose fields are text, numbers in several
+// (--no-index), with = and --where-in conditions (the rows of several
+// index values merged), over records whose fields are text, numbers in several
 // forms, booleans, arrays (a multikey index), objects and missing, with
 // compound, descending, partial and pending indexes, key queries, both
 // directions and pages whose cursors pass between the two plans: every
@@ -86,13 +87,25 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 				args = append(args, "--where", f+"="+texts[r.IntN(len(texts))])
 			}
 		}
-		switch r.IntN(6) {
+		switch r.IntN(7) {
 		case 0:
 			args = append(args, "--where", fmt.Sprintf("qty>=%d", r.IntN(10)))
 		case 1:
 			args = append(args, "--where-in", "qty=1,2,3")
 		case 2:
 			args = append(args, "--where", "status=open") // a repeated condition, or one a partial index needs
+		case 3, 4: // values that merge, or (a number, true) that send the scan to the table
+			for _, f := range []string{"status", "city", "kind"} {
+				if r.IntN(2) == 0 {
+					in := []string{texts[r.IntN(len(texts))], texts[r.IntN(len(texts))], texts[r.IntN(len(texts))]}
+					args = append(args, "--where-in", f+"="+strings.Join(in[:1+r.IntN(3)], ","))
+				}
+			}
+		case 5: // only values that merge, each held by many rows
+			args = []string{"--where-in", "status=open,done,a b"}
+			if r.IntN(2) == 0 {
+				args = append(args, "--where-in", "city=open,,done")
+			}
 		}
 		if query := []string{"", "", "US:*", "FR:*", "NO:4", "*"}[r.IntN(6)]; query != "" {
 			args = append(args, query)
@@ -131,6 +144,9 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{[]string{"--where", "status=7"}, "plan: the table's rows"},
 		{[]string{"--where", "status=true"}, "plan: the table's rows"},
 		{[]string{"--where", "status=open", "--where", "status=done"}, "plan: the table's rows"},
+		{[]string{"--where-in", "status=open,done", "--where-in", "city=x,a b"}, "plan: index status_city's entries for status in done,open, city in a b,x (all of them)"},
+		{[]string{"--where-in", "status=open,done,x", "--where", "status=x"}, "plan: index status's entries for status=x"},
+		{[]string{"--where-in", "status=open,7"}, "plan: the table's rows"},
 	} {
 		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "scan", "--table", "o", "--explain"}, c.args)...)
 		if code != 0 || !strings.HasPrefix(stderr, c.want) {
