@@ -73,11 +73,14 @@ func tableCommand() *ucli.Command {
 				Action:    tableCount,
 			},
 			{
-				Name: "del", Usage: "delete rows by their whole key, with their index entries; all or none",
-				UsageText: "keyspace table del --table cities 'US:CA:Fresno:42' 'US:CA:Fresno:43'",
+				Name: "del", Usage: "delete rows by their whole key, or every row --where holds for, with their index entries; all or none",
+				UsageText: "keyspace table del --table cities 'US:CA:Fresno:42' 'US:CA:Fresno:43'\n" +
+					"keyspace table del --table orders --where status=cancelled --where 'qty<1'",
 				ArgsUsage: "KEY...",
-				Flags:     []ucli.Flag{tableFlag()},
-				Action:    tableDelete,
+				Flags: []ucli.Flag{tableFlag(),
+					&ucli.StringSliceFlag{Name: "where", Usage: "instead of KEYs, every row whose `FIELD<OP>VALUE` holds (status=cancelled, qty<1; repeat it: all must hold), found as table scan --where finds them, through an index where one serves (MongoDB's deleteMany)"},
+					&ucli.StringSliceFlag{Name: "where-in", Usage: "instead of KEYs, every row whose FIELD is one of `FIELD=VALUE,VALUE…` (with every --where)"}},
+				Action: tableDelete,
 			},
 			tableSetCommand(),
 			tableExpiry().expire(),
@@ -471,9 +474,58 @@ func tableCount(c *ucli.Context) error {
 // tableDelete deletes the rows named by their whole keys, and their index
 // entries, in one transaction: a key with no row deletes none of them.
 func tableDelete(c *ucli.Context) error {
+	if c.IsSet("where") || c.IsSet("where-in") {
+		return tableDeleteWhere(c)
+	}
 	return eachRow(c, "deleted", func(t *indextable.Table[record], tx keyspace.Tx, key composite.Tuple) error {
 		return t.Delete(tx, key)
 	})
+}
+
+// tableDeleteWhere is table del --where (MongoDB's deleteMany, SQL's
+// DELETE … WHERE): the rows the conditions hold for, found as table scan
+// finds them (through an index where one serves), deleted with their
+// index entries in one transaction. It says how many on stderr, as geo
+// del --match does.
+func tableDeleteWhere(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("table del takes KEYs or --where, not both")
+	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	deleted := 0
+	err = updateDB(c, func(tx keyspace.Tx) error {
+		t, _, err := openTable(tx, c.String("table"))
+		if err != nil {
+			return err
+		}
+		plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"))
+		if err != nil {
+			return err
+		}
+		var page recordPage
+		if plan.ix != nil {
+			page, _, err = scanIndexPage(tx, t, plan, t.Range(), nil, false, 0, "", recordFilter(conds))
+		} else {
+			page, err = scanPage(tx, t, t.Range(), false, 0, "", recordFilter(conds))
+		}
+		if err != nil {
+			return err
+		}
+		for _, rec := range page.records {
+			if err := t.Delete(tx, rec.Key); err != nil {
+				return err
+			}
+		}
+		deleted = len(page.records)
+		return nil
+	})
+	if err == nil {
+		fmt.Fprintf(c.App.ErrWriter, "deleted %s where %s\n", count(deleted, "row"), indexDef{Where: c.StringSlice("where"), WhereIn: c.StringSlice("where-in")}.conditions())
+	}
+	return err
 }
 
 // eachRow runs fn on each row the arguments name by whole key, in one

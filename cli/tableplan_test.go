@@ -18,7 +18,7 @@ import (
 // compound, descending, partial and pending indexes, key queries, both
 // directions and pages whose cursors pass between the two plans: every
 // scan keeps the same rows in the same order, and many went through an
-// index.
+// index. table del --where then deletes just the rows the scan lists.
 func TestScanPlanAgainstTableRows(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "plan.db")
 	r := rand.New(rand.NewPCG(11, 12))
@@ -79,8 +79,7 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 			}
 		}
 	}
-	viaIndex := 0
-	for q := range 150 {
+	conditions := func() []string {
 		var args []string
 		for _, f := range []string{"status", "city", "kind"} {
 			if r.IntN(3) > 0 {
@@ -107,6 +106,11 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 				args = append(args, "--where-in", "city=open,,done")
 			}
 		}
+		return args
+	}
+	viaIndex := 0
+	for q := range 150 {
+		args := conditions()
 		if query := []string{"", "", "US:*", "FR:*", "NO:4", "*"}[r.IntN(6)]; query != "" {
 			args = append(args, query)
 		}
@@ -151,6 +155,29 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "scan", "--table", "o", "--explain"}, c.args)...)
 		if code != 0 || !strings.HasPrefix(stderr, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+
+	// table del --where deletes what table scan --where --no-index
+	// lists, and leaves every other row and a sound file.
+	runOK(t, "", "--db", db, "-q", "index", "build", "--table", "o", "--name", "pending")
+	for round := range 20 {
+		args := conditions()
+		if len(args) == 0 {
+			continue
+		}
+		all, _ := scan(nil, []bool{false})
+		matched, _ := scan(slices.Concat(args, []string{"--no-index"}), []bool{false})
+		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "del", "--table", "o"}, args)...)
+		if code != 0 || !strings.HasPrefix(stderr, fmt.Sprintf("deleted %d row", len(matched))) {
+			t.Fatalf("round %d: table del %q: exit %d, %q; the scan matched %d rows", round, args, code, stderr, len(matched))
+		}
+		left, _ := scan(nil, []bool{false})
+		if want := slices.DeleteFunc(all, func(k string) bool { return slices.Contains(matched, k) }); !slices.Equal(left, want) {
+			t.Fatalf("round %d: table del %q left %d rows, want %d", round, args, len(left), len(want))
+		}
+		if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
+			t.Fatalf("round %d: verify after table del %q: exit %d\n%s%s", round, args, code, out, stderr)
 		}
 	}
 }
