@@ -46,6 +46,11 @@ import (
 //     "corridor" and a region key of kind 5, which a version-5 build
 //     reads as damaged. Only a write of a corridor fence raises a file to
 //     6; version-5 files read unchanged.
+//   - 7 (session 47): the command line's catalog may hold a partial
+//     index, a definition with "where" or "where_in" conditions, which a
+//     version-6 build would read as a whole index and give every record
+//     it writes an entry in, leaving the index out of step. Only creating
+//     a partial index raises a file to 7; version-6 files read unchanged.
 //
 // A file records the version of the newest layout written into it, not
 // only the version that created it: a write in a layout an older build
@@ -53,7 +58,7 @@ import (
 // refuses the file rather than reading the new data as damaged. Files
 // that builds before session 36 wrote into keep the version that created
 // them.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // RequireFormat records, in the file under the Update transaction tx,
 // that it holds data in the layout of format version v: a file recording

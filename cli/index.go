@@ -55,6 +55,10 @@ func (d indexDef) conditions() string {
 	return orDash(strings.Join(texts, " and "))
 }
 
+// partialIndexFormat is the keyspace.FormatVersion of a catalog that
+// holds a partial index.
+const partialIndexFormat = 7
+
 func indexKey(table, name string) []byte { return composite.Tuple{"meta", "index", table, name}.Pack() }
 
 func loadIndexSpecs(tx keyspace.Tx, table string) ([]indexDef, error) {
@@ -317,6 +321,11 @@ func indexCreate(c *ucli.Context) error {
 		b, _ := marshal(d)
 		if err := tx.Put(indexKey(table, d.Name), b); err != nil {
 			return err
+		}
+		if d.keep != nil { // a build before it would index every record
+			if err := keyspace.RequireFormat(tx, partialIndexFormat); err != nil {
+				return err
+			}
 		}
 		t, x, err := withIndex(tx, c)
 		if err != nil {

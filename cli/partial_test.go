@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestPartialIndexAgainstModel: partial indexes (index create --where,
@@ -115,5 +117,40 @@ func TestPartialIndexAgainstModel(t *testing.T) {
 	}
 	if out := runOK(t, "", "--db", db, "index", "list", "--table", "u"); strings.Contains(out, "bad") || !strings.Contains(out, "status=open") {
 		t.Errorf("index list after refused creates:\n%s", out)
+	}
+}
+
+// TestPartialIndexRaisesFormat: a file an older build wrote (format 6)
+// stays at 6 through a whole index's create, and is raised to 7 by a
+// partial index's, which that build would misread as a whole one; a
+// refused create leaves it as it was.
+func TestPartialIndexRaisesFormat(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "format.db")
+	runOK(t, "id,status,qty\n1,open,5\n2,done,6\n", "--db", db, "-q", "table", "import", "--table", "u", "--key-cols", "id", "-")
+	bdb, err := bolt.Open(db, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bdb.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("keyspace")).SetSequence(6) }); err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	format := func() string {
+		out := runOK(t, "", "--db", db, "stats")
+		return out[strings.LastIndex(out, " ")+1:]
+	}
+	for _, step := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--name", "whole", "--fields", "qty"}, 0, "6\n"},
+		{[]string{"--name", "bad", "--fields", "qty", "--where", "qty>>1"}, 2, "6\n"},
+		{[]string{"--name", "bad", "--fields", "qty", "--where", "status=open", "--unique", "--where-in", "qty=5,5"}, 0, "7\n"},
+	} {
+		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "-q", "index", "create", "--table", "u"}, step.args)...)
+		if code != step.code || format() != step.want {
+			t.Errorf("index create %q: exit %d (%s), format %q; want exit %d and format %q", step.args, code, stderr, format(), step.code, step.want)
+		}
 	}
 }
