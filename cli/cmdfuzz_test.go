@@ -65,7 +65,7 @@ var commandLines = []string{
 	"index rename --table t --name by_city $id", "index list", "index list --table $id", "table info --table t",
 	"index create --table t --name $id --fields $fields --where $path", "index create --table t --name $id --fields $fields --where-in $in --unique",
 	"table scan --table t $q --where $eq --explain", "table scan --table t --where $eq --where $eq --limit $l --reverse",
-	"table del --table t --where $eq", "table del --table t --where-in $in",
+	"table del --table t --where $eq", "table del --table t --where-in $in", "table count --table t $q --where $eq",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

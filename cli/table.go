@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -66,11 +67,12 @@ func tableCommand() *ucli.Command {
 				Action:    tableGet,
 			},
 			{
-				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C)",
+				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C); with --where, of the rows it keeps",
 				UsageText: "keyspace table count --table cities --depth 2 US",
 				ArgsUsage: "[PREFIX]",
-				Flags:     []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"}},
-				Action:    tableCount,
+				Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
+					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field")},
+				Action: tableCount,
 			},
 			{
 				Name: "del", Usage: "delete rows by their whole key, or every row --where holds for, with their index entries; all or none",
@@ -417,6 +419,10 @@ func tableCount(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		// The prefix is a query as table scan takes it: US, US:* and US:CA
 		// name whole columns; US:C* the states starting with C, whose
@@ -438,8 +444,26 @@ func tableCount(c *ucli.Context) error {
 		if depth < least || depth > len(schema) {
 			return usagef("--depth %d: want %d to %d", depth, least, len(schema))
 		}
-		groups, err := t.GroupCounts(tx, q.Prefix, depth)
-		if err != nil {
+		var groups []composite.GroupCount
+		if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
+			r := t.RangeOf(q.Prefix) // US, US:* and US:CA name whole columns
+			if q.Partial != nil {
+				r = q.Range(t.Records())
+			}
+			records, err := rowsWhere(c, tx, t, r, q.Prefix, conds)
+			if err != nil {
+				return err
+			}
+			var last []byte // the packed group of the last row
+			for _, rec := range records {
+				group := rec.Key[:depth]
+				if packed := group.Pack(); len(groups) > 0 && bytes.Equal(packed, last) {
+					groups[len(groups)-1].Count++
+				} else {
+					groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
+				}
+			}
+		} else if groups, err = t.GroupCounts(tx, q.Prefix, depth); err != nil {
 			return err
 		}
 		if q.Partial != nil {
@@ -482,6 +506,24 @@ func tableDelete(c *ucli.Context) error {
 	})
 }
 
+// rowsWhere returns the rows in r (a key query's range, whose leading
+// whole columns are prefix) that c's --where and --where-in, read as
+// conds, keep, in key order, read as table scan reads them: through an
+// index where one serves.
+func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, prefix composite.Tuple, conds []condition) ([]indextable.Record[record], error) {
+	plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"))
+	if err != nil {
+		return nil, err
+	}
+	var page recordPage
+	if plan.ix != nil {
+		page, _, err = scanIndexPage(tx, t, plan, r, prefix, false, 0, "", recordFilter(conds))
+	} else {
+		page, err = scanPage(tx, t, r, false, 0, "", recordFilter(conds))
+	}
+	return page.records, err
+}
+
 // tableDeleteWhere is table del --where (MongoDB's deleteMany, SQL's
 // DELETE … WHERE): the rows the conditions hold for, found as table scan
 // finds them (through an index where one serves), deleted with their
@@ -501,25 +543,16 @@ func tableDeleteWhere(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"))
+		records, err := rowsWhere(c, tx, t, t.Range(), nil, conds)
 		if err != nil {
 			return err
 		}
-		var page recordPage
-		if plan.ix != nil {
-			page, _, err = scanIndexPage(tx, t, plan, t.Range(), nil, false, 0, "", recordFilter(conds))
-		} else {
-			page, err = scanPage(tx, t, t.Range(), false, 0, "", recordFilter(conds))
-		}
-		if err != nil {
-			return err
-		}
-		for _, rec := range page.records {
+		for _, rec := range records {
 			if err := t.Delete(tx, rec.Key); err != nil {
 				return err
 			}
 		}
-		deleted = len(page.records)
+		deleted = len(records)
 		return nil
 	})
 	if err == nil {

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,8 @@ import (
 // compound, descending, partial and pending indexes, key queries, both
 // directions and pages whose cursors pass between the two plans: every
 // scan keeps the same rows in the same order, and many went through an
-// index. table del --where then deletes just the rows the scan lists.
+// index. table count --where counts the rows the scan lists, and table
+// del --where deletes just those.
 func TestScanPlanAgainstTableRows(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "plan.db")
 	r := rand.New(rand.NewPCG(11, 12))
@@ -155,6 +157,31 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "scan", "--table", "o", "--explain"}, c.args)...)
 		if code != 0 || !strings.HasPrefix(stderr, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+
+	// table count --where counts the rows table scan --where --no-index
+	// lists, by their first column, or by the whole key.
+	for round := range 20 {
+		args := conditions()
+		query := []string{"", "US", "FR:*", "*"}[r.IntN(4)]
+		depth := 1 + r.IntN(2)
+		under := query // as table scan takes it: US names no row, US:* the rows under it
+		if query == "US" {
+			under = "US:*"
+		}
+		listed, _ := scan(slices.Concat(args, []string{"--no-index", under}), []bool{false})
+		want := map[string]int{}
+		for _, key := range listed {
+			if depth == 1 {
+				key, _, _ = strings.Cut(key, ":")
+			}
+			want[key]++
+		}
+		var got map[string]int
+		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json", "table", "count", "--table", "o", "--depth", fmt.Sprint(depth), query}, args)...)
+		if err := json.Unmarshal([]byte(out), &got); err != nil || !maps.Equal(got, want) {
+			t.Fatalf("round %d: table count --depth %d %q %q: %v %v, want %v", round, depth, query, args, got, err, want)
 		}
 	}
 
