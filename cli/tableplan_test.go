@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/keyspacedb/keyspace/cli"
 )
 
 // TestScanPlanAgainstTableRows: table scan --where through an index (the
@@ -206,5 +209,41 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		if out, stderr, code := run(t, "", "--db", db, "verify"); code != 0 {
 			t.Fatalf("round %d: verify after table del %q: exit %d\n%s%s", round, args, code, out, stderr)
 		}
+	}
+}
+
+// BenchmarkTableScanWhere: table scan --where status=s7 over 50,000 rows
+// of 20 statuses on bbolt, through the index on status and reading the
+// table's rows (--no-index), as the command runs it: open the file, plan,
+// read, print.
+func BenchmarkTableScanWhere(b *testing.B) {
+	db := filepath.Join(b.TempDir(), "bench.db")
+	var csv strings.Builder
+	csv.WriteString("id,status,qty\n")
+	for i := range 50_000 {
+		fmt.Fprintf(&csv, "%d,s%d,%d\n", i, i%20, i%7)
+	}
+	for _, step := range []struct {
+		stdin string
+		args  []string
+	}{
+		{csv.String(), []string{"table", "import", "--table", "o", "--key-cols", "id", "-"}},
+		{"", []string{"index", "create", "--table", "o", "--name", "by_status", "--fields", "status"}},
+	} {
+		var out, errb bytes.Buffer
+		if code := cli.Run(slices.Concat([]string{"keyspace", "--db", db, "-q"}, step.args), strings.NewReader(step.stdin), &out, &errb); code != 0 {
+			b.Fatal(errb.String())
+		}
+	}
+	for _, plan := range []struct{ name, flag string }{{"index", "--explain"}, {"no-index", "--no-index"}} {
+		b.Run(plan.name, func(b *testing.B) {
+			args := []string{"keyspace", "--db", db, "-o", "ndjson", "table", "scan", "--table", "o", "--where", "status=s7", plan.flag}
+			for b.Loop() {
+				var out, errb bytes.Buffer
+				if code := cli.Run(args, strings.NewReader(""), &out, &errb); code != 0 || strings.Count(out.String(), "\n") != 2500 {
+					b.Fatalf("exit %d, %d rows: %s", code, strings.Count(out.String(), "\n"), errb.String())
+				}
+			}
+		})
 	}
 }
