@@ -66,6 +66,7 @@ var commandLines = []string{
 	"index create --table t --name $id --fields $fields --where $path", "index create --table t --name $id --fields $fields --where-in $in --unique",
 	"table scan --table t $q --where $eq --explain", "table scan --table t --where $eq --where $eq --limit $l --reverse",
 	"table del --table t --where $eq", "table del --table t --where-in $in", "table count --table t $q --where $eq",
+	"geo near --index p --lat $n --lon $n --radius $d --fields $fields", "table scan --table t $q --fields $fields", "geo scan --index p --fields $fields",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

@@ -32,11 +32,13 @@ func scopeFlag() ucli.Flag {
 	return &ucli.StringFlag{Name: "scope", Usage: "the scope points were imported under, e.g. `US:CA`"}
 }
 
-// explainFlags are on every geo query.
-func explainFlags() []ucli.Flag {
+// queryOutputFlags are on every geo query: how it found its points
+// (--explain, --svg), and which of their payloads' fields to print.
+func queryOutputFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.BoolFlag{Name: "explain", Usage: "print the covering (cells and key ranges) to stderr"},
 		&ucli.StringFlag{Name: "svg", Usage: "draw the query, its cells, results and rejected candidates into `FILE`"},
+		fieldsFlag("point's payload"),
 	}
 }
 
@@ -150,7 +152,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					sectorFlag(),
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
-				}, append(centreFlags(), explainFlags()...)...),
+				}, append(centreFlags(), queryOutputFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					radius, err := parseDistance(c.String("radius"))
 					if err != nil {
@@ -183,7 +185,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself; or a GPX file's tracks and routes) rather than a centre, each at its distance from the line"},
 					&ucli.StringFlag{Name: "polygon", Usage: "the k nearest a GeoJSON Polygon or MultiPolygon (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from it (0 inside)"},
 					pageFlag(), storeFlag(),
-				}, append(centreFlags(), explainFlags()...)...),
+				}, append(centreFlags(), queryOutputFlags()...)...),
 				Action: func(c *ucli.Context) error {
 					if c.IsSet("line") || c.IsSet("polygon") {
 						return knnNearGeometry(c)
@@ -219,7 +221,7 @@ func geoCommand() *ucli.Command {
 					&ucli.Float64Flag{Name: "lon", Usage: "centre longitude, degrees", DefaultText: "none"}, fromFlag(),
 					&ucli.StringFlag{Name: "width", Usage: "`DISTANCE` east-west"}, &ucli.StringFlag{Name: "height", Usage: "`DISTANCE` north-south"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
-				}, explainFlags()),
+				}, queryOutputFlags()),
 				Action: geoBox,
 			},
 			{
@@ -234,7 +236,7 @@ func geoCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box, polygon or sector to search"},
 					limitFlag(), anyFlag(), descFlag(), pageFlag(), storeFlag(),
-				}, explainFlags()...),
+				}, queryOutputFlags()...),
 				Action: geoWithin,
 			},
 			{
@@ -250,7 +252,7 @@ func geoCommand() *ucli.Command {
 					&ucli.BoolFlag{Name: "desc", Usage: "farthest from the line first: with --limit N, the N farthest"},
 					&ucli.BoolFlag{Name: "in-order", Usage: "in the order a drive along the line passes them, each with how far along the line its nearest point of it lies (ALONG): with --limit N, the first N passed"},
 					pageFlag(), storeFlag(),
-				}, explainFlags()...),
+				}, queryOutputFlags()...),
 				Action: geoAlong,
 			},
 			{
@@ -258,12 +260,16 @@ func geoCommand() *ucli.Command {
 				Usage:     "points by id, in the order given (Redis's GEOPOS); an id with no point is an error",
 				UsageText: "keyspace geo get --index cities 5128581 5368361",
 				ArgsUsage: "ID...",
-				Flags:     []ucli.Flag{indexFlag()},
+				Flags:     []ucli.Flag{indexFlag(), fieldsFlag("point's payload")},
 				Action: func(c *ucli.Context) error {
 					if c.NArg() == 0 {
 						return usagef("geo get wants at least one ID")
 					}
 					format, err := output(c, "table", "json", "ndjson", "geojson")
+					if err != nil {
+						return err
+					}
+					fields, err := fieldsOf(c)
 					if err != nil {
 						return err
 					}
@@ -277,6 +283,7 @@ func geoCommand() *ucli.Command {
 							}
 							rs = append(rs, geo.Result{Point: p})
 						}
+						rs = projectResults(rs, fields)
 						if format == "table" { // points by id: no count, no ranges read
 							return writeTable(c.App.Writer, rs, resultColumns{})
 						}
@@ -295,7 +302,7 @@ func geoCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` points per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the point `ID` a previous page ended with"},
 					&ucli.BoolFlag{Name: "reverse", Aliases: []string{"desc"}, Usage: "descending id order (Tile38's SCAN … DESC): the last ids first, a page's cursor the next page's end"},
-					matchFlag("points"), whereFlag(), whereInFlag(),
+					matchFlag("points"), whereFlag(), whereInFlag(), fieldsFlag("point's payload"),
 				},
 				Action: geoScan,
 			},
@@ -482,6 +489,10 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 	if err != nil {
 		return err
 	}
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	size, err := limitOf(c)
 	if err != nil {
 		return err
@@ -512,8 +523,8 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if format != "table" && format != "json" {
 			return usagef("--store prints how many points it stored: --output table or json, not %s", format)
 		}
-		if c.Bool("explain") || c.String("svg") != "" {
-			return usagef("--store prints how many points it stored, not how they were found: ask the query without it for --explain or --svg")
+		if c.Bool("explain") || c.String("svg") != "" || c.IsSet("fields") {
+			return usagef("--store prints how many points it stored, not how they were found or their fields: ask the query without it for --explain, --svg or --fields")
 		}
 		return storePoints(c, dest, format, func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Result, error) {
 			o.Limit, o.Any, o.FarthestFirst = size, anyOf, c.Bool("desc")
@@ -550,7 +561,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		if len(rs) == 0 && len(o.Scope) == 0 && after == nil {
 			hintScopes(c.App.ErrWriter, ix, tx)
 		}
-		return writeResults(c.App.Writer, c.App.ErrWriter, format, rs, st, resultColumns{distance: true}, next)
+		return writeResults(c.App.Writer, c.App.ErrWriter, format, projectResults(rs, fields), st, resultColumns{distance: true}, next)
 	})
 }
 
@@ -976,6 +987,10 @@ func geoScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	limit, err := limitOf(c)
 	if err != nil {
 		return err
@@ -1022,7 +1037,7 @@ func geoScan(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		return writeScan(c.App.Writer, c.App.ErrWriter, format, page, next)
+		return writeScan(c.App.Writer, c.App.ErrWriter, format, projectResults(page, fields), next)
 	})
 }
 
@@ -1177,6 +1192,10 @@ func alongInOrder(c *ucli.Context, line orb.Geometry, radius float64) error {
 	if err != nil {
 		return err
 	}
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	route, err := geo.NewRoute(line)
 	if err != nil {
 		return err
@@ -1216,7 +1235,7 @@ func alongInOrder(c *ucli.Context, line orb.Geometry, radius float64) error {
 				return err
 			}
 		}
-		return writeResults(c.App.Writer, c.App.ErrWriter, format, sorted, st, resultColumns{distance: true, along: at}, "")
+		return writeResults(c.App.Writer, c.App.ErrWriter, format, projectResults(sorted, fields), st, resultColumns{distance: true, along: at}, "")
 	})
 }
 

@@ -213,7 +213,7 @@ func indexCommand() *ucli.Command {
 					"keyspace index lookup --table cities --name by_state_name 'CA:San*'",
 				ArgsUsage: "VALUE",
 				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"},
-					whereFlagOf("records whose field"), whereInFlagOf("records whose field")),
+					whereFlagOf("records whose field"), whereInFlagOf("records whose field"), fieldsFlag("record")),
 				Action: func(c *ucli.Context) error { return indexRead(c, true) },
 			},
 			{
@@ -525,6 +525,10 @@ func indexRead(c *ucli.Context, records bool) error {
 		return err
 	}
 	where := recordFilter(conds)
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], keys composite.Schema) error {
 		ix, err := findIndex(c, t)
 		if err != nil {
@@ -605,7 +609,7 @@ func indexRead(c *ucli.Context, records bool) error {
 			Value   string          `json:"value"`
 			Key     string          `json:"key"`
 			Covered json.RawMessage `json:"covered,omitempty"`
-			Record  record          `json:"record,omitempty"`
+			Record  any             `json:"record,omitempty"` // a record, or its --fields (projectRecord)
 		}
 		var out []row
 		for _, e := range page.Entries {
@@ -626,6 +630,9 @@ func indexRead(c *ucli.Context, records bool) error {
 			for i, e := range page.Entries {
 				if v, ok := byKey[string(e.Key.Pack())]; ok {
 					out[i].Record = v
+					if fields != nil {
+						out[i].Record = projectRecord(v, fields)
+					}
 					kept = append(kept, out[i])
 				}
 			}

@@ -56,14 +56,15 @@ func tableCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
 					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through an index whose every field --where (=) or --where-in fixes to text, or the table's rows, and how many were read"},
-					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"}},
+					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"},
+					fieldsFlag("row's record")},
 				Action: tableScan,
 			},
 			{
 				Name: "get", Usage: "rows by their whole keys (Redis's GET, MGET), in the order given",
 				UsageText: "keyspace table get --table cities 'US:CA:San Francisco:125809'",
 				ArgsUsage: "KEY...",
-				Flags:     []ucli.Flag{tableFlag()},
+				Flags:     []ucli.Flag{tableFlag(), fieldsFlag("row's record")},
 				Action:    tableGet,
 			},
 			{
@@ -639,7 +640,7 @@ func tableGet(c *ucli.Context) error {
 type jsonRow struct {
 	Key     string `json:"key"`
 	Expires string `json:"expires,omitempty"` // RFC 3339 to the nanosecond, UTC
-	Record  record `json:"record"`
+	Record  any    `json:"record"`            // a record, or the fields --fields names of it (projectRecord)
 }
 
 func rowOf(rec indextable.Record[record], schema composite.Schema) jsonRow {
@@ -649,6 +650,15 @@ func rowOf(rec indextable.Record[record], schema composite.Schema) jsonRow {
 // writeRows prints table rows, and the next page's cursor if any; an
 // EXPIRES column when some row expires.
 func writeRows(c *ucli.Context, format string, rows []jsonRow, next string) error {
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		for i := range rows {
+			rows[i].Record = projectRecord(rows[i].Record.(record), fields)
+		}
+	}
 	expiring := slices.ContainsFunc(rows, func(r jsonRow) bool { return r.Expires != "" })
 	header := "KEY\tRECORD"
 	if expiring {
