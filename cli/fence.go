@@ -105,7 +105,7 @@ func fenceCommand() *ucli.Command {
 				Usage:     "fences by id; with --output geojson, a FeatureCollection that fence import reads back",
 				UsageText: "keyspace fence get --fences zones mitte depot",
 				ArgsUsage: "ID...",
-				Flags:     []ucli.Flag{fencesFlag()},
+				Flags:     []ucli.Flag{fencesFlag(), fieldsFlag("fence's payload")},
 				Action:    fenceGet,
 			},
 			{
@@ -115,6 +115,7 @@ func fenceCommand() *ucli.Command {
 				Flags: []ucli.Flag{fencesFlag(), fenceSVGFlag(), matchFlag("fences"),
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` fences per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the fence `ID` a previous page ended with"},
+					fieldsFlag("fence's payload"),
 				},
 				Action: fenceList,
 			},
@@ -809,6 +810,18 @@ func fenceGet(c *ucli.Context) error {
 }
 
 func writeFences(c *ucli.Context, format string, fences []geo.Fence, next string) error {
+	fields, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		projected := make([]geo.Fence, len(fences))
+		for i, f := range fences {
+			projected[i] = f
+			projected[i].Payload = projectPayload(f.Payload, fields)
+		}
+		fences = projected
+	}
 	fc := geojson.NewFeatureCollection()
 	for _, f := range fences {
 		fc.Append(fenceFeature(f))

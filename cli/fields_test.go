@@ -72,8 +72,9 @@ func objectKeys(t *testing.T, raw json.RawMessage) []string {
 	return keys
 }
 
-// TestFieldsProjection: --fields on geo queries, get and scan, and on
-// table scan and get and index lookup prints each payload's or record's
+// TestFieldsProjection: --fields on geo queries, get and scan, on
+// table scan and get and index lookup, on rel list and on fence get and
+// list prints each payload's or record's
 // fields named, in the order named, as the test projects them from the
 // same command's output without --fields: a field of its own name
 // before a dotted path, a missing one left out, a payload that is no
@@ -95,6 +96,11 @@ func TestFieldsProjection(t *testing.T) {
 	runOK(t, "", "--db", db, "-q", "geo", "put", "--index", "p", "--lat", "59.01", "--lon", "10.01", "--payload", "plain text", "plain")
 	runOK(t, ndjson.String(), "--db", db, "-q", "table", "import", "--table", "t", "--key-cols", "id", "--format", "ndjson", "-")
 	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "t", "--name", "by_a", "--fields", "meta.b")
+	for i := range 5 {
+		left := fmt.Sprintf(`{"name":"u%d","pop":%d,"meta":{"a":%d},"tags":["t","%d"]}`, i, i*7, i, i)
+		runOK(t, "", "--db", db, "-q", "rel", "link", "--rel", "likes", "--left-fields", left, fmt.Sprint("u", i), "i1")
+	}
+	runOK(t, "", "--db", db, "-q", "fence", "put", "--fences", "z", "--lat", "59", "--lon", "10", "--radius", "1km", "--payload", `{"name":"f","meta":{"a":5},"pop":1}`, "f1")
 	fields := []string{"pop", "meta.a", "tags.1", "missing", "name"}
 	for _, c := range []struct {
 		args       []string
@@ -108,6 +114,7 @@ func TestFieldsProjection(t *testing.T) {
 		{[]string{"table", "scan", "--table", "t"}, "rows", "record"},
 		{[]string{"table", "get", "--table", "t", "p5", "p2"}, "rows", "record"},
 		{[]string{"index", "lookup", "--table", "t", "--name", "by_a", "x"}, "entries", "record"},
+		{[]string{"rel", "list", "--rel", "likes", "--right", "i1"}, "links", "fields"},
 	} {
 		read := func(extra ...string) []map[string]json.RawMessage {
 			out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json"}, c.args, extra)...)
@@ -143,6 +150,15 @@ func TestFieldsProjection(t *testing.T) {
 			if keys := objectKeys(t, projected[i][c.item]); !reflect.DeepEqual(got, want) || !slices.Equal(keys, names) && len(names) > 0 {
 				t.Errorf("%v: item %d: %s, want the fields %q of %s", c.args, i, projected[i][c.item], names, whole[i][c.item])
 			}
+		}
+	}
+	// A fence's payload is its GeoJSON properties, beside its radius.
+	for _, args := range [][]string{{"fence", "get", "--fences", "z", "f1"}, {"fence", "list", "--fences", "z"}} {
+		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json"}, args, []string{"--fields", "meta.a,name,missing"})...)
+		var doc struct{ Fences []struct{ Properties map[string]any } }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Fences) != 1 ||
+			!reflect.DeepEqual(doc.Fences[0].Properties, map[string]any{"meta.a": 5.0, "name": "f", "radius": 1000.0}) {
+			t.Errorf("%v --fields meta.a,name,missing: %v\n%s", args, err, out)
 		}
 	}
 	csv := runOK(t, "", "--db", db, "-o", "csv", "table", "get", "--table", "t", "p1", "--fields", "tags.0,name")

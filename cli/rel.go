@@ -78,7 +78,7 @@ func relCommand() *ucli.Command {
 			{
 				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time",
 				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20",
-				Flags:     append(sideFlags(), pageFlags("links", "oldest first")...),
+				Flags:     append(sideFlags(), append(pageFlags("links", "oldest first"), fieldsFlag("linked entity's fields"))...),
 				Action:    relList,
 			},
 			{
@@ -158,9 +158,17 @@ func relList(c *ucli.Context) error {
 			Time   time.Time       `json:"time"`
 			Fields json.RawMessage `json:"fields,omitempty"`
 		}
+		fields, err := fieldsOf(c)
+		if err != nil {
+			return err
+		}
 		var out []link
 		for _, l := range page.Links {
-			out = append(out, link{l.ID, l.Time, payloadJSON(l.Fields)})
+			data := payloadJSON(l.Fields)
+			if fields != nil {
+				data = projectPayload(l.Fields, fields)
+			}
+			out = append(out, link{l.ID, l.Time, data})
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "links", out, page.Next, "ID\tTIME\tFIELDS", func(l link) string {
 			return fmt.Sprintf("%s\t%s\t%s", l.ID, l.Time.Format(time.RFC3339), l.Fields)
