@@ -1,6 +1,7 @@
 package indextable_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -243,4 +244,48 @@ func ExampleIndex_Rename() {
 	// Output:
 	// status open order 0
 	// status open order 2
+}
+
+// A partial index: Values returns no value for a record it leaves out, so
+// only open orders have entries, and Unique holds among them only (two
+// completed orders may share a created time, two open ones may not).
+func ExampleIndexSpec_partial() {
+	store := keyspace.NewMemory()
+	orders := indextable.New[Order]("orders", nil)
+	open, _ := orders.AddIndex(indextable.IndexSpec[Order]{
+		Name:   "open_created",
+		Unique: true,
+		Values: func(o Order) []composite.Tuple {
+			if o.Status != "open" {
+				return nil
+			}
+			return []composite.Tuple{{o.Created}}
+		},
+	})
+	err := store.Update(func(tx keyspace.Tx) error {
+		for id, o := range []Order{{"open", 100}, {"completed", 100}, {"completed", 100}, {"open", 200}} {
+			if _, err := orders.Put(tx, composite.Tuple{id}, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	fmt.Println("four orders:", err)
+	err = store.Update(func(tx keyspace.Tx) error {
+		_, err := orders.Put(tx, composite.Tuple{9}, Order{"open", 200})
+		return err
+	})
+	fmt.Println("a second open order created at 200:", errors.Is(err, indextable.ErrUnique))
+	store.View(func(tx keyspace.Tx) error {
+		page, _ := open.Scan(tx, open.All(), nil)
+		for _, e := range page.Entries {
+			fmt.Println("open order", e.Key[0], "created", e.Value[0])
+		}
+		return nil
+	})
+	// Output:
+	// four orders: <nil>
+	// a second open order created at 200: true
+	// open order 0 created 100
+	// open order 3 created 200
 }
