@@ -378,9 +378,12 @@ func tableScan(c *ucli.Context) error {
 		if plan.ix != nil {
 			page, read, err = scanIndexPage(tx, t, plan, r, prefix, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep)
 		} else {
-			counted := keep
-			if keep != nil {
+			counted := keep // keep, counting the rows it tests
+			switch {
+			case keep != nil:
 				counted = func(r record) bool { read++; return keep(r) }
+			case c.Bool("explain"): // every row read is kept
+				counted = func(record) bool { read++; return true }
 			}
 			page, err = scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), counted)
 		}
@@ -392,7 +395,7 @@ func tableScan(c *ucli.Context) error {
 			if plan.ix != nil {
 				what = "entry"
 			}
-			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(c.Args().First()), count(read, what), count(len(page.records), "row"))
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(c.Args().First(), keep != nil), count(read, what), count(len(page.records), "row"))
 		}
 		var out []jsonRow
 		for _, rec := range page.records {

@@ -138,10 +138,14 @@ func subset(some, all []string) bool {
 	return true
 }
 
-// explain is the plan as --explain prints it.
-func (p scanPlan) explain(query string) string {
-	if p.ix == nil {
+// explain is the plan as --explain prints it, for a scan with
+// conditions or without.
+func (p scanPlan) explain(query string, conditions bool) string {
+	switch {
+	case p.ix == nil && conditions:
 		return fmt.Sprintf("plan: the table's rows %s, each tested against --where", rowsText(query))
+	case p.ix == nil:
+		return fmt.Sprintf("plan: the table's rows %s", rowsText(query))
 	}
 	fields := make([]string, len(p.fields))
 	for i, f := range p.fields {

@@ -146,6 +146,8 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		want string
 	}{
 		{[]string{"--where", "city=x"}, "plan: the table's rows (all of them), each tested against --where: 300 rows read"},
+		{[]string{"FR:*", "--limit", "3"}, "plan: the table's rows under FR:*: 4 rows read, 3 rows kept"},
+		{nil, "plan: the table's rows (all of them): 300 rows read, 300 rows kept"},
 		{[]string{"--where", "status=done", "US:*"}, "plan: index status's entries for status=done under US:*"},
 		{[]string{"--where", "status=done", "--where", "city=x"}, "plan: index status_city's entries for status=done, city=x"},
 		{[]string{"--where", "kind=x"}, "plan: the table's rows"},
