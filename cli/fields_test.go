@@ -155,7 +155,9 @@ func TestFieldsProjection(t *testing.T) {
 	// A fence's payload is its GeoJSON properties, beside its radius.
 	for _, args := range [][]string{{"fence", "get", "--fences", "z", "f1"}, {"fence", "list", "--fences", "z"}} {
 		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json"}, args, []string{"--fields", "meta.a,name,missing"})...)
-		var doc struct{ Fences []struct{ Properties map[string]any } }
+		var doc struct {
+			Fences []struct{ Properties map[string]any }
+		}
 		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Fences) != 1 ||
 			!reflect.DeepEqual(doc.Fences[0].Properties, map[string]any{"meta.a": 5.0, "name": "f", "radius": 1000.0}) {
 			t.Errorf("%v --fields meta.a,name,missing: %v\n%s", args, err, out)
