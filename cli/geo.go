@@ -485,7 +485,7 @@ type queryFn func(ix *geo.Index, tx keyspace.Tx, o *geo.QueryOptions) ([]geo.Res
 // refused by any other query. fn finds the page size in o.Limit (one
 // more than --limit or --k when positive).
 func geoQuery(c *ucli.Context, fn queryFn) error {
-	format, err := output(c, "table", "json", "ndjson", "geojson")
+	format, err := output(c, "table", "json", "ndjson", "geojson", "count", "ids")
 	if err != nil {
 		return err
 	}
@@ -983,7 +983,7 @@ func geoHash(c *ucli.Context) error {
 // geoScan prints a page of the index's points in id order: those after
 // --cursor, under --scope if given, at most --limit of them.
 func geoScan(c *ucli.Context) error {
-	format, err := output(c, "table", "json", "ndjson", "geojson")
+	format, err := output(c, "table", "json", "ndjson", "geojson", "count", "ids")
 	if err != nil {
 		return err
 	}
@@ -1179,7 +1179,7 @@ func geoAlong(c *ucli.Context) error {
 // line first; the first --limit of them. Every point is found before
 // they are ordered, so there are no pages.
 func alongInOrder(c *ucli.Context, line orb.Geometry, radius float64) error {
-	format, err := output(c, "table", "json", "ndjson", "geojson")
+	format, err := output(c, "table", "json", "ndjson", "geojson", "count", "ids")
 	if err != nil {
 		return err
 	}

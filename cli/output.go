@@ -94,6 +94,9 @@ func toJSON(r geo.Result, i int, cols resultColumns) jsonResult {
 // as "next", and on errw for ndjson and geojson (whose stdout is the
 // feed).
 func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stats, cols resultColumns, next string) error {
+	if bare, err := writeBare(w, errw, format, rs, next); bare {
+		return err
+	}
 	switch format {
 	case "json":
 		doc := struct {
@@ -116,6 +119,28 @@ func writeResults(w, errw io.Writer, format string, rs []geo.Result, st geo.Stat
 	return err
 }
 
+// writeBare prints points as --output count or ids asks (Tile38's COUNT
+// and IDS outputs), for a shell to read: how many, or their ids a line
+// each (… -o ids | xargs keyspace geo del --index fleet), with the next
+// page's cursor on errw. It reports whether format was one of those.
+func writeBare(w, errw io.Writer, format string, rs []geo.Result, next string) (bool, error) {
+	var b bytes.Buffer
+	switch format {
+	case "count":
+		fmt.Fprintln(&b, len(rs))
+	case "ids":
+		for _, r := range rs {
+			b.WriteString(r.ID)
+			b.WriteByte('\n')
+		}
+	default:
+		return false, nil
+	}
+	writeNextPage(errw, next)
+	_, err := w.Write(b.Bytes())
+	return true, err
+}
+
 // writeNextPage prints, when there is a next page, the flag that asks
 // for it: "next page: --cursor NEXT".
 func writeNextPage(w io.Writer, next string) error {
@@ -130,6 +155,9 @@ func writeNextPage(w io.Writer, next string) error {
 // more, the cursor of the next page (on stderr, errw, for ndjson and
 // geojson, whose stdout is the export).
 func writeScan(w, errw io.Writer, format string, rs []geo.Result, next string) error {
+	if bare, err := writeBare(w, errw, format, rs, next); bare {
+		return err
+	}
 	switch format {
 	case "json":
 		doc := struct {
