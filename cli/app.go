@@ -16,7 +16,10 @@
 // bench.go; drop.go is every group's drop, input.go what the imports
 // share (inputformat.go an input's compression and format, jsonrows.go
 // the rows of a JSON document), output.go the formats (csvout.go
-// --output csv), where.go --where, units.go distances, svg.go the --svg
+// --output csv), fields.go --fields, where.go --where, tableplan.go how
+// table scan, count and del read the rows --where keeps (through an
+// index where one serves), tableinfo.go index list and table info,
+// rename.go every group's rename, units.go distances, svg.go the --svg
 // pictures, suggest.go the typo suggestions (a flag's, a command's, or a
 // name the file holds), positional.go the flags a centre given as
 // arguments stands for, columns.go the hints for a column an import's
