@@ -46,6 +46,7 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{"--name", "status_city", "--fields", "status,-city"},
 		{"--name", "kind_open", "--fields", "kind", "--where", "status=open"},
 		{"--name", "pending", "--fields", "city"},
+		{"--name", "kind_qty", "--fields", "kind,-qty,city"}, // kind fixed, the rest read and sorted
 	} {
 		runOK(t, "", slices.Concat([]string{"--db", db, "-q", "index", "create", "--table", "o"}, args)...)
 	}
@@ -91,7 +92,7 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 				args = append(args, "--where", f+"="+texts[r.IntN(len(texts))])
 			}
 		}
-		switch r.IntN(7) {
+		switch r.IntN(8) {
 		case 0:
 			args = append(args, "--where", fmt.Sprintf("qty>=%d", r.IntN(10)))
 		case 1:
@@ -109,6 +110,11 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 			args = []string{"--where-in", "status=open,done,a b"}
 			if r.IntN(2) == 0 {
 				args = append(args, "--where-in", "city=open,,done")
+			}
+		case 6: // a plan that fixes kind and reads the rows under it whole
+			args = []string{"--where-in", "kind=open,done,", "--where", fmt.Sprintf("qty<%d", r.IntN(12)), "--where", "city!=x"}
+			if r.IntN(2) == 0 {
+				args = append(args, "--where", "city>=0") // a value there: the plan serves
 			}
 		}
 		return args
@@ -158,6 +164,10 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{[]string{"--where-in", "status=open,done", "--where-in", "city=x,a b"}, "plan: index status_city's entries for status in done,open, city in a b,x (all of them)"},
 		{[]string{"--where-in", "status=open,done,x", "--where", "status=x"}, "plan: index status's entries for status=x"},
 		{[]string{"--where-in", "status=open,7"}, "plan: the table's rows"},
+		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city=7"}, "plan: index kind_qty's entries for kind=open (all of them), sorted into key order"},
+		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city!=7"}, "plan: the table's rows"},       // a row with no city has no entry
+		{[]string{"--where", "kind=open", "--where", "status=open"}, "plan: index kind_open's entries for kind=open"}, // a tie: the first by name
+		{[]string{"--where", "status=open", "--where", "city>=0"}, "plan: index status's entries for status=open"},    // full before fixed in part
 	} {
 		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "scan", "--table", "o", "--explain"}, c.args)...)
 		if code != 0 || !strings.HasPrefix(stderr, c.want) {
