@@ -55,7 +55,7 @@ func tableCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
-					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through an index whose every field --where (=) or --where-in fixes to text, or the table's rows, and how many were read"},
+					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through an index whose leading fields --where (=) or --where-in fix to text, or the table's rows, and how many were read"},
 					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"},
 					fieldsFlag("row's record")},
 				Action: tableScan,
