@@ -1032,13 +1032,14 @@ func TestBashCompletesNames(t *testing.T) {
 		{"geo near --index quakes --radius ", ""},
 		{"geo near --index quakes --rad", "--radius"},
 		{"index lookup --table towns --name by_l", "by_lat by_lon"},
+		{"geo near --index quakes -o nd", "ndjson"},
 	} {
 		if zsh, err := exec.LookPath("zsh"); err == nil {
 			// zsh's _describe filters by the word typed; here it prints
 			// what it was offered, and compdef needs no compinit.
 			offered := map[string]string{"geo near --index qu": "cities quakes quarry", "geo near -i c": "cities quakes quarry",
 				"table scan --table ": "towns", "fence containing --fences z": "", "geo near --index quakes --radius ": "", "geo near --index quakes --rad": "--radius",
-				"index lookup --table towns --name by_l": "by_lat by_lon"}[tc.words]
+				"index lookup --table towns --name by_l": "by_lat by_lon", "geo near --index quakes -o nd": "table json ndjson csv geojson count ids"}[tc.words]
 			words := append([]string{binary, "--db", db}, strings.Fields(tc.words)...)
 			if strings.HasSuffix(tc.words, " ") {
 				words = append(words, "")

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/bench"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/mattn/go-shellwords"
 	"github.com/peterh/liner"
@@ -287,10 +288,11 @@ func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line strin
 
 // complete is the shell's Tab completion of the last word of line: the
 // commands under the ones before it, or, after a command with no
-// subcommands, its flags, and after a flag that names a structure
-// (--index, --table, --fences, --log, --series; an index command's
-// --name) the names names gives for it after the line's words (nil for
-// none).
+// subcommands, its flags; after a flag with fixed choices (--output,
+// --format, --dataset) those (valueChoices), and after a flag that
+// names a structure (--index, --table, --fences, --log, --series; an
+// index command's --name) the names names gives for it after the line's
+// words (nil for none).
 func complete(commands []*ucli.Command, line string, names func(flag string, words []string) []string) []string {
 	words := strings.Fields(line)
 	last := ""
@@ -313,8 +315,8 @@ func complete(commands []*ucli.Command, line string, names func(flag string, wor
 	}
 	var offered []string
 	switch flag := valueOf(leaf, words); {
-	case flag != "" && len(commands) == 0: // a flag's value: a name the file holds, or nothing to offer
-		if names != nil && namedBy[flag] != nil {
+	case flag != "" && len(commands) == 0: // a flag's value: one of its choices, a name the file holds, or nothing to offer
+		if offered = valueChoices(flag); offered == nil && names != nil && namedBy[flag] != nil {
 			offered = names(flag, words)
 		}
 	case strings.HasPrefix(last, "-") || len(commands) == 0:
@@ -359,6 +361,26 @@ func valueOf(leaf *ucli.Command, words []string) string {
 		}
 	}
 	return ""
+}
+
+// valueChoices are the values a flag takes from a fixed list, which Tab
+// and the completion scripts offer as they offer names: --output's
+// formats, an import's --format and bench's --dataset; nil for another
+// flag.
+func valueChoices(flag string) []string {
+	switch flag {
+	case "output":
+		return []string{"table", "json", "ndjson", "csv", "geojson", "count", "ids"}
+	case "format":
+		return slices.Clone(importFormats)
+	case "dataset":
+		names := make([]string, len(bench.Datasets))
+		for i, d := range bench.Datasets {
+			names[i] = string(d)
+		}
+		return names
+	}
+	return nil
 }
 
 // namedBy lists the names a flag's value may be, from the file, given
@@ -423,8 +445,9 @@ type argsKey struct{}
 
 // completeWords is cmd's answer to the completion scripts (keyspace
 // completion bash), which run the words before the one being completed
-// with --generate-bash-completion after them: after a flag that names a
-// structure (--index, --table, …), the names the file holds, as the
+// with --generate-bash-completion after them: after a flag with fixed
+// choices (--output, --format, --dataset) those, after a flag that names
+// a structure (--index, --table, …) the names the file holds, as the
 // shell's Tab offers them; after another flag that takes a value,
 // nothing; otherwise urfave/cli's own (the flags).
 func completeWords(cmd *ucli.Command) ucli.BashCompleteFunc {
@@ -432,6 +455,11 @@ func completeWords(cmd *ucli.Command) ucli.BashCompleteFunc {
 		args, _ := c.Context.Value(argsKey{}).([]string)
 		if len(args) >= 2 {
 			switch flag := valueOf(cmd, args[len(args)-2:len(args)-1]); {
+			case valueChoices(flag) != nil:
+				for _, choice := range valueChoices(flag) {
+					fmt.Fprintln(c.App.Writer, choice)
+				}
+				return
 			case namedBy[flag] != nil:
 				for _, name := range fileNames(common(c, "db"))(flag, args[:len(args)-1]) {
 					fmt.Fprintln(c.App.Writer, name)

@@ -48,6 +48,10 @@ func TestComplete(t *testing.T) {
 		{"index lookup -t cities --name ", []string{"index lookup -t cities --name by_name ", "index lookup -t cities --name by_state "}},
 		{"geo near --index quakes --r", []string{"geo near --index quakes --radius "}},
 		{"geo near --desc --ra", []string{"geo near --desc --radius "}},
+		{"geo near -o j", []string{"geo near -o json "}},
+		{"geo near --output c", []string{"geo near --output count ", "geo near --output csv "}},
+		{"table import --format nd", []string{"table import --format ndjson "}},
+		{"bench --dataset c", []string{"bench --dataset cities ", "bench --dataset clustered "}},
 	} {
 		got := complete(commands, c.line, names)
 		if c.line == "" {
