@@ -67,6 +67,7 @@ var commandLines = []string{
 	"table scan --table t $q --where $eq --explain", "table scan --table t --where $eq --where $eq --limit $l --reverse",
 	"table del --table t --where $eq", "table del --table t --where-in $in", "table count --table t $q --where $eq",
 	"geo near --index p --lat $n --lon $n --radius $d --fields $fields", "table scan --table t $q --fields $fields", "geo scan --index p --fields $fields",
+	"geo near --index p --lat $n --lon $n --radius $d -o ids", "geo scan --index p -o count",
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional

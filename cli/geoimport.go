@@ -32,6 +32,7 @@ func geoImportCommand() *ucli.Command {
 		ArgsUsage: "FILE|-",
 		Flags: slices.Concat([]ucli.Flag{indexFlag()}, pointFileFlags("the"), []ucli.Flag{
 			&ucli.StringFlag{Name: "scope-cols", Usage: "`COLUMNS` (comma-separated) whose values scope the points"},
+			&ucli.StringFlag{Name: "payload-cols", Usage: "keep only these `COLUMNS` (comma-separated) in each point's payload", DefaultText: "every column but the id, latitude, longitude, scope and expiry ones"},
 			&ucli.BoolFlag{Name: "skip-bad", Usage: "import the good rows and report the bad ones"},
 			dryRunFlag(),
 			typedFlag(),
@@ -336,6 +337,7 @@ type columnSpec struct {
 	geojson      bool
 	typed        bool     // --typed: a CSV's numbers and booleans as JSON's (csvValue)
 	also         []string // columns the caller reads itself, not the payload's (fence import's radius)
+	keep         []string // --payload-cols: the only columns of the payload; nil for every other one
 }
 
 func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error) {
@@ -343,6 +345,9 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 		geojson: geojson, typed: c.Bool("typed")}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
+	}
+	if s := c.String("payload-cols"); s != "" {
+		spec.keep = strings.Split(s, ",")
 	}
 	if !c.IsSet("id-col") && strings.EqualFold(c.String("columns"), "geonames") {
 		spec.id = geonamesColumns[0]
@@ -403,6 +408,17 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	}
 	if spec.expires != "" && !has(spec.expires) {
 		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header%s", spec.expires, columnHint(rowColumns(rows), spec.expires))
+	}
+	for _, col := range spec.keep {
+		_, ok := have[col]
+		inExport := slices.ContainsFunc(rows, func(r row) bool { // an export's "payload" object's field
+			inner, isObject := r.values["payload"].(map[string]any)
+			_, has := inner[col]
+			return isObject && has
+		})
+		if !ok && !inExport {
+			return spec, fmt.Errorf("no payload column %q (--payload-cols) in the header%s", col, columnHint(rowColumns(rows), col))
+		}
 	}
 	return spec, nil
 }
@@ -489,6 +505,9 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 			continue
 		}
 		payload[k] = r.value(k, s.typed)
+	}
+	if s.keep != nil {
+		maps.DeleteFunc(payload, func(k string, _ any) bool { return !slices.Contains(s.keep, k) })
 	}
 	if len(payload) > 0 {
 		p.Payload, _ = marshal(payload)

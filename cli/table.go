@@ -42,6 +42,7 @@ func tableCommand() *ucli.Command {
 				ArgsUsage: "FILE|-",
 				Flags: append([]ucli.Flag{tableFlag(),
 					&ucli.StringFlag{Name: "key-cols", Required: true, Usage: "the key `COLUMNS`, comma-separated, most significant first"},
+					&ucli.StringFlag{Name: "record-cols", Usage: "keep only these `COLUMNS` (comma-separated) in each row's record, beside the key columns", DefaultText: "every column"},
 					typedFlag(),
 					rowTTLFlag()}, recordFileFlags()...),
 				Action: tableImport,
@@ -132,6 +133,15 @@ func tableImport(c *ucli.Context) error {
 			return fmt.Errorf("%s: no key column %q in the header%s", name, k, columnHint(rowColumns(rows), k))
 		}
 	}
+	var keep []string // --record-cols, and the key columns beside them
+	if cols := c.String("record-cols"); cols != "" {
+		keep = append(strings.Split(cols, ","), keyCols...)
+		for _, k := range keep {
+			if len(rows) > 0 && !anyRowHas(rows, k) {
+				return fmt.Errorf("%s: no column %q (--record-cols) in the header%s", name, k, columnHint(rowColumns(rows), k))
+			}
+		}
+	}
 	// A key column is an integer if every value is one (without a leading
 	// zero, so ZIP codes stay strings); otherwise a string. Empty values
 	// are bad rows, and say nothing of the kind.
@@ -178,6 +188,9 @@ func tableImport(c *ucli.Context) error {
 		for _, r := range rows {
 			rec := record{}
 			for k := range r.names() {
+				if keep != nil && !slices.Contains(keep, k) {
+					continue
+				}
 				// NDJSON's fields keep their JSON types; with --typed, a
 				// CSV's key columns stay text, as the key reads them.
 				rec[k] = r.value(k, typed && !slices.Contains(keyCols, k))
