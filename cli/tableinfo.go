@@ -44,6 +44,17 @@ func countKeys(tx keyspace.Tx, r keyspace.Range) (int, error) {
 	return n, tx.Err()
 }
 
+// declaredIndex returns the index of t called name, nil when t declares
+// none (openTable declares every index the catalog defines).
+func declaredIndex(t *indextable.Table[record], name string) *indextable.Index[record] {
+	for _, ix := range t.Indexes() {
+		if ix.Name() == name {
+			return ix
+		}
+	}
+	return nil
+}
+
 // indexesOf describes the indexes of the opened table t.
 func indexesOf(tx keyspace.Tx, t *indextable.Table[record]) ([]indexInfo, error) {
 	defs, err := loadIndexSpecs(tx, t.Name())
@@ -52,12 +63,7 @@ func indexesOf(tx keyspace.Tx, t *indextable.Table[record]) ([]indexInfo, error)
 	}
 	out := make([]indexInfo, 0, len(defs))
 	for _, d := range defs {
-		var ix *indextable.Index[record]
-		for _, declared := range t.Indexes() {
-			if declared.Name() == d.Name {
-				ix = declared
-			}
-		}
+		ix := declaredIndex(t, d.Name)
 		if ix == nil {
 			return nil, fmt.Errorf("table %s: index %s is defined but not declared", t.Name(), d.Name)
 		}

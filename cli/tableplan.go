@@ -133,11 +133,9 @@ func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, wh
 		if slices.ContainsFunc(d.Fields[len(candidate.texts):], func(f string) bool { return !valued[strings.TrimPrefix(f, "-")] }) {
 			continue // a row with no value there has no entry
 		}
-		i := slices.IndexFunc(t.Indexes(), func(ix *indextable.Index[record]) bool { return ix.Name() == d.Name })
-		if i < 0 {
+		if candidate.ix = declaredIndex(t, d.Name); candidate.ix == nil {
 			continue
 		}
-		candidate.ix = t.Indexes()[i]
 		pending, err := candidate.ix.BuildPending(tx)
 		if err != nil {
 			return plan, err
