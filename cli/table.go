@@ -357,7 +357,7 @@ func viewTable(c *ucli.Context, fn func(tx keyspace.Tx, t *indextable.Table[reco
 }
 
 func tableScan(c *ucli.Context) error {
-	format, err := output(c, "table", "json", "ndjson")
+	format, err := output(c, "table", "json", "ndjson", "count")
 	if err != nil {
 		return err
 	}
@@ -409,6 +409,11 @@ func tableScan(c *ucli.Context) error {
 				what = "entry"
 			}
 			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(c.Args().First(), keep != nil), count(read, what), count(len(page.records), "row"))
+		}
+		if format == "count" { // how many rows (of the page, with --limit), as geo's --output count
+			writeNextPage(c.App.ErrWriter, page.next)
+			_, err := fmt.Fprintln(c.App.Writer, len(page.records))
+			return err
 		}
 		var out []jsonRow
 		for _, rec := range page.records {

@@ -141,6 +141,11 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		if !slices.Equal(got, whole) {
 			t.Fatalf("query %d, table scan %q: %q through the plan, %q reading the table", q, args, got, whole)
 		}
+		if !slices.Contains(args, "--limit") { // --output count: how many the scan lists
+			if n := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "count", "table", "scan", "--table", "o"}, args)...); n != fmt.Sprintln(len(whole)) {
+				t.Fatalf("query %d, table scan %q -o count: %q, want %d", q, args, n, len(whole))
+			}
+		}
 	}
 	if viaIndex < 50 {
 		t.Errorf("only %d pages were read through an index", viaIndex)
