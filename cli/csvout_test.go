@@ -102,7 +102,7 @@ func TestCSVOutput(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "--output", "csv", "stats"); code != 2 || !strings.Contains(stderr, "this command writes table, json") {
 		t.Errorf("stats --output csv: exit %d, %q", code, stderr)
 	}
-	if _, stderr, code := run(t, "", "--db", db, "--output", "yaml", "table", "scan", "--table", "t", "*"); code != 2 || !strings.Contains(stderr, "table, json, ndjson, csv") {
+	if _, stderr, code := run(t, "", "--db", db, "--output", "yaml", "table", "scan", "--table", "t", "*"); code != 2 || !strings.Contains(stderr, "table, json, ndjson, count, csv") {
 		t.Errorf("--output yaml: exit %d, %q", code, stderr)
 	}
 }
