@@ -67,11 +67,7 @@ func benchCommand() *ucli.Command {
 				return usagef("--seed must be at least 1, not 0")
 			}
 			if cfg.Data == nil && !slices.Contains(bench.Datasets, cfg.Dataset) {
-				names := make([]string, len(bench.Datasets))
-				for i, d := range bench.Datasets {
-					names[i] = string(d)
-				}
-				return usagef("--dataset %q: want one of %v%s", cfg.Dataset, bench.Datasets, choiceHint(string(cfg.Dataset), names))
+				return usagef("--dataset %q: want one of %v%s", cfg.Dataset, bench.Datasets, choiceHint(string(cfg.Dataset), datasetNames()))
 			}
 			before, err := earlierRun(c, cfg)
 			if err != nil {
@@ -207,4 +203,13 @@ func writeReport(dir string, rep *bench.Report, cmp *bench.Comparison) error {
 		fmt.Fprintf(&md, "![%s](%s)\n\n", strings.TrimSuffix(name, ".svg"), name)
 	}
 	return os.WriteFile(filepath.Join(dir, "README.md"), []byte(md.String()), 0o644)
+}
+
+// datasetNames are bench --dataset's choices.
+func datasetNames() []string {
+	names := make([]string, len(bench.Datasets))
+	for i, d := range bench.Datasets {
+		names[i] = string(d)
+	}
+	return names
 }

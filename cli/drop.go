@@ -68,7 +68,7 @@ func dropTable(tx keyspace.Tx, name string) (int, error) {
 }
 
 func dropLog(tx keyspace.Tx, name string) (int, error) {
-	if err := requireKeys(tx, "log", name, "e"); err != nil {
+	if err := requireKeys(tx, "log", name, composite.NewSubspace("e", name), "nothing"); err != nil {
 		return 0, err
 	}
 	return enumkeys.NewLog(name).Drop(tx)
@@ -83,14 +83,16 @@ func dropRelation(tx keyspace.Tx, name string) (int, error) {
 	return n, err
 }
 
-// requireKeys is an error unless some key lies under (layout, name): a
-// log, which has no catalog entry, exists while it holds keys.
-func requireKeys(tx keyspace.Tx, what, name, layout string) error {
-	for range tx.Scan(composite.NewSubspace(layout, name).Range()) {
+// requireKeys is an error unless some key lies under the subspace of the
+// structure what called name: a log or a relation, which has no catalog
+// entry, exists while it holds keys there. The error says it holds
+// nothing ("no links").
+func requireKeys(tx keyspace.Tx, what, name string, under composite.Subspace, nothing string) error {
+	for range tx.Scan(under.Range()) {
 		return nil
 	}
 	if err := tx.Err(); err != nil {
 		return err
 	}
-	return fmt.Errorf("unknown %s %q: it holds nothing (see keyspace stats)", what, name)
+	return fmt.Errorf("unknown %s %q: it holds %s (see keyspace stats)", what, name, nothing)
 }

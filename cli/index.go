@@ -44,11 +44,14 @@ func (d *indexDef) parseConditions() error {
 	return err
 }
 
-// conditions are d's conditions as text, "-" for none: status=open and
-// city in Oslo,Lima.
-func (d indexDef) conditions() string {
-	texts := slices.Clone(d.Where)
-	for _, w := range d.WhereIn {
+// conditions are d's conditions as text (conditionsText).
+func (d indexDef) conditions() string { return conditionsText(d.Where, d.WhereIn) }
+
+// conditionsText is conditions as --where and --where-in give them, as
+// text, "-" for none: status=open and city in Oslo,Lima.
+func conditionsText(where, whereIn []string) string {
+	texts := slices.Clone(where)
+	for _, w := range whereIn {
 		field, values, _ := strings.Cut(w, "=")
 		texts = append(texts, field+" in "+values)
 	}
@@ -332,8 +335,8 @@ func indexCreate(c *ucli.Context) error {
 			return err
 		}
 		ix = x
-		for range tx.Scan(t.Range()) {
-			total++
+		if total, err = countKeys(tx, t.Range()); err != nil {
+			return err
 		}
 		return ix.MarkUnbuilt(tx)
 	})
@@ -405,11 +408,9 @@ func fillIndex(c *ucli.Context, s keyspace.Store, ix *indextable.Index[record], 
 	if err != nil {
 		return records, 0, err
 	}
-	err = s.View(func(tx keyspace.Tx) error {
-		for range tx.Scan(ix.All()) {
-			entries++
-		}
-		return tx.Err()
+	err = s.View(func(tx keyspace.Tx) (err error) {
+		entries, err = countKeys(tx, ix.All())
+		return err
 	})
 	return records, entries, err
 }

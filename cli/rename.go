@@ -83,7 +83,7 @@ func renameFences(tx keyspace.Tx, from, to string) error {
 }
 
 func renameLog(tx keyspace.Tx, from, to string) error {
-	if err := requireKeys(tx, "log", from, "e"); err != nil {
+	if err := requireKeys(tx, "log", from, composite.NewSubspace("e", from), "nothing"); err != nil {
 		return err
 	}
 	_, err := enumkeys.NewLog(from).Rename(tx, to)
@@ -110,17 +110,8 @@ func renameTable(tx keyspace.Tx, from, to string) error {
 }
 
 func renameRelation(tx keyspace.Tx, from, to string) error {
-	links := composite.NewSubspace("x", from, "l").Range()
-	links.Limit = 1
-	found := false
-	for range tx.Scan(links) {
-		found = true
-	}
-	if err := tx.Err(); err != nil {
+	if err := requireKeys(tx, "relation", from, composite.NewSubspace("x", from, "l"), "no links"); err != nil {
 		return err
-	}
-	if !found {
-		return fmt.Errorf("unknown relation %q: it holds no links (see keyspace stats)", from)
 	}
 	_, err := indextable.NewRelation(from).Rename(tx, to)
 	return err
@@ -144,10 +135,9 @@ func renameIndex(c *ucli.Context) renamer {
 		if err != nil {
 			return err
 		}
+		// A name the catalog defines is declared (openTable): Rename
+		// refuses it, ErrDuplicateIndex.
 		table := c.String("table")
-		if _, err := tx.Get(indexKey(table, to)); err == nil {
-			return fmt.Errorf("table %s: rename index to %q: %w", table, to, composite.ErrNotEmpty)
-		}
 		if err := ix.Rename(tx, to); err != nil {
 			return err
 		}

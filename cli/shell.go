@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/bench"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/mattn/go-shellwords"
 	"github.com/peterh/liner"
@@ -374,11 +373,7 @@ func valueChoices(flag string) []string {
 	case "format":
 		return slices.Clone(importFormats)
 	case "dataset":
-		names := make([]string, len(bench.Datasets))
-		for i, d := range bench.Datasets {
-			names[i] = string(d)
-		}
-		return names
+		return datasetNames()
 	}
 	return nil
 }

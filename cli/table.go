@@ -386,20 +386,7 @@ func tableScan(c *ucli.Context) error {
 				return err
 			}
 		}
-		var page recordPage
-		read := 0
-		if plan.ix != nil {
-			page, read, err = scanIndexPage(tx, t, plan, r, prefix, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep)
-		} else {
-			counted := keep // keep, counting the rows it tests
-			switch {
-			case keep != nil:
-				counted = func(r record) bool { read++; return keep(r) }
-			case c.Bool("explain"): // every row read is kept
-				counted = func(record) bool { read++; return true }
-			}
-			page, err = scanPage(tx, t, r, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), counted)
-		}
+		page, read, err := plan.scan(tx, t, r, prefix, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep, c.Bool("explain"))
 		if err != nil {
 			return err
 		}
@@ -537,12 +524,7 @@ func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r k
 	if err != nil {
 		return nil, err
 	}
-	var page recordPage
-	if plan.ix != nil {
-		page, _, err = scanIndexPage(tx, t, plan, r, prefix, false, 0, "", recordFilter(conds))
-	} else {
-		page, err = scanPage(tx, t, r, false, 0, "", recordFilter(conds))
-	}
+	page, _, err := plan.scan(tx, t, r, prefix, false, 0, "", recordFilter(conds), false)
 	return page.records, err
 }
 
@@ -578,7 +560,7 @@ func tableDeleteWhere(c *ucli.Context) error {
 		return nil
 	})
 	if err == nil {
-		fmt.Fprintf(c.App.ErrWriter, "deleted %s where %s\n", count(deleted, "row"), indexDef{Where: c.StringSlice("where"), WhereIn: c.StringSlice("where-in")}.conditions())
+		fmt.Fprintf(c.App.ErrWriter, "deleted %s where %s\n", count(deleted, "row"), conditionsText(c.StringSlice("where"), c.StringSlice("where-in")))
 	}
 	return err
 }

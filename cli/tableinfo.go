@@ -101,7 +101,7 @@ func writeIndexes(c *ucli.Context, indexes []indexInfo, withTable bool) {
 		if withTable {
 			fmt.Fprintf(tw, "%s\t", ix.Table)
 		}
-		where := indexDef{Where: ix.Where, WhereIn: ix.WhereIn}.conditions()
+		where := conditionsText(ix.Where, ix.WhereIn)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", ix.Name, strings.Join(ix.Fields, ","), unique, orDash(strings.Join(ix.Cover, ",")), where, ix.Entries, state)
 	}
 	tw.Flush()

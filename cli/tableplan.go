@@ -301,6 +301,28 @@ func scanIndexPage(tx keyspace.Tx, t *indextable.Table[record], p scanPlan, r ke
 	return page, read, nil
 }
 
+// scan reads a page of the rows in r (a key query's range, whose leading
+// whole columns are prefix) that keep keeps (nil: all), as the plan says:
+// through its index (scanIndexPage), or the table's own rows (scanPage).
+// It returns the page and how many entries or rows it read; the table's
+// rows are counted only when countRows is set or keep is given, as counting
+// every row read takes a page's one-more limit off the scan.
+func (p scanPlan) scan(tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, prefix composite.Tuple, reverse bool, limit int, cursor string, keep func(record) bool, countRows bool) (recordPage, int, error) {
+	if p.ix != nil {
+		return scanIndexPage(tx, t, p, r, prefix, reverse, limit, cursor, keep)
+	}
+	read := 0
+	counted := keep // keep, counting the rows it tests
+	switch {
+	case keep != nil:
+		counted = func(r record) bool { read++; return keep(r) }
+	case countRows: // every row read is kept
+		counted = func(record) bool { read++; return true }
+	}
+	page, err := scanPage(tx, t, r, reverse, limit, cursor, counted)
+	return page, read, err
+}
+
 // inRange reports whether key lies in r's bounds.
 func inRange(r keyspace.Range, key []byte) bool {
 	return bytes.Compare(key, r.Start) >= 0 && (r.End == nil || bytes.Compare(key, r.End) < 0)
