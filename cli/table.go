@@ -385,6 +385,9 @@ func tableScan(c *ucli.Context) error {
 			if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in")); err != nil {
 				return err
 			}
+			if plan, err = plan.forPage(tx, c.Int("limit")); err != nil {
+				return err
+			}
 		}
 		page, read, err := plan.scan(tx, t, r, prefix, c.Bool("reverse"), c.Int("limit"), c.String("cursor"), keep, c.Bool("explain"))
 		if err != nil {

@@ -28,6 +28,11 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "plan.db")
 	r := rand.New(rand.NewPCG(11, 12))
 	values := []any{"open", "done", "7", 7, 7.5, "7.0", true, "true", "", "a b", []any{"open", "done"}, []any{"x"}, map[string]any{"a": 1}, nil}
+	// Numbers in every form an index keeps apart: whole, fractional and
+	// text of both (int64, float64, string: typed), text that reads as a
+	// number but is kept as text, zeros of both signs, and whole numbers
+	// past 2^53, where a float64 rounds them.
+	numbers := []any{0, -3, 7, 7.5, 8, "7", "7.0", "07", "+7", "-0.0", "0.0", "1e3", "Inf", "0x1p3", "abc", "", 9007199254740993, "9007199254740993", "9007199254740995", "-9007199254740993", "-9223372036854775808", 1e300, []any{3, 8}, true, nil}
 	var ndjson strings.Builder
 	for i := range 300 {
 		rec := map[string]any{"st": []string{"US", "FR", "NO"}[i%3], "id": i}
@@ -37,6 +42,9 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 			}
 		}
 		rec["qty"] = r.IntN(10)
+		if v := numbers[r.IntN(len(numbers))]; v != nil {
+			rec["n"] = v
+		}
 		b, _ := json.Marshal(rec)
 		ndjson.Write(append(b, '\n'))
 	}
@@ -47,11 +55,17 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{"--name", "kind_open", "--fields", "kind", "--where", "status=open"},
 		{"--name", "pending", "--fields", "city"},
 		{"--name", "kind_qty", "--fields", "kind,-qty,city"}, // kind fixed, the rest read and sorted
+		{"--name", "n_desc", "--fields", "-n"},               // a number range, descending
+		{"--name", "kind_n", "--fields", "kind,n"},           // kind fixed, a number range after it
 	} {
 		runOK(t, "", slices.Concat([]string{"--db", db, "-q", "index", "create", "--table", "o"}, args)...)
 	}
 	markUnbuilt(t, db, "o", "pending")
 	texts := []string{"open", "done", "7", "7.0", "true", "", "a b", "x", "nothing"}
+	// Bounds for n: zeros of both signs, and whole numbers at and past
+	// 2^53 (2^53+3 rounds up to 2^53+4, -2^53-1 to -2^53).
+	bounds := []string{"-1", "0", "-0", "7", "7.5", "8", "1000", "9007199254740992", "9007199254740994", "9007199254740996", "-9007199254740992", "-9223372036854775808", "1e300", "Inf", "NaN"}
+	ops := []string{"<", "<=", ">", ">=", "="}
 	scan := func(args []string, plans []bool) ([]string, int) {
 		var keys []string
 		cursor, viaIndex := "", 0
@@ -92,7 +106,7 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 				args = append(args, "--where", f+"="+texts[r.IntN(len(texts))])
 			}
 		}
-		switch r.IntN(8) {
+		switch r.IntN(10) {
 		case 0:
 			args = append(args, "--where", fmt.Sprintf("qty>=%d", r.IntN(10)))
 		case 1:
@@ -115,6 +129,14 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 			args = []string{"--where-in", "kind=open,done,", "--where", fmt.Sprintf("qty<%d", r.IntN(12)), "--where", "city!=x"}
 			if r.IntN(2) == 0 {
 				args = append(args, "--where", "city>=0") // a value there: the plan serves
+			}
+		case 7, 8: // number ranges, = a number and --where-in numbers: read through n's indexes
+			for range 1 + r.IntN(2) {
+				op := ops[r.IntN(len(ops))]
+				args = append(args, "--where", "n"+op+bounds[r.IntN(len(bounds))])
+			}
+			if r.IntN(3) == 0 {
+				args = append(args, "--where-in", "n="+bounds[r.IntN(len(bounds))]+","+bounds[r.IntN(len(bounds))])
 			}
 		}
 		return args
@@ -150,6 +172,33 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 	if viaIndex < 50 {
 		t.Errorf("only %d pages were read through an index", viaIndex)
 	}
+	// Every bound with every operator on n alone, and pairs of them, read
+	// through n's index, keep the rows reading the table's rows keeps.
+	var ranges [][]string
+	for _, op := range ops {
+		for _, bound := range bounds {
+			ranges = append(ranges, []string{"--where", "n" + op + bound})
+		}
+	}
+	for range 40 {
+		pair := []string{"--where", "n" + ops[r.IntN(len(ops))] + bounds[r.IntN(len(bounds))]}
+		if r.IntN(2) == 0 {
+			pair = append(pair, "--where", "n"+ops[r.IntN(len(ops))]+bounds[r.IntN(len(bounds))])
+		} else {
+			pair = append(pair, "--where-in", "n="+bounds[r.IntN(len(bounds))]+","+bounds[r.IntN(len(bounds))])
+		}
+		ranges = append(ranges, pair)
+	}
+	for _, args := range ranges {
+		if r.IntN(2) == 0 {
+			args = append(args, "--reverse")
+		}
+		whole, _ := scan(slices.Concat(args, []string{"--no-index"}), []bool{false})
+		got, n := scan(args, []bool{true})
+		if !slices.Equal(got, whole) || n == 0 && !strings.Contains(strings.Join(args, " "), "NaN") { // a NaN narrows nothing
+			t.Fatalf("table scan %q: %q through the plan (%d pages through an index), %q reading the table", args, got, n, whole)
+		}
+	}
 	// An index with a build pending is never the plan, and --explain
 	// says which is.
 	for _, c := range []struct {
@@ -163,13 +212,19 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{[]string{"--where", "status=done", "--where", "city=x"}, "plan: index status_city's entries for status=done, city=x"},
 		{[]string{"--where", "kind=x"}, "plan: the table's rows"},
 		{[]string{"--where", "kind=x", "--where", "status=open"}, "plan: index kind_open's entries for kind=x"},
-		{[]string{"--where", "status=7"}, "plan: the table's rows"},
+		{[]string{"--where", "status=7"}, "plan: index status's entries for status=7 (all of them), sorted into key order"}, // a number: its forms' ranges
+		{[]string{"--where", "n>=7", "--where", "n<8"}, "plan: index n_desc's entries for n>=7, n<8 (all of them), sorted into key order"},
+		{[]string{"--where", "kind=open", "--where-in", "n=1,7"}, "plan: index kind_n's entries for kind=open, n in 1,7 (all of them), sorted into key order"},
+		{[]string{"--where", "status=open", "--where", "n>=7"}, "plan: index status's entries for status=open"}, // full before a range
+		{[]string{"--where", "n!=7"}, "plan: the table's rows"},
+		{[]string{"--where", "n>=-1e300", "--limit", "1"}, "plan: the table's rows (all of them), each tested against --where (index n_desc's entries for n>=-1e300 number more than 64, 64 for each row of the page)"},
+		{[]string{"--where", "n>=1e300", "--limit", "1"}, "plan: index n_desc's entries for n>=1e300 (all of them), sorted into key order"},
 		{[]string{"--where", "status=true"}, "plan: the table's rows"},
 		{[]string{"--where", "status=open", "--where", "status=done"}, "plan: the table's rows"},
 		{[]string{"--where-in", "status=open,done", "--where-in", "city=x,a b"}, "plan: index status_city's entries for status in done,open, city in a b,x (all of them)"},
 		{[]string{"--where-in", "status=open,done,x", "--where", "status=x"}, "plan: index status's entries for status=x"},
 		{[]string{"--where-in", "status=open,7"}, "plan: the table's rows"},
-		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city=7"}, "plan: index kind_qty's entries for kind=open (all of them), sorted into key order"},
+		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city=7"}, "plan: index kind_qty's entries for kind=open, qty>=3 (all of them), sorted into key order"},
 		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city!=7"}, "plan: the table's rows"},       // a row with no city has no entry
 		{[]string{"--where", "kind=open", "--where", "status=open"}, "plan: index kind_open's entries for kind=open"}, // a tie: the first by name
 		{[]string{"--where", "status=open", "--where", "city>=0"}, "plan: index status's entries for status=open"},    // full before fixed in part
@@ -233,7 +288,9 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 // over 50,000 rows of 20 statuses on bbolt, through the index on status
 // (its entries in key order), through one on status,-qty (its entries
 // under s7 read whole and sorted) and reading the table's rows
-// (--no-index), as the command runs it: open the file, plan, read, print.
+// (--no-index); and --where qty>=5 through status,-qty (the entries
+// under s7 of 5 and 6 only) and reading the rows; as the command runs
+// it: open the file, plan, read, print.
 func BenchmarkTableScanWhere(b *testing.B) {
 	db := filepath.Join(b.TempDir(), "bench.db")
 	var csv strings.Builder
@@ -255,16 +312,25 @@ func BenchmarkTableScanWhere(b *testing.B) {
 			b.Fatal(errb.String())
 		}
 	}
+	ranged := 0 // the rows of s7 with a quantity of 5 or 6
+	for i := 7; i < 50_000; i += 20 {
+		if i%7 >= 5 {
+			ranged++
+		}
+	}
 	for _, plan := range []struct {
 		name, table, flag string
 		rows              int
+		qty               string
 	}{
-		{"index", "o", "--explain", 2500}, {"no-index", "o", "--no-index", 2500},
+		{"index", "o", "--explain", 2500, "qty>=0"}, {"no-index", "o", "--no-index", 2500, "qty>=0"},
 		// status_qty's entries under s7, read whole and sorted into key order
-		{"index-fixed-in-part", "p", "--explain", 2500}, {"no-index-p", "p", "--no-index", 2500},
+		{"index-fixed-in-part", "p", "--explain", 2500, "qty>=0"}, {"no-index-p", "p", "--no-index", 2500, "qty>=0"},
+		// status_qty's entries under s7 with a quantity of 5 or more
+		{"index-range", "p", "--explain", ranged, "qty>=5"}, {"no-index-range", "p", "--no-index", ranged, "qty>=5"},
 	} {
 		b.Run(plan.name, func(b *testing.B) {
-			args := []string{"keyspace", "--db", db, "-o", "ndjson", "table", "scan", "--table", plan.table, "--where", "status=s7", "--where", "qty>=0", plan.flag}
+			args := []string{"keyspace", "--db", db, "-o", "ndjson", "table", "scan", "--table", plan.table, "--where", "status=s7", "--where", plan.qty, plan.flag}
 			for b.Loop() {
 				var out, errb bytes.Buffer
 				if code := cli.Run(args, strings.NewReader(""), &out, &errb); code != 0 || strings.Count(out.String(), "\n") != plan.rows {
