@@ -92,7 +92,7 @@ var (
 		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
 		"in":      {"status=free,busy", "speed=7,70.0", `status="free",x`, "status=", "=x", `status="x`, "x"},
 		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
-		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1"},
+		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1", "id<3", "id>=9007199254740993", "id=-0", "city<=NaN"},
 		"pair":    {"1,2", "1, 2", "36.7N", "116.3W", "1S", "x,y", "91,0", "1;2", "N"},
 	}
 	extras = []string{
