@@ -51,6 +51,13 @@ import (
 //     version-6 build would read as a whole index and give every record
 //     it writes an entry in, leaving the index out of step. Only creating
 //     a partial index raises a file to 7; version-6 files read unchanged.
+//   - 8 (session 48): the command line's indexes keep numbers in order:
+//     an index definition with "numbers": "ordered" keeps every number
+//     of up to 2^53 as a float64 (7 and "7.0" alike), where a version-7
+//     build would write whole numbers as int64s beside them and leave
+//     the index out of step. Creating any index raises a file to 8;
+//     version-7 files read unchanged, their indexes keeping numbers by
+//     kind until they are dropped and created again.
 //
 // A file records the version of the newest layout written into it, not
 // only the version that created it: a write in a layout an older build
@@ -58,7 +65,7 @@ import (
 // refuses the file rather than reading the new data as damaged. Files
 // that builds before session 36 wrote into keep the version that created
 // them.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // RequireFormat records, in the file under the Update transaction tx,
 // that it holds data in the layout of format version v: a file recording

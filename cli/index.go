@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,9 +33,20 @@ type indexDef struct {
 	// repeated value among those records only.
 	Where   []string `json:"where,omitempty"`
 	WhereIn []string `json:"where_in,omitempty"`
+	// Numbers is how the index keeps numbers: "ordered" (every index
+	// created since session 48) keeps every number of up to 2^53 as a
+	// float64, so numbers sort as numbers whatever their form (7, "7.0",
+	// 7.5, "8"), and a VALUE, --from or --to given as 7 finds them all;
+	// "" (an index created before) keeps whole numbers as int64s and the
+	// others as float64s, every whole number before every other (typed).
+	Numbers string `json:"numbers,omitempty"`
 
 	keep func(map[string]any) bool // the conditions' test; nil for none
 }
+
+// orderedNumbers is indexDef.Numbers for an index that keeps its numbers
+// in order.
+const orderedNumbers = "ordered"
 
 // parseConditions reads d's conditions into d.keep; bad ones are an error
 // (a usage error, from parseConditions).
@@ -58,9 +70,10 @@ func conditionsText(where, whereIn []string) string {
 	return orDash(strings.Join(texts, " and "))
 }
 
-// partialIndexFormat is the keyspace.FormatVersion of a catalog that
-// holds a partial index.
-const partialIndexFormat = 7
+// orderedIndexFormat is the keyspace.FormatVersion of a catalog that
+// holds an index whose numbers are ordered (indexDef.Numbers); a partial
+// index needed 7.
+const orderedIndexFormat = 8
 
 func indexKey(table, name string) []byte { return composite.Tuple{"meta", "index", table, name}.Pack() }
 
@@ -92,8 +105,46 @@ func field(r record, path string) any {
 }
 
 // typed turns a field into a tuple element: numbers from CSV text become
-// numbers (so 9 sorts before 10), the rest stay strings.
-func typed(v any) (any, bool) {
+// numbers (so 9 sorts before 10), the rest stay strings. With ordered
+// set (indexDef.Numbers), a number is then made one of a single kind
+// (orderNumber).
+func typed(v any, ordered bool) (any, bool) {
+	x, ok := typedByKind(v)
+	if ordered {
+		x = orderNumber(x)
+	}
+	return x, ok
+}
+
+// maxExact is the largest magnitude below which every whole number is a
+// float64 exactly.
+const maxExact = 1 << 53
+
+// orderNumber is the element an ordered index keeps for x: a whole
+// number of up to 2^53 as the float64 it equals, and −0 as 0, so that
+// numbers sort by value among the float64s (the tuple encoding keeps
+// int64s and float64s apart, every int64 first). A whole number past
+// 2^53 stays an int64, exact, sorting before every float64: a float64
+// would round it (2^53+1 to 2^53), and a unique index would take two
+// such ids for one. Anything else is x.
+func orderNumber(x any) any {
+	switch n := x.(type) {
+	case int64:
+		if -maxExact <= n && n <= maxExact {
+			return float64(n)
+		}
+	case float64:
+		if n == 0 {
+			return 0.0
+		}
+	case composite.Desc:
+		return composite.Desc{V: orderNumber(n.V)}
+	}
+	return x
+}
+
+// typedByKind is typed for an index created before numbers were ordered.
+func typedByKind(v any) (any, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, false
@@ -135,7 +186,7 @@ func (d indexDef) indexSpec() indextable.IndexSpec[record] {
 			var next []composite.Tuple
 			for _, t := range out {
 				for _, e := range elems {
-					x, ok := typed(e)
+					x, ok := typed(e, d.Numbers == orderedNumbers)
 					if !ok {
 						continue
 					}
@@ -159,6 +210,15 @@ func (d indexDef) indexSpec() indextable.IndexSpec[record] {
 		}
 	}
 	return spec
+}
+
+// boundFlags are --from and --to, which bound the field after an index
+// read's VALUE.
+func boundFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "from", Usage: "the field after VALUE (the first, with none) starts at `V`, in the index's order (for a -field, the largest first)"},
+		&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"},
+	}
 }
 
 func indexFlags(extra ...ucli.Flag) []ucli.Flag {
@@ -211,12 +271,13 @@ func indexCommand() *ucli.Command {
 				Action:    indexBuild,
 			},
 			{
-				Name: "lookup", Usage: "records whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is), or matches a VALUE ending in a star (CA:San*)",
+				Name: "lookup", Usage: "records in the index's order (SQL's ORDER BY its fields; --reverse for descending) whose index value starts with VALUE (text form: completed, or completed:300 on status,-created; a descending field as it is), or matches a VALUE ending in a star (CA:San*), or all of them; the next field in [--from, --to), a page at a time",
 				UsageText: "keyspace index lookup --table cities --name by_state_name CA\n" +
-					"keyspace index lookup --table cities --name by_state_name 'CA:San*'",
-				ArgsUsage: "VALUE",
-				Flags: indexFlags(&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` records", DefaultText: "all"},
-					whereFlagOf("records whose field"), whereInFlagOf("records whose field"), fieldsFlag("record")),
+					"keyspace index lookup --table cities --name by_state_name 'CA:San*'\n" +
+					"keyspace index lookup --table cities --name by_latitude --reverse --limit 10   # the ten northernmost",
+				ArgsUsage: "[VALUE]",
+				Flags: indexFlags(append(slices.Concat(pageFlags("records", "descending"), boundFlags()),
+					whereFlagOf("records whose field"), whereInFlagOf("records whose field"), fieldsFlag("record"))...),
 				Action: func(c *ucli.Context) error { return indexRead(c, true) },
 			},
 			{
@@ -224,9 +285,7 @@ func indexCommand() *ucli.Command {
 				UsageText: "keyspace index scan --table cities --name by_state_name CA --limit 20\n" +
 					"keyspace index scan --table orders --name status_created completed --from 300 --to 100   # created is descending: 300 down to 101",
 				ArgsUsage: "[VALUE]",
-				Flags: indexFlags(append(pageFlags("entries", "descending"),
-					&ucli.StringFlag{Name: "from", Usage: "the field after VALUE starts at `V`, in the index's order (for a -field, the largest first)"},
-					&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"},
+				Flags: indexFlags(append(slices.Concat(pageFlags("entries", "descending"), boundFlags()),
 					whereFlagOf("entries whose record's field"), whereInFlagOf("entries whose record's field"))...),
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
 			},
@@ -289,7 +348,7 @@ func batchFlag() ucli.Flag {
 // index build to finish.
 func indexCreate(c *ucli.Context) error {
 	d := indexDef{Name: c.String("name"), Fields: strings.Split(c.String("fields"), ","), Unique: c.Bool("unique"),
-		Where: c.StringSlice("where"), WhereIn: c.StringSlice("where-in")}
+		Where: c.StringSlice("where"), WhereIn: c.StringSlice("where-in"), Numbers: orderedNumbers}
 	if cv := c.String("cover"); cv != "" {
 		d.Cover = strings.Split(cv, ",")
 	}
@@ -325,10 +384,10 @@ func indexCreate(c *ucli.Context) error {
 		if err := tx.Put(indexKey(table, d.Name), b); err != nil {
 			return err
 		}
-		if d.keep != nil { // a build before it would index every record
-			if err := keyspace.RequireFormat(tx, partialIndexFormat); err != nil {
-				return err
-			}
+		// A build before 7 would index every record, one before 8 keep
+		// whole numbers apart from the others.
+		if err := keyspace.RequireFormat(tx, orderedIndexFormat); err != nil {
+			return err
 		}
 		t, x, err := withIndex(tx, c)
 		if err != nil {
@@ -492,6 +551,49 @@ func indexRepair(c *ucli.Context) error {
 
 // schema is how an index's values read and print: a column a field,
 // descending for a -field, of the kind each value's text says (typed).
+// element is the index's form of values a command line gave (VALUE,
+// --from, --to), which the index's schema read from text: for an index
+// whose numbers are ordered, each number as orderNumber makes it, so
+// that 7 finds 7.0.
+func (d indexDef) element(values composite.Tuple) composite.Tuple {
+	if d.Numbers != orderedNumbers {
+		return values
+	}
+	out := make(composite.Tuple, len(values))
+	for i, v := range values {
+		out[i] = orderNumber(v)
+	}
+	return out
+}
+
+// shown is an index value as the command line prints it: for an index
+// whose numbers are ordered, a float64 that is a whole number of up to
+// 2^53 as that whole number (200, not 200.0), which element reads back
+// as the same float64.
+func (d indexDef) shown(value composite.Tuple) composite.Tuple {
+	if d.Numbers != orderedNumbers {
+		return value
+	}
+	out := make(composite.Tuple, len(value))
+	for i, v := range value {
+		out[i] = wholeNumber(v)
+	}
+	return out
+}
+
+// wholeNumber undoes orderNumber for printing.
+func wholeNumber(v any) any {
+	switch n := v.(type) {
+	case float64:
+		if n == math.Trunc(n) && math.Abs(n) <= maxExact {
+			return int64(n)
+		}
+	case composite.Desc:
+		return composite.Desc{V: wholeNumber(n.V)}
+	}
+	return v
+}
+
 func (d indexDef) schema() composite.Schema {
 	s := make(composite.Schema, len(d.Fields))
 	for i, f := range d.Fields {
@@ -556,11 +658,10 @@ func indexRead(c *ucli.Context, records bool) error {
 			if !q.Exact && (c.IsSet("from") || c.IsSet("to")) {
 				return usagef("--from and --to bound the field after an exact VALUE, and %q has a star", v)
 			}
+			q.Prefix = def.element(q.Prefix)
 			prefix, r = q.Prefix, ix.Match(q)
-		} else if records {
-			return usagef("index lookup wants a VALUE")
 		}
-		if !records && (c.IsSet("from") || c.IsSet("to")) {
+		if c.IsSet("from") || c.IsSet("to") {
 			if len(prefix) >= len(values) {
 				return usagef("--from and --to bound the field after VALUE, and VALUE names all %d fields", len(values))
 			}
@@ -577,7 +678,7 @@ func indexRead(c *ucli.Context, records bool) error {
 				if err != nil || len(t) != 1 {
 					return usagef("--%s %q: one value of %s (%v)", b.flag, c.String(b.flag), next[0].Name, err)
 				}
-				*b.into = t
+				*b.into = def.element(t)
 			}
 			r = ix.Between(prefix, from, to)
 		}
@@ -585,10 +686,7 @@ func indexRead(c *ucli.Context, records bool) error {
 		if err != nil {
 			return err
 		}
-		opts := &indextable.ListOptions{Limit: limit}
-		if !records {
-			opts.Cursor, opts.Reverse = c.String("cursor"), c.Bool("reverse")
-		}
+		opts := &indextable.ListOptions{Limit: limit, Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
 		var keepErr error
 		if where != nil { // --where on each entry's record, read as the scan goes
 			opts.Keep = func(e indextable.Entry) bool {
@@ -614,7 +712,7 @@ func indexRead(c *ucli.Context, records bool) error {
 		}
 		var out []row
 		for _, e := range page.Entries {
-			out = append(out, row{Value: keyText(e.Value, values), Key: keyText(e.Key, keys), Covered: payloadJSON(e.Covered)})
+			out = append(out, row{Value: keyText(def.shown(e.Value), values), Key: keyText(e.Key, keys), Covered: payloadJSON(e.Covered)})
 		}
 		if records {
 			recs, err := ix.Records(tx, page.Entries)
