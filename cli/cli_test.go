@@ -495,11 +495,11 @@ func TestTableKeysReadBack(t *testing.T) {
 	}
 }
 
-// TestListingsPageInEveryFormat: table scan, index scan and log range,
-// paged two at a time through the cursor each format gives (json's
-// "next", the table's last line, and for ndjson a line on stderr, since
-// its stdout is the rows), list exactly what one unlimited json page
-// lists. An ndjson page had dropped its cursor, so a limited export
+// TestListingsPageInEveryFormat: table scan, index scan and lookup, log
+// range and rel list, paged two at a time through the cursor each format
+// gives (json's "next", the table's last line, and for ndjson a line on
+// stderr, since its stdout is the rows), list exactly what one unlimited
+// json page lists. An ndjson page had dropped its cursor, so a limited export
 // looked complete.
 func TestListingsPageInEveryFormat(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
@@ -530,6 +530,7 @@ func TestListingsPageInEveryFormat(t *testing.T) {
 	}{
 		{"rows", []string{"table", "scan", "--table", "c"}},
 		{"entries", []string{"index", "scan", "--table", "c", "--name", "by_city"}},
+		{"entries", []string{"index", "lookup", "--table", "c", "--name", "by_city"}},
 		{"items", []string{"log", "range", "--log", "l", "--parent", "p"}},
 		{"links", []string{"rel", "list", "--rel", "likes", "--right", "i1"}},
 	} {
