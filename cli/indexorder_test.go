@@ -218,4 +218,13 @@ func TestIndexOrdersNumbers(t *testing.T) {
 	if got, want := lookup([]string{"--name", "up"}, 6), want(false, true, all); !slices.Equal(got, want) {
 		t.Errorf("an older index's order: %v, want %v", got, want)
 	}
+	// index list says which index orders its numbers.
+	var list []struct{ Name, Numbers string }
+	if out := runOK(t, "", "--db", db, "-o", "json", "index", "list", "--table", "t"); json.Unmarshal([]byte(out), &list) != nil ||
+		!slices.Equal(list, []struct{ Name, Numbers string }{{"down", "ordered"}, {"up", "by kind"}}) {
+		t.Errorf("index list: %s", out)
+	}
+	if out := runOK(t, "", "--db", db, "index", "list", "--table", "t"); !strings.Contains(out, "built; whole numbers before the others") {
+		t.Errorf("index list: %s", out)
+	}
 }

@@ -23,6 +23,7 @@ type indexInfo struct {
 	WhereIn []string `json:"where_in,omitempty"` // as index create took them
 	Entries int      `json:"entries"`
 	Built   bool     `json:"built"`
+	Numbers string   `json:"numbers"` // "ordered", or "by kind" for an index from before format 8 (indexDef.Numbers)
 }
 
 // tableInfo is what table info prints: a table's key columns and their
@@ -67,7 +68,10 @@ func indexesOf(tx keyspace.Tx, t *indextable.Table[record]) ([]indexInfo, error)
 		if ix == nil {
 			return nil, fmt.Errorf("table %s: index %s is defined but not declared", t.Name(), d.Name)
 		}
-		info := indexInfo{Table: t.Name(), Name: d.Name, Fields: d.Fields, Unique: d.Unique, Cover: d.Cover, Where: d.Where, WhereIn: d.WhereIn}
+		info := indexInfo{Table: t.Name(), Name: d.Name, Fields: d.Fields, Unique: d.Unique, Cover: d.Cover, Where: d.Where, WhereIn: d.WhereIn, Numbers: "by kind"}
+		if d.Numbers == orderedNumbers {
+			info.Numbers = d.Numbers
+		}
 		if info.Entries, err = countKeys(tx, ix.All()); err != nil {
 			return nil, err
 		}
@@ -97,6 +101,9 @@ func writeIndexes(c *ucli.Context, indexes []indexInfo, withTable bool) {
 		}
 		if !ix.Built {
 			state = "building (keyspace index build finishes it)"
+		}
+		if ix.Numbers != orderedNumbers {
+			state += "; whole numbers before the others (drop and create it to order numbers)"
 		}
 		if withTable {
 			fmt.Fprintf(tw, "%s\t", ix.Table)
