@@ -549,8 +549,6 @@ func indexRepair(c *ucli.Context) error {
 	})
 }
 
-// schema is how an index's values read and print: a column a field,
-// descending for a -field, of the kind each value's text says (typed).
 // element is the index's form of values a command line gave (VALUE,
 // --from, --to), which the index's schema read from text: for an index
 // whose numbers are ordered, each number as orderNumber makes it, so
@@ -594,6 +592,8 @@ func wholeNumber(v any) any {
 	return v
 }
 
+// schema is how an index's values read and print: a column a field,
+// descending for a -field, of the kind each value's text says (typed).
 func (d indexDef) schema() composite.Schema {
 	s := make(composite.Schema, len(d.Fields))
 	for i, f := range d.Fields {

@@ -25,10 +25,12 @@ import (
 //   - A row the conditions hold for then has an entry under one of the
 //     values the leading fields may take. Each of its fields holds one
 //     value, no array, and the leading ones hold that very text, which
-//     an index keeps as text (typed). A number is left to the table's
-//     rows because a record holds one in several forms (7, "7", "7.0")
-//     that an index keeps apart, and true and false because a JSON
-//     record's booleans are no text.
+//     an index keeps as text (typed). A number is no such value: a
+//     record holds one in several forms (7, "7", "7.0", "07") that an
+//     index keeps apart (as text, or by kind in an index from before
+//     numbers were ordered), so = a number narrows a field as a number
+//     range does (below). Nor are true and false, as a JSON record's
+//     booleans are no text.
 //   - When the values fix every field (full), the entries of one value,
 //     (value…, primary key), list its rows in key order, as the table
 //     does, and the rows of several values (an in, or two) merge in key
@@ -174,8 +176,9 @@ const entriesPerPageRow = 64
 // table's rows, in key order, stop where the page ends; so when its
 // entries number more than entriesPerPageRow for each row of the page,
 // the table's rows are read instead (its entries counted, not their
-// rows; of a number range's text, those that read as numbers). If the conditions hold for a share s of the table's N rows,
-// the page is then found among fewer than N/entriesPerPageRow of them
+// rows; of a number range's text, those that read as numbers). If the
+// conditions hold for a share s of the table's N rows, the page is then
+// found among fewer than N/entriesPerPageRow of them
 // (limit/s, with s·N above limit·entriesPerPageRow), where the index
 // would read all s·N entries and their rows. On the 153,728 cities,
 // latitude>=45 (54,078 rows) with --limit 100 read 1,679 rows in 0.01
