@@ -186,16 +186,11 @@ func tableImport(c *ucli.Context) error {
 		batch := make([]indextable.Row[record], 0, len(rows))
 		firstAt := make(map[string]string, len(rows)) // where each key was first read
 		for _, r := range rows {
-			rec := record{}
-			for k := range r.names() {
-				if keep != nil && !slices.Contains(keep, k) {
-					continue
-				}
-				// NDJSON's fields keep their JSON types; with --typed, a
-				// CSV's key columns stay text, as the key reads them.
-				rec[k] = r.value(k, typed && !slices.Contains(keyCols, k))
+			rec, err := importedRecord(r, keep, keyCols, typed)
+			var key composite.Tuple
+			if err == nil || r.bad != nil { // why the reader could not read it comes first
+				key, err = rowKey(r, keyCols, schema, firstAt)
 			}
-			key, err := rowKey(r, keyCols, schema, firstAt)
 			row := indextable.Row[record]{Key: key, Value: rec, Expires: expires}
 			if err == nil && r.expires != "" && expires.IsZero() { // an export's row that expires; --ttl overrides it
 				row.Expires, err = parseExpiry(r.expires, "")
@@ -226,6 +221,63 @@ func tableImport(c *ucli.Context) error {
 	}
 	reportImport(c, count(imported, "row"), fmt.Sprintf("table %s keyed %s", c.String("table"), strings.Join(keyCols, ":")), bad.rows)
 	return nil
+}
+
+// importedRecord is the record table import writes for r: its columns
+// (those of keep, when given), a CSV's as text unless typed (and its key
+// columns always, as the key reads them), NDJSON's and JSON's with their
+// JSON types, each as the table reads it back (asStored).
+func importedRecord(r row, keep, keyCols []string, typed bool) (record, error) {
+	rec := record{}
+	for k := range r.names() {
+		if keep != nil && !slices.Contains(keep, k) {
+			continue
+		}
+		v, err := asStored(r.value(k, typed && !slices.Contains(keyCols, k)))
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", k, err)
+		}
+		rec[k] = v
+	}
+	return rec, nil
+}
+
+// asStored is an imported value as the table reads it back: a JSON
+// number (json.Number, as NDJSON, JSON and --typed keep one) as the
+// float64 encoding/json decodes it into, in objects and arrays too. The
+// index entries written with the row are then those a read of it
+// computes: 7.50 written as 7.50 read back as 7.5, and an object
+// holding it was indexed as text that index verify, reading 7.5, found
+// stale. A number past a float64's range (1e999), which no read could
+// decode, is an error, not a row that cannot be read.
+func asStored(v any) (any, error) {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("%s is past a float64's range, which a table's record holds numbers in", v)
+		}
+		return f, nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			var err error
+			if out[k], err = asStored(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			var err error
+			if out[i], err = asStored(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return v, nil
 }
 
 // rowKey is r's primary key under the table's schema, or why r has none:
