@@ -68,6 +68,35 @@ var commandLines = []string{
 	"table del --table t --where $eq", "table del --table t --where-in $in", "table count --table t $q --where $eq",
 	"geo near --index p --lat $n --lon $n --radius $d --fields $fields", "table scan --table t $q --fields $fields", "geo scan --index p --fields $fields",
 	"geo near --index p --lat $n --lon $n --radius $d -o ids", "geo scan --index p -o count",
+	// Rows into the indexed table, their numbers in the forms JSON
+	// writes them (importFiles).
+	"table import --table t --key-cols id $rows", "table import --table t --key-cols id --typed $rows",
+}
+
+// importFiles are the files a $rows slot names (as @name, a file in the
+// run's directory: withFiles): rows whose numbers a read gives back in
+// another form (7.50 as 7.5, 1e2 as 100), in fields the table's index
+// on city covers, and one past a float64's range.
+var importFiles = map[string]string{
+	"rows.ndjson": `{"id":3,"city":7.50,"o":{"a":1.50}}` + "\n" + `{"id":1,"city":"Oslo","n":[1e2,-0]}` + "\n",
+	"rows.json":   `[{"id":4,"city":{"x":1e2}},{"id":2,"city":[7.50,"Lima"]}]`,
+	"typed.csv":   "id,city\n5,1e2\n1,7.50\n",
+	"big.ndjson":  `{"id":6,"city":1e999}` + "\n",
+}
+
+// withFiles writes importFiles into dir and makes line's @name words
+// their paths.
+func withFiles(t *testing.T, dir string, line []string) []string {
+	out := slices.Clone(line)
+	for i, w := range out {
+		if name, ok := strings.CutPrefix(w, "@"); ok {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(importFiles[name]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out[i] = filepath.Join(dir, name)
+		}
+	}
+	return out
 }
 
 // slotWords are each slot's words, good and bad; extras are the optional
@@ -94,6 +123,7 @@ var (
 		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
 		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1", "id<3", "id>=9007199254740993", "id=-0", "city<=NaN"},
 		"pair":    {"1,2", "1, 2", "36.7N", "116.3W", "1S", "x,y", "91,0", "1;2", "N"},
+		"rows":    {"@rows.ndjson", "@rows.json", "@typed.csv", "@big.ndjson"},
 	}
 	extras = []string{
 		"--scope US", "--scope FR", "--scope US:CA", "--where status=free", "--where speed>=7", "--match a*", "--limit 1",
@@ -197,6 +227,13 @@ func FuzzCommandLine(f *testing.F) {
 	// A regression: index create then verify, when create only declared
 	// the index and verify counted its every entry missing.
 	f.Add([]byte{byte(slices.Index(commandLines, "index create --table t --name $id --fields $fields")), 6, 0})
+	// A regression: numbers imported into the indexed table were indexed
+	// from their text, and verify found the entries stale.
+	for _, line := range []string{"table import --table t --key-cols id $rows", "table import --table t --key-cols id --typed $rows"} {
+		for file := range slotWords["rows"] {
+			f.Add([]byte{byte(slices.Index(commandLines, line)), byte(file)})
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		parts := bytes.Split(data, []byte{0xff})
 		if len(data) == 0 || len(data) > 48 || len(parts) > 3 {
@@ -211,7 +248,7 @@ func FuzzCommandLine(f *testing.F) {
 			if len(part) == 0 {
 				continue
 			}
-			line := commandLine(part)
+			line := withFiles(t, filepath.Dir(db), commandLine(part))
 			lines = append(lines, line)
 			args := append([]string{"keyspace", "--db", db, "--quiet"}, line...)
 			before, err := os.ReadFile(db)
@@ -309,7 +346,7 @@ func FuzzAtomicScript(f *testing.F) {
 			if len(part) == 0 {
 				continue
 			}
-			line := commandLine(part)
+			line := withFiles(t, dir, commandLine(part))
 			if strings.ContainsRune(strings.Join(line, " "), 0) {
 				return // a script's line holds no zero byte
 			}
