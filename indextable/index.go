@@ -20,7 +20,13 @@ type IndexSpec[R any] struct {
 	// or many (a multikey index over an array; duplicates count once).
 	// Components may be composite.Desc for descending order, as in
 	// ("completed", Desc{createTime}). Values of one index should have the
-	// same number of components.
+	// same number of components. Writes compute them from the record
+	// given, Build, Verify and Repair from the record the codec reads
+	// back, so Values (and Cover) must give a record and its round trip
+	// through the codec the same entries: with the JSON codec, a
+	// map[string]any holding a json.Number 7.50 reads back as the
+	// float64 7.5, and an entry made from the number's text is stale
+	// (the command line converts its imports' numbers before writing).
 	Values func(r R) []composite.Tuple
 	// Unique refuses a second record with the same value.
 	Unique bool
