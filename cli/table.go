@@ -413,6 +413,9 @@ func tableScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, err := fieldsOf(c); err != nil { // before reading, not after (writeRows)
+		return err
+	}
 	conds, err := parseWhere(c)
 	if err != nil {
 		return err
@@ -672,6 +675,9 @@ func tableGet(c *ucli.Context) error {
 	}
 	format, err := output(c, "table", "json", "ndjson")
 	if err != nil {
+		return err
+	}
+	if _, err := fieldsOf(c); err != nil { // before reading, not after (writeRows)
 		return err
 	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
