@@ -71,6 +71,8 @@ var commandLines = []string{
 	// Rows into the indexed table, their numbers in the forms JSON
 	// writes them (importFiles).
 	"table import --table t --key-cols id $rows", "table import --table t --key-cols id --typed $rows",
+	"index lookup --table t --name by_city --from $q --to $q --reverse --limit $l", "index lookup --table t --name by_city $q --from $eq",
+	"table scan --table t --where $eq --where $eq --limit $l --explain",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
