@@ -554,14 +554,7 @@ func indexRepair(c *ucli.Context) error {
 // whose numbers are ordered, each number as orderNumber makes it, so
 // that 7 finds 7.0.
 func (d indexDef) element(values composite.Tuple) composite.Tuple {
-	if d.Numbers != orderedNumbers {
-		return values
-	}
-	out := make(composite.Tuple, len(values))
-	for i, v := range values {
-		out[i] = orderNumber(v)
-	}
-	return out
+	return d.eachElement(values, orderNumber)
 }
 
 // shown is an index value as the command line prints it: for an index
@@ -569,12 +562,18 @@ func (d indexDef) element(values composite.Tuple) composite.Tuple {
 // 2^53 as that whole number (200, not 200.0), which element reads back
 // as the same float64.
 func (d indexDef) shown(value composite.Tuple) composite.Tuple {
+	return d.eachElement(value, wholeNumber)
+}
+
+// eachElement is values with f applied to each element, for an index
+// whose numbers are ordered, and values as they are for another.
+func (d indexDef) eachElement(values composite.Tuple, f func(any) any) composite.Tuple {
 	if d.Numbers != orderedNumbers {
-		return value
+		return values
 	}
-	out := make(composite.Tuple, len(value))
-	for i, v := range value {
-		out[i] = wholeNumber(v)
+	out := make(composite.Tuple, len(values))
+	for i, v := range values {
+		out[i] = f(v)
 	}
 	return out
 }
