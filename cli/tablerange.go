@@ -89,8 +89,10 @@ func (cond condition) text() string {
 //   - other numbers, as float64: JSON numbers with a fraction, and text
 //     with a point or an exponent that reads as a number ("7.0", "1e3");
 //   - text, for the rest that still reads as a number ("07", "Inf",
-//     "0x1p3"): read whole, and passed over entry by entry
-//     (readsAsNumber) before its row is read.
+//     "0x1p3"): only text that starts as strconv.ParseFloat's numbers
+//     can (a sign, a point, a digit, or the I of Inf in either case),
+//     entries that do not read as a number passed over
+//     (readsAsNumber) before their rows are read.
 //
 // The conditions compare a field's float64, and a whole number past 2^53
 // rounds to one: float64(n) lies within 512 of n for any int64 n (half
@@ -102,7 +104,10 @@ func (cond condition) text() string {
 func (p scanPlan) numberRanges(value composite.Tuple) []keyspace.Range {
 	desc := len(p.texts) < len(p.fields) && p.fields[len(p.texts)][0] == '-'
 	r := p.ranged
-	out := []keyspace.Range{p.between(value, "", int64(math.MinInt64), true, desc)} // all text
+	var out []keyspace.Range
+	for _, first := range numberStarts {
+		out = append(out, p.between(value, first[0], first[1], true, desc))
+	}
 	if lo, hi, ok := wholeBounds(r.lo, r.hi); ok {
 		out = append(out, p.between(value, lo, hi, false, desc))
 	}
@@ -118,6 +123,13 @@ func (p scanPlan) numberRanges(value composite.Tuple) []keyspace.Range {
 	}
 	return out
 }
+
+// numberStarts are the ranges of text, [from, to), that a number the
+// conditions can hold for starts in, as strconv.ParseFloat reads it:
+// "+" to ":" holds + - . and the digits (and , and /), then the I of
+// Inf and Infinity in either case. NaN, which reads as a number too,
+// no condition holds for, and other text never reads as one.
+var numberStarts = [][2]string{{"+", ":"}, {"I", "J"}, {"i", "j"}}
 
 // wholeBounds are the int64s from lo to hi, widened as numberRanges says
 // for bounds of 2^53 or more; ok is false when there are none.

@@ -33,6 +33,8 @@ func FuzzNumberRangesHoldEveryMatch(f *testing.F) {
 		{"-9223372036854775808", false, 0, "-9e18", ""}, {"07", false, 4, "7", ""}, {"Inf", false, 2, "1e308", ""},
 		{"0x1p3", false, 4, "8", ""}, {"1e1", false, 0, "10.5", ""}, {"7.5", true, 5, "7.5", "abc"},
 		{"1e300", true, 5, "1e300", "-1"}, {"abc", false, 4, "abc", ""}, {"+7", false, 5, "7", "8"},
+		{"infinity", false, 2, "0", ""}, {"-Inf", false, 0, "0", ""}, {".5", false, 4, "0.5", ""}, {"+Inf", false, 3, "1", ""},
+		{"99999999999999999999", false, 3, "1e19", ""}, {"NaN", false, 5, "NaN", "1"},
 	} {
 		f.Add(seed.value, seed.isNumber, seed.op, seed.bound, seed.other)
 	}
