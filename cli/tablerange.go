@@ -85,9 +85,12 @@ func (cond condition) text() string {
 // entries under the value, each read as a range:
 //
 //   - whole numbers, as int64: a JSON number with no fraction, or text of
-//     a plain integer ("42", "-7", "+7");
+//     a plain integer ("42", "-7", "+7"), in an index from before
+//     numbers were ordered; in one since, only those past 2^53
+//     (orderNumber);
 //   - other numbers, as float64: JSON numbers with a fraction, and text
-//     with a point or an exponent that reads as a number ("7.0", "1e3");
+//     with a point or an exponent that reads as a number ("7.0", "1e3"),
+//     and in an index whose numbers are ordered every other number;
 //   - text, for the rest that still reads as a number ("07", "Inf",
 //     "0x1p3"): only text that starts as strconv.ParseFloat's numbers
 //     can (a sign, a point, a digit, or the I of Inf in either case),
