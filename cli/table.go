@@ -437,7 +437,7 @@ func tableScan(c *ucli.Context) error {
 		}
 		var plan scanPlan
 		if !c.Bool("no-index") {
-			if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in")); err != nil {
+			if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), c.Int("limit")); err != nil {
 				return err
 			}
 			if plan, err = plan.forPage(tx, c.Int("limit")); err != nil {
@@ -578,7 +578,7 @@ func tableDelete(c *ucli.Context) error {
 // conds, keep, in key order, read as table scan reads them: through an
 // index where one serves.
 func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, prefix composite.Tuple, conds []condition) ([]indextable.Record[record], error) {
-	plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"))
+	plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), 0)
 	if err != nil {
 		return nil, err
 	}

@@ -227,7 +227,11 @@ func TestScanPlanAgainstTableRows(t *testing.T) {
 		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city=7"}, "plan: index kind_qty's entries for kind=open, qty>=3 (all of them), sorted into key order"},
 		{[]string{"--where", "kind=open", "--where", "qty>=3", "--where", "city!=7"}, "plan: the table's rows"},       // a row with no city has no entry
 		{[]string{"--where", "kind=open", "--where", "status=open"}, "plan: index kind_open's entries for kind=open"}, // a tie: the first by name
-		{[]string{"--where", "status=open", "--where", "city>=0"}, "plan: index status's entries for status=open"},    // full before fixed in part
+		// Of the plans that serve, the one that reads the fewest entries,
+		// for the page asked: status_city's open rows with a number for a
+		// city, or a page (and one more) of status's open rows.
+		{[]string{"--where", "status=open", "--where", "city>=0"}, "plan: index status_city's entries for status=open, city>=0 (all of them), sorted into key order, each row tested against --where (the fewest: "},
+		{[]string{"--where", "status=open", "--where", "city>=0", "--limit", "2"}, "plan: index status's entries for status=open"},
 	} {
 		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "scan", "--table", "o", "--explain"}, c.args)...)
 		if code != 0 || !strings.HasPrefix(stderr, c.want) {
@@ -339,4 +343,78 @@ func BenchmarkTableScanWhere(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestPlanReadsFewestEntries: of two indexes that serve a scan, one on a
+// status and one on a population, table scan --where reads through the
+// one with fewer entries for the conditions, as the test counts them
+// from the rows it wrote (the open rows, or those of population X or
+// more), whichever side of the other the bound puts it; --explain says
+// how many entries each held, and the rows are those reading the
+// table's rows finds.
+func TestPlanReadsFewestEntries(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "fewest.db")
+	r := rand.New(rand.NewPCG(48, 2))
+	var csv strings.Builder
+	csv.WriteString("id,status,pop\n")
+	pops := make([]int, 400)
+	open := 0
+	for i := range pops {
+		status := []string{"open", "done"}[r.IntN(2)]
+		if status == "open" {
+			open++
+		}
+		pops[i] = r.IntN(1000)
+		fmt.Fprintf(&csv, "%d,%s,%d\n", i, status, pops[i])
+	}
+	runOK(t, csv.String(), "--db", db, "-q", "table", "import", "--table", "c", "--key-cols", "id", "-")
+	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "c", "--name", "by_pop", "--fields", "pop")
+	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "c", "--name", "by_status", "--fields", "status")
+	for _, bound := range []int{0, 100, 500, 800, 950, 999, 1000} {
+		atLeast := 0
+		for _, p := range pops {
+			if p >= bound {
+				atLeast++
+			}
+		}
+		args := []string{"--where", "status=open", "--where", fmt.Sprintf("pop>=%d", bound)}
+		_, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "-o", "count", "table", "scan", "--table", "c", "--explain"}, args)...)
+		want := fmt.Sprintf("plan: index by_status's entries for status=open (all of them), in key order, each row tested against --where: %d entries read", open)
+		if atLeast < open {
+			want = fmt.Sprintf("plan: index by_pop's entries for pop>=%d (all of them), sorted into key order, each row tested against --where (the fewest: %s, where index by_status's are %d entries): %s read",
+				bound, entriesText(atLeast), open, entriesText(atLeast))
+		}
+		if code != 0 || !strings.HasPrefix(stderr, want) {
+			t.Errorf("pop>=%d (%d rows; %d open): exit %d, %q; want %q", bound, atLeast, open, code, stderr, want)
+		}
+		got, _ := scanKeys(t, db, args)
+		whole, _ := scanKeys(t, db, append(args, "--no-index"))
+		if !slices.Equal(got, whole) {
+			t.Errorf("pop>=%d: %v through the plan, %v reading the table", bound, got, whole)
+		}
+	}
+}
+
+// entriesText is count's "1 entry", "2 entries".
+func entriesText(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
+// scanKeys is the keys of the rows table scan --table c lists with args,
+// and its stderr.
+func scanKeys(t *testing.T, db string, args []string) ([]string, string) {
+	t.Helper()
+	out, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "-o", "json", "table", "scan", "--table", "c"}, args)...)
+	var p struct{ Rows []struct{ Key string } }
+	if code != 0 || json.Unmarshal([]byte(out), &p) != nil {
+		t.Fatalf("table scan %q: exit %d, %s%s", args, code, out, stderr)
+	}
+	var keys []string
+	for _, row := range p.Rows {
+		keys = append(keys, row.Key)
+	}
+	return keys, stderr
 }
