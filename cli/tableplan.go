@@ -231,25 +231,36 @@ func (p scanPlan) entries(tx keyspace.Tx, limit, most int) (int, error) {
 		}
 		ofValue := 0
 		for _, entries := range p.ranges(value, nil, nil, false) {
-			want := most + 1 - n
-			if p.full() && limit > 0 {
-				want = min(want, limit+1-ofValue)
-			}
-			if want <= 0 {
-				break
-			}
-			page, err := p.ix.Scan(tx, entries, &indextable.ListOptions{Limit: want, Keep: keep})
-			if err != nil {
-				return n, err
-			}
-			n, ofValue = n+len(page.Entries), ofValue+len(page.Entries)
-			if n > most {
-				return n, nil
+			cursor := ""
+			for {
+				want := most + 1 - n
+				if p.full() && limit > 0 {
+					want = min(want, limit+1-ofValue)
+				}
+				if want <= 0 {
+					break
+				}
+				// A page at a time, so that counting holds no more
+				// than a page of entries.
+				page, err := p.ix.Scan(tx, entries, &indextable.ListOptions{Limit: min(want, countPage), Keep: keep, Cursor: cursor})
+				if err != nil {
+					return n, err
+				}
+				n, ofValue = n+len(page.Entries), ofValue+len(page.Entries)
+				if n > most {
+					return n, nil
+				}
+				if cursor = page.Next; cursor == "" {
+					break
+				}
 			}
 		}
 	}
 	return n, nil
 }
+
+// countPage is how many entries scanPlan.entries holds at once.
+const countPage = 4096
 
 // entriesPerPageRow is how many entries a plan that is not full may
 // hold for each row of a page (forPage).

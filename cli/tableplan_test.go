@@ -357,20 +357,20 @@ func TestPlanReadsFewestEntries(t *testing.T) {
 	r := rand.New(rand.NewPCG(48, 2))
 	var csv strings.Builder
 	csv.WriteString("id,status,pop\n")
-	pops := make([]int, 400)
+	pops := make([]int, 9000) // more entries than entries counts at once (countPage)
 	open := 0
 	for i := range pops {
 		status := []string{"open", "done"}[r.IntN(2)]
 		if status == "open" {
 			open++
 		}
-		pops[i] = r.IntN(1000)
+		pops[i] = r.IntN(10000)
 		fmt.Fprintf(&csv, "%d,%s,%d\n", i, status, pops[i])
 	}
 	runOK(t, csv.String(), "--db", db, "-q", "table", "import", "--table", "c", "--key-cols", "id", "-")
 	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "c", "--name", "by_pop", "--fields", "pop")
 	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "c", "--name", "by_status", "--fields", "status")
-	for _, bound := range []int{0, 100, 500, 800, 950, 999, 1000} {
+	for _, bound := range []int{0, 1000, 5000, 5500, 8000, 9990, 9999, 10000} {
 		atLeast := 0
 		for _, p := range pops {
 			if p >= bound {
