@@ -435,6 +435,12 @@ func tableScan(c *ucli.Context) error {
 			}
 			r, prefix = pq.Range(t.Records()), pq.Prefix
 		}
+		query := c.Args().First()
+		if query == "" || query == "*" {
+			if r, prefix = keyNarrowed(t, schema, conds); prefix != nil {
+				query = underQuery(keyText(prefix, schema[:len(prefix)]))
+			}
+		}
 		var plan scanPlan
 		if !c.Bool("no-index") {
 			if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), c.Int("limit")); err != nil {
@@ -453,7 +459,7 @@ func tableScan(c *ucli.Context) error {
 			if plan.ix != nil {
 				what = "entry"
 			}
-			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(c.Args().First(), keep != nil), count(read, what), count(len(page.records), "row"))
+			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(query, keep != nil), count(read, what), count(len(page.records), "row"))
 		}
 		if format == "count" { // how many rows (of the page, with --limit), as geo's --output count
 			writeNextPage(c.App.ErrWriter, page.next)
@@ -513,11 +519,14 @@ func tableCount(c *ucli.Context) error {
 		}
 		var groups []composite.GroupCount
 		if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
-			r := t.RangeOf(q.Prefix) // US, US:* and US:CA name whole columns
-			if q.Partial != nil {
+			r, prefix := t.RangeOf(q.Prefix), q.Prefix // US, US:* and US:CA name whole columns
+			switch {
+			case q.Partial != nil:
 				r = q.Range(t.Records())
+			case len(q.Prefix) == 0:
+				r, prefix = keyNarrowed(t, schema, conds)
 			}
-			records, err := rowsWhere(c, tx, t, r, q.Prefix, conds)
+			records, err := rowsWhere(c, tx, t, r, prefix, conds)
 			if err != nil {
 				return err
 			}
@@ -573,6 +582,34 @@ func tableDelete(c *ucli.Context) error {
 	})
 }
 
+// keyNarrowed is the range of the rows a --where with no key query can
+// hold for, and the leading key columns it fixes (nil, and the whole
+// table, when it fixes none): = conditions whose values are text (no
+// number, neither true nor false: plainText) on the table's first
+// columns, while they are string columns. A row's key columns are its
+// fields' text (an import keys a row by them, table set's new rows hold
+// their key as text, and table set refuses to change one), so a row
+// whose country_code field is NO lies under the key NO: --where
+// country_code=NO on a table keyed country_code,state_code,name,id
+// reads the rows the query NO:* reads, not all of them. The conditions
+// still test every row.
+func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []condition) (keyspace.Range, composite.Tuple) {
+	var fixed composite.Tuple
+	for _, col := range schema {
+		i := slices.IndexFunc(conds, func(cond condition) bool {
+			return cond.field == col.Name && cond.op == "=" && plainText(cond.value)
+		})
+		if col.Kind != composite.KindString || i < 0 {
+			break
+		}
+		fixed = append(fixed, conds[i].value)
+	}
+	if fixed == nil {
+		return t.Range(), nil
+	}
+	return t.RangeOf(fixed), fixed
+}
+
 // rowsWhere returns the rows in r (a key query's range, whose leading
 // whole columns are prefix) that c's --where and --where-in, read as
 // conds, keep, in key order, read as table scan reads them: through an
@@ -601,11 +638,12 @@ func tableDeleteWhere(c *ucli.Context) error {
 	}
 	deleted := 0
 	err = updateDB(c, func(tx keyspace.Tx) error {
-		t, _, err := openTable(tx, c.String("table"))
+		t, schema, err := openTable(tx, c.String("table"))
 		if err != nil {
 			return err
 		}
-		records, err := rowsWhere(c, tx, t, t.Range(), nil, conds)
+		r, prefix := keyNarrowed(t, schema, conds)
+		records, err := rowsWhere(c, tx, t, r, prefix, conds)
 		if err != nil {
 			return err
 		}

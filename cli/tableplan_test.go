@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -417,4 +418,112 @@ func scanKeys(t *testing.T, db string, args []string) ([]string, string) {
 		keys = append(keys, row.Key)
 	}
 	return keys, stderr
+}
+
+// TestWhereNarrowsByKey: = conditions with text values on a table's
+// leading key columns read only the rows under those columns (--explain
+// names the range), and table scan, count and del --where find the rows
+// the test picks from the whole table itself: those whose field is that
+// very text. The key columns hold text, numbers and booleans (an NDJSON
+// import keys a row by their text), so 7 and "7" share a key, and only
+// the text holds for a condition on it.
+func TestWhereNarrowsByKey(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "narrow.db")
+	r := rand.New(rand.NewPCG(48, 3))
+	ccs := []any{"NO", "SE", "N", "NO:X", "7", 7, "7.0", true, "true", ""}
+	cities := []any{"Oslo", "Bergen", "B", 3, "3"}
+	var ndjson strings.Builder
+	for id := range 300 {
+		cc, city := ccs[r.IntN(len(ccs))], cities[r.IntN(len(cities))]
+		if cc == "" {
+			cc = "NO" // a key column is never empty
+		}
+		b, _ := json.Marshal(map[string]any{"cc": cc, "city": city, "id": id})
+		ndjson.Write(append(b, '\n'))
+	}
+	runOK(t, ndjson.String(), "--db", db, "-q", "table", "import", "--table", "c", "--key-cols", "cc,city,id", "--format", "ndjson", "-")
+	type row struct {
+		Key    string
+		Record map[string]any
+	}
+	all := func() []row {
+		var p struct{ Rows []row }
+		if out := runOK(t, "", "--db", db, "-o", "json", "table", "scan", "--table", "c"); json.Unmarshal([]byte(out), &p) != nil {
+			t.Fatal(out)
+		}
+		return p.Rows
+	}
+	for _, c := range []struct {
+		cc, city string // "" for no condition
+	}{{"NO", ""}, {"SE", "Oslo"}, {"N", ""}, {"NO:X", "Bergen"}, {"NO", "B"}, {"7", ""}, {"true", ""}, {"x", ""}, {"NO", "3"}} {
+		var args []string
+		under := "(all of them)"
+		if c.cc != "" {
+			args = append(args, "--where", "cc="+c.cc)
+			if c.cc != "7" && c.cc != "true" { // a number, true: no text a key holds
+				under = "under " + strings.ReplaceAll(c.cc, ":", "\\:") + ":*"
+			}
+		}
+		if c.city != "" {
+			args = append(args, "--where", "city="+c.city)
+			if c.city != "3" && under != "(all of them)" {
+				under = strings.TrimSuffix(under, "*") + c.city + ":*"
+			}
+		}
+		// equal is = as --where means it: numbers as numbers, true as
+		// its text, other text as itself.
+		equal := func(v any, want string) bool {
+			if w, err := strconv.ParseFloat(want, 64); err == nil {
+				switch v := v.(type) {
+				case float64:
+					return v == w
+				case string:
+					n, err := strconv.ParseFloat(v, 64)
+					return err == nil && n == w
+				}
+				return false
+			}
+			switch v := v.(type) {
+			case string:
+				return v == want
+			case bool:
+				return fmt.Sprint(v) == want
+			}
+			return false
+		}
+		var want []string
+		groups := map[string]int{}
+		for _, row := range all() {
+			if equal(row.Record["cc"], c.cc) && (c.city == "" || equal(row.Record["city"], c.city)) {
+				want = append(want, row.Key)
+				first, _, _ := strings.Cut(strings.ReplaceAll(row.Key, "\\:", "\x00"), ":")
+				groups[strings.ReplaceAll(first, "\x00", "\\:")]++
+			}
+		}
+		got, stderr := scanKeys(t, db, slices.Concat(args, []string{"--explain", "--limit", "1000"}))
+		if !slices.Equal(got, want) || !strings.HasPrefix(stderr, "plan: the table's rows "+under+",") {
+			t.Errorf("table scan %q: %v, %q; want %v, the rows %s", args, got, stderr, want, under)
+		}
+		var counted map[string]int
+		if out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json", "table", "count", "--table", "c", "--depth", "1"}, args)...); json.Unmarshal([]byte(out), &counted) != nil || !maps.Equal(counted, groups) {
+			t.Errorf("table count %q: %s, want %v", args, out, groups)
+		}
+	}
+	// table del --where deletes just those rows, and leaves a sound file.
+	before := all()
+	_, stderr, code := run(t, "", "--db", db, "table", "del", "--table", "c", "--where", "cc=NO")
+	var left []string
+	for _, row := range before {
+		if row.Record["cc"] != "NO" {
+			left = append(left, row.Key)
+		}
+	}
+	var after []string
+	for _, row := range all() {
+		after = append(after, row.Key)
+	}
+	if code != 0 || !slices.Equal(after, left) || !strings.HasPrefix(stderr, fmt.Sprintf("deleted %d rows", len(before)-len(left))) {
+		t.Errorf("table del --where cc=NO: exit %d, %q; %d rows left, want %d", code, stderr, len(after), len(left))
+	}
+	runOK(t, "", "--db", db, "verify")
 }
