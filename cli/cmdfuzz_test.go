@@ -73,6 +73,8 @@ var commandLines = []string{
 	"table import --table t --key-cols id $rows", "table import --table t --key-cols id --typed $rows",
 	"index lookup --table t --name by_city --from $q --to $q --reverse --limit $l", "index lookup --table t --name by_city $q --from $eq",
 	"table scan --table t --where $eq --where $eq --limit $l --explain",
+	// A table keyed by its city: --where city=… reads the rows under it.
+	"table scan --table u --where $eq --explain", "table count --table u --where $eq", "table del --table u --where $eq --where $eq",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
@@ -165,6 +167,7 @@ func fuzzTemplate(tb testing.TB) []byte {
 			{"", "fence put --fences z --min-lat 0 --min-lon 0 --max-lat 2 --max-lon 2 --ttl 1h f2"},
 			{"", `fence put --fences z --line {"type":"LineString","coordinates":[[0.5,0.5],[1.5,1.2]]} --radius 2km f3`},
 			{"id,city,status\n1,Oslo,open\n2,Lima,shipped\n", "table import --table t --key-cols id -"},
+			{"id,city,status\n1,Oslo,open\n2,Lima,shipped\n3,Oslo,shipped\n", "table import --table u --key-cols city,id -"},
 			{"", "index create --table t --name by_city --fields city"},
 			{"", "index build --table t --name by_city"},
 			{"", "rel link --rel likes u1 i1"},
