@@ -17,8 +17,10 @@
 // share (inputformat.go an input's compression and format, jsonrows.go
 // the rows of a JSON document), output.go the formats (csvout.go
 // --output csv), fields.go --fields, where.go --where, tableplan.go how
-// table scan, count and del read the rows --where keeps (through an
-// index where one serves), tableinfo.go index list and table info,
+// table scan, count and del read the rows --where keeps (through the
+// index with the fewest entries where one serves; tablerange.go the
+// ranges of an index a number condition reads), tableinfo.go index list
+// and table info,
 // rename.go every group's rename, units.go distances, svg.go the --svg
 // pictures, suggest.go the typo suggestions (a flag's, a command's, or a
 // name the file holds), positional.go the flags a centre given as
