@@ -80,8 +80,8 @@ func (p scanPlan) full() bool { return len(p.texts) == len(p.fields) }
 const maxPlanValues = 64
 
 // planScan chooses how to read the rows of t that the conditions conds
-// keep (where and whereIn as --where and --where-in gave them), as
-// scanPlan says.
+// keep (where and whereIn as --where and --where-in gave them), for a
+// page of limit rows (0: all of them), as scanPlan says.
 func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, where, whereIn []string, limit int) (scanPlan, error) {
 	var plan scanPlan
 	var serving []scanPlan // the plans that serve, by worse's order
