@@ -116,7 +116,7 @@ func typed(v any, ordered bool) (any, bool) {
 	return x, ok
 }
 
-// maxExact is the largest magnitude below which every whole number is a
+// maxExact is the largest magnitude up to which every whole number is a
 // float64 exactly.
 const maxExact = 1 << 53
 
