@@ -56,7 +56,7 @@ func tableCommand() *ucli.Command {
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
-					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through an index whose leading fields --where (=) or --where-in fix to text, or the table's rows, and how many were read"},
+					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through the index with the fewest entries of those whose leading fields --where (=) or --where-in fix to text or a number condition narrows, or the table's rows (under the key columns = fixes), and how many were read"},
 					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"},
 					fieldsFlag("row's record")},
 				Action: tableScan,
@@ -444,9 +444,6 @@ func tableScan(c *ucli.Context) error {
 		var plan scanPlan
 		if !c.Bool("no-index") {
 			if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), c.Int("limit")); err != nil {
-				return err
-			}
-			if plan, err = plan.forPage(tx, c.Int("limit")); err != nil {
 				return err
 			}
 		}

@@ -83,7 +83,6 @@ const maxPlanValues = 64
 // keep (where and whereIn as --where and --where-in gave them), for a
 // page of limit rows (0: all of them), as scanPlan says.
 func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, where, whereIn []string, limit int) (scanPlan, error) {
-	var plan scanPlan
 	var serving []scanPlan // the plans that serve, by worse's order
 	// The texts each field may hold, by the conditions that say so: an
 	// = one, an in several; two conditions on a field, those both allow.
@@ -114,11 +113,11 @@ func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, wh
 	}
 	ranges := numberRanges(conds)
 	if len(texts) == 0 && len(ranges) == 0 {
-		return plan, nil
+		return scanPlan{}, nil
 	}
 	defs, err := loadIndexSpecs(tx, t.Name())
 	if err != nil {
-		return plan, err
+		return scanPlan{}, err
 	}
 	for _, d := range defs {
 		if !subset(d.Where, where) || !subset(d.WhereIn, whereIn) {
@@ -162,14 +161,14 @@ func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, wh
 		}
 		pending, err := candidate.ix.BuildPending(tx)
 		if err != nil {
-			return plan, err
+			return scanPlan{}, err
 		}
 		if !pending {
 			serving = append(serving, candidate)
 		}
 	}
 	if len(serving) == 0 {
-		return plan, nil
+		return scanPlan{}, nil
 	}
 	slices.SortStableFunc(serving, func(a, b scanPlan) int { // stable: by name on a tie
 		switch {
@@ -180,7 +179,11 @@ func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, wh
 		}
 		return 0
 	})
-	return choosePlan(tx, serving, limit)
+	best, entries, err := choosePlan(tx, serving, limit)
+	if err != nil {
+		return best, err
+	}
+	return best.forPage(tx, limit, entries)
 }
 
 // choosePlan is the plan, of those that serve (in worse's order), that
@@ -193,14 +196,15 @@ func planScan(tx keyspace.Tx, t *indextable.Table[record], conds []condition, wh
 // it only until it holds as many as the fewest so far, so the counting
 // costs at most one read of the entries of each plan that serves, and
 // nothing when one plan serves.
-func choosePlan(tx keyspace.Tx, serving []scanPlan, limit int) (scanPlan, error) {
+// It returns the plan's entries too, or -1 when it counted none.
+func choosePlan(tx keyspace.Tx, serving []scanPlan, limit int) (scanPlan, int, error) {
 	best := serving[0]
 	if len(serving) == 1 {
-		return best, nil
+		return best, -1, nil
 	}
 	fewest, err := best.entries(tx, limit, math.MaxInt-1)
 	if err != nil {
-		return best, err
+		return best, -1, err
 	}
 	for _, p := range serving[1:] {
 		if fewest == 0 {
@@ -208,14 +212,14 @@ func choosePlan(tx keyspace.Tx, serving []scanPlan, limit int) (scanPlan, error)
 		}
 		n, err := p.entries(tx, limit, fewest-1)
 		if err != nil {
-			return best, err
+			return best, -1, err
 		}
 		if n < fewest {
 			p.chosen = fmt.Sprintf("%s, where index %s's are %s", count(n, "entry"), best.ix.Name(), count(fewest, "entry"))
 			best, fewest = p, n
 		}
 	}
-	return best, nil
+	return best, fewest, nil
 }
 
 // entries counts the entries the plan reads for a page of limit rows (0:
@@ -280,13 +284,21 @@ const entriesPerPageRow = 64
 // s, where an index on latitude read them all in 0.42 s; latitude>=69
 // (96) read its entries in under 0.01 s, against 0.28 s for the 77,519
 // rows before its tenth.
-func (p scanPlan) forPage(tx keyspace.Tx, limit int) (scanPlan, error) {
+//
+// entries is the plan's entries when choosePlan counted them, else -1.
+func (p scanPlan) forPage(tx keyspace.Tx, limit, entries int) (scanPlan, error) {
 	if p.ix == nil || p.full() || limit <= 0 {
 		return p, nil
 	}
 	most := entriesPerPageRow * limit
-	if n, err := p.entries(tx, limit, most); err != nil || n <= most {
-		return p, err
+	if entries < 0 {
+		var err error
+		if entries, err = p.entries(tx, limit, most); err != nil {
+			return p, err
+		}
+	}
+	if entries <= most {
+		return p, nil
 	}
 	return scanPlan{passed: fmt.Sprintf("index %s's entries %s number more than %d, %d for each row of the page", p.ix.Name(), p.forText(), most, entriesPerPageRow)}, nil
 }
