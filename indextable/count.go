@@ -76,3 +76,63 @@ func (t *Table[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth int
 	}
 	return groups, nil
 }
+
+// GroupCounts counts the index's entries under prefix (leading components
+// of their values) by the first depth components of their keys, value
+// first: depth 1 over an index on (timezone) gives records per timezone,
+// SQL's GROUP BY read from the index, without reading a record. It
+// leaves out the entries of records that have expired by the table's
+// clock, as Scan does; a group whose entries have all expired is left
+// out. Groups come in index order (a composite.Desc component's in
+// descending order).
+//
+// A record counts once under each value it has: twice under a multikey
+// index over an array of two elements, and not at all where Values gives
+// it none (a record without the field, or left out of a partial index).
+// An index whose Build is pending counts only the records built so far.
+//
+// It reads every entry under prefix, key and value (an entry's value
+// holds its record's expiry), and decodes one key per group.
+func (ix *Index[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth int) ([]composite.GroupCount, error) {
+	if depth < len(prefix) {
+		return nil, ix.wrap(fmt.Errorf("group depth %d is shallower than the prefix %v", depth, prefix))
+	}
+	if _, err := ix.sub.TryPack(prefix); err != nil {
+		return nil, ix.wrap(err)
+	}
+	clock := ix.t.clock()
+	skip := len(ix.sub.Bytes())
+	var out []composite.GroupCount
+	var group []byte // the packed group of the last entry counted, subspace left out
+	for k, v := range tx.Scan(ix.sub.RangeOf(prefix)) {
+		_, expires, _, err := splitEntry(v)
+		if err != nil {
+			return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+		}
+		if clock.Expired(expires) {
+			continue
+		}
+		rest, n := k[skip:], 0
+		for i := 0; i < depth && n < len(rest); i++ {
+			elem, _, err := composite.NextElement(rest[n:])
+			if err != nil {
+				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+			}
+			n += len(elem)
+		}
+		if len(out) > 0 && bytes.Equal(rest[:n], group) {
+			out[len(out)-1].Count++
+			continue
+		}
+		t, err := composite.Unpack(rest[:n])
+		if err != nil {
+			return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+		}
+		group = append(group[:0], rest[:n]...)
+		out = append(out, composite.GroupCount{Group: t, Count: 1})
+	}
+	if err := tx.Err(); err != nil {
+		return nil, ix.wrap(err)
+	}
+	return out, nil
+}

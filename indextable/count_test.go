@@ -128,3 +128,140 @@ func TestGroupCountsAgainstRecomputation(t *testing.T) {
 		}
 	})
 }
+
+// TestIndexGroupCountsAgainstRecomputation: records with tags (a multikey
+// index on (tag, descending level), tags repeated within a record, some
+// records with none) written, re-expired and deleted while a fake clock
+// moves; after each step the index's GroupCounts at every depth, under no
+// prefix and under each tag and (tag, level), must equal counts
+// recomputed from the records live in a model, in the order of the
+// groups' packed keys.
+func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
+	type tagged struct {
+		Tags  []string
+		Level string
+	}
+	tags := []string{"a", "a\x00", "b", ""}
+	levels := []string{"hi", "lo", "lo\x00x"}
+	valuesOf := func(r tagged) []composite.Tuple {
+		var out []composite.Tuple
+		for _, tag := range r.Tags {
+			out = append(out, composite.Tuple{tag, composite.Desc{V: r.Level}})
+		}
+		return out
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(83, 84))
+		now := int64(1e18)
+		tb := New[tagged]("things", &Options{Now: func() time.Time { return time.Unix(0, now) }})
+		ix, err := tb.AddIndex(IndexSpec[tagged]{Name: "by_tag", Values: valuesOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type rec struct {
+			r       tagged
+			expires int64
+		}
+		model := map[int64]rec{}
+		multikey, expiredStored := 0, 0
+		for step := range 300 {
+			err := s.Update(func(tx keyspace.Tx) error {
+				id := int64(r.IntN(12))
+				pk := composite.Tuple{id}
+				switch op := r.IntN(10); {
+				case op < 5:
+					var v tagged
+					for range r.IntN(4) {
+						v.Tags = append(v.Tags, tags[r.IntN(len(tags))])
+					}
+					v.Level = levels[r.IntN(len(levels))]
+					if _, err := tb.Put(tx, pk, v); err != nil {
+						return err
+					}
+					model[id] = rec{r: v}
+				case op < 8:
+					if m, ok := model[id]; ok && (m.expires == 0 || m.expires > now) {
+						at := now + int64(r.IntN(100)+1)
+						if err := tb.SetExpiry(tx, pk, time.Unix(0, at)); err != nil {
+							return err
+						}
+						m.expires = at
+						model[id] = m
+					}
+				case op < 9:
+					if err := tb.Delete(tx, pk); err == nil {
+						delete(model, id)
+					}
+				default:
+					now += int64(r.IntN(40))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.View(func(tx keyspace.Tx) error {
+				for depth := 0; depth <= 3; depth++ {
+					prefixes := []composite.Tuple{nil}
+					for _, tag := range tags {
+						if depth >= 1 {
+							prefixes = append(prefixes, composite.Tuple{tag})
+						}
+						for _, level := range levels {
+							if depth >= 2 {
+								prefixes = append(prefixes, composite.Tuple{tag, composite.Desc{V: level}})
+							}
+						}
+					}
+					for _, prefix := range prefixes {
+						got, err := ix.GroupCounts(tx, prefix, depth)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := map[string]int{}
+						for id, m := range model {
+							if m.expires != 0 && m.expires <= now {
+								expiredStored++
+								continue
+							}
+							seen := map[string]bool{}
+							for _, v := range valuesOf(m.r) {
+								key := append(slices.Clone(v), id)
+								packed := string(key.Pack())
+								if seen[packed] || !slices.Equal(key[:len(prefix)], prefix) {
+									continue
+								}
+								seen[packed] = true
+								want[string(key[:depth].Pack())]++
+							}
+							if len(seen) > 1 {
+								multikey++
+							}
+						}
+						gotMap := map[string]int{}
+						for i, g := range got {
+							packed := string(g.Group.Pack())
+							gotMap[packed] = g.Count
+							if i > 0 && string(got[i-1].Group.Pack()) >= packed {
+								t.Fatalf("step %d, depth %d under %q: groups out of order: %v", step, depth, prefix, got)
+							}
+						}
+						if fmt.Sprint(gotMap) != fmt.Sprint(want) {
+							t.Fatalf("step %d, depth %d under %q: %v, recomputed %v", step, depth, prefix, got, want)
+						}
+					}
+				}
+				return nil
+			})
+		}
+		if multikey < 100 || expiredStored < 100 {
+			t.Fatalf("%d records counted under several values, %d expired ones left out: too few", multikey, expiredStored)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			if _, err := ix.GroupCounts(tx, composite.Tuple{"a", "b"}, 1); err == nil {
+				t.Error("a depth shallower than the prefix was taken")
+			}
+			return nil
+		})
+	})
+}
