@@ -75,6 +75,8 @@ var commandLines = []string{
 	"table scan --table t --where $eq --where $eq --limit $l --explain",
 	// A table keyed by its city: --where city=… reads the rows under it.
 	"table scan --table u --where $eq --explain", "table count --table u --where $eq", "table del --table u --where $eq --where $eq",
+	// GROUP BY a field: through the index on city, or reading rows.
+	"table count --table t --by $fields --top $l --explain", "table count --table t $q --by $fields --where $eq --no-index",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the

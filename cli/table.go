@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -68,14 +67,7 @@ func tableCommand() *ucli.Command {
 				Flags:     []ucli.Flag{tableFlag(), fieldsFlag("row's record")},
 				Action:    tableGet,
 			},
-			{
-				Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C); with --where, of the rows it keeps",
-				UsageText: "keyspace table count --table cities --depth 2 US",
-				ArgsUsage: "[PREFIX]",
-				Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
-					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field")},
-				Action: tableCount,
-			},
+			tableCountCommand(),
 			{
 				Name: "del", Usage: "delete rows by their whole key, or every row --where holds for, with their index entries; all or none",
 				UsageText: "keyspace table del --table cities 'US:CA:Fresno:42' 'US:CA:Fresno:43'\n" +
@@ -482,90 +474,6 @@ func underQuery(q string) string {
 		}
 	}
 	return q + ":*"
-}
-
-func tableCount(c *ucli.Context) error {
-	format, err := output(c, "table", "json")
-	if err != nil {
-		return err
-	}
-	conds, err := parseWhere(c)
-	if err != nil {
-		return err
-	}
-	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
-		// The prefix is a query as table scan takes it: US, US:* and US:CA
-		// name whole columns; US:C* the states starting with C, whose
-		// groups are those of US with the rest left out.
-		var q composite.Query
-		if p := c.Args().First(); p != "" && p != "*" {
-			if q, err = composite.ParseQuery(p, schema); err != nil {
-				return usageError{err}
-			}
-		}
-		least := max(len(q.Prefix), 1)
-		if q.Partial != nil {
-			least = len(q.Prefix) + 1
-		}
-		depth := c.Int("depth")
-		if !c.IsSet("depth") {
-			depth = least
-		}
-		if depth < least || depth > len(schema) {
-			return usagef("--depth %d: want %d to %d", depth, least, len(schema))
-		}
-		var groups []composite.GroupCount
-		if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
-			r, prefix := t.RangeOf(q.Prefix), q.Prefix // US, US:* and US:CA name whole columns
-			switch {
-			case q.Partial != nil:
-				r = q.Range(t.Records())
-			case len(q.Prefix) == 0:
-				r, prefix = keyNarrowed(t, schema, conds)
-			}
-			records, err := rowsWhere(c, tx, t, r, prefix, conds)
-			if err != nil {
-				return err
-			}
-			var last []byte // the packed group of the last row
-			for _, rec := range records {
-				group := rec.Key[:depth]
-				if packed := group.Pack(); len(groups) > 0 && bytes.Equal(packed, last) {
-					groups[len(groups)-1].Count++
-				} else {
-					groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
-				}
-			}
-		} else if groups, err = t.GroupCounts(tx, q.Prefix, depth); err != nil {
-			return err
-		}
-		if q.Partial != nil {
-			groups = slices.DeleteFunc(groups, func(g composite.GroupCount) bool {
-				if len(g.Group) <= len(q.Prefix) {
-					return true
-				}
-				e := g.Group[len(q.Prefix)]
-				if d, ok := e.(composite.Desc); ok {
-					e = d.V
-				}
-				s, ok := e.(string)
-				return !ok || !strings.HasPrefix(s, *q.Partial)
-			})
-		}
-		if format == "json" {
-			out := map[string]int{}
-			for _, g := range groups {
-				out[keyText(g.Group, schema)] = g.Count
-			}
-			return writeJSON(c.App.Writer, out)
-		}
-		tw := newTable(c.App.Writer)
-		fmt.Fprintln(tw, "GROUP\tROWS")
-		for _, g := range groups {
-			fmt.Fprintf(tw, "%s\t%d\n", keyText(g.Group, schema), g.Count)
-		}
-		return tw.Flush()
-	})
 }
 
 // tableDelete deletes the rows named by their whole keys, and their index

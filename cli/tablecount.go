@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/indextable"
+)
+
+// tableCountCommand is table count: rows per group of leading key
+// columns (Table.GroupCounts, reading keys only), or with --by per value
+// of record fields, SQL's GROUP BY, read from an index whose first fields
+// they are (Index.GroupCounts, reading entries only) where one serves.
+func tableCountCommand() *ucli.Command {
+	return &ucli.Command{
+		Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C), or with --by per value of record fields (SQL's GROUP BY), read from an index where one serves; with --where, of the rows it keeps; --top for the largest groups",
+		UsageText: "keyspace table count --table cities --depth 2 US\n" +
+			"keyspace table count --table cities --by timezone --top 10",
+		ArgsUsage: "[PREFIX]",
+		Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
+			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index whose first fields these are (not a partial one) when no PREFIX or --where is given"},
+			&ucli.IntFlag{Name: "top", Usage: "only the `N` groups with the most rows, most first", DefaultText: "every group, in order"},
+			whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
+			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by"},
+			&ucli.BoolFlag{Name: "explain", Usage: "say on stderr what the count read: keys, index entries or rows, and how many groups"}},
+		Action: tableCount,
+	}
+}
+
+// A groupCount is one group of table count as it prints: its text (key
+// columns as table scan takes them, or --by values as index lookup does)
+// and its rows.
+type groupCount struct {
+	text string
+	rows int
+}
+
+func tableCount(c *ucli.Context) error {
+	format, err := output(c, "table", "json")
+	if err != nil {
+		return err
+	}
+	conds, err := parseWhere(c)
+	if err != nil {
+		return err
+	}
+	var by *indexDef // --by's fields, as an index over them would hold their values
+	if c.IsSet("by") {
+		if c.IsSet("depth") {
+			return usagef("--depth groups by key columns and --by by record fields: give one of them")
+		}
+		fields := strings.Split(c.String("by"), ",")
+		for i, f := range fields {
+			if f == "" {
+				return usagef("--by %q: field %d has no name", c.String("by"), i+1)
+			}
+		}
+		by = &indexDef{Fields: fields, Numbers: orderedNumbers}
+	}
+	if c.Int("top") < 0 {
+		return usagef("--top %d: must be positive", c.Int("top"))
+	}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
+		// The prefix is a query as table scan takes it: US, US:* and US:CA
+		// name whole columns; US:C* the states starting with C, whose
+		// groups are those of US with the rest left out.
+		var q composite.Query
+		if p := c.Args().First(); p != "" && p != "*" {
+			if q, err = composite.ParseQuery(p, schema); err != nil {
+				return usageError{err}
+			}
+		}
+		var groups []groupCount
+		var read string // what the count read, for --explain
+		if by != nil {
+			groups, read, err = countBy(c, tx, t, schema, q, conds, *by)
+		} else {
+			groups, read, err = countByKey(c, tx, t, schema, q, conds)
+		}
+		if err != nil {
+			return err
+		}
+		if n := c.Int("top"); n > 0 {
+			slices.SortStableFunc(groups, func(a, b groupCount) int { return b.rows - a.rows })
+			groups = groups[:min(n, len(groups))]
+		}
+		if c.Bool("explain") {
+			fmt.Fprintf(c.App.ErrWriter, "%s read, %s\n", read, count(len(groups), "group"))
+		}
+		if format == "json" {
+			out := map[string]int{}
+			for _, g := range groups {
+				out[g.text] = g.rows
+			}
+			return writeJSON(c.App.Writer, out)
+		}
+		tw := newTable(c.App.Writer)
+		fmt.Fprintln(tw, "GROUP\tROWS")
+		for _, g := range groups {
+			fmt.Fprintf(tw, "%s\t%d\n", g.text, g.rows)
+		}
+		return tw.Flush()
+	})
+}
+
+// countByKey counts rows per group of the first --depth key columns,
+// from their keys alone (Table.GroupCounts), or from the rows --where
+// keeps.
+func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition) ([]groupCount, string, error) {
+	least := max(len(q.Prefix), 1)
+	if q.Partial != nil {
+		least = len(q.Prefix) + 1
+	}
+	depth := c.Int("depth")
+	if !c.IsSet("depth") {
+		depth = least
+	}
+	if depth < least || depth > len(schema) {
+		return nil, "", usagef("--depth %d: want %d to %d", depth, least, len(schema))
+	}
+	var groups []composite.GroupCount
+	var read string
+	if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
+		r, prefix := keyQueryRange(t, schema, q, conds)
+		records, err := rowsWhere(c, tx, t, r, prefix, conds)
+		if err != nil {
+			return nil, "", err
+		}
+		var last []byte // the packed group of the last row
+		for _, rec := range records {
+			group := rec.Key[:depth]
+			if packed := group.Pack(); len(groups) > 0 && bytes.Equal(packed, last) {
+				groups[len(groups)-1].Count++
+			} else {
+				groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
+			}
+		}
+		read = count(len(records), "row") + " (those --where keeps, found as table scan finds them)"
+	} else {
+		var err error
+		if groups, err = t.GroupCounts(tx, q.Prefix, depth); err != nil {
+			return nil, "", err
+		}
+		keys := 0
+		for _, g := range groups {
+			keys += g.Count
+		}
+		read = count(keys, "key")
+	}
+	var out []groupCount
+	for _, g := range groups {
+		if q.Partial != nil && !startsWith(g.Group, len(q.Prefix), *q.Partial) {
+			continue
+		}
+		out = append(out, groupCount{keyText(g.Group, schema), g.Count})
+	}
+	return out, read, nil
+}
+
+// startsWith reports whether group's element at i is text starting with
+// partial (a query's US:C*).
+func startsWith(group composite.Tuple, i int, partial string) bool {
+	if len(group) <= i {
+		return false
+	}
+	e := group[i]
+	if d, ok := e.(composite.Desc); ok {
+		e = d.V
+	}
+	s, ok := e.(string)
+	return ok && strings.HasPrefix(s, partial)
+}
+
+// keyQueryRange is the range of rows a count reads, with the query's
+// leading whole columns: a key query's, or with none, the range the
+// conditions on leading key columns narrow (keyNarrowed).
+func keyQueryRange(t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition) (keyspace.Range, composite.Tuple) {
+	switch {
+	case q.Partial != nil:
+		return q.Range(t.Records()), q.Prefix
+	case len(q.Prefix) == 0:
+		return keyNarrowed(t, schema, conds)
+	}
+	return t.RangeOf(q.Prefix), q.Prefix // US, US:* and US:CA name whole columns
+}
+
+// countBy counts rows per value of by's fields, as an index over them
+// holds the values (so 7, "7" and 7.0 are one group, a row counts under
+// each element of an array and not at all without the field), in the
+// order of those values. With no key query and no conditions, it reads
+// the entries of an index that serves (countingIndex) rather than rows.
+func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition, by indexDef) ([]groupCount, string, error) {
+	show := func(group composite.Tuple) string { return keyText(by.shown(group), by.schema()) }
+	if len(q.Prefix) == 0 && q.Partial == nil && len(conds) == 0 && !c.Bool("no-index") {
+		name, ix, err := countingIndex(tx, t, c.String("table"), by.Fields)
+		if err != nil {
+			return nil, "", err
+		}
+		if ix != nil {
+			return groupsOfIndex(tx, name, ix, len(by.Fields), show)
+		}
+	}
+	r, prefix := keyQueryRange(t, schema, q, conds)
+	records, err := rowsWhere(c, tx, t, r, prefix, conds)
+	if err != nil {
+		return nil, "", err
+	}
+	values := by.indexSpec().Values
+	counts := map[string]*struct {
+		group composite.Tuple
+		rows  int
+	}{}
+	for _, rec := range records {
+		seen := map[string]bool{} // an array's value twice counts once, as in an index
+		for _, v := range values(rec.Value) {
+			packed, err := v.TryPack()
+			if err != nil || seen[string(packed)] {
+				continue // a value no index could hold: counted by none
+			}
+			seen[string(packed)] = true
+			if g := counts[string(packed)]; g != nil {
+				g.rows++
+			} else {
+				counts[string(packed)] = &struct {
+					group composite.Tuple
+					rows  int
+				}{v, 1}
+			}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(counts))
+	out := make([]groupCount, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, groupCount{show(counts[k].group), counts[k].rows})
+	}
+	read := count(len(records), "row")
+	if len(conds) > 0 {
+		read += " (those --where keeps, found as table scan finds them)"
+	}
+	return out, read, nil
+}
+
+// countingIndex is an index that counts rows by fields as countBy does:
+// one whose fields are those, each in either order, so a row has an
+// entry under each value of them and none without them (an index with a
+// field more leaves out the rows without it, and counts a row under each
+// element of an array there); not a partial one; built; and keeping
+// numbers in order, so 7 and 7.0 are one value. nil when none is.
+func countingIndex(tx keyspace.Tx, t *indextable.Table[record], table string, fields []string) (string, *indextable.Index[record], error) {
+	defs, err := loadIndexSpecs(tx, table)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, d := range defs {
+		if len(d.Fields) != len(fields) || len(d.Where) > 0 || len(d.WhereIn) > 0 || d.Numbers != orderedNumbers {
+			continue
+		}
+		if !slices.EqualFunc(d.Fields, fields, func(f, want string) bool { return strings.TrimPrefix(f, "-") == want }) {
+			continue
+		}
+		ix := declaredIndex(t, d.Name)
+		if ix == nil {
+			continue
+		}
+		pending, err := ix.BuildPending(tx)
+		if err != nil {
+			return "", nil, err
+		}
+		if !pending {
+			return d.Name, ix, nil
+		}
+	}
+	return "", nil, nil
+}
+
+// groupsOfIndex counts rows per value of the index's n fields from its
+// entries (Index.GroupCounts), in ascending order of the values whatever
+// the index's own.
+func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], n int, show func(composite.Tuple) string) ([]groupCount, string, error) {
+	groups, err := ix.GroupCounts(tx, nil, n)
+	if err != nil {
+		return nil, "", err
+	}
+	entries := 0
+	for _, g := range groups {
+		for i, e := range g.Group {
+			if d, ok := e.(composite.Desc); ok {
+				g.Group[i] = d.V
+			}
+		}
+		entries += g.Count
+	}
+	slices.SortFunc(groups, func(a, b composite.GroupCount) int { return bytes.Compare(a.Group.Pack(), b.Group.Pack()) })
+	out := make([]groupCount, len(groups))
+	for i, g := range groups {
+		out[i] = groupCount{show(g.Group), g.Count}
+	}
+	return out, count(entries, "entry") + " of index " + name, nil
+}

@@ -1,0 +1,222 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTableCountBy: table count --by against counts the test works out
+// from its own rows: a row counts once under each distinct value of the
+// fields (an array's elements, repeated or not), not at all without one,
+// and numbers in any form (7, "7", "7.0") are one value; rows that have
+// expired are left out. Each grouping is counted through an index where
+// one serves (its --explain says so) and by reading the rows
+// (--no-index), and must give the oracle's counts both ways; an index
+// with a field more, a partial index and an index whose build is
+// pending must not serve, and still give them. Under a key prefix and
+// with --where, only the rows they name count. --top gives the largest
+// groups, largest first.
+func TestTableCountBy(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "count.db")
+	r := rand.New(rand.NewPCG(49, 1))
+	tzs := []any{"Oslo", "Lima", "Rome", "a b", nil}
+	ns := []any{7, "7", "7.0", 7.5, "7.5", -3, 0, 12, "12", -2.25, nil}
+	kinds := []any{"open", "done", true, nil}
+	tagSets := []any{[]any{"x"}, []any{"x", "y", "x"}, []any{"z", "y"}, []any{}, "x", nil}
+	type row struct {
+		st     string
+		id     int
+		fields map[string]any
+	}
+	var rows []row
+	var ndjson strings.Builder
+	for id := range 400 {
+		rec := map[string]any{"st": []string{"US", "FR", "NO"}[id%3], "id": id, "qty": r.IntN(10)}
+		for f, vs := range map[string][]any{"tz": tzs, "n": ns, "kind": kinds, "tags": tagSets} {
+			if v := vs[r.IntN(len(vs))]; v != nil {
+				rec[f] = v
+			}
+		}
+		if v := tzs[r.IntN(len(tzs))]; v != nil {
+			rec["o"] = map[string]any{"k": v}
+		}
+		b, _ := json.Marshal(rec)
+		ndjson.Write(append(b, '\n'))
+		rows = append(rows, row{rec["st"].(string), id, rec})
+	}
+	runOK(t, ndjson.String(), "--db", db, "-q", "table", "import", "--table", "o", "--key-cols", "st,id", "--format", "ndjson", "-")
+	expired := map[int]bool{}
+	args := []string{"--db", db, "-q", "table", "expire", "--table", "o", "--ttl", "1ms"}
+	for range 40 {
+		id := r.IntN(len(rows))
+		if !expired[id] {
+			expired[id] = true
+			args = append(args, fmt.Sprintf("%s:%d", rows[id].st, id))
+		}
+	}
+	runOK(t, "", args...)
+	time.Sleep(20 * time.Millisecond)
+	for _, a := range [][]string{
+		{"--name", "tz", "--fields", "tz"},
+		{"--name", "n_desc", "--fields", "-n"},
+		{"--name", "tags", "--fields", "tags"},
+		{"--name", "tz_n", "--fields", "tz,-n"},
+		{"--name", "kind_n", "--fields", "kind,n"},                       // a field more than --by kind
+		{"--name", "tags_part", "--fields", "tags,tz", "--where", "n=7"}, // partial
+		{"--name", "ok", "--fields", "o.k"},                              // pending
+	} {
+		runOK(t, "", slices.Concat([]string{"--db", db, "-q", "index", "create", "--table", "o"}, a)...)
+	}
+	markUnbuilt(t, db, "o", "ok")
+
+	// canon is a value's group text as the oracle sees it: a number as
+	// its shortest decimal, text as it is; ok is false for no value.
+	canon := func(v any) []string {
+		var elems []any
+		switch v := v.(type) {
+		case nil:
+			return nil
+		case []any:
+			elems = v
+		default:
+			elems = []any{v}
+		}
+		var out []string
+		for _, e := range elems {
+			s := fmt.Sprint(e)
+			if str, ok := e.(string); ok && slices.Contains(ns, any(str)) { // numbers as text
+				f, _ := strconv.ParseFloat(str, 64)
+				s = strconv.FormatFloat(f, 'f', -1, 64)
+			} else if i, ok := e.(int); ok {
+				s = strconv.Itoa(i)
+			} else if f, ok := e.(float64); ok {
+				s = strconv.FormatFloat(f, 'f', -1, 64)
+			}
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	oracle := func(by []string, keep func(row) bool) map[string]int {
+		want := map[string]int{}
+		for _, rw := range rows {
+			if expired[rw.id] || !keep(rw) {
+				continue
+			}
+			groups := []string{""}
+			for i, f := range by {
+				v := rw.fields[f]
+				if f == "o.k" && rw.fields["o"] != nil {
+					v = rw.fields["o"].(map[string]any)["k"]
+				}
+				var next []string
+				for _, g := range groups {
+					for _, s := range canon(v) {
+						if i > 0 {
+							s = g + ":" + s
+						}
+						next = append(next, s)
+					}
+				}
+				groups = next
+			}
+			for _, g := range groups {
+				want[g]++
+			}
+		}
+		return want
+	}
+	all := func(row) bool { return true }
+	count := func(args ...string) (map[string]int, string) {
+		out, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "-o", "json", "table", "count", "--table", "o", "--explain"}, args)...)
+		if code != 0 {
+			t.Fatalf("table count %v: exit %d: %s", args, code, stderr)
+		}
+		var got map[string]int
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("table count %v: %v: %s", args, err, out)
+		}
+		return got, stderr
+	}
+	for _, c := range []struct {
+		by    string
+		index string // the index that serves, or ""
+	}{{"tz", "tz"}, {"n", "n_desc"}, {"tags", "tags"}, {"tz,n", "tz_n"}, {"kind", ""}, {"tags,tz", ""}, {"o.k", ""}, {"qty", ""}} {
+		want := oracle(strings.Split(c.by, ","), all)
+		if len(want) < 3 {
+			t.Fatalf("--by %s: only %d groups", c.by, len(want))
+		}
+		got, explain := count("--by", c.by)
+		if through := strings.Contains(explain, "of index "+c.index+" read"); c.index != "" && !through || c.index == "" && strings.Contains(explain, "of index") {
+			t.Errorf("--by %s: read %q, want index %q", c.by, explain, c.index)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("--by %s (%s): %v, worked out %v", c.by, strings.TrimSpace(explain), got, want)
+		}
+		if got, explain := count("--by", c.by, "--no-index"); !maps.Equal(got, want) || strings.Contains(explain, "index") {
+			t.Errorf("--by %s --no-index (%s): %v, worked out %v", c.by, strings.TrimSpace(explain), got, want)
+		}
+	}
+	if got, want := func() (map[string]int, map[string]int) {
+		got, _ := count("--by", "tz", "US:*")
+		return got, oracle([]string{"tz"}, func(rw row) bool { return rw.st == "US" })
+	}(); !maps.Equal(got, want) {
+		t.Errorf("--by tz US:*: %v, worked out %v", got, want)
+	}
+	if got, want := func() (map[string]int, map[string]int) {
+		got, _ := count("--by", "n", "--where", "qty>=5", "--where", "st=FR")
+		return got, oracle([]string{"n"}, func(rw row) bool { return rw.st == "FR" && rw.fields["qty"].(int) >= 5 })
+	}(); !maps.Equal(got, want) {
+		t.Errorf("--by n --where qty>=5 --where st=FR: %v, worked out %v", got, want)
+	}
+
+	// The table's lines: in the order of the values (numbers by value),
+	// or with --top, the most rows first.
+	lines := func(args ...string) [][2]string {
+		out := runOK(t, "", slices.Concat([]string{"--db", db, "table", "count", "--table", "o"}, args)...)
+		var got [][2]string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			f := strings.Fields(line)
+			got = append(got, [2]string{strings.Join(f[:len(f)-1], " "), f[len(f)-1]})
+		}
+		return got
+	}
+	var last float64
+	for i, l := range lines("--by", "n") {
+		n, err := strconv.ParseFloat(l[0], 64)
+		if err != nil || i > 0 && n <= last {
+			t.Fatalf("--by n: %q after %v, want numbers in ascending order", l[0], last)
+		}
+		last = n
+	}
+	want := oracle([]string{"tz"}, all)
+	byRows := slices.SortedStableFunc(maps.Keys(want), func(a, b string) int { return want[b] - want[a] })
+	top := lines("--by", "tz", "--top", "3")
+	if len(top) != 3 {
+		t.Fatalf("--top 3: %v", top)
+	}
+	for i, l := range top {
+		if l[1] != strconv.Itoa(want[l[0]]) || l[1] != strconv.Itoa(want[byRows[i]]) {
+			t.Errorf("--top 3: line %d is %v; worked out %v", i+1, l, want)
+		}
+	}
+	byState := oracle([]string{"st"}, all)
+	if top := lines("--top", "1"); len(top) != 1 || top[0][1] != strconv.Itoa(slices.Max(slices.Collect(maps.Values(byState)))) || top[0][1] != strconv.Itoa(byState[top[0][0]]) {
+		t.Errorf("table count --top 1: %v; worked out %v", top, byState)
+	}
+
+	for _, bad := range [][]string{{"--by", "tz", "--depth", "1"}, {"--by", "tz,,n"}, {"--by", ""}, {"--top", "-1"}} {
+		if _, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "table", "count", "--table", "o"}, bad)...); code != 2 || !strings.Contains(stderr, bad[len(bad)-2]) {
+			t.Errorf("table count %v: exit %d, %s; want a usage error naming %s", bad, code, stderr, bad[len(bad)-2])
+		}
+	}
+}
