@@ -87,12 +87,12 @@ func tableCount(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
+		if c.Bool("explain") {
+			fmt.Fprintf(c.App.ErrWriter, "%s read, %s\n", read, count(len(groups), "group"))
+		}
 		if n := c.Int("top"); n > 0 {
 			slices.SortStableFunc(groups, func(a, b groupCount) int { return b.rows - a.rows })
 			groups = groups[:min(n, len(groups))]
-		}
-		if c.Bool("explain") {
-			fmt.Fprintf(c.App.ErrWriter, "%s read, %s\n", read, count(len(groups), "group"))
 		}
 		if format == "json" {
 			out := map[string]int{}
@@ -128,21 +128,19 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 	var groups []composite.GroupCount
 	var read string
 	if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
-		r, prefix := keyQueryRange(t, schema, q, conds)
-		records, err := rowsWhere(c, tx, t, r, prefix, conds)
-		if err != nil {
-			return nil, "", err
-		}
 		var last []byte // the packed group of the last row
-		for _, rec := range records {
+		rows, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 			group := rec.Key[:depth]
 			if packed := group.Pack(); len(groups) > 0 && bytes.Equal(packed, last) {
 				groups[len(groups)-1].Count++
 			} else {
 				groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
 			}
+		})
+		if err != nil {
+			return nil, "", err
 		}
-		read = count(len(records), "row") + " (those --where keeps, found as table scan finds them)"
+		read = rows
 	} else {
 		var err error
 		if groups, err = t.GroupCounts(tx, q.Prefix, depth); err != nil {
@@ -207,17 +205,12 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 			return groupsOfIndex(tx, name, ix, len(by.Fields), show)
 		}
 	}
-	r, prefix := keyQueryRange(t, schema, q, conds)
-	records, err := rowsWhere(c, tx, t, r, prefix, conds)
-	if err != nil {
-		return nil, "", err
-	}
 	values := by.indexSpec().Values
 	counts := map[string]*struct {
 		group composite.Tuple
 		rows  int
 	}{}
-	for _, rec := range records {
+	read, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 		seen := map[string]bool{} // an array's value twice counts once, as in an index
 		for _, v := range values(rec.Value) {
 			packed, err := v.TryPack()
@@ -234,17 +227,38 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 				}{v, 1}
 			}
 		}
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	keys := slices.Sorted(maps.Keys(counts))
 	out := make([]groupCount, 0, len(keys))
 	for _, k := range keys {
 		out = append(out, groupCount{show(counts[k].group), counts[k].rows})
 	}
-	read := count(len(records), "row")
-	if len(conds) > 0 {
-		read += " (those --where keeps, found as table scan finds them)"
-	}
 	return out, read, nil
+}
+
+// eachRowOf runs fn on each row a count reads: the rows of the key
+// query q, or with conditions, those they keep, found as table scan
+// finds them (through an index where one serves), in key order. It says
+// how many it read, for --explain.
+func eachRowOf(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition, fn func(indextable.Record[record])) (string, error) {
+	r, prefix := keyQueryRange(t, schema, q, conds)
+	if len(conds) == 0 { // a row at a time, rather than all of them at once
+		n := 0
+		err := t.Scan(tx, r, func(rec indextable.Record[record]) bool {
+			n++
+			fn(rec)
+			return true
+		})
+		return count(n, "row"), err
+	}
+	records, err := rowsWhere(c, tx, t, r, prefix, conds)
+	for _, rec := range records {
+		fn(rec)
+	}
+	return count(len(records), "row") + " (those --where keeps, found as table scan finds them)", err
 }
 
 // countingIndex is an index that counts rows by fields as countBy does:
