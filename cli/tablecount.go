@@ -206,10 +206,11 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 		}
 	}
 	values := by.indexSpec().Values
-	counts := map[string]*struct {
+	type tally struct {
 		group composite.Tuple
 		rows  int
-	}{}
+	}
+	counts := map[string]*tally{} // by the group's packed bytes
 	read, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 		seen := map[string]bool{} // an array's value twice counts once, as in an index
 		for _, v := range values(rec.Value) {
@@ -221,10 +222,7 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 			if g := counts[string(packed)]; g != nil {
 				g.rows++
 			} else {
-				counts[string(packed)] = &struct {
-					group composite.Tuple
-					rows  int
-				}{v, 1}
+				counts[string(packed)] = &tally{v, 1}
 			}
 		}
 	})
