@@ -289,3 +289,41 @@ func ExampleIndexSpec_partial() {
 	// open order 0 created 100
 	// open order 3 created 200
 }
+
+// Orders per status, and per status and creation time under one status,
+// counted from the index's entries alone (SQL's GROUP BY): no order is
+// read.
+func ExampleIndex_GroupCounts() {
+	store := keyspace.NewMemory()
+	orders := indextable.New[Order]("orders", nil)
+	byStatus, _ := orders.AddIndex(indextable.IndexSpec[Order]{
+		Name: "status_created",
+		Values: func(o Order) []composite.Tuple {
+			return []composite.Tuple{{o.Status, composite.Desc{V: o.Created}}}
+		},
+	})
+	store.Update(func(tx keyspace.Tx) error {
+		for id, o := range []Order{{"completed", 100}, {"open", 200}, {"completed", 300}, {"completed", 100}} {
+			if _, err := orders.Put(tx, composite.Tuple{id}, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store.View(func(tx keyspace.Tx) error {
+		byOne, _ := byStatus.GroupCounts(tx, nil, 1)
+		for _, g := range byOne {
+			fmt.Println(g.Group[0], g.Count)
+		}
+		completed, _ := byStatus.GroupCounts(tx, composite.Tuple{"completed"}, 2)
+		for _, g := range completed { // created descending, as the index keeps it
+			fmt.Println("completed at", g.Group[1].(composite.Desc).V, g.Count)
+		}
+		return nil
+	})
+	// Output:
+	// completed 3
+	// open 1
+	// completed at 300 1
+	// completed at 100 2
+}
