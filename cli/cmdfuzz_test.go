@@ -77,6 +77,8 @@ var commandLines = []string{
 	"table scan --table u --where $eq --explain", "table count --table u --where $eq", "table del --table u --where $eq --where $eq",
 	// GROUP BY a field: through the index on city, or reading rows.
 	"table count --table t --by $fields --top $l --explain", "table count --table t $q --by $fields --where $eq --no-index",
+	// A range of the key column after the query's.
+	"table scan --table t --from $key --to $key --reverse --limit $l", "table scan --table u $q --from $key --to $key --where $eq",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the

@@ -215,10 +215,31 @@ func (d indexDef) indexSpec() indextable.IndexSpec[record] {
 // boundFlags are --from and --to, which bound the field after an index
 // read's VALUE.
 func boundFlags() []ucli.Flag {
-	return []ucli.Flag{
-		&ucli.StringFlag{Name: "from", Usage: "the field after VALUE (the first, with none) starts at `V`, in the index's order (for a -field, the largest first)"},
-		&ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"},
+	return boundFlagsOf("the field after VALUE (the first, with none) starts at `V`, in the index's order (for a -field, the largest first)")
+}
+
+// boundFlagsOf are --from and --to, the first's usage from.
+func boundFlagsOf(from string) []ucli.Flag {
+	return []ucli.Flag{&ucli.StringFlag{Name: "from", Usage: from}, &ucli.StringFlag{Name: "to", Usage: "… and stops before `V`"}}
+}
+
+// boundsOf reads --from and --to as values of col (nil for a bound not
+// given); a value that is not one is a usage error naming its flag.
+func boundsOf(c *ucli.Context, col composite.Column) (from, to composite.Tuple, err error) {
+	for _, b := range []struct {
+		flag string
+		into *composite.Tuple
+	}{{"from", &from}, {"to", &to}} {
+		if !c.IsSet(b.flag) {
+			continue
+		}
+		t, err := composite.ParseText(c.String(b.flag), composite.Schema{col})
+		if err != nil || len(t) != 1 {
+			return nil, nil, usagef("--%s %q: one value of %s (%v)", b.flag, c.String(b.flag), col.Name, err)
+		}
+		*b.into = t
 	}
+	return from, to, nil
 }
 
 func indexFlags(extra ...ucli.Flag) []ucli.Flag {
@@ -664,22 +685,11 @@ func indexRead(c *ucli.Context, records bool) error {
 			if len(prefix) >= len(values) {
 				return usagef("--from and --to bound the field after VALUE, and VALUE names all %d fields", len(values))
 			}
-			next := values[len(prefix) : len(prefix)+1] // the field the bounds are of
-			var from, to composite.Tuple
-			for _, b := range []struct {
-				flag string
-				into *composite.Tuple
-			}{{"from", &from}, {"to", &to}} {
-				if !c.IsSet(b.flag) {
-					continue
-				}
-				t, err := composite.ParseText(c.String(b.flag), next)
-				if err != nil || len(t) != 1 {
-					return usagef("--%s %q: one value of %s (%v)", b.flag, c.String(b.flag), next[0].Name, err)
-				}
-				*b.into = def.element(t)
+			from, to, err := boundsOf(c, values[len(prefix)])
+			if err != nil {
+				return err
 			}
-			r = ix.Between(prefix, from, to)
+			r = ix.Between(prefix, def.element(from), def.element(to))
 		}
 		limit, err := limitOf(c)
 		if err != nil {

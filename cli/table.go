@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,16 +49,18 @@ func tableCommand() *ucli.Command {
 			},
 			{
 				Name: "scan", Usage: "rows whose key matches a query: 'CA:*', 'CA:San Fran*', 'US:CA:Fresno:42'; --where reads through an index where one serves (--explain)",
-				UsageText: "keyspace table scan --table cities 'US:CA:San*' --limit 20",
+				UsageText: "keyspace table scan --table cities 'US:CA:San*' --limit 20\n" +
+					"keyspace table scan --table messages u42 --from 1700000000 --to 1700086400   # the key column after u42 (keyed user,ts) from one value to before another",
 				ArgsUsage: "[QUERY]",
-				Flags: []ucli.Flag{tableFlag(),
+				Flags: slices.Concat([]ucli.Flag{tableFlag(),
 					&ucli.BoolFlag{Name: "reverse", Usage: "descending key order"},
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` rows per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue from a previous page's `TOKEN`"},
 					whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
-					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through the index with the fewest entries of those whose leading fields --where (=) or --where-in fix to text or a number condition narrows, or the table's rows (under the key columns = fixes), and how many were read"},
+					&ucli.BoolFlag{Name: "explain", Usage: "print to stderr how the rows were read: through the index with the fewest entries of those whose leading fields --where (=) or --where-in fix to text or a number condition narrows, or the table's rows (under the key columns = fixes, and within the number range conditions give the integer key column after them), and how many were read"},
 					&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --where"},
 					fieldsFlag("row's record")},
+					boundFlagsOf("the key column after QUERY's whole columns (the first, with no QUERY) starts at `V` (a value of its kind: table info lists them)")),
 				Action: tableScan,
 			},
 			{
@@ -416,21 +419,39 @@ func tableScan(c *ucli.Context) error {
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		r := t.Range()
 		var prefix composite.Tuple // the query's leading whole columns
+		bounded := c.IsSet("from") || c.IsSet("to")
 		if q := c.Args().First(); q != "" && q != "*" {
 			pq, err := composite.ParseQuery(q, schema)
 			if err != nil {
 				return usageError{err}
 			}
-			if pq.Exact && len(pq.Prefix) < len(schema) { // no row's key is that short
+			if pq.Exact && len(pq.Prefix) < len(schema) && !bounded { // no row's key is that short
 				return usagef("%q has %d of the table's %d key columns (%s), so it names no row; %q scans the rows under it",
 					q, len(pq.Prefix), len(schema), keyColumns(schema), underQuery(q))
 			}
 			r, prefix = pq.Range(t.Records()), pq.Prefix
+			if bounded && pq.Partial != nil {
+				return usagef("--from and --to bound the key column after QUERY's whole columns, and %q ends in part of one", q)
+			}
+		}
+		if bounded { // the column after the query's
+			if len(prefix) >= len(schema) {
+				return usagef("--from and --to bound the key column after QUERY's, and QUERY names all %d (%s)", len(schema), keyColumns(schema))
+			}
+			from, to, err := boundsOf(c, schema[len(prefix)])
+			if err != nil {
+				return err
+			}
+			r = t.Records().Between(prefix, from, to)
 		}
 		query := c.Args().First()
-		if query == "" || query == "*" {
-			if r, prefix = keyNarrowed(t, schema, conds); prefix != nil {
+		if (query == "" || query == "*") && !bounded {
+			var bounded string
+			if r, prefix, bounded = keyNarrowed(t, schema, conds); prefix != nil {
 				query = underQuery(keyText(prefix, schema[:len(prefix)]))
+			}
+			if bounded != "" {
+				query = strings.TrimSpace(query + " where " + bounded)
 			}
 		}
 		var plan scanPlan
@@ -488,18 +509,24 @@ func tableDelete(c *ucli.Context) error {
 }
 
 // keyNarrowed is the range of the rows a --where with no key query can
-// hold for, and the leading key columns it fixes (nil, and the whole
-// table, when it fixes none): = conditions whose values are text (no
-// number, neither true nor false: plainText) on the table's first
-// columns, while they are string columns. A row's key columns are its
-// fields' text (an import keys a row by them, table set's new rows hold
-// their key as text, and table set refuses to change one), so a row
-// whose country_code field is NO lies under the key NO: --where
+// hold for, and the leading key columns it fixes (nil when it fixes
+// none): = conditions whose values are text (no number, neither true nor
+// false: plainText) on the table's first columns, while they are string
+// columns; then, when the next column holds integers, the number
+// conditions on it (<, <=, >, >=, = a number, --where-in numbers:
+// numberRanges) bound it. A row's key columns are its fields' text (an
+// import keys a row by them, table set's new rows hold their key as
+// text, and table set refuses to change one), so a row whose
+// country_code field is NO lies under the key NO: --where
 // country_code=NO on a table keyed country_code,state_code,name,id
-// reads the rows the query NO:* reads, not all of them. The conditions
-// still test every row.
-func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []condition) (keyspace.Range, composite.Tuple) {
-	var fixed composite.Tuple
+// reads the rows the query NO:* reads, not all of them, and --where
+// user=u42 --where 'ts>=100' on a table keyed user,ts only those of u42
+// from 100 on. The conditions still test every row, so a bound need only
+// hold every row they keep: a field's number is a float64, which rounds
+// a whole number past 2^53, and the integers are read as wholeBounds
+// widens them. bounded is the number conditions that bound the range, as
+// --explain prints them ("" for none).
+func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []condition) (r keyspace.Range, fixed composite.Tuple, bounded string) {
 	for _, col := range schema {
 		i := slices.IndexFunc(conds, func(cond condition) bool {
 			return cond.field == col.Name && cond.op == "=" && plainText(cond.value)
@@ -509,10 +536,37 @@ func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []c
 		}
 		fixed = append(fixed, conds[i].value)
 	}
-	if fixed == nil {
-		return t.Range(), nil
+	r = t.RangeOf(fixed)
+	if len(fixed) == len(schema) || schema[len(fixed)].Kind != composite.KindInt {
+		return r, fixed, ""
 	}
-	return t.RangeOf(fixed), fixed
+	nr := numberRanges(conds)[schema[len(fixed)].Name]
+	if nr == nil {
+		return r, fixed, ""
+	}
+	from, to, ok := wholeBounds(nr.lo, nr.hi)
+	for _, cond := range conds { // < 100 ends at 99, > 100 starts at 101
+		if n := cond.number; cond.field == schema[len(fixed)].Name && n == math.Trunc(n) && math.Abs(n) < maxExact {
+			switch cond.op {
+			case "<":
+				to = min(to, int64(n)-1)
+			case ">":
+				from = max(from, int64(n)+1)
+			}
+		}
+	}
+	ok = ok && from <= to
+	if !ok { // no integer: no row
+		return keyspace.Range{Start: r.Start, End: r.Start}, fixed, strings.Join(nr.text, ", ")
+	}
+	var lo, hi composite.Tuple
+	if from != math.MinInt64 {
+		lo = composite.Tuple{from}
+	}
+	if to != math.MaxInt64 {
+		hi = composite.Tuple{to + 1}
+	}
+	return t.Records().Between(fixed, lo, hi), fixed, strings.Join(nr.text, ", ")
 }
 
 // rowsWhere returns the rows in r (a key query's range, whose leading
@@ -547,7 +601,7 @@ func tableDeleteWhere(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		r, prefix := keyNarrowed(t, schema, conds)
+		r, prefix, _ := keyNarrowed(t, schema, conds)
 		records, err := rowsWhere(c, tx, t, r, prefix, conds)
 		if err != nil {
 			return err

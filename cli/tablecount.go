@@ -184,7 +184,8 @@ func keyQueryRange(t *indextable.Table[record], schema composite.Schema, q compo
 	case q.Partial != nil:
 		return q.Range(t.Records()), q.Prefix
 	case len(q.Prefix) == 0:
-		return keyNarrowed(t, schema, conds)
+		r, prefix, _ := keyNarrowed(t, schema, conds)
+		return r, prefix
 	}
 	return t.RangeOf(q.Prefix), q.Prefix // US, US:* and US:CA name whole columns
 }

@@ -380,8 +380,11 @@ func (p scanPlan) forText() string {
 }
 
 func rowsText(query string) string {
-	if query == "" || query == "*" {
+	switch {
+	case query == "" || query == "*":
 		return "(all of them)"
+	case strings.HasPrefix(query, "where "): // a bound on the first key column (keyNarrowed)
+		return query
 	}
 	return "under " + query
 }
