@@ -446,12 +446,12 @@ func tableScan(c *ucli.Context) error {
 		}
 		query := c.Args().First()
 		if (query == "" || query == "*") && !bounded {
-			var bounded string
-			if r, prefix, bounded = keyNarrowed(t, schema, conds); prefix != nil {
+			var numbers string // the number conditions that bound the next key column
+			if r, prefix, numbers = keyNarrowed(t, schema, conds); prefix != nil {
 				query = underQuery(keyText(prefix, schema[:len(prefix)]))
 			}
-			if bounded != "" {
-				query = strings.TrimSpace(query + " where " + bounded)
+			if numbers != "" {
+				query = strings.TrimSpace(query + " where " + numbers)
 			}
 		}
 		var plan scanPlan
