@@ -25,7 +25,7 @@ func tableCountCommand() *ucli.Command {
 			"keyspace table count --table cities --by timezone --top 10",
 		ArgsUsage: "[PREFIX]",
 		Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
-			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index whose first fields these are (not a partial one) when no PREFIX or --where is given"},
+			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index over just these fields when no PREFIX is given and its --where and --where-in are the count's (none, or a partial index's own)"},
 			&ucli.IntFlag{Name: "top", Usage: "only the `N` groups with the most rows, most first", DefaultText: "every group, in order"},
 			whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
 			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by"},
@@ -193,12 +193,12 @@ func keyQueryRange(t *indextable.Table[record], schema composite.Schema, q compo
 // countBy counts rows per value of by's fields, as an index over them
 // holds the values (so 7, "7" and 7.0 are one group, a row counts under
 // each element of an array and not at all without the field), in the
-// order of those values. With no key query and no conditions, it reads
-// the entries of an index that serves (countingIndex) rather than rows.
+// order of those values. With no key query, it reads the entries of an
+// index that serves (countingIndex) rather than rows.
 func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition, by indexDef) ([]groupCount, string, error) {
 	show := func(group composite.Tuple) string { return keyText(by.shown(group), by.schema()) }
-	if len(q.Prefix) == 0 && q.Partial == nil && len(conds) == 0 && !c.Bool("no-index") {
-		name, ix, err := countingIndex(tx, t, c.String("table"), by.Fields)
+	if len(q.Prefix) == 0 && q.Partial == nil && !c.Bool("no-index") {
+		name, ix, err := countingIndex(tx, t, c.String("table"), by.Fields, c.StringSlice("where"), c.StringSlice("where-in"))
 		if err != nil {
 			return nil, "", err
 		}
@@ -260,19 +260,23 @@ func eachRowOf(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sch
 	return count(len(records), "row") + " (those --where keeps, found as table scan finds them)", err
 }
 
-// countingIndex is an index that counts rows by fields as countBy does:
-// one whose fields are those, each in either order, so a row has an
-// entry under each value of them and none without them (an index with a
-// field more leaves out the rows without it, and counts a row under each
-// element of an array there); not a partial one; built; and keeping
-// numbers in order, so 7 and 7.0 are one value. nil when none is.
-func countingIndex(tx keyspace.Tx, t *indextable.Table[record], table string, fields []string) (string, *indextable.Index[record], error) {
+// countingIndex is an index that counts the rows --where and --where-in
+// keep by fields as countBy does: one whose fields are those, each in
+// either order, so a row has an entry under each value of them and none
+// without them (an index with a field more leaves out the rows without
+// it, and counts a row under each element of an array there); whose
+// conditions are the count's, no more and no fewer (none, or a partial
+// index's own: its entries are those of the rows they keep); built; and
+// keeping numbers in order, so 7 and 7.0 are one value. nil when none
+// is.
+func countingIndex(tx keyspace.Tx, t *indextable.Table[record], table string, fields, where, whereIn []string) (string, *indextable.Index[record], error) {
 	defs, err := loadIndexSpecs(tx, table)
 	if err != nil {
 		return "", nil, err
 	}
+	sameSet := func(a, b []string) bool { return subset(a, b) && subset(b, a) }
 	for _, d := range defs {
-		if len(d.Fields) != len(fields) || len(d.Where) > 0 || len(d.WhereIn) > 0 || d.Numbers != orderedNumbers {
+		if len(d.Fields) != len(fields) || !sameSet(d.Where, where) || !sameSet(d.WhereIn, whereIn) || d.Numbers != orderedNumbers {
 			continue
 		}
 		if !slices.EqualFunc(d.Fields, fields, func(f, want string) bool { return strings.TrimPrefix(f, "-") == want }) {

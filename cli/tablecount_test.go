@@ -20,9 +20,11 @@ import (
 // expired are left out. Each grouping is counted through an index where
 // one serves (its --explain says so) and by reading the rows
 // (--no-index), and must give the oracle's counts both ways; an index
-// with a field more, a partial index and an index whose build is
-// pending must not serve, and still give them. Under a key prefix and
-// with --where, only the rows they name count. --top gives the largest
+// with a field more, a partial index (for a count without its
+// conditions) and an index whose build is pending must not serve, and
+// still give them. Under a key prefix and
+// with --where, only the rows they name count, and a partial index
+// serves a count whose conditions are its own. --top gives the largest
 // groups, largest first.
 func TestTableCountBy(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "count.db")
@@ -177,6 +179,25 @@ func TestTableCountBy(t *testing.T) {
 		return got, oracle([]string{"n"}, func(rw row) bool { return rw.st == "FR" && rw.fields["qty"].(int) >= 5 })
 	}(); !maps.Equal(got, want) {
 		t.Errorf("--by n --where qty>=5 --where st=FR: %v, worked out %v", got, want)
+	}
+	// A partial index serves a count whose conditions are its own, and
+	// only that one.
+	isSeven := func(rw row) bool { return slices.Equal(canon(rw.fields["n"]), []string{"7"}) }
+	for _, c := range []struct {
+		where []string
+		index bool
+		keep  func(row) bool
+	}{
+		{[]string{"--where", "n=7"}, true, isSeven},
+		{[]string{"--where", "n=7", "--where", "n=7"}, true, isSeven},
+		{[]string{"--where", "n=7", "--where", "kind=open"}, false, func(rw row) bool { return isSeven(rw) && rw.fields["kind"] == "open" }},
+		{[]string{"--where", "n=7.0"}, false, isSeven},
+	} {
+		want := oracle([]string{"tags", "tz"}, c.keep)
+		got, explain := count(slices.Concat([]string{"--by", "tags,tz"}, c.where)...)
+		if !maps.Equal(got, want) || strings.Contains(explain, "of index tags_part") != c.index {
+			t.Errorf("--by tags,tz %v (%s): %v, worked out %v", c.where, strings.TrimSpace(explain), got, want)
+		}
 	}
 
 	// The table's lines: in the order of the values (numbers by value),
