@@ -572,11 +572,14 @@ func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []c
 // rowsWhere returns the rows in r (a key query's range, whose leading
 // whole columns are prefix) that c's --where and --where-in, read as
 // conds, keep, in key order, read as table scan reads them: through an
-// index where one serves.
+// index where one serves, unless --no-index is given.
 func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r keyspace.Range, prefix composite.Tuple, conds []condition) ([]indextable.Record[record], error) {
-	plan, err := planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), 0)
-	if err != nil {
-		return nil, err
+	var plan scanPlan
+	if !c.Bool("no-index") { // table count's
+		var err error
+		if plan, err = planScan(tx, t, conds, c.StringSlice("where"), c.StringSlice("where-in"), 0); err != nil {
+			return nil, err
+		}
 	}
 	page, _, err := plan.scan(tx, t, r, prefix, false, 0, "", recordFilter(conds), false)
 	return page.records, err

@@ -16,8 +16,8 @@ import (
 
 // tableCountCommand is table count: rows per group of leading key
 // columns (Table.GroupCounts, reading keys only), or with --by per value
-// of record fields, SQL's GROUP BY, read from an index whose first fields
-// they are (Index.GroupCounts, reading entries only) where one serves.
+// of record fields, SQL's GROUP BY, read from an index over just those
+// fields (Index.GroupCounts, reading entries only) where one serves.
 func tableCountCommand() *ucli.Command {
 	return &ucli.Command{
 		Name: "count", Usage: "rows per group of the first D key columns, under an optional prefix (US, US:*, or US:C* for the states starting with C), or with --by per value of record fields (SQL's GROUP BY), read from an index where one serves; with --where, of the rows it keeps; --top for the largest groups",
@@ -28,7 +28,7 @@ func tableCountCommand() *ucli.Command {
 			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index over just these fields when no PREFIX is given and its --where and --where-in are the count's (none, or a partial index's own)"},
 			&ucli.IntFlag{Name: "top", Usage: "only the `N` groups with the most rows, most first", DefaultText: "every group, in order"},
 			whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
-			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by"},
+			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by or --where"},
 			&ucli.BoolFlag{Name: "explain", Usage: "say on stderr what the count read: keys, index entries or rows, and how many groups"}},
 		Action: tableCount,
 	}
