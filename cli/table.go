@@ -442,7 +442,7 @@ func tableScan(c *ucli.Context) error {
 			if err != nil {
 				return err
 			}
-			r = t.Records().Between(prefix, from, to)
+			r = t.Between(prefix, from, to)
 		}
 		query := c.Args().First()
 		if (query == "" || query == "*") && !bounded {
@@ -566,7 +566,7 @@ func keyNarrowed(t *indextable.Table[record], schema composite.Schema, conds []c
 	if to != math.MaxInt64 {
 		hi = composite.Tuple{to + 1}
 	}
-	return t.Records().Between(fixed, lo, hi), fixed, strings.Join(nr.text, ", ")
+	return t.Between(fixed, lo, hi), fixed, strings.Join(nr.text, ", ")
 }
 
 // rowsWhere returns the rows in r (a key query's range, whose leading

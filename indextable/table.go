@@ -563,3 +563,12 @@ func (t *Table[R]) Range() keyspace.Range { return t.records.Range() }
 
 // RangeOf is the records whose primary key starts with prefix.
 func (t *Table[R]) RangeOf(prefix composite.Tuple) keyspace.Range { return t.records.RangeOf(prefix) }
+
+// Between is the records whose primary key starts with prefix and whose
+// next component lies in [from, to) (empty for an open end): a user's
+// messages from one time to another, keyed (user, time, id), as
+// Index.Between is for an index's values. Like RangeOf, it panics on a
+// component no key can hold, as composite.Subspace.Pack does.
+func (t *Table[R]) Between(prefix, from, to composite.Tuple) keyspace.Range {
+	return t.records.Between(prefix, from, to)
+}
