@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -76,10 +77,11 @@ func relCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time",
-				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20",
-				Flags:     append(sideFlags(), append(pageFlags("links", "oldest first"), fieldsFlag("linked entity's fields"))...),
-				Action:    relList,
+				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time; --since and --until for the links made in a period",
+				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20\n" +
+					"keyspace rel list --rel likes --left u1 --since 2026-11-21T00:00:00Z   # what u1 liked since then (Redis's ZREVRANGEBYSCORE)",
+				Flags:  slices.Concat(sideFlags(), pageFlags("links", "oldest first"), []ucli.Flag{fieldsFlag("linked entity's fields")}, periodFlags("links")),
+				Action: relList,
 			},
 			{
 				Name: "scan", Usage: "every link of the relation, by left then right, a page at a time: the whole relation, as NDJSON that rel import reads back (the links, not the entities' fields)",
@@ -95,10 +97,11 @@ func relCommand() *ucli.Command {
 				Action:    relHas,
 			},
 			{
-				Name: "count", Usage: "how many links --left has, or --right has (one key read, however many)",
-				UsageText: "keyspace rel count --rel likes --right i1",
-				Flags:     sideFlags(),
-				Action:    relCount,
+				Name: "count", Usage: "how many links --left has, or --right has (one key read, however many); with --since and --until, how many it made in a period (reading their keys)",
+				UsageText: "keyspace rel count --rel likes --right i1\n" +
+					"keyspace rel count --rel likes --right i1 --since 2026-11-21T00:00:00Z --until 2026-11-22T00:00:00Z   # its likes that day",
+				Flags:  slices.Concat(sideFlags(), periodFlags("links")),
+				Action: relCount,
 			},
 			repairCommand("relation", relFlag(), "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
 				"keyspace rel repair --rel likes", func(name string) repairer { return indextable.NewRelation(name).Repair }),
@@ -110,6 +113,26 @@ func relCommand() *ucli.Command {
 
 // errNoLink is unlinking what is not linked.
 var errNoLink = errors.New("no such link")
+
+// periodFlags are --since and --until: a period of link times.
+func periodFlags(what string) []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "only the " + what + " made at or after `TIME` (RFC 3339)"},
+		&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "only the " + what + " made before `TIME` (RFC 3339)"},
+	}
+}
+
+// period is --since and --until, zero for a flag not given, and whether
+// either was.
+func period(c *ucli.Context) (since, until time.Time, set bool) {
+	if t := c.Timestamp("since"); t != nil {
+		since = *t
+	}
+	if t := c.Timestamp("until"); t != nil {
+		until = *t
+	}
+	return since, until, c.IsSet("since") || c.IsSet("until")
+}
 
 // sideFlags are the relation and the one entity whose side is read.
 func sideFlags() []ucli.Flag {
@@ -145,11 +168,12 @@ func relList(c *ucli.Context) error {
 	opts := &indextable.ListOptions{Limit: limit, Cursor: c.String("cursor"), Reverse: c.Bool("reverse")}
 	return viewDB(c, func(tx keyspace.Tx) error {
 		r := indextable.NewRelation(c.String("rel"))
-		list := r.Lefts
+		between := r.LeftsBetween
 		if isLeft {
-			list = r.Rights
+			between = r.RightsBetween
 		}
-		page, err := list(tx, id, opts)
+		since, until, _ := period(c) // zero for open ends: Lefts and Rights
+		page, err := between(tx, id, since, until, opts)
 		if err != nil {
 			return cursorUsage(err)
 		}
@@ -254,6 +278,13 @@ func relCount(c *ucli.Context) error {
 		count := r.CountLefts
 		if isLeft {
 			count = r.CountRights
+		}
+		if since, until, set := period(c); set { // the links of a period: their keys read
+			between := r.CountLeftsBetween
+			if isLeft {
+				between = r.CountRightsBetween
+			}
+			count = func(tx keyspace.Tx, id string) (int, error) { return between(tx, id, since, until) }
 		}
 		n, err := count(tx, id)
 		if err != nil {

@@ -199,3 +199,57 @@ func TestRelScanRoundTrip(t *testing.T) {
 		t.Errorf("verify: exit %d: %s%s", code, out, stderr)
 	}
 }
+
+// TestRelListPeriod: rel list and rel count with --since and --until,
+// on each side, give the links of the period the test picks from its own
+// links (newest first, ties by id), with ends on link times, between
+// them and open; a time that is not RFC 3339 is a usage error.
+func TestRelListPeriod(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "likes.db")
+	r := rand.New(rand.NewPCG(49, 5))
+	base := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	at := func(h int) time.Time { return base.Add(time.Duration(h) * time.Hour) }
+	links := map[[2]string]time.Time{}
+	var b strings.Builder
+	b.WriteString("user,item,at\n")
+	for range 80 {
+		u, it := []string{"ann", "bob", "c:d"}[r.IntN(3)], fmt.Sprint("i", r.IntN(12))
+		when := at(r.IntN(48))
+		fmt.Fprintf(&b, "%s,%s,%s\n", u, it, when.Format(time.RFC3339))
+		links[[2]string{u, it}] = when
+	}
+	runOK(t, b.String(), "--db", db, "-q", "rel", "import", "--rel", "likes", "--left-col", "user", "--right-col", "item", "--time-col", "at", "-")
+	ends := []string{"", at(0).Format(time.RFC3339), at(12).Format(time.RFC3339), at(30).Add(30 * time.Minute).Format(time.RFC3339), at(47).Format(time.RFC3339), at(99).Format(time.RFC3339)}
+	for i := range 40 {
+		since, until := ends[r.IntN(len(ends))], ends[r.IntN(len(ends))]
+		side, id := 0, []string{"ann", "bob", "c:d"}[r.IntN(3)]
+		if i%2 == 1 {
+			side, id = 1, fmt.Sprint("i", r.IntN(12))
+		}
+		var want []relLink
+		for _, l := range wantLinks(links, side, id) {
+			if (since == "" || l.Time.Format(time.RFC3339) >= since) && (until == "" || l.Time.Format(time.RFC3339) < until) {
+				want = append(want, l)
+			}
+		}
+		args := []string{"--rel", "likes", "--" + []string{"left", "right"}[side], id}
+		if since != "" {
+			args = append(args, "--since", since)
+		}
+		if until != "" {
+			args = append(args, "--until", until)
+		}
+		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json", "rel", "list"}, args)...)
+		var page struct{ Links []relLink }
+		if err := json.Unmarshal([]byte(out), &page); err != nil {
+			t.Fatal(out)
+		}
+		sameLinks(t, fmt.Sprintf("rel list %v", args), page.Links, want)
+		if n := strings.TrimSpace(runOK(t, "", slices.Concat([]string{"--db", db, "rel", "count"}, args)...)); n != fmt.Sprint(len(want)) {
+			t.Errorf("rel count %v: %s, want %d", args, n, len(want))
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "rel", "list", "--rel", "likes", "--left", "ann", "--since", "yesterday"); code != 2 || !strings.Contains(stderr, "since") {
+		t.Errorf("--since yesterday: exit %d, %s", code, stderr)
+	}
+}

@@ -252,6 +252,30 @@ func (r *Relation) CountLefts(tx keyspace.Tx, right string) (int, error) {
 	return r.readCount(tx, r.rightCount.Pack(composite.Tuple{right}))
 }
 
+// CountRightsBetween returns how many rights left linked to in [since,
+// until) (a user's likes last week), reading the keys of just those
+// links; a zero end is open.
+func (r *Relation) CountRightsBetween(tx keyspace.Tx, left string, since, until time.Time) (int, error) {
+	return r.countIn(tx, listRange(r.fwd, left, since, until))
+}
+
+// CountLeftsBetween returns how many lefts linked to right in [since, until)
+// (an item's likers today), as CountRightsBetween counts rights.
+func (r *Relation) CountLeftsBetween(tx keyspace.Tx, right string, since, until time.Time) (int, error) {
+	return r.countIn(tx, listRange(r.back, right, since, until))
+}
+
+func (r *Relation) countIn(tx keyspace.Tx, rg keyspace.Range) (int, error) {
+	n := 0
+	for range tx.Scan(rg) {
+		n++
+	}
+	if err := tx.Err(); err != nil {
+		return 0, r.wrap(err)
+	}
+	return n, nil
+}
+
 // Link is one entry of a list: the other side's id, the link time and the
 // other side's fields as they are now.
 type Link struct {
@@ -270,16 +294,51 @@ type LinkPage struct {
 // Rights lists what left links to (the items a user likes), newest first
 // (oldest first with opts.Reverse), a page at a time.
 func (r *Relation) Rights(tx keyspace.Tx, left string, opts *ListOptions) (LinkPage, error) {
-	return r.list(tx, r.fwd, left, opts)
+	return r.list(tx, r.fwd, left, time.Time{}, time.Time{}, opts)
 }
 
 // Lefts lists what links to right (the users who like an item), newest
 // first (oldest first with opts.Reverse), a page at a time.
 func (r *Relation) Lefts(tx keyspace.Tx, right string, opts *ListOptions) (LinkPage, error) {
-	return r.list(tx, r.back, right, opts)
+	return r.list(tx, r.back, right, time.Time{}, time.Time{}, opts)
 }
 
-func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, opts *ListOptions) (LinkPage, error) {
+// RightsBetween is Rights of the links made in [since, until) (the items
+// a user liked last week: Redis's ZREVRANGEBYSCORE on a sorted set of
+// likes). It reads only those links, as each list is kept in time order.
+// A zero since or until leaves that end open.
+func (r *Relation) RightsBetween(tx keyspace.Tx, left string, since, until time.Time, opts *ListOptions) (LinkPage, error) {
+	return r.list(tx, r.fwd, left, since, until, opts)
+}
+
+// LeftsBetween is Lefts of the links made in [since, until) (who liked
+// an item today), as RightsBetween is of Rights.
+func (r *Relation) LeftsBetween(tx keyspace.Tx, right string, since, until time.Time, opts *ListOptions) (LinkPage, error) {
+	return r.list(tx, r.back, right, since, until, opts)
+}
+
+// listRange is the range of id's list, keyed (id, Desc(time), other), of
+// the links made in [since, until): newest first, so it starts after
+// the links made at until and ends after those made at since. A zero end,
+// or one beyond the times a key can hold (composite.TimeBounds), is open;
+// a period wholly beyond them is empty.
+func listRange(sub composite.Subspace, id string, since, until time.Time) keyspace.Range {
+	rg := sub.RangeOf(composite.Tuple{id})
+	first, last := composite.TimeBounds()
+	if !since.IsZero() && since.After(last) || !until.IsZero() && !until.After(first) {
+		return keyspace.Range{Start: rg.Start, End: rg.Start}
+	}
+	at := func(t time.Time) keyspace.Range { return sub.RangeOf(composite.Tuple{id, composite.Desc{V: t.UTC()}}) }
+	if !until.IsZero() && !until.After(last) {
+		rg.Start = at(until).End
+	}
+	if !since.IsZero() && !since.Before(first) {
+		rg.End = at(since).End
+	}
+	return rg
+}
+
+func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, since, until time.Time, opts *ListOptions) (LinkPage, error) {
 	var o ListOptions
 	if opts != nil {
 		o = *opts
@@ -287,7 +346,7 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, opts 
 	if o.Limit < 0 {
 		return LinkPage{}, r.wrap(fmt.Errorf("negative limit %d", o.Limit))
 	}
-	rg := sub.RangeOf(composite.Tuple{id})
+	rg := listRange(sub, id, since, until)
 	rg.Reverse = o.Reverse
 	links, next, err := keyspace.ScanPage(tx, rg, o.Cursor, o.Limit, func(k, v []byte) (Link, error) {
 		t, err := sub.Unpack(k)
