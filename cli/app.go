@@ -187,7 +187,7 @@ func commonFlags(leaf bool) []ucli.Flag {
 	}
 	return []ucli.Flag{
 		db,
-		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson, csv (the NDJSON's fields as columns, a payload's or record's own) or geojson; a geo query or scan also count or ids (Tile38's COUNT and IDS: how many, or an id a line), table scan count"},
+		&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "table", Usage: "table, json, ndjson, csv (the NDJSON's fields as columns, a payload's or record's own) or geojson; a geo query or scan also count or ids (Tile38's COUNT and IDS: how many, or an id a line), table scan, index lookup and index scan count"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bars"},
 	}
 }

@@ -639,7 +639,7 @@ func loadIndexDef(tx keyspace.Tx, table, name string) (indexDef, error) {
 }
 
 func indexRead(c *ucli.Context, records bool) error {
-	format, err := output(c, "table", "json", "ndjson")
+	format, err := output(c, "table", "json", "ndjson", "count")
 	if err != nil {
 		return err
 	}
@@ -719,6 +719,11 @@ func indexRead(c *ucli.Context, records bool) error {
 			Covered json.RawMessage `json:"covered,omitempty"`
 			Record  any             `json:"record,omitempty"` // a record, or its --fields (projectRecord)
 		}
+		if format == "count" && !records { // how many entries (of the page, with --limit), as table scan's -o count
+			writeNextPage(c.App.ErrWriter, page.Next)
+			_, err := fmt.Fprintln(c.App.Writer, len(page.Entries))
+			return err
+		}
 		var out []row
 		for _, e := range page.Entries {
 			out = append(out, row{Value: keyText(def.shown(e.Value), values), Key: keyText(e.Key, keys), Covered: payloadJSON(e.Covered)})
@@ -745,6 +750,11 @@ func indexRead(c *ucli.Context, records bool) error {
 				}
 			}
 			out = kept
+		}
+		if format == "count" { // how many records (a row that expired after its entry was read is left out)
+			writeNextPage(c.App.ErrWriter, page.Next)
+			_, err := fmt.Fprintln(c.App.Writer, len(out))
+			return err
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "entries", out, page.Next, "VALUE\tKEY\tDATA", func(r row) string {
 			data := []byte(r.Covered)

@@ -25,7 +25,8 @@ import (
 // still give them. Under a key prefix and
 // with --where, only the rows they name count, and a partial index
 // serves a count whose conditions are its own. --top gives the largest
-// groups, largest first.
+// groups, largest first. index lookup and index scan -o count count a
+// value's records and entries.
 func TestTableCountBy(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "count.db")
 	r := rand.New(rand.NewPCG(49, 1))
@@ -197,6 +198,26 @@ func TestTableCountBy(t *testing.T) {
 		got, explain := count(slices.Concat([]string{"--by", "tags,tz"}, c.where)...)
 		if !maps.Equal(got, want) || strings.Contains(explain, "of index tags_part") != c.index {
 			t.Errorf("--by tags,tz %v (%s): %v, worked out %v", c.where, strings.TrimSpace(explain), got, want)
+		}
+	}
+
+	// index lookup and index scan -o count: how many records and entries
+	// a value has, of a page with --limit.
+	byTZ := oracle([]string{"tz"}, all)
+	for _, tz := range []string{"Rome", "Oslo", "nowhere"} {
+		kept := oracle([]string{"tz"}, func(rw row) bool { return rw.fields["qty"].(int) >= 5 })[tz]
+		for _, c := range []struct {
+			args []string
+			want int
+		}{
+			{[]string{"index", "lookup", "--table", "o", "--name", "tz", tz}, byTZ[tz]},
+			{[]string{"index", "scan", "--table", "o", "--name", "tz", tz}, byTZ[tz]},
+			{[]string{"index", "lookup", "--table", "o", "--name", "tz", tz, "--where", "qty>=5"}, kept},
+			{[]string{"index", "lookup", "--table", "o", "--name", "tz", tz, "--limit", "3"}, min(3, byTZ[tz])},
+		} {
+			if got := strings.TrimSpace(runOK(t, "", slices.Concat([]string{"--db", db, "-o", "count"}, c.args)...)); got != strconv.Itoa(c.want) {
+				t.Errorf("%v -o count: %s, want %d", c.args, got, c.want)
+			}
 		}
 	}
 
