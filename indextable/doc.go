@@ -34,10 +34,15 @@
 // the record's key, whether or not the record expires. Verify recomputes an index from the table (missing, stale,
 // duplicate); Repair applies the difference; Build fills a new index in
 // resumable batches. Equal, Between and Match (a composite prefix query
-// such as CA:San*) are the index's ranges.
+// such as CA:San*) are the index's ranges; RangeOf and Between the
+// table's (a key prefix, and a range of the component after it).
+// Table.GroupCounts counts records per group of key components from keys
+// alone, Index.GroupCounts per group of index values from entries alone
+// (SQL's GROUP BY), each leaving out the records that have expired.
 //
-// A Relation answers both lists newest first, counts in one key read,
-// and Linked (is this pair linked, since when) in one. A Series folds
+// A Relation answers both lists newest first, or the links of a period
+// (RightsBetween, LeftsBetween: a list is in time order), counts in one
+// key read, and Linked (is this pair linked, since when) in one. A Series folds
 // readings into buckets of one width; Range reads a sensor's period,
 // Rollup folds it into wider buckets (an hour of minutes), Sensors lists
 // the sensors, and Verify checks every bucket, which are the readings
