@@ -143,12 +143,13 @@ func logCommand() *ucli.Command {
 				},
 			},
 			{
-				Name: "count", Usage: "how many items a parent has, or had on one calendar day (--date)",
-				UsageText: "keyspace log count --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo",
-				Flags: logFlags(
+				Name: "count", Usage: "how many items a parent has, or had on one calendar day (--date) or in a period (--since, --until)",
+				UsageText: "keyspace log count --log inbox --parent alice --date 2026-11-21 --tz Europe/Oslo\n" +
+					"keyspace log count --log inbox --parent alice --since 2026-11-20T00:00:00Z   # from the keys of the time index, no item read",
+				Flags: logFlags(append([]ucli.Flag{
 					&ucli.StringFlag{Name: "date", Usage: "count only the items of this day, `YYYY-MM-DD`"},
 					tzFlag(),
-				),
+				}, periodFlags("items stamped")...)...),
 				Action: logCount,
 			},
 			{
@@ -241,7 +242,11 @@ func logCount(c *ucli.Context) error {
 		return err
 	}
 	var day time.Time
+	since, until, inPeriod := period(c)
 	if c.IsSet("date") {
+		if inPeriod {
+			return usagef("--date is a day, --since and --until a period; give one")
+		}
 		if day, err = dayOf(c); err != nil {
 			return err
 		}
@@ -251,9 +256,12 @@ func logCount(c *ucli.Context) error {
 	return viewDB(c, func(tx keyspace.Tx) error {
 		l, parent := enumkeys.NewLog(c.String("log")), c.String("parent")
 		var n int
-		if day.IsZero() {
+		switch {
+		case inPeriod:
+			n, err = l.CountBetween(tx, parent, since, until)
+		case day.IsZero():
 			n, err = l.Count(tx, parent)
-		} else {
+		default:
 			n, err = l.CountDay(tx, parent, day)
 		}
 		if err != nil {

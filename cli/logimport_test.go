@@ -458,3 +458,50 @@ func TestLogScanRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestLogCountPeriod: log count --since and --until count the items a
+// parent's rows stamp in the period, as the test counts them from its
+// own rows, with ends on item times, between them and open; a period
+// that ends before it starts is refused, and --date with a period is a
+// usage error.
+func TestLogCountPeriod(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "log.db")
+	r := rand.New(rand.NewPCG(49, 6))
+	base := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	b.WriteString("user,at,text\n")
+	var stamps [][2]string // user, RFC 3339 time
+	for i := range 120 {
+		u, at := []string{"ann", "bob"}[r.IntN(2)], base.Add(time.Duration(r.IntN(72))*time.Hour).Format(time.RFC3339)
+		fmt.Fprintf(&b, "%s,%s,m%d\n", u, at, i)
+		stamps = append(stamps, [2]string{u, at})
+	}
+	runOK(t, b.String(), "--db", db, "-q", "log", "import", "--log", "inbox", "--parent-col", "user", "--time-col", "at", "--data-col", "text", "-")
+	ends := []string{"", base.Format(time.RFC3339), base.Add(24 * time.Hour).Format(time.RFC3339), base.Add(50*time.Hour + 30*time.Minute).Format(time.RFC3339), base.Add(99 * time.Hour).Format(time.RFC3339)}
+	for range 30 {
+		u, since, until := []string{"ann", "bob"}[r.IntN(2)], ends[r.IntN(len(ends))], ends[r.IntN(len(ends))]
+		want := 0
+		for _, s := range stamps {
+			if s[0] == u && (since == "" || s[1] >= since) && (until == "" || s[1] < until) {
+				want++
+			}
+		}
+		args := []string{"--db", db, "log", "count", "--log", "inbox", "--parent", u}
+		if since != "" {
+			args = append(args, "--since", since)
+		}
+		if until != "" {
+			args = append(args, "--until", until)
+		}
+		if since != "" && until != "" && until < since {
+			if _, stderr, code := run(t, "", args...); code != 1 || !strings.Contains(stderr, "invalid range") {
+				t.Errorf("%v: exit %d, %s; want the period refused", args, code, stderr)
+			}
+		} else if got := strings.TrimSpace(runOK(t, "", args...)); got != fmt.Sprint(want) {
+			t.Errorf("%v: %s, want %d", args, got, want)
+		}
+	}
+	if _, stderr, code := run(t, "", "--db", db, "log", "count", "--log", "inbox", "--parent", "ann", "--date", "2026-11-20", "--since", base.Format(time.RFC3339)); code != 2 || !strings.Contains(stderr, "--date") {
+		t.Errorf("--date with --since: exit %d, %s", code, stderr)
+	}
+}

@@ -80,7 +80,7 @@ func relCommand() *ucli.Command {
 				Name: "list", Usage: "what --left links to, or what links to --right, newest first, a page at a time; --since and --until for the links made in a period",
 				UsageText: "keyspace rel list --rel likes --left u1\nkeyspace rel list --rel likes --right i1 --limit 20\n" +
 					"keyspace rel list --rel likes --left u1 --since 2026-11-21T00:00:00Z   # what u1 liked since then (Redis's ZREVRANGEBYSCORE)",
-				Flags:  slices.Concat(sideFlags(), pageFlags("links", "oldest first"), []ucli.Flag{fieldsFlag("linked entity's fields")}, periodFlags("links")),
+				Flags:  slices.Concat(sideFlags(), pageFlags("links", "oldest first"), []ucli.Flag{fieldsFlag("linked entity's fields")}, periodFlags("links made")),
 				Action: relList,
 			},
 			{
@@ -100,7 +100,7 @@ func relCommand() *ucli.Command {
 				Name: "count", Usage: "how many links --left has, or --right has (one key read, however many); with --since and --until, how many it made in a period (reading their keys)",
 				UsageText: "keyspace rel count --rel likes --right i1\n" +
 					"keyspace rel count --rel likes --right i1 --since 2026-11-21T00:00:00Z --until 2026-11-22T00:00:00Z   # its likes that day",
-				Flags:  slices.Concat(sideFlags(), periodFlags("links")),
+				Flags:  slices.Concat(sideFlags(), periodFlags("links made")),
 				Action: relCount,
 			},
 			repairCommand("relation", relFlag(), "make both lists and every count what the links imply (after verify finds problems, or on a file written before counts)",
@@ -114,11 +114,12 @@ func relCommand() *ucli.Command {
 // errNoLink is unlinking what is not linked.
 var errNoLink = errors.New("no such link")
 
-// periodFlags are --since and --until: a period of link times.
+// periodFlags are --since and --until, a period of times: of what, as
+// "links made".
 func periodFlags(what string) []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "only the " + what + " made at or after `TIME` (RFC 3339)"},
-		&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "only the " + what + " made before `TIME` (RFC 3339)"},
+		&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "only the " + what + " at or after `TIME` (RFC 3339)"},
+		&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "only the " + what + " before `TIME` (RFC 3339)"},
 	}
 }
 

@@ -203,7 +203,8 @@ func TestRelScanRoundTrip(t *testing.T) {
 // TestRelListPeriod: rel list and rel count with --since and --until,
 // on each side, give the links of the period the test picks from its own
 // links (newest first, ties by id), with ends on link times, between
-// them and open; a time that is not RFC 3339 is a usage error.
+// them and open; a period that ends before it starts is refused, and a
+// time that is not RFC 3339 is a usage error.
 func TestRelListPeriod(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "likes.db")
 	r := rand.New(rand.NewPCG(49, 5))
@@ -238,6 +239,12 @@ func TestRelListPeriod(t *testing.T) {
 		}
 		if until != "" {
 			args = append(args, "--until", until)
+		}
+		if since != "" && until != "" && until < since {
+			if _, stderr, code := run(t, "", slices.Concat([]string{"--db", db, "rel", "count"}, args)...); code != 1 || !strings.Contains(stderr, "before it starts") {
+				t.Errorf("rel count %v: exit %d, %s; want the period refused", args, code, stderr)
+			}
+			continue
 		}
 		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json", "rel", "list"}, args)...)
 		var page struct{ Links []relLink }

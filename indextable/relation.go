@@ -256,16 +256,20 @@ func (r *Relation) CountLefts(tx keyspace.Tx, right string) (int, error) {
 // until) (a user's likes last week), reading the keys of just those
 // links; a zero end is open.
 func (r *Relation) CountRightsBetween(tx keyspace.Tx, left string, since, until time.Time) (int, error) {
-	return r.countIn(tx, listRange(r.fwd, left, since, until))
+	return r.countIn(tx, r.fwd, left, since, until)
 }
 
 // CountLeftsBetween returns how many lefts linked to right in [since, until)
 // (an item's likers today), as CountRightsBetween counts rights.
 func (r *Relation) CountLeftsBetween(tx keyspace.Tx, right string, since, until time.Time) (int, error) {
-	return r.countIn(tx, listRange(r.back, right, since, until))
+	return r.countIn(tx, r.back, right, since, until)
 }
 
-func (r *Relation) countIn(tx keyspace.Tx, rg keyspace.Range) (int, error) {
+func (r *Relation) countIn(tx keyspace.Tx, sub composite.Subspace, id string, since, until time.Time) (int, error) {
+	rg, err := r.listRange(sub, id, since, until)
+	if err != nil {
+		return 0, err
+	}
 	n := 0
 	for range tx.Scan(rg) {
 		n++
@@ -306,7 +310,8 @@ func (r *Relation) Lefts(tx keyspace.Tx, right string, opts *ListOptions) (LinkP
 // RightsBetween is Rights of the links made in [since, until) (the items
 // a user liked last week: Redis's ZREVRANGEBYSCORE on a sorted set of
 // likes). It reads only those links, as each list is kept in time order.
-// A zero since or until leaves that end open.
+// A zero since or until leaves that end open; an until before since is
+// ErrBadPeriod.
 func (r *Relation) RightsBetween(tx keyspace.Tx, left string, since, until time.Time, opts *ListOptions) (LinkPage, error) {
 	return r.list(tx, r.fwd, left, since, until, opts)
 }
@@ -321,12 +326,16 @@ func (r *Relation) LeftsBetween(tx keyspace.Tx, right string, since, until time.
 // the links made in [since, until): newest first, so it starts after
 // the links made at until and ends after those made at since. A zero end,
 // or one beyond the times a key can hold (composite.TimeBounds), is open;
-// a period wholly beyond them is empty.
-func listRange(sub composite.Subspace, id string, since, until time.Time) keyspace.Range {
+// a period wholly beyond them is empty, and one that ends before it
+// starts ErrBadPeriod.
+func (r *Relation) listRange(sub composite.Subspace, id string, since, until time.Time) (keyspace.Range, error) {
+	if !since.IsZero() && !until.IsZero() && until.Before(since) {
+		return keyspace.Range{}, r.wrap(fmt.Errorf("%w: %s is before %s", ErrBadPeriod, until.Format(time.RFC3339Nano), since.Format(time.RFC3339Nano)))
+	}
 	rg := sub.RangeOf(composite.Tuple{id})
 	first, last := composite.TimeBounds()
 	if !since.IsZero() && since.After(last) || !until.IsZero() && !until.After(first) {
-		return keyspace.Range{Start: rg.Start, End: rg.Start}
+		return keyspace.Range{Start: rg.Start, End: rg.Start}, nil
 	}
 	at := func(t time.Time) keyspace.Range { return sub.RangeOf(composite.Tuple{id, composite.Desc{V: t.UTC()}}) }
 	if !until.IsZero() && !until.After(last) {
@@ -335,7 +344,7 @@ func listRange(sub composite.Subspace, id string, since, until time.Time) keyspa
 	if !since.IsZero() && !since.Before(first) {
 		rg.End = at(since).End
 	}
-	return rg
+	return rg, nil
 }
 
 func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, since, until time.Time, opts *ListOptions) (LinkPage, error) {
@@ -346,7 +355,10 @@ func (r *Relation) list(tx keyspace.Tx, sub composite.Subspace, id string, since
 	if o.Limit < 0 {
 		return LinkPage{}, r.wrap(fmt.Errorf("negative limit %d", o.Limit))
 	}
-	rg := listRange(sub, id, since, until)
+	rg, err := r.listRange(sub, id, since, until)
+	if err != nil {
+		return LinkPage{}, err
+	}
 	rg.Reverse = o.Reverse
 	links, next, err := keyspace.ScanPage(tx, rg, o.Cursor, o.Limit, func(k, v []byte) (Link, error) {
 		t, err := sub.Unpack(k)

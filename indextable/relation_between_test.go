@@ -2,6 +2,7 @@ package indextable
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -20,7 +21,8 @@ import (
 // the times a key can hold, in both directions a page at a time: each
 // must be the model's links of the window, newest first (ties by the
 // other side's id), as the test orders them itself, and
-// CountRightsBetween and CountLeftsBetween must count them.
+// CountRightsBetween and CountLeftsBetween must count them; a period that
+// ends before it starts is ErrBadPeriod.
 func TestRelationBetweenAgainstModel(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(49, 4))
@@ -53,6 +55,7 @@ func TestRelationBetweenAgainstModel(t *testing.T) {
 		}
 		first, last := composite.TimeBounds()
 		ends := []time.Time{{}, at(-1), at(0), at(7), at(7).Add(time.Nanosecond), at(15).Add(-time.Nanosecond), at(29), at(40), first, last, first.Add(-time.Hour), last.Add(time.Hour)}
+		several := 0 // windows of more than two links
 		for i := range 400 {
 			since, until := ends[r.IntN(len(ends))], ends[r.IntN(len(ends))]
 			right := i%2 == 0 // a user's list, else an item's
@@ -79,6 +82,17 @@ func TestRelationBetweenAgainstModel(t *testing.T) {
 			if reverse {
 				slices.Reverse(want)
 			}
+			if !since.IsZero() && !until.IsZero() && until.Before(since) {
+				s.View(func(tx keyspace.Tx) error {
+					_, err := rel.RightsBetween(tx, id, since, until, nil)
+					_, cerr := rel.CountLeftsBetween(tx, id, since, until)
+					if !errors.Is(err, ErrBadPeriod) || !errors.Is(cerr, ErrBadPeriod) {
+						t.Fatalf("[%v, %v): %v and %v, want ErrBadPeriod", since, until, err, cerr)
+					}
+					return nil
+				})
+				continue
+			}
 			var got []string
 			cursor := ""
 			for page := 0; page < 100; page++ {
@@ -103,6 +117,9 @@ func TestRelationBetweenAgainstModel(t *testing.T) {
 					break
 				}
 			}
+			if len(want) > 2 {
+				several++
+			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("%q's links (rights %v, reverse %v) in [%v, %v): %v, want %v", id, right, reverse, since, until, got, want)
 			}
@@ -116,6 +133,9 @@ func TestRelationBetweenAgainstModel(t *testing.T) {
 				}
 				return nil
 			})
+		}
+		if several < 50 {
+			t.Fatalf("only %d windows held more than two links", several)
 		}
 	})
 }

@@ -38,6 +38,8 @@ var (
 	// ErrBadExpiry: an expiry not after 1970 or after 2262 (int64
 	// nanoseconds since 1970 hold it).
 	ErrBadExpiry = errors.New("indextable: expiry out of range")
+	// ErrBadPeriod: a relation's period that ends before it starts.
+	ErrBadPeriod = errors.New("indextable: period ends before it starts")
 )
 
 // Codec turns records into bytes and back.
