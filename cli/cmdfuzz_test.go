@@ -79,8 +79,9 @@ var commandLines = []string{
 	"table count --table t --by $fields --top $l --explain", "table count --table t $q --by $fields --where $eq --no-index",
 	// A range of the key column after the query's.
 	"table scan --table t --from $key --to $key --reverse --limit $l", "table scan --table u $q --from $key --to $key --where $eq",
-	// A relation's links of a period.
+	// A relation's links, and a log's items, of a period.
 	"rel list --rel likes --left $id --since $time --until $time", "rel count --rel likes --right $id --since $time",
+	"log count --log inbox --parent $id --since $time --until $time",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
