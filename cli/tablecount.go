@@ -25,7 +25,7 @@ func tableCountCommand() *ucli.Command {
 			"keyspace table count --table cities --by timezone --top 10",
 		ArgsUsage: "[PREFIX]",
 		Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
-			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index over just these fields when no PREFIX is given and its --where and --where-in are the count's (none, or a partial index's own)"},
+			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object; -field for its groups in descending order) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index over just these fields when no PREFIX is given and its --where and --where-in are the count's (none, or a partial index's own)"},
 			&ucli.IntFlag{Name: "top", Usage: "only the `N` groups with the most rows, most first", DefaultText: "every group, in order"},
 			whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
 			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by or --where"},
@@ -203,7 +203,7 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 			return nil, "", err
 		}
 		if ix != nil {
-			return groupsOfIndex(tx, name, ix, len(by.Fields), show)
+			return groupsOfIndex(tx, name, ix, by, show)
 		}
 	}
 	values := by.indexSpec().Values
@@ -262,7 +262,7 @@ func eachRowOf(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sch
 
 // countingIndex is an index that counts the rows --where and --where-in
 // keep by fields as countBy does: one whose fields are those, each in
-// either order, so a row has an entry under each value of them and none
+// either order (whatever order fields ask for), so a row has an entry under each value of them and none
 // without them (an index with a field more leaves out the rows without
 // it, and counts a row under each element of an array there); whose
 // conditions are the count's, no more and no fewer (none, or a partial
@@ -279,7 +279,7 @@ func countingIndex(tx keyspace.Tx, t *indextable.Table[record], table string, fi
 		if len(d.Fields) != len(fields) || !sameSet(d.Where, where) || !sameSet(d.WhereIn, whereIn) || d.Numbers != orderedNumbers {
 			continue
 		}
-		if !slices.EqualFunc(d.Fields, fields, func(f, want string) bool { return strings.TrimPrefix(f, "-") == want }) {
+		if !slices.EqualFunc(d.Fields, fields, func(f, want string) bool { return strings.TrimPrefix(f, "-") == strings.TrimPrefix(want, "-") }) {
 			continue
 		}
 		ix := declaredIndex(t, d.Name)
@@ -297,11 +297,11 @@ func countingIndex(tx keyspace.Tx, t *indextable.Table[record], table string, fi
 	return "", nil, nil
 }
 
-// groupsOfIndex counts rows per value of the index's n fields from its
-// entries (Index.GroupCounts), in ascending order of the values whatever
-// the index's own.
-func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], n int, show func(composite.Tuple) string) ([]groupCount, string, error) {
-	groups, err := ix.GroupCounts(tx, nil, n)
+// groupsOfIndex counts rows per value of by's fields from the entries
+// of an index over them (Index.GroupCounts), in the order by asks for
+// (a -field descending) whatever the index's own.
+func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], by indexDef, show func(composite.Tuple) string) ([]groupCount, string, error) {
+	groups, err := ix.GroupCounts(tx, nil, len(by.Fields))
 	if err != nil {
 		return nil, "", err
 	}
@@ -309,8 +309,12 @@ func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], n 
 	for _, g := range groups {
 		for i, e := range g.Group {
 			if d, ok := e.(composite.Desc); ok {
-				g.Group[i] = d.V
+				e = d.V
 			}
+			if strings.HasPrefix(by.Fields[i], "-") {
+				e = composite.Desc{V: e}
+			}
+			g.Group[i] = e
 		}
 		entries += g.Count
 	}

@@ -221,8 +221,9 @@ func TestTableCountBy(t *testing.T) {
 		}
 	}
 
-	// The table's lines: in the order of the values (numbers by value),
-	// or with --top, the most rows first.
+	// The table's lines: in the order of the values (numbers by value;
+	// --by -n descending, through the index or not), or with --top, the
+	// most rows first.
 	lines := func(args ...string) [][2]string {
 		out := runOK(t, "", slices.Concat([]string{"--db", db, "table", "count", "--table", "o"}, args)...)
 		var got [][2]string
@@ -232,13 +233,20 @@ func TestTableCountBy(t *testing.T) {
 		}
 		return got
 	}
-	var last float64
-	for i, l := range lines("--by", "n") {
-		n, err := strconv.ParseFloat(l[0], 64)
-		if err != nil || i > 0 && n <= last {
-			t.Fatalf("--by n: %q after %v, want numbers in ascending order", l[0], last)
+	for _, args := range [][]string{{"--by", "n"}, {"--by", "n", "--no-index"}, {"--by=-n"}, {"--by=-n", "--no-index"}} {
+		var last float64
+		desc := args[0] == "--by=-n"
+		got := lines(args...)
+		for i, l := range got {
+			n, err := strconv.ParseFloat(l[0], 64)
+			if err != nil || i > 0 && (n <= last) != desc {
+				t.Fatalf("%v: %q after %v, want numbers in order (descending: %v)", args, l[0], last, desc)
+			}
+			last = n
 		}
-		last = n
+		if len(got) != len(oracle([]string{"n"}, all)) {
+			t.Fatalf("%v: %d groups, want %d", args, len(got), len(oracle([]string{"n"}, all)))
+		}
 	}
 	want := oracle([]string{"tz"}, all)
 	byRows := slices.SortedStableFunc(maps.Keys(want), func(a, b string) int { return want[b] - want[a] })
