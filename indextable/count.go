@@ -136,3 +136,65 @@ func (ix *Index[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth in
 	}
 	return out, nil
 }
+
+// Distinct lists the distinct groups of the first depth components of
+// the index's entries under prefix (leading components of their values),
+// in index order, at most limit of them (0: all): SELECT DISTINCT, read
+// as MongoDB's DISTINCT_SCAN reads it. After each group it seeks past the
+// group's entries, so it reads one entry per group however many the
+// group holds, and more only where entries of expired records come first
+// (left out, as Scan leaves them out; a group of none but those is left
+// out).
+func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limit int) ([]composite.Tuple, error) {
+	if depth < len(prefix) {
+		return nil, ix.wrap(fmt.Errorf("distinct depth %d is shallower than the prefix %v", depth, prefix))
+	}
+	if limit < 0 {
+		return nil, ix.wrap(fmt.Errorf("negative limit %d", limit))
+	}
+	if _, err := ix.sub.TryPack(prefix); err != nil {
+		return nil, ix.wrap(err)
+	}
+	clock := ix.t.clock()
+	skip := len(ix.sub.Bytes())
+	r := ix.sub.RangeOf(prefix)
+	var out []composite.Tuple
+	for limit == 0 || len(out) < limit {
+		var next []byte // where the group after this one starts
+		for k, v := range tx.Scan(r) {
+			_, expires, _, err := splitEntry(v)
+			if err != nil {
+				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+			}
+			if clock.Expired(expires) {
+				continue
+			}
+			rest, n := k[skip:], 0
+			for i := 0; i < depth && n < len(rest); i++ {
+				elem, _, err := composite.NextElement(rest[n:])
+				if err != nil {
+					return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+				}
+				n += len(elem)
+			}
+			group, err := composite.Unpack(rest[:n])
+			if err != nil {
+				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+			}
+			out = append(out, group)
+			// Past the group's entries: a key that goes on from the group
+			// with 0xff is a longer text's, another group (composite's
+			// escape), so the next group starts there.
+			next = append(bytes.Clone(k[:skip+n]), 0xff)
+			break
+		}
+		if err := tx.Err(); err != nil {
+			return nil, ix.wrap(err)
+		}
+		if next == nil || r.End != nil && bytes.Compare(next, r.End) >= 0 {
+			break
+		}
+		r.Start = next
+	}
+	return out, nil
+}

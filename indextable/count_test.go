@@ -135,7 +135,7 @@ func TestGroupCountsAgainstRecomputation(t *testing.T) {
 // moves; after each step the index's GroupCounts at every depth, under no
 // prefix and under each tag and (tag, level), must equal counts
 // recomputed from the records live in a model, in the order of the
-// groups' packed keys.
+// groups' packed keys; Distinct must list those groups.
 func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
 	type tagged struct {
 		Tags  []string
@@ -248,6 +248,21 @@ func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
 						}
 						if fmt.Sprint(gotMap) != fmt.Sprint(want) {
 							t.Fatalf("step %d, depth %d under %q: %v, recomputed %v", step, depth, prefix, got, want)
+						}
+						// Distinct lists the same groups, in the same order,
+						// reading one entry of each.
+						var groups []composite.Tuple
+						for _, g := range got {
+							groups = append(groups, g.Group)
+						}
+						for _, limit := range []int{0, 1, 2} {
+							want := groups
+							if limit > 0 {
+								want = groups[:min(limit, len(groups))]
+							}
+							if distinct, err := ix.Distinct(tx, prefix, depth, limit); err != nil || fmt.Sprint(distinct) != fmt.Sprint(want) {
+								t.Fatalf("step %d, depth %d under %q, limit %d: Distinct %v (%v), the groups %v", step, depth, prefix, limit, distinct, err, want)
+							}
 						}
 					}
 				}
