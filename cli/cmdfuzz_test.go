@@ -82,6 +82,7 @@ var commandLines = []string{
 	// A relation's links, and a log's items, of a period.
 	"rel list --rel likes --left $id --since $time --until $time", "rel count --rel likes --right $id --since $time",
 	"log count --log inbox --parent $id --since $time --until $time",
+	"index distinct --table t --name by_city $q --depth $l --limit $l",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
@@ -150,7 +151,7 @@ var readOnly = map[string]bool{
 	"geo near": true, "geo knn": true, "geo box": true, "geo within": true, "geo get": true, "geo scan": true,
 	"geo dist": true, "geo scopes": true, "geo hash": true, "geo cells": true, "geo bounds": true,
 	"fence get": true, "fence list": true, "fence containing": true, "fence near": true, "fence intersecting": true, "fence within": true,
-	"table scan": true, "table get": true, "table count": true, "index lookup": true, "index scan": true, "index verify": true,
+	"table scan": true, "table get": true, "table count": true, "index lookup": true, "index scan": true, "index verify": true, "index distinct": true,
 	"rel list": true, "rel has": true, "rel scan": true, "rel count": true, "log get": true, "log latest": true, "log range": true, "log parents": true, "log scan": true,
 	"log day": true, "log count": true, "series range": true, "series sensors": true, "geo along": true, "fence along": true,
 }

@@ -271,7 +271,7 @@ func findIndex(c *ucli.Context, t *indextable.Table[record]) (*indextable.Index[
 func indexCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "index",
-		Usage: "secondary indexes on a table: create, build, lookup, scan, list, verify, repair, rename, drop",
+		Usage: "secondary indexes on a table: create, build, lookup, scan, distinct, list, verify, repair, rename, drop",
 		Subcommands: []*ucli.Command{
 			{
 				Name: "create", Usage: "create an index over record fields (-field for descending; array fields are multikey; --where for a partial index) and build it, in resumable batches; all or nothing, unless interrupted",
@@ -309,6 +309,15 @@ func indexCommand() *ucli.Command {
 				Flags: indexFlags(append(slices.Concat(pageFlags("entries", "descending"), boundFlags()),
 					whereFlagOf("entries whose record's field"), whereInFlagOf("entries whose record's field"))...),
 				Action: func(c *ucli.Context) error { return indexRead(c, false) },
+			},
+			{
+				Name: "distinct", Usage: "the distinct values of the index's first fields (SQL's SELECT DISTINCT, MongoDB's distinct), under an optional VALUE prefix, in the index's order: a skip scan that reads one entry a value however many records hold it",
+				UsageText: "keyspace index distinct --table cities --name by_timezone   # every timezone a city has\n" +
+					"keyspace index distinct --table cities --name by_country_state US --depth 2   # the states of US",
+				ArgsUsage: "[VALUE]",
+				Flags: indexFlags(&ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "values of this many fields", DefaultText: "VALUE's fields and one more, at least 1"},
+					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` values", DefaultText: "all"}),
+				Action: indexDistinct,
 			},
 			{
 				Name: "list", Usage: "the indexes of a table, or of every table: fields, uniqueness, covered fields, a partial index's conditions, entries, and whether a build is pending (MongoDB's getIndexes)",
@@ -763,5 +772,59 @@ func indexRead(c *ucli.Context, records bool) error {
 			}
 			return r.Value + "\t" + r.Key + "\t" + string(data)
 		})
+	})
+}
+
+// indexDistinct is index distinct: the distinct values of an index's
+// first fields under an optional exact VALUE (Index.Distinct).
+func indexDistinct(c *ucli.Context) error {
+	format, err := output(c, "table", "json", "ndjson", "count")
+	if err != nil {
+		return err
+	}
+	limit, err := limitOf(c)
+	if err != nil {
+		return err
+	}
+	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], _ composite.Schema) error {
+		ix, err := findIndex(c, t)
+		if err != nil {
+			return err
+		}
+		if err := notBuilt(c, ix, tx); err != nil {
+			return err
+		}
+		def, err := loadIndexDef(tx, c.String("table"), c.String("name"))
+		if err != nil {
+			return err
+		}
+		values := def.schema()
+		var prefix composite.Tuple
+		if v := c.Args().First(); v != "" {
+			if prefix, err = composite.ParseText(v, values); err != nil {
+				return usageError{err}
+			}
+			prefix = def.element(prefix)
+		}
+		depth := c.Int("depth")
+		if !c.IsSet("depth") {
+			depth = min(len(prefix)+1, len(values))
+		}
+		if depth < max(len(prefix), 1) || depth > len(values) {
+			return usagef("--depth %d: want %d to %d (VALUE has %d of the index's %d fields)", depth, max(len(prefix), 1), len(values), len(prefix), len(values))
+		}
+		groups, err := ix.Distinct(tx, prefix, depth, limit)
+		if err != nil {
+			return err
+		}
+		if format == "count" {
+			_, err := fmt.Fprintln(c.App.Writer, len(groups))
+			return err
+		}
+		out := make([]string, len(groups))
+		for i, g := range groups {
+			out[i] = keyText(def.shown(g), values[:depth])
+		}
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "values", out, "", "VALUE", func(v string) string { return v })
 	})
 }

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -219,6 +220,56 @@ func TestTableCountBy(t *testing.T) {
 				t.Errorf("%v -o count: %s, want %d", c.args, got, c.want)
 			}
 		}
+	}
+
+	// index distinct: the values of an index's first fields, each once,
+	// in its order (-n: numbers descending).
+	distinct := func(args ...string) []string {
+		out := runOK(t, "", slices.Concat([]string{"--db", db, "-o", "json", "index", "distinct", "--table", "o"}, args)...)
+		var p struct{ Values []string }
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(out)
+		}
+		return p.Values
+	}
+	numbers := func(texts []string, desc bool) []string { // in the order of their values
+		return slices.SortedFunc(slices.Values(texts), func(a, b string) int {
+			x, _ := strconv.ParseFloat(a, 64)
+			y, _ := strconv.ParseFloat(b, 64)
+			if desc {
+				return cmp.Compare(y, x)
+			}
+			return cmp.Compare(x, y)
+		})
+	}
+	var romeN []string // tz_n is tz,-n: Rome's numbers descending
+	for g := range oracle([]string{"tz", "n"}, all) {
+		if n, ok := strings.CutPrefix(g, "Rome:"); ok {
+			romeN = append(romeN, n)
+		}
+	}
+	romeN = numbers(romeN, true)
+	for i, n := range romeN {
+		romeN[i] = "Rome:" + n
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--name", "tz"}, slices.Sorted(maps.Keys(oracle([]string{"tz"}, all)))},
+		{[]string{"--name", "n_desc"}, numbers(slices.Collect(maps.Keys(oracle([]string{"n"}, all))), true)},
+		{[]string{"--name", "tz_n", "Rome", "--depth", "2"}, romeN},
+		{[]string{"--name", "tz", "--limit", "2"}, slices.Sorted(maps.Keys(oracle([]string{"tz"}, all)))[:2]},
+	} {
+		if got := distinct(c.args...); !slices.Equal(got, c.want) {
+			t.Errorf("index distinct %v: %v, want %v", c.args, got, c.want)
+		}
+	}
+	if got := strings.TrimSpace(runOK(t, "", "--db", db, "-o", "count", "index", "distinct", "--table", "o", "--name", "tags")); got != strconv.Itoa(len(oracle([]string{"tags"}, all))) {
+		t.Errorf("index distinct --name tags -o count: %s, want %d", got, len(oracle([]string{"tags"}, all)))
+	}
+	if _, stderr, code := run(t, "", "--db", db, "index", "distinct", "--table", "o", "--name", "tz", "--depth", "2"); code != 2 || !strings.Contains(stderr, "--depth 2") {
+		t.Errorf("index distinct --depth 2 of one field: exit %d, %s", code, stderr)
 	}
 
 	// The table's lines: in the order of the values (numbers by value;

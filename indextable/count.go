@@ -140,11 +140,12 @@ func (ix *Index[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth in
 // Distinct lists the distinct groups of the first depth components of
 // the index's entries under prefix (leading components of their values),
 // in index order, at most limit of them (0: all): SELECT DISTINCT, read
-// as MongoDB's DISTINCT_SCAN reads it. After each group it seeks past the
-// group's entries, so it reads one entry per group however many the
-// group holds, and more only where entries of expired records come first
-// (left out, as Scan leaves them out; a group of none but those is left
-// out).
+// as MongoDB's DISTINCT_SCAN reads it. Past a group's first entries it
+// seeks to the next group rather than reading on, so a group costs a
+// seek and a few entries however many it holds (a group of few entries
+// is read through, cheaper than a seek). Entries of records that have
+// expired are left out, as Scan leaves them out, and a group of none but
+// those with them.
 func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limit int) ([]composite.Tuple, error) {
 	if depth < len(prefix) {
 		return nil, ix.wrap(fmt.Errorf("distinct depth %d is shallower than the prefix %v", depth, prefix))
@@ -155,13 +156,28 @@ func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limi
 	if _, err := ix.sub.TryPack(prefix); err != nil {
 		return nil, ix.wrap(err)
 	}
+	// readOn is how many entries of a group are read through before
+	// seeking past it: about what a seek costs.
+	const readOn = 16
 	clock := ix.t.clock()
 	skip := len(ix.sub.Bytes())
 	r := ix.sub.RangeOf(prefix)
 	var out []composite.Tuple
-	for limit == 0 || len(out) < limit {
-		var next []byte // where the group after this one starts
+	var group []byte // the last group's packed components, subspace included
+	for {
+		seek := false
+		steps := 0
 		for k, v := range tx.Scan(r) {
+			// A key goes on from its group's bytes with another component,
+			// never with 0xff, which continues a longer text (composite's
+			// escape): another group.
+			if group != nil && bytes.HasPrefix(k, group) && (len(k) == len(group) || k[len(group)] != 0xff) {
+				if steps++; steps > readOn {
+					seek = true
+					break
+				}
+				continue
+			}
 			_, expires, _, err := splitEntry(v)
 			if err != nil {
 				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
@@ -177,24 +193,26 @@ func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limi
 				}
 				n += len(elem)
 			}
-			group, err := composite.Unpack(rest[:n])
+			g, err := composite.Unpack(rest[:n])
 			if err != nil {
 				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
 			}
-			out = append(out, group)
-			// Past the group's entries: a key that goes on from the group
-			// with 0xff is a longer text's, another group (composite's
-			// escape), so the next group starts there.
-			next = append(bytes.Clone(k[:skip+n]), 0xff)
-			break
+			if out = append(out, g); limit > 0 && len(out) == limit {
+				break
+			}
+			group, steps = bytes.Clone(k[:skip+n]), 0
 		}
 		if err := tx.Err(); err != nil {
 			return nil, ix.wrap(err)
 		}
-		if next == nil || r.End != nil && bytes.Compare(next, r.End) >= 0 {
-			break
+		if !seek {
+			return out, nil
 		}
-		r.Start = next
+		// Past the group's entries: the first key after them that goes on
+		// from its bytes is a longer text's, with 0xff.
+		r.Start = append(bytes.Clone(group), 0xff)
+		if r.End != nil && bytes.Compare(r.Start, r.End) >= 0 {
+			return out, nil
+		}
 	}
-	return out, nil
 }

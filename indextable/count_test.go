@@ -2,6 +2,7 @@ package indextable
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -275,6 +276,99 @@ func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
 		s.View(func(tx keyspace.Tx) error {
 			if _, err := ix.GroupCounts(tx, composite.Tuple{"a", "b"}, 1); err == nil {
 				t.Error("a depth shallower than the prefix was taken")
+			}
+			return nil
+		})
+	})
+}
+
+// TestIndexDistinctSkipsLargeGroups: Distinct over groups of hundreds of
+// entries (which it seeks past rather than reads through) and of one,
+// with text that goes on past a zero byte ("a", "a\x00", "a\x00b"),
+// descending components and groups whose records have all expired, must
+// list the groups of the live records a model holds, in packed order,
+// under each prefix and limit.
+func TestIndexDistinctSkipsLargeGroups(t *testing.T) {
+	type tagged struct {
+		Tags  []string
+		Level string
+	}
+	tags := []string{"a", "a\x00", "a\x00b", "b", "", "gone"}
+	levels := []string{"hi", "lo", "lo\x00x"}
+	valuesOf := func(r tagged) []composite.Tuple {
+		var out []composite.Tuple
+		for _, tag := range r.Tags {
+			out = append(out, composite.Tuple{tag, composite.Desc{V: r.Level}})
+		}
+		return out
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(49, 7))
+		now := int64(1e18)
+		tb := New[tagged]("things", &Options{Now: func() time.Time { return time.Unix(0, now) }})
+		ix, err := tb.AddIndex(IndexSpec[tagged]{Name: "by_tag", Values: valuesOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := map[int]tagged{}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for id := range 1500 {
+				v := tagged{Level: levels[r.IntN(len(levels))]}
+				for range 1 + r.IntN(2) {
+					if tag := tags[r.IntN(len(tags)-1)]; tag != "b" || r.IntN(100) == 0 { // b is rare: a group of few
+						v.Tags = append(v.Tags, tag)
+					}
+				}
+				expires := int64(0)
+				if id%7 == 0 { // some records expire: all of those tagged gone
+					v.Tags, expires = append(v.Tags, "gone"), now+1
+				}
+				if _, err := tb.Put(tx, composite.Tuple{int64(id)}, v); err != nil {
+					return err
+				}
+				if expires != 0 {
+					if err := tb.SetExpiry(tx, composite.Tuple{int64(id)}, time.Unix(0, expires)); err != nil {
+						return err
+					}
+				} else {
+					live[id] = v
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		now += 2 // the records tagged gone have expired
+		prefixes := []composite.Tuple{nil}
+		for _, tag := range tags {
+			prefixes = append(prefixes, composite.Tuple{tag})
+		}
+		s.View(func(tx keyspace.Tx) error {
+			for _, prefix := range prefixes {
+				for depth := max(len(prefix), 1); depth <= 2; depth++ {
+					want := map[string]composite.Tuple{}
+					for _, rec := range live {
+						for _, v := range valuesOf(rec) {
+							if slices.Equal(v[:len(prefix)], prefix) {
+								want[string(v[:depth].Pack())] = v[:depth]
+							}
+						}
+					}
+					var ordered []composite.Tuple
+					for _, k := range slices.Sorted(maps.Keys(want)) {
+						ordered = append(ordered, want[k])
+					}
+					for _, limit := range []int{0, 1, 3} {
+						w := ordered
+						if limit > 0 {
+							w = ordered[:min(limit, len(ordered))]
+						}
+						got, err := ix.Distinct(tx, prefix, depth, limit)
+						if err != nil || fmt.Sprint(got) != fmt.Sprint(w) {
+							t.Fatalf("Distinct under %q, depth %d, limit %d: %v (%v), want %v", prefix, depth, limit, got, err, w)
+						}
+					}
+				}
 			}
 			return nil
 		})

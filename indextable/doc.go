@@ -38,7 +38,8 @@
 // table's (a key prefix, and a range of the component after it).
 // Table.GroupCounts counts records per group of key components from keys
 // alone, Index.GroupCounts per group of index values from entries alone
-// (SQL's GROUP BY), each leaving out the records that have expired.
+// (SQL's GROUP BY), each leaving out the records that have expired;
+// Index.Distinct lists the groups, seeking past each.
 //
 // A Relation answers both lists newest first, or the links of a period
 // (RightsBetween, LeftsBetween: a list is in time order), counts in one
