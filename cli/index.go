@@ -527,6 +527,20 @@ func notBuilt(c *ucli.Context, ix *indextable.Index[record], tx keyspace.Tx) err
 	return err
 }
 
+// builtIndex is the index --name of the table t and its definition, for
+// a read: one whose build is pending is an error (notBuilt).
+func builtIndex(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record]) (*indextable.Index[record], indexDef, error) {
+	ix, err := findIndex(c, t)
+	if err != nil {
+		return nil, indexDef{}, err
+	}
+	if err := notBuilt(c, ix, tx); err != nil {
+		return nil, indexDef{}, err
+	}
+	def, err := loadIndexDef(tx, c.String("table"), c.String("name"))
+	return ix, def, err
+}
+
 // reportProblems prints Verify's findings and fails if there are any.
 func reportProblems(c *ucli.Context, ix *indextable.Index[record]) func(tx keyspace.Tx) error {
 	return func(tx keyspace.Tx) error {
@@ -662,14 +676,7 @@ func indexRead(c *ucli.Context, records bool) error {
 		return err
 	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], keys composite.Schema) error {
-		ix, err := findIndex(c, t)
-		if err != nil {
-			return err
-		}
-		if err := notBuilt(c, ix, tx); err != nil {
-			return err
-		}
-		def, err := loadIndexDef(tx, c.String("table"), c.String("name"))
+		ix, def, err := builtIndex(c, tx, t)
 		if err != nil {
 			return err
 		}
@@ -787,14 +794,7 @@ func indexDistinct(c *ucli.Context) error {
 		return err
 	}
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], _ composite.Schema) error {
-		ix, err := findIndex(c, t)
-		if err != nil {
-			return err
-		}
-		if err := notBuilt(c, ix, tx); err != nil {
-			return err
-		}
-		def, err := loadIndexDef(tx, c.String("table"), c.String("name"))
+		ix, def, err := builtIndex(c, tx, t)
 		if err != nil {
 			return err
 		}

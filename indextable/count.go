@@ -105,21 +105,14 @@ func (ix *Index[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth in
 	var out []composite.GroupCount
 	var group []byte // the packed group of the last entry counted, subspace left out
 	for k, v := range tx.Scan(ix.sub.RangeOf(prefix)) {
-		_, expires, _, err := splitEntry(v)
+		n, live, err := ix.entryGroup(k, v, skip, depth, &clock)
 		if err != nil {
-			return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+			return nil, err
 		}
-		if clock.Expired(expires) {
+		if !live {
 			continue
 		}
-		rest, n := k[skip:], 0
-		for i := 0; i < depth && n < len(rest); i++ {
-			elem, _, err := composite.NextElement(rest[n:])
-			if err != nil {
-				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
-			}
-			n += len(elem)
-		}
+		rest := k[skip:]
 		if len(out) > 0 && bytes.Equal(rest[:n], group) {
 			out[len(out)-1].Count++
 			continue
@@ -178,22 +171,14 @@ func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limi
 				}
 				continue
 			}
-			_, expires, _, err := splitEntry(v)
+			n, live, err := ix.entryGroup(k, v, skip, depth, &clock)
 			if err != nil {
-				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+				return nil, err
 			}
-			if clock.Expired(expires) {
+			if !live {
 				continue
 			}
-			rest, n := k[skip:], 0
-			for i := 0; i < depth && n < len(rest); i++ {
-				elem, _, err := composite.NextElement(rest[n:])
-				if err != nil {
-					return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
-				}
-				n += len(elem)
-			}
-			g, err := composite.Unpack(rest[:n])
+			g, err := composite.Unpack(k[skip : skip+n])
 			if err != nil {
 				return nil, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
 			}
@@ -215,4 +200,24 @@ func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limi
 			return out, nil
 		}
 	}
+}
+
+// entryGroup reads the entry k, v for GroupCounts and Distinct: the
+// length of its key's first depth components after the index's subspace,
+// skip bytes long (fewer components when the key has fewer), and whether
+// its record is live by clock (an entry holds its record's expiry).
+func (ix *Index[R]) entryGroup(k, v []byte, skip, depth int, clock *expiry.Clock) (n int, live bool, err error) {
+	_, expires, _, err := splitEntry(v)
+	if err != nil {
+		return 0, false, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+	}
+	rest := k[skip:]
+	for i := 0; i < depth && n < len(rest); i++ {
+		elem, _, err := composite.NextElement(rest[n:])
+		if err != nil {
+			return 0, false, ix.wrap(fmt.Errorf("%w: entry %q: %v", keyspace.ErrCorrupt, k, err))
+		}
+		n += len(elem)
+	}
+	return n, !clock.Expired(expires), nil
 }
