@@ -137,8 +137,9 @@ func (ix *Index[R]) GroupCounts(tx keyspace.Tx, prefix composite.Tuple, depth in
 // seeks to the next group rather than reading on, so a group costs a
 // seek and a few entries however many it holds (a group of few entries
 // is read through, cheaper than a seek). Entries of records that have
-// expired are left out, as Scan leaves them out, and a group of none but
-// those with them.
+// expired are left out, as Scan leaves them out, and so is a group that
+// holds only such entries, which are read one by one (until DeleteExpired
+// deletes them) until a live one is found.
 func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limit int) ([]composite.Tuple, error) {
 	if depth < len(prefix) {
 		return nil, ix.wrap(fmt.Errorf("distinct depth %d is shallower than the prefix %v", depth, prefix))
