@@ -151,8 +151,10 @@ func (ix *Index[R]) Distinct(tx keyspace.Tx, prefix composite.Tuple, depth, limi
 		return nil, ix.wrap(err)
 	}
 	// readOn is how many entries of a group are read through before
-	// seeking past it: about what a seek costs.
-	const readOn = 16
+	// seeking past it: a seek costs what 20 to 30 entries read do
+	// (BenchmarkDistinct: past 16, groups of 20 took 1.4 times as long
+	// in memory and 2 times on bbolt as past 32).
+	const readOn = 32
 	clock := ix.t.clock()
 	skip := len(ix.sub.Bytes())
 	r := ix.sub.RangeOf(prefix)
