@@ -138,27 +138,12 @@ func TestGroupCountsAgainstRecomputation(t *testing.T) {
 // recomputed from the records live in a model, in the order of the
 // groups' packed keys; Distinct must list those groups.
 func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
-	type tagged struct {
-		Tags  []string
-		Level string
-	}
 	tags := []string{"a", "a\x00", "b", ""}
 	levels := []string{"hi", "lo", "lo\x00x"}
-	valuesOf := func(r tagged) []composite.Tuple {
-		var out []composite.Tuple
-		for _, tag := range r.Tags {
-			out = append(out, composite.Tuple{tag, composite.Desc{V: r.Level}})
-		}
-		return out
-	}
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(83, 84))
 		now := int64(1e18)
-		tb := New[tagged]("things", &Options{Now: func() time.Time { return time.Unix(0, now) }})
-		ix, err := tb.AddIndex(IndexSpec[tagged]{Name: "by_tag", Values: valuesOf})
-		if err != nil {
-			t.Fatal(err)
-		}
+		tb, ix := taggedTable(t, &now)
 		type rec struct {
 			r       tagged
 			expires int64
@@ -226,7 +211,7 @@ func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
 								continue
 							}
 							seen := map[string]bool{}
-							for _, v := range valuesOf(m.r) {
+							for _, v := range taggedValues(m.r) {
 								key := append(slices.Clone(v), id)
 								packed := string(key.Pack())
 								if seen[packed] || !slices.Equal(key[:len(prefix)], prefix) {
@@ -289,27 +274,12 @@ func TestIndexGroupCountsAgainstRecomputation(t *testing.T) {
 // list the groups of the live records a model holds, in packed order,
 // under each prefix and limit.
 func TestIndexDistinctSkipsLargeGroups(t *testing.T) {
-	type tagged struct {
-		Tags  []string
-		Level string
-	}
 	tags := []string{"a", "a\x00", "a\x00b", "b", "", "gone"}
 	levels := []string{"hi", "lo", "lo\x00x"}
-	valuesOf := func(r tagged) []composite.Tuple {
-		var out []composite.Tuple
-		for _, tag := range r.Tags {
-			out = append(out, composite.Tuple{tag, composite.Desc{V: r.Level}})
-		}
-		return out
-	}
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
 		r := rand.New(rand.NewPCG(49, 7))
 		now := int64(1e18)
-		tb := New[tagged]("things", &Options{Now: func() time.Time { return time.Unix(0, now) }})
-		ix, err := tb.AddIndex(IndexSpec[tagged]{Name: "by_tag", Values: valuesOf})
-		if err != nil {
-			t.Fatal(err)
-		}
+		tb, ix := taggedTable(t, &now)
 		live := map[int]tagged{}
 		if err := s.Update(func(tx keyspace.Tx) error {
 			for id := range 1500 {
@@ -348,7 +318,7 @@ func TestIndexDistinctSkipsLargeGroups(t *testing.T) {
 				for depth := max(len(prefix), 1); depth <= 2; depth++ {
 					want := map[string]composite.Tuple{}
 					for _, rec := range live {
-						for _, v := range valuesOf(rec) {
+						for _, v := range taggedValues(rec) {
 							if slices.Equal(v[:len(prefix)], prefix) {
 								want[string(v[:depth].Pack())] = v[:depth]
 							}
@@ -373,4 +343,32 @@ func TestIndexDistinctSkipsLargeGroups(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+// tagged is the record of the GroupCounts and Distinct tests: tags, a
+// multikey index's values, each with a descending level.
+type tagged struct {
+	Tags  []string
+	Level string
+}
+
+// taggedValues are a tagged record's index values: (tag, Desc(level)) for
+// each tag.
+func taggedValues(r tagged) []composite.Tuple {
+	var out []composite.Tuple
+	for _, tag := range r.Tags {
+		out = append(out, composite.Tuple{tag, composite.Desc{V: r.Level}})
+	}
+	return out
+}
+
+// taggedTable is a table of tagged records whose clock reads *now
+// (Unix nanoseconds), and its index by_tag (taggedValues).
+func taggedTable(t *testing.T, now *int64) (*Table[tagged], *Index[tagged]) {
+	tb := New[tagged]("things", &Options{Now: func() time.Time { return time.Unix(0, *now) }})
+	ix, err := tb.AddIndex(IndexSpec[tagged]{Name: "by_tag", Values: taggedValues})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb, ix
 }
