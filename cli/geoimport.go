@@ -355,8 +355,8 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	if len(rows) > 0 && rows[0].gpx != notGPX && !c.IsSet("id-col") {
 		spec.id = rows[0].gpx.idField()
 	}
-	if len(rows) == 0 || spec.geojson {
-		return spec, nil
+	if len(rows) == 0 || spec.geojson || noRowReadable(rows) {
+		return spec, nil // no columns to check: each row's own error says what is wrong
 	}
 	// The columns: a CSV's header, or every field any NDJSON object or XML
 	// element has (an export's points carry "expires" only when they

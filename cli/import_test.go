@@ -419,6 +419,53 @@ func TestImportsNameAKeyTooLong(t *testing.T) {
 	}
 }
 
+// TestImportsOfNoObjectNameTheRows: when the reader can read none of a
+// JSON document's rows (an array of numbers and strings), every import
+// names the first row and why, not a column that the rows lack, and
+// imports nothing; with --skip-bad it names them all and imports none.
+func TestImportsOfNoObjectNameTheRows(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	for _, args := range [][]string{
+		{"geo", "import", "--index", "p"},
+		{"fence", "import", "--fences", "f", "--format", "json"},
+		{"table", "import", "--table", "t", "--key-cols", "id"},
+		{"log", "import", "--log", "l", "--parent-col", "user", "--time-col", "at"},
+		{"rel", "import", "--rel", "r", "--left-col", "a", "--right-col", "b"},
+		{"series", "import", "--series", "s"},
+	} {
+		args = append([]string{"--db", db}, args...)
+		_, stderr, code := run(t, `[5, "x"]`, append(args, "-")...)
+		if code != 1 || !strings.Contains(stderr, ".[0]: a number, not an object (nothing imported)") || strings.Contains(stderr, "column") {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming .[0], not a column", args[2:4], code, stderr)
+		}
+		_, stderr, code = run(t, `[5, "x"]`, append(args, "--skip-bad", "-")...)
+		if code != 0 || !strings.Contains(stderr, "skipped 2 bad rows: .[0]: a number, not an object; .[1]: a string, not an object") {
+			t.Errorf("%v --skip-bad: exit %d, %q; want both rows named", args[2:4], code, stderr)
+		}
+	}
+	// Nothing was imported: the catalog may hold the names (an import
+	// that skips every row still makes its table), but no subspace holds
+	// an item.
+	out, stderr, code := run(t, "", "--db", db, "--output", "json", "stats")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var stats struct {
+		Subspaces []struct {
+			Kind  string
+			Items int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &stats); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	for _, s := range stats.Subspaces {
+		if s.Kind != "catalog" && s.Items != 0 {
+			t.Errorf("after imports of no readable row: %+v", s)
+		}
+	}
+}
+
 // TestFailedFirstWriteLeavesNoFile: a command that would create the
 // database and then fails, or writes nothing, leaves no file behind (the
 // next command says it does not exist); one that writes leaves it, and a

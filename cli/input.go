@@ -230,13 +230,22 @@ func parseTimeField(text string) (time.Time, error) {
 
 // anyRowHas reports whether a row has column col: for a CSV, whether the
 // header names it; for NDJSON and XML, whose rows may each lack a field,
-// whether any row has it (a column none has is a misspelt flag).
+// whether any row has it (a column none has is a misspelt flag). Rows of
+// which none could be read (a JSON array of numbers) lack no column: each
+// row's own error says what is wrong with it.
 func anyRowHas(rows []row, col string) bool {
 	if len(rows) > 0 && rows[0].header != nil {
 		_, ok := rows[0].field(col)
 		return ok
 	}
-	return slices.ContainsFunc(rows, func(r row) bool { _, ok := r.field(col); return ok })
+	return noRowReadable(rows) || slices.ContainsFunc(rows, func(r row) bool { _, ok := r.field(col); return ok })
+}
+
+// noRowReadable reports whether there are rows and the reader could read
+// none of them (each has its bad), so that what they lack says nothing of
+// the flags that name columns.
+func noRowReadable(rows []row) bool {
+	return len(rows) > 0 && !slices.ContainsFunc(rows, func(r row) bool { return r.bad == nil })
 }
 
 // recordFormats are the formats an import of records reads: all but
