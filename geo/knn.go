@@ -369,22 +369,36 @@ func (s *nearestSearch) keep(r pointRange, key, v []byte, d float64) error {
 	return nil
 }
 
-// seedScan reads r, every point of it going to keep, and records the keys
-// it read in seen. It reports how many points it read and the last one's
-// coordinates.
-func (s *nearestSearch) seedScan(r pointRange) (int, [2]float64, error) {
+// seedScan reads the first k points of grid g's hashes lo…hi (the last k
+// when reverse), every one of them going to keep, and records the keys it
+// read in seen. It reports how many points it read and the last one's
+// coordinates. An Explain gets the hashes it read as a range: lo…hi, cut
+// at the last point's hash when it stopped at k.
+func (s *nearestSearch) seedScan(g grid, lo, hi uint64, reverse bool) (int, [2]float64, error) {
+	r := s.points.hashRange(g, lo, hi)
+	r.Reverse, r.Limit = reverse, s.k
 	s.st.Ranges++
 	s.scanning, s.read = true, 0
 	err := s.ix.scanWith(s.tx, &s.found.visit, r, &s.st, &s.all, s)
 	s.scanning = false
+	if err == nil && s.explain != nil {
+		if s.read == s.k {
+			if _, lastHash := locate(s.lastAt[0], s.lastAt[1]); reverse {
+				lo = lastHash
+			} else {
+				hi = lastHash
+			}
+		}
+		s.explain.addRange(g, lo, hi)
+	}
 	if err != nil || s.read == 0 {
 		return s.read, s.lastAt, err
 	}
-	lo, hi := s.first, s.last
-	if r.Reverse {
-		lo, hi = hi, lo
+	first, last := s.first, s.last
+	if reverse {
+		first, last = last, first
 	}
-	s.seen = append(s.seen, keySpan{bytes.Clone(lo), bytes.Clone(hi)})
+	s.seen = append(s.seen, keySpan{bytes.Clone(first), bytes.Clone(last)})
 	return s.read, s.lastAt, nil
 }
 
@@ -404,9 +418,7 @@ func (s *nearestSearch) seed() error {
 // it, and returns the interval [lo, hi] of hashes whose points it has all
 // read (empty, lo > hi, when it cannot tell).
 func (s *nearestSearch) seedAround(g grid, h uint64) (lo, hi uint64, err error) {
-	fwd := s.points.hashRange(g, h, math.MaxUint64)
-	fwd.Limit = s.k
-	n, last, err := s.seedScan(fwd)
+	n, last, err := s.seedScan(g, h, math.MaxUint64, false)
 	if err != nil {
 		return 1, 0, err
 	}
@@ -419,9 +431,7 @@ func (s *nearestSearch) seedAround(g grid, h uint64) (lo, hi uint64, err error) 
 		hi = lastHash - 1
 	}
 	if h > 0 {
-		back := s.points.hashRange(g, 0, h-1)
-		back.Reverse, back.Limit = true, s.k
-		if n, last, err = s.seedScan(back); err != nil {
+		if n, last, err = s.seedScan(g, 0, h-1, true); err != nil {
 			return 1, 0, err
 		}
 		if n == s.k {
@@ -537,7 +547,11 @@ func (s *nearestSearch) visit(it nearItem) error {
 			s.explain.addRange(c.grid, part[0], part[1])
 		}
 		r := s.points.hashRange(c.grid, part[0], part[1])
-		if err := s.ix.scanWith(s.tx, &s.found.visit, r, &s.st, s, s); err != nil {
+		var test candidateTest = s
+		if s.explain != nil {
+			test = &explainTest{s, &s.explain.Rejected}
+		}
+		if err := s.ix.scanWith(s.tx, &s.found.visit, r, &s.st, test, s); err != nil {
 			return err
 		}
 	}

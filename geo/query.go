@@ -89,11 +89,25 @@ type QueryOptions struct {
 }
 
 // Explain is what a query did: its cells, its key ranges and the points it
-// read and rejected.
+// read and rejected. It holds as many cells and ranges as the query's
+// Stats counts, but for a query with a Limit that a search of its own
+// answered (the k nearest, or with FarthestFirst the k farthest), and for
+// NearestAlong: their Explain shows only the search that answered, where
+// Stats counts what every search read.
 type Explain struct {
-	Cells    []CellInfo
-	Ranges   []RangeInfo // the key ranges scanned
-	Rejected []Point     // candidates read that were not results
+	Cells []CellInfo
+	// Ranges are the key ranges scanned. A region query's are apart and
+	// hold every hash of its cells; a k-nearest search's also hold the
+	// hashes its seed read on either side of the query's own (as many
+	// points as k each way), and a cell it scans later may read the
+	// hashes at the seed's ends again.
+	Ranges []RangeInfo
+	// Rejected are the candidates read that a query's test rejected: a
+	// region query's points outside the region (as many as the
+	// candidates read, less the results), a k-nearest search's points
+	// farther than the k-th nearest found before them. Only their
+	// latitude and longitude are set.
+	Rejected []Point
 }
 
 // CellInfo is one covering cell.
@@ -114,15 +128,34 @@ type RangeInfo struct {
 
 func (e *Explain) addCell(c cell, inside bool) {
 	rs, n := c.rects()
-	// The last one or two rectangles are the cell's (a cap cell's first may
-	// be the small disk around its pole); two cross ±180°: from the
-	// eastern piece's west edge east to the other's east edge.
-	last := rs[n-1]
-	b := Box{MinLat: last.MinLat, MinLon: last.MinLon, MaxLat: last.MaxLat, MaxLon: last.MaxLon}
-	if n >= 2 && rs[n-2].MaxLon == 180 && last.MinLon == -180 && rs[n-2].MinLat == last.MinLat {
-		b.MinLon = rs[n-2].MinLon
+	e.Cells = append(e.Cells, CellInfo{Grid: c.grid.name(), Hash: c.hash, Bits: c.bits, Inside: inside, Box: boxAround(rs[:n])})
+}
+
+// boxAround is the smallest box around a cell's rectangles (cell.rects):
+// one rectangle; or a cap cell's two that cross ±180°, the first ending
+// at 180° and the second starting at -180°, which make a box from the
+// first's west edge east to the second's east edge, or every longitude
+// when they overlap; or either of those beside a disk of every longitude
+// around the cap's pole, which makes the box span every longitude.
+func boxAround(rs []rect) Box {
+	b := Box{MinLat: rs[0].MinLat, MaxLat: rs[0].MaxLat, MinLon: rs[0].MinLon, MaxLon: rs[0].MaxLon}
+	var pieces []rect // those of less than every longitude
+	for _, r := range rs {
+		b.MinLat, b.MaxLat = min(b.MinLat, r.MinLat), max(b.MaxLat, r.MaxLat)
+		if r.MinLon > -180 || r.MaxLon < 180 {
+			pieces = append(pieces, r)
+		}
 	}
-	e.Cells = append(e.Cells, CellInfo{Grid: c.grid.name(), Hash: c.hash, Bits: c.bits, Inside: inside, Box: b})
+	switch {
+	case len(pieces) < len(rs): // a rectangle of every longitude
+		b.MinLon, b.MaxLon = -180, 180
+	case len(pieces) == 2:
+		b.MinLon, b.MaxLon = pieces[0].MinLon, pieces[1].MaxLon
+		if b.MinLon <= b.MaxLon { // they overlap: every longitude
+			b.MinLon, b.MaxLon = -180, 180
+		}
+	}
+	return b
 }
 
 func (e *Explain) addRange(g grid, lo, hi uint64) {
