@@ -363,3 +363,87 @@ func scanAllPages0(t *testing.T, s keyspace.Store, tbl *Table, r keyspace.Range)
 	})
 	return out
 }
+
+// TestTableGetDeleteAgainstModel: Put, Get and Delete, in random order
+// over keys with separators, stars and zero bytes, agree with a map of
+// the records; an absent key is keyspace.ErrNotFound; a key of the wrong
+// shape is ErrKeyShape from each and changes nothing.
+func TestTableGetDeleteAgainstModel(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tbl := NewTable("users", userSchema)
+		if tbl.Name() != "users" || len(tbl.Schema()) != len(userSchema) {
+			t.Fatalf("Name %q, Schema %v", tbl.Name(), tbl.Schema())
+		}
+		r := rand.New(rand.NewPCG(7, 8))
+		keys := userRows(r, 60)
+		model := map[string][]byte{} // by the key's fmt form
+		for step := 0; step < 600; step++ {
+			key := keys[r.IntN(len(keys))]
+			err := s.Update(func(tx keyspace.Tx) error {
+				switch r.IntN(3) {
+				case 0:
+					rec := []byte(fmt.Sprint(step))
+					model[fmt.Sprint(key)] = rec
+					return tbl.Put(tx, key, rec)
+				case 1:
+					delete(model, fmt.Sprint(key))
+					return tbl.Delete(tx, key)
+				}
+				got, err := tbl.Get(tx, key)
+				want, ok := model[fmt.Sprint(key)]
+				switch {
+				case !ok && !errors.Is(err, keyspace.ErrNotFound):
+					t.Errorf("Get(%q) of a deleted or absent key = %q, %v; want ErrNotFound", key, got, err)
+				case ok && (err != nil || !bytes.Equal(got, want)):
+					t.Errorf("Get(%q) = %q, %v; want %q", key, got, err, want)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := tableRows(t, s, tbl)
+		if len(before) != len(model) {
+			t.Fatalf("the table holds %d records, the model %d", len(before), len(model))
+		}
+		for _, row := range before {
+			if want, ok := model[fmt.Sprint(row.Key)]; !ok || !bytes.Equal(row.Record, want) {
+				t.Errorf("the table holds %q under %q, the model %q", row.Record, row.Key, want)
+			}
+		}
+		bad := Tuple{"CA", "SF", "42"} // a string where the id is an integer
+		s.Update(func(tx keyspace.Tx) error {
+			if _, err := tbl.Get(tx, bad); !errors.Is(err, ErrKeyShape) {
+				t.Errorf("Get(%q) = %v, want ErrKeyShape", bad, err)
+			}
+			if err := tbl.Delete(tx, bad); !errors.Is(err, ErrKeyShape) {
+				t.Errorf("Delete(%q) = %v, want ErrKeyShape", bad, err)
+			}
+			return nil
+		})
+		if after := tableRows(t, s, tbl); !slices.EqualFunc(before, after, func(a, b Row) bool { return bytes.Equal(a.Record, b.Record) }) {
+			t.Errorf("a refused Get or Delete changed the table")
+		}
+	})
+}
+
+// tableRows is every row of tbl, in key order.
+func tableRows(t *testing.T, s keyspace.Store, tbl *Table) []Row {
+	t.Helper()
+	var rows []Row
+	err := s.View(func(tx keyspace.Tx) error {
+		for k, v := range tx.Scan(tbl.Subspace().Range()) {
+			key, err := tbl.Subspace().Unpack(k)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, Row{Key: key, Record: bytes.Clone(v)})
+		}
+		return tx.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -211,5 +212,21 @@ func checkSchemaFormat(t *testing.T, r *rand.Rand) {
 	back, err := ParseText(s, schema)
 	if err != nil || !equalTuples(back, tup) {
 		t.Fatalf("%#v with %v formatted as %q, read back as %#v, %v", tup, schema, s, back, err)
+	}
+}
+
+// TestParseKindRoundTrip: every kind's name reads back as that kind, and
+// a name that is no kind's (or a kind's in another case) is ErrSyntax,
+// naming it.
+func TestParseKindRoundTrip(t *testing.T) {
+	for _, k := range []Kind{KindAny, KindString, KindBytes, KindInt, KindUint, KindFloat32, KindFloat64, KindBool, KindUUID, KindTime} {
+		if got, err := ParseKind(k.String()); err != nil || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v; want %v", k.String(), got, err, k)
+		}
+	}
+	for _, bad := range []string{"", "float64", "Int", "Kind(3)", "strings"} {
+		if k, err := ParseKind(bad); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), fmt.Sprintf("%q", bad)) {
+			t.Errorf("ParseKind(%q) = %v, %v; want ErrSyntax naming it", bad, k, err)
+		}
 	}
 }
