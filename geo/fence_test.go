@@ -1280,3 +1280,62 @@ func TestPutPoint(t *testing.T) {
 		})
 	})
 }
+
+// TestFencesDrop drops one fence set among others whose names start with
+// its name, on both backends: exactly its keys go (decided by unpacking
+// every key, not by the subspaces Drop clears; its band levels key among
+// them), it reports its fences, and it can be filled again, holding only
+// the new fence.
+func TestFencesDrop(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(21, 22))
+		names := []string{"zone", "zones", "zones2", "zones\x00"}
+		put := map[string]int{}
+		err := s.Update(func(tx keyspace.Tx) error {
+			for _, name := range names {
+				fs := NewFences(name)
+				if fs.Name() != name {
+					t.Fatalf("NewFences(%q).Name() = %q", name, fs.Name())
+				}
+				ids := map[string]bool{}
+				for range 40 {
+					id := fmt.Sprint("f", r.IntN(30))
+					f := randomFence(r, id, r.Float64()*180-90, r.Float64()*360-180)
+					if r.IntN(4) == 0 {
+						f.Expires = time.Now().Add(time.Hour)
+					}
+					ids[id] = true
+					if err := fs.Put(tx, f); err != nil {
+						return err
+					}
+				}
+				put[name] = len(ids)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := NewFences("zones")
+		storetest.CheckDrop(t, s, fs.Drop, put["zones"], func(key string) bool {
+			k, err := composite.Unpack([]byte(key))
+			return err == nil && len(k) > 1 && k[0] == "f" && k[1] == "zones"
+		})
+		err = s.Update(func(tx keyspace.Tx) error {
+			return fs.Put(tx, Fence{ID: "again", Circle: &Circle{Lat: 1, Lon: 2, Radius: 1000}})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			ids, err := fs.IDs(tx)
+			if err != nil || !slices.Equal(ids, []string{"again"}) {
+				t.Errorf("after Drop and a Put, IDs = %v, %v; want [again]", ids, err)
+			}
+			if in, err := fs.Containing(tx, 1, 2); err != nil || !slices.Equal(in, []string{"again"}) {
+				t.Errorf("after Drop and a Put, Containing(1, 2) = %v, %v; want [again]", in, err)
+			}
+			return nil
+		})
+	})
+}
