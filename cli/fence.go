@@ -437,9 +437,13 @@ func featureFences(c *ucli.Context, in *importInput, radius float64, bad *badRow
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", in.name, err)
 	}
+	numbered, err := numberedFeatures(b, len(fc.Features))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", in.name, err)
+	}
 	fences := make([]geo.Fence, 0, len(fc.Features))
 	for i, feat := range fc.Features {
-		f, err := featureFence(feat, c.String("id-property"), radius)
+		f, err := featureFence(feat, numbered[i], c.String("id-property"), radius)
 		if err == nil {
 			err = f.Validate()
 		}
@@ -537,11 +541,12 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 
 // featureFence is the fence a GeoJSON feature describes (see the top of
 // this file); a line with no radius property is a corridor radius metres
-// wide.
-func featureFence(feat *geojson.Feature, idProperty string, radius float64) (f geo.Fence, err error) {
-	var id any = feat.ID
+// wide. numbered is its id and properties with their numbers as written,
+// which its id and payload are taken from.
+func featureFence(feat *geojson.Feature, numbered numberedFeature, idProperty string, radius float64) (f geo.Fence, err error) {
+	id := numbered.ID
 	if idProperty != "" {
-		id = feat.Properties[idProperty]
+		id = numbered.Properties[idProperty]
 	}
 	f.ID = jsonField(id) // a number as written: 1142170, not 1.14217e+06
 	if f.ID == "" {
@@ -555,7 +560,7 @@ func featureFence(feat *geojson.Feature, idProperty string, radius float64) (f g
 	}
 	// The properties are the payload, less those that say the region.
 	props := map[string]any{}
-	for k, v := range feat.Properties {
+	for k, v := range numbered.Properties {
 		props[k] = v
 	}
 	defer func() {
@@ -657,7 +662,7 @@ func fenceFeature(f geo.Fence) *geojson.Feature {
 	}
 	if len(f.Payload) > 0 {
 		var props map[string]any
-		if json.Unmarshal(f.Payload, &props) != nil || props == nil {
+		if decodeJSON(f.Payload, &props) != nil || props == nil {
 			props = map[string]any{"payload": payloadJSON(f.Payload)}
 		}
 		for k, v := range props {

@@ -152,12 +152,10 @@ func setFields(payload []byte, set []fieldValue, del []string) ([]byte, int, err
 // 70.0, or objects whose keys come in another order, are.
 func sameJSON(a, b json.RawMessage) bool {
 	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+	if decodeJSON(a, &x) != nil || decodeJSON(b, &y) != nil {
 		return bytes.Equal(a, b)
 	}
-	xb, _ := marshal(x)
-	yb, _ := marshal(y)
-	return bytes.Equal(xb, yb)
+	return sameJSONValue(x, y)
 }
 
 // noPoint says a missing or expired point is missing in words that name

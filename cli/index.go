@@ -149,14 +149,15 @@ func typedByKind(v any) (any, bool) {
 	case nil:
 		return nil, false
 	case string:
-		if isPlainInt(v) {
-			n, _ := strconv.ParseInt(v, 10, 64)
+		if n, ok := plainInteger(v); ok {
 			return n, true
 		}
 		if f, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, ".eE") {
 			return f, true
 		}
 		return v, true
+	case json.Number:
+		return numberElement(v), true
 	case float64:
 		if v == float64(int64(v)) {
 			return int64(v), true

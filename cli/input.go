@@ -503,17 +503,21 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 		if err != nil {
 			return nil, fmt.Errorf("not a GeoJSON FeatureCollection: %w", err)
 		}
+		numbered, err := numberedFeatures(b, len(fc.Features))
+		if err != nil {
+			return nil, fmt.Errorf("not a GeoJSON FeatureCollection: %w", err)
+		}
 		var rows []row
 		for i, f := range fc.Features {
-			r := row{line: i + 1, feature: true, values: f.Properties}
+			r := row{line: i + 1, feature: true, values: numbered[i].Properties}
 			if r.values == nil {
 				r.values = map[string]any{} // a JSON row, without properties
 			}
 			if p, ok := f.Geometry.(orb.Point); ok {
 				r.point = &p
 			}
-			if f.ID != nil {
-				r.id = jsonField(f.ID)
+			if id := numbered[i].ID; id != nil {
+				r.id = jsonField(id)
 			}
 			rows = append(rows, r)
 		}

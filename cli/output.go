@@ -211,7 +211,7 @@ func writeFeed(w io.Writer, format string, rs []geo.Result, cols resultColumns) 
 			f.Properties["expires"] = exactExpires(r.Expires)
 		}
 		var props map[string]any
-		if json.Unmarshal(r.Payload, &props) == nil {
+		if decodeJSON(r.Payload, &props) == nil {
 			for k, v := range props {
 				f.Properties[k] = v
 			}

@@ -228,8 +228,8 @@ func importedRecord(r row, keep, keyCols []string, typed bool) (record, error) {
 		if keep != nil && !slices.Contains(keep, k) {
 			continue
 		}
-		v, err := asStored(r.value(k, typed && !slices.Contains(keyCols, k)))
-		if err != nil {
+		v := r.value(k, typed && !slices.Contains(keyCols, k))
+		if err := storable(v); err != nil {
 			return nil, fmt.Errorf("field %q: %w", k, err)
 		}
 		rec[k] = v
@@ -237,42 +237,32 @@ func importedRecord(r row, keep, keyCols []string, typed bool) (record, error) {
 	return rec, nil
 }
 
-// asStored is an imported value as the table reads it back: a JSON
-// number (json.Number, as NDJSON, JSON and --typed keep one) as the
-// float64 encoding/json decodes it into, in objects and arrays too. The
-// index entries written with the row are then those a read of it
-// computes: 7.50 written as 7.50 read back as 7.5, and an object
-// holding it was indexed as text that index verify, reading 7.5, found
-// stale. A number past a float64's range (1e999), which no read could
-// decode, is an error, not a row that cannot be read.
-func asStored(v any) (any, error) {
+// storable checks an imported value for a number past a float64's range
+// (1e999), in objects and arrays too: an error naming it, not a row whose
+// field neither a condition nor an index could read as a number. Numbers
+// are stored as written, every digit kept (jsonnumber.go): a read gives
+// back the json.Number the import wrote, so the index entries written
+// with the row are those a read of it computes.
+func storable(v any) error {
 	switch v := v.(type) {
 	case json.Number:
-		f, err := v.Float64()
-		if err != nil {
-			return nil, fmt.Errorf("%s is past a float64's range, which a table's record holds numbers in", v)
+		if _, err := v.Float64(); err != nil {
+			return fmt.Errorf("%s is past a float64's range, which a table's record holds numbers in", v)
 		}
-		return f, nil
 	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			var err error
-			if out[k], err = asStored(e); err != nil {
-				return nil, err
+		for _, e := range v {
+			if err := storable(e); err != nil {
+				return err
 			}
 		}
-		return out, nil
 	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			var err error
-			if out[i], err = asStored(e); err != nil {
-				return nil, err
+		for _, e := range v {
+			if err := storable(e); err != nil {
+				return err
 			}
 		}
-		return out, nil
 	}
-	return v, nil
+	return nil
 }
 
 // rowKey is r's primary key under the table's schema, or why r has none:
@@ -379,7 +369,7 @@ func openTable(tx keyspace.Tx, name string) (*indextable.Table[record], composit
 		}
 		schema[i] = composite.Column{Name: col.Name, Kind: k}
 	}
-	t := indextable.New[record](name, nil)
+	t := indextable.New[record](name, &indextable.Options{Codec: recordCodec{}})
 	specs, err := loadIndexSpecs(tx, name)
 	if err != nil {
 		return nil, nil, err

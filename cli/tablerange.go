@@ -87,7 +87,8 @@ func (cond condition) text() string {
 //   - whole numbers, as int64: a JSON number with no fraction, or text of
 //     a plain integer ("42", "-7", "+7"), in an index from before
 //     numbers were ordered; in one since, only those past 2^53
-//     (orderNumber);
+//     (orderNumber); and past MaxInt64, up to MaxUint64, as uint64
+//     (plainInteger), which the tuple encoding sorts after the int64s;
 //   - other numbers, as float64: JSON numbers with a fraction, and text
 //     with a point or an exponent that reads as a number ("7.0", "1e3"),
 //     and in an index whose numbers are ordered every other number;
@@ -112,6 +113,9 @@ func (p scanPlan) numberRanges(value composite.Tuple) []keyspace.Range {
 		out = append(out, p.between(value, first[0], first[1], true, desc))
 	}
 	if lo, hi, ok := wholeBounds(r.lo, r.hi); ok {
+		out = append(out, p.between(value, lo, hi, false, desc))
+	}
+	if lo, hi, ok := uintBounds(r.lo, r.hi); ok {
 		out = append(out, p.between(value, lo, hi, false, desc))
 	}
 	lo, hi := r.lo, r.hi
@@ -154,6 +158,22 @@ func wholeBounds(lo, hi float64) (from, to int64, ok bool) {
 	}
 	if hi < 1<<63 {
 		to = int64(hi)
+	}
+	return from, to, true
+}
+
+// uintBounds are the whole numbers past MaxInt64 from lo to hi, which an
+// index keeps as uint64s (plainInteger), widened by 2,048: float64(n)
+// lies within 1,024 of n there. ok is false when there are none.
+func uintBounds(lo, hi float64) (from, to uint64, ok bool) {
+	const past = 1 << 63 // the first whole number past the int64s
+	lo, hi = math.Ceil(max(lo-2048, past)), math.Floor(hi+2048)
+	if lo > hi {
+		return 0, 0, false
+	}
+	from, to = uint64(lo), math.MaxUint64
+	if hi < 1<<64 {
+		to = uint64(hi)
 	}
 	return from, to, true
 }

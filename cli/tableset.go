@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -74,7 +73,7 @@ func tableSet(c *ucli.Context) error {
 				return err
 			}
 			next := record{}
-			if err := json.Unmarshal(body, &next); err != nil {
+			if err := decodeJSON(body, &next); err != nil {
 				return err
 			}
 			*r = next

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -302,6 +303,8 @@ func (cond condition) holds(fields map[string]any) bool {
 	switch v := v.(type) {
 	case nil:
 		return cond.test(operand{}, false)
+	case json.Number:
+		return cond.test(textOperand(v.String()), true)
 	case float64:
 		return cond.test(operand{text: fmt.Sprint(v), number: v, isNumber: true}, true)
 	case string:
@@ -338,6 +341,9 @@ func (cond condition) test(v operand, present bool) bool {
 			return false
 		}
 		if w, err := strconv.ParseFloat(want, 64); err == nil && v.isNumber {
+			if c, exact := exactCompare(v.text, v.number, want, w); exact {
+				return c == 0
+			}
 			return v.number == w
 		}
 		return v.text == want
@@ -350,6 +356,17 @@ func (cond condition) test(v operand, present bool) bool {
 	}
 	if !v.isNumber {
 		return false
+	}
+	if c, exact := exactCompare(v.text, v.number, cond.value, cond.number); exact {
+		switch cond.op {
+		case "<":
+			return c < 0
+		case "<=":
+			return c <= 0
+		case ">":
+			return c > 0
+		}
+		return c >= 0
 	}
 	switch cond.op {
 	case "<":
