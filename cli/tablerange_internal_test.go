@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
 	"testing"
@@ -35,17 +36,23 @@ func FuzzNumberRangesHoldEveryMatch(f *testing.F) {
 		{"1e300", true, 5, "1e300", "-1"}, {"abc", false, 4, "abc", ""}, {"+7", false, 5, "7", "8"},
 		{"infinity", false, 2, "0", ""}, {"-Inf", false, 0, "0", ""}, {".5", false, 4, "0.5", ""}, {"+Inf", false, 3, "1", ""},
 		{"99999999999999999999", false, 3, "1e19", ""}, {"NaN", false, 5, "NaN", "1"},
+		{"12345678901234567891", true, 4, "12345678901234567891", ""}, {"12345678901234567892", true, 2, "12345678901234567891", ""},
+		{"18446744073709551615", true, 3, "1.8446744073709552e19", ""}, {"9007199254740993", true, 4, "9007199254740993", ""},
+		{"123456789012345678901234", true, 2, "1e23", ""}, {"7.50", true, 5, "7.5", "8"},
 	} {
 		f.Add(seed.value, seed.isNumber, seed.op, seed.bound, seed.other)
 	}
 	f.Fuzz(func(t *testing.T, value string, isNumber bool, op uint8, bound, other string) {
 		var v any = value
-		if isNumber { // a JSON number: finite
+		if isNumber { // a JSON number, as a record holds one: finite, every digit kept
 			n, err := strconv.ParseFloat(value, 64)
-			if err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
+			var decoded any
+			if err != nil || math.IsInf(n, 0) || decodeJSON([]byte(value), &decoded) != nil {
 				return
 			}
-			v = n
+			if v, isNumber = decoded.(json.Number); !isNumber {
+				return
+			}
 		}
 		var where, whereIn []string
 		if ops := []string{"<", "<=", ">", ">=", "="}; int(op)%6 < len(ops) {
