@@ -11,12 +11,15 @@
 // The binary is cli/keyspace; Run is the whole program, so tests can run it
 // in-process.
 //
-// One file a command group: geo.go and geoimport.go (geo), fence.go, table.go,
-// index.go, rel.go, log.go, series.go, stats.go, verify.go, backup.go,
-// bench.go; drop.go is every group's drop, input.go what the imports
-// share (inputformat.go an input's compression and format, jsonrows.go
-// the rows of a JSON document), output.go the formats (csvout.go
-// --output csv), fields.go --fields, where.go --where, tableplan.go how
+// One file a command group: geo.go and geoimport.go (geo), fence.go
+// (fenceimport.go its import, fencejson.go a fence as GeoJSON,
+// fencequery.go the commands that read a set), table.go, index.go,
+// rel.go, log.go, series.go, stats.go, verify.go, backup.go, bench.go;
+// drop.go is every group's drop, input.go what the imports share
+// (inputformat.go an input's compression and format, jsonrows.go the
+// rows of a JSON document, jsonnumber.go JSON numbers kept as written),
+// output.go the formats (csvout.go --output csv), fields.go --fields,
+// where.go --where, tableplan.go how
 // table scan, count and del read the rows --where keeps (through the
 // index with the fewest entries where one serves; tablerange.go the
 // ranges of an index a number condition reads), tableinfo.go index list
