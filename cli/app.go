@@ -11,7 +11,8 @@
 // The binary is cli/keyspace; Run is the whole program, so tests can run it
 // in-process.
 //
-// One file a command group: geo.go and geoimport.go (geo), fence.go
+// One file a command group: geo.go (geoimport.go its import, geoquery.go
+// its queries, geoscope.go the scopes points are put under), fence.go
 // (fenceimport.go its import, fencejson.go a fence as GeoJSON,
 // fencequery.go the commands that read a set), table.go, index.go,
 // rel.go, log.go, series.go, stats.go, verify.go, backup.go, bench.go;
