@@ -83,17 +83,21 @@ var commandLines = []string{
 	"rel list --rel likes --left $id --since $time --until $time", "rel count --rel likes --right $id --since $time",
 	"log count --log inbox --parent $id --since $time --until $time",
 	"index distinct --table t --name by_city $q --depth $l --limit $l",
+	// An atomic aggregate on the indexed field.
+	"table incr --table t $key city=$n n=$l",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
-// run's directory: withFiles): rows whose numbers a read gives back in
-// another form (7.50 as 7.5, 1e2 as 100), in fields the table's index
-// on city covers, and one past a float64's range.
+// run's directory: withFiles): rows whose numbers are written in several
+// forms (7.50, 1e2, -0, and whole numbers past 2^53 and past the int64s),
+// in fields the table's index on city covers, and one past a float64's
+// range.
 var importFiles = map[string]string{
-	"rows.ndjson": `{"id":3,"city":7.50,"o":{"a":1.50}}` + "\n" + `{"id":1,"city":"Oslo","n":[1e2,-0]}` + "\n",
-	"rows.json":   `[{"id":4,"city":{"x":1e2}},{"id":2,"city":[7.50,"Lima"]}]`,
-	"typed.csv":   "id,city\n5,1e2\n1,7.50\n",
-	"big.ndjson":  `{"id":6,"city":1e999}` + "\n",
+	"rows.ndjson": `{"id":3,"city":7.50,"o":{"a":1.50}}` + "\n" + `{"id":1,"city":"Oslo","n":[1e2,-0]}` + "\n" +
+		`{"id":7,"city":12345678901234567891,"n":9007199254740993}` + "\n",
+	"rows.json":  `[{"id":4,"city":{"x":1e2}},{"id":2,"city":[7.50,"Lima"]}]`,
+	"typed.csv":  "id,city\n5,1e2\n1,7.50\n",
+	"big.ndjson": `{"id":6,"city":1e999}` + "\n",
 }
 
 // withFiles writes importFiles into dir and makes line's @name words

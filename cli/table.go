@@ -82,6 +82,7 @@ func tableCommand() *ucli.Command {
 				Action: tableDelete,
 			},
 			tableSetCommand(),
+			tableIncrCommand(),
 			tableExpiry().expire(),
 			tableExpiry().persist(),
 			tableSweepCommand(),
