@@ -12,7 +12,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/keyspacedb/keyspace"
-	"github.com/keyspacedb/keyspace/composite"
 )
 
 // tableIncrCommand is table incr, Redis's HINCRBY and HINCRBYFLOAT on a
@@ -67,18 +66,13 @@ func tableIncr(c *ucli.Context) error {
 	}
 	values := make([]json.Number, len(incs))
 	err = updateDB(c, func(tx keyspace.Tx) error {
-		t, schema, err := openTable(tx, c.String("table"))
+		fields := make([]string, len(incs))
+		for i, inc := range incs {
+			fields[i] = inc.field
+		}
+		t, schema, key, err := rowToEdit(c, tx, fields)
 		if err != nil {
 			return err
-		}
-		key, err := wholeKey(c.Args().First(), schema)
-		if err != nil {
-			return err
-		}
-		for _, inc := range incs {
-			if slices.ContainsFunc(schema, func(col composite.Column) bool { return col.Name == inc.field }) {
-				return usagef("%q is a key column of table %s: the row's KEY says it", inc.field, t.Name())
-			}
 		}
 		_, err = t.Update(tx, key, func(r *record) error {
 			if *r == nil { // no row (or one that expired)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
+	"github.com/keyspacedb/keyspace/indextable"
 )
 
 // tableSetCommand is table set, Redis's HSET on a table's row: it sets
@@ -40,18 +41,9 @@ func tableSet(c *ucli.Context) error {
 	}
 	changed := 0
 	err = updateDB(c, func(tx keyspace.Tx) error {
-		t, schema, err := openTable(tx, c.String("table"))
+		t, schema, key, err := rowToEdit(c, tx, append(fieldNames(set), del...))
 		if err != nil {
 			return err
-		}
-		key, err := wholeKey(c.Args().First(), schema)
-		if err != nil {
-			return err
-		}
-		for _, name := range append(fieldNames(set), del...) {
-			if slices.ContainsFunc(schema, func(col composite.Column) bool { return col.Name == name }) {
-				return usagef("%q is a key column of table %s: the row's KEY says it (to move a row, del it and set the new key)", name, t.Name())
-			}
 		}
 		if c.Bool("xx") {
 			if _, err := t.Get(tx, key); errors.Is(err, keyspace.ErrNotFound) {
@@ -86,6 +78,26 @@ func tableSet(c *ucli.Context) error {
 	}
 	fmt.Fprintln(c.App.Writer, changed)
 	return nil
+}
+
+// rowToEdit opens --table and reads the whole KEY of the row that table
+// set or incr edits; editing one of its key columns, among fields, is a
+// usage error (the row's KEY says them).
+func rowToEdit(c *ucli.Context, tx keyspace.Tx, fields []string) (*indextable.Table[record], composite.Schema, composite.Tuple, error) {
+	t, schema, err := openTable(tx, c.String("table"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	key, err := wholeKey(c.Args().First(), schema)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, name := range fields {
+		if slices.ContainsFunc(schema, func(col composite.Column) bool { return col.Name == name }) {
+			return nil, nil, nil, usagef("%q is a key column of table %s: the row's KEY says it (to move a row, del it and set the new key)", name, t.Name())
+		}
+	}
+	return t, schema, key, nil
 }
 
 // fieldNames are the fields of set.
