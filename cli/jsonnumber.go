@@ -66,9 +66,9 @@ func numberElement(n json.Number) any {
 }
 
 // plainInteger reads a whole number written plainly, without a leading
-// zero (so a ZIP code stays text) or a sign but '-': the int64 it is, or
-// past MaxInt64 the uint64, as composite's text reads such digits (so
-// that index lookup's VALUE and --where's find it).
+// zero (so a ZIP code stays text): the int64 it is (isPlainInt), or past
+// MaxInt64 digits alone as the uint64 they are, as composite's text reads
+// such digits (so that index lookup's VALUE and --where's find it).
 func plainInteger(s string) (any, bool) {
 	if !isPlainInt(s) {
 		if s != "" && s[0] != '0' && s[0] != '-' && s[0] != '+' {
