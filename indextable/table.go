@@ -52,6 +52,11 @@ type Codec interface {
 // and & as they are rather than as \u003c, \u003e and \u0026 (escapes
 // for JSON pasted into HTML, which a stored record is not), so that a
 // record holding HTML or a URL reads back as it was written when printed.
+// It reads as encoding/json does: a struct's int64 field exactly, but a
+// number inside an any (a map[string]any record) as a float64, which
+// holds whole numbers exactly only up to 2^53. For such records, a Codec
+// whose Unmarshal decodes with json.Decoder.UseNumber keeps every digit,
+// as the keyspace command line's does.
 type JSON struct{}
 
 func (JSON) Marshal(v any) ([]byte, error) {
