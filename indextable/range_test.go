@@ -91,3 +91,78 @@ func TestBetweenAgainstModel(t *testing.T) {
 		}
 	})
 }
+
+// TestRangeOfAgainstModel: records keyed (user, ts), users with zero bytes
+// and prefixes of one another, read by Scan over Range, RangeOf a user or
+// a user and a time, and a text query over Records ("a*": the users that
+// start with a), must be the model's keys that match, in key order.
+func TestRangeOfAgainstModel(t *testing.T) {
+	type key struct {
+		user string
+		ts   int64
+	}
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		users := []string{"a", "a\x00", "ab", "b", ""}
+		tb := New[int]("events", nil)
+		if tb.Name() != "events" {
+			t.Fatalf("Name() = %q", tb.Name())
+		}
+		var model []key
+		for _, u := range users {
+			for ts := int64(-2); ts <= 2; ts++ {
+				model = append(model, key{u, ts})
+			}
+		}
+		if err := s.Update(func(tx keyspace.Tx) error {
+			for _, k := range model {
+				if _, err := tb.Put(tx, composite.Tuple{k.user, k.ts}, 1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(model, func(a, b key) int { return cmp.Or(strings.Compare(a.user, b.user), cmp.Compare(a.ts, b.ts)) })
+		read := func(r keyspace.Range) []key {
+			var got []key
+			s.View(func(tx keyspace.Tx) error {
+				if err := tb.Scan(tx, r, func(rec Record[int]) bool {
+					got = append(got, key{rec.Key[0].(string), rec.Key[1].(int64)})
+					return true
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return nil
+			})
+			return got
+		}
+		filter := func(keep func(key) bool) []key {
+			var out []key
+			for _, k := range model {
+				if keep(k) {
+					out = append(out, k)
+				}
+			}
+			return out
+		}
+		if got := read(tb.Range()); !slices.Equal(got, model) {
+			t.Errorf("Range: %v, want %v", got, model)
+		}
+		for _, u := range users {
+			if got, want := read(tb.RangeOf(composite.Tuple{u})), filter(func(k key) bool { return k.user == u }); !slices.Equal(got, want) {
+				t.Errorf("RangeOf(%q): %v, want %v", u, got, want)
+			}
+			if got, want := read(tb.RangeOf(composite.Tuple{u, int64(1)})), filter(func(k key) bool { return k.user == u && k.ts == 1 }); !slices.Equal(got, want) {
+				t.Errorf("RangeOf(%q, 1): %v, want %v", u, got, want)
+			}
+		}
+		q, err := composite.ParseQuery("a*", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := read(q.Range(tb.Records())), filter(func(k key) bool { return strings.HasPrefix(k.user, "a") }); !slices.Equal(got, want) {
+			t.Errorf("a* over Records: %v, want %v", got, want)
+		}
+	})
+}

@@ -726,3 +726,69 @@ func TestScanKeep(t *testing.T) {
 		return nil
 	})
 }
+
+// TestUpdateRefusedWritesNothing: an Update whose function fails, or
+// whose result takes a unique value another record holds, returns that
+// error and leaves every key as it was, even in a transaction that then
+// commits; one that succeeds on a key with
+// no record is given the zero record and writes its result with its
+// index entries.
+func TestUpdateRefusedWritesNothing(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		tb, ix := usersTable(t)
+		if err := s.Update(func(tx keyspace.Tx) error {
+			if _, err := tb.Put(tx, composite.Tuple{int64(1)}, user{Name: "ann", City: "Oslo", Email: "a@x"}); err != nil {
+				return err
+			}
+			_, err := tb.Put(tx, composite.Tuple{int64(2)}, user{Name: "bob", City: "Lima", Email: "b@x"})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		before := storetest.Contents(t, s)
+		stop := errors.New("stop")
+		for name, fn := range map[string]func(u *user) error{
+			"a failing function": func(u *user) error { u.City = "Rome"; return stop },
+			"a taken email":      func(u *user) error { u.City = "Rome"; u.Email = "a@x"; return nil },
+		} {
+			var err error
+			if err := s.Update(func(tx keyspace.Tx) error { // committed: the refused Update must itself have written nothing
+				_, err = tb.Update(tx, composite.Tuple{int64(2)}, fn)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err == nil || name == "a failing function" && !errors.Is(err, stop) || name == "a taken email" && !errors.Is(err, ErrUnique) {
+				t.Errorf("%s: %v", name, err)
+			}
+			if after := storetest.Contents(t, s); !maps.Equal(after, before) {
+				t.Errorf("%s changed the store", name)
+			}
+		}
+		var given user
+		if err := s.Update(func(tx keyspace.Tx) error {
+			_, err := tb.Update(tx, composite.Tuple{int64(3)}, func(u *user) error {
+				given = *u
+				u.Name, u.City = "cy", "Rome"
+				return nil
+			})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(given, user{}) {
+			t.Errorf("Update of a key with no record was given %+v, want the zero user", given)
+		}
+		s.View(func(tx keyspace.Tx) error {
+			var keys []string
+			page, err := ix.city.Scan(tx, ix.city.Equal("Rome"), nil)
+			for _, e := range page.Entries {
+				keys = append(keys, fmt.Sprint(e.Key))
+			}
+			if err != nil || !slices.Equal(keys, []string{"[3]"}) {
+				t.Errorf("by_city Rome after Update: %v, %v; want [[3]]", keys, err)
+			}
+			return nil
+		})
+	})
+}
