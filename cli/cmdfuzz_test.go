@@ -83,8 +83,9 @@ var commandLines = []string{
 	"rel list --rel likes --left $id --since $time --until $time", "rel count --rel likes --right $id --since $time",
 	"log count --log inbox --parent $id --since $time --until $time",
 	"index distinct --table t --name by_city $q --depth $l --limit $l",
-	// An atomic aggregate on the indexed field.
-	"table incr --table t $key city=$n n=$l",
+	// An atomic aggregate on the indexed field, and the numbers of a
+	// field per group.
+	"table incr --table t $key city=$n n=$l", "table count --table t --by $fields --of city --top $l", "table count --table t $q --of n --where $eq",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,6 +28,7 @@ func tableCountCommand() *ucli.Command {
 		Flags: []ucli.Flag{tableFlag(), &ucli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "group by this many key columns", DefaultText: "the prefix's columns, at least 1"},
 			&ucli.StringFlag{Name: "by", Usage: "group by the values of record `FIELDS` (comma-separated, driver.rating for a field of an object; -field for its groups in descending order) rather than by key columns: a row counts once under each element of an array, and not at all without the field; read from an index over just these fields when no PREFIX is given and its --where and --where-in are the count's (none, or a partial index's own)"},
 			&ucli.IntFlag{Name: "top", Usage: "only the `N` groups with the most rows, most first", DefaultText: "every group, in order"},
+			&ucli.StringFlag{Name: "of", Usage: "also the numbers of record `FIELD` in each group: how many rows hold one (a JSON number, or text that reads as one), their sum (every digit of a sum of whole numbers), least, mean and greatest (SQL's SUM, MIN, AVG and MAX); reads the rows"},
 			whereFlagOf("rows whose field"), whereInFlagOf("rows whose field"),
 			&ucli.BoolFlag{Name: "no-index", Usage: "read the table's rows even where an index could serve --by or --where"},
 			&ucli.BoolFlag{Name: "explain", Usage: "say on stderr what the count read: keys, index entries or rows, and how many groups"}},
@@ -36,10 +38,11 @@ func tableCountCommand() *ucli.Command {
 
 // A groupCount is one group of table count as it prints: its text (key
 // columns as table scan takes them, or --by values as index lookup does)
-// and its rows.
+// and its rows, and with --of the numbers of its rows' field.
 type groupCount struct {
 	text string
 	rows int
+	of   *aggregate
 }
 
 func tableCount(c *ucli.Context) error {
@@ -94,6 +97,9 @@ func tableCount(c *ucli.Context) error {
 			slices.SortStableFunc(groups, func(a, b groupCount) int { return b.rows - a.rows })
 			groups = groups[:min(n, len(groups))]
 		}
+		if c.IsSet("of") {
+			return writeAggregates(c, format, groups)
+		}
 		if format == "json" {
 			out := map[string]int{}
 			for _, g := range groups {
@@ -126,8 +132,9 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 		return nil, "", usagef("--depth %d: want %d to %d", depth, least, len(schema))
 	}
 	var groups []composite.GroupCount
+	var of []*aggregate // with --of, each group's
 	var read string
-	if len(conds) > 0 { // the rows --where keeps, grouped as they come, in key order
+	if len(conds) > 0 || c.IsSet("of") { // the rows --where keeps, grouped as they come, in key order
 		var last []byte // the packed group of the last row
 		rows, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 			group := rec.Key[:depth]
@@ -135,6 +142,10 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 				groups[len(groups)-1].Count++
 			} else {
 				groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
+				of = append(of, &aggregate{})
+			}
+			if name := c.String("of"); name != "" {
+				of[len(of)-1].add(field(rec.Value, name))
 			}
 		})
 		if err != nil {
@@ -153,11 +164,15 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 		read = count(keys, "key")
 	}
 	var out []groupCount
-	for _, g := range groups {
+	for i, g := range groups {
 		if q.Partial != nil && !startsWith(g.Group, len(q.Prefix), *q.Partial) {
 			continue
 		}
-		out = append(out, groupCount{keyText(g.Group, schema), g.Count})
+		gc := groupCount{text: keyText(g.Group, schema), rows: g.Count}
+		if of != nil {
+			gc.of = of[i]
+		}
+		out = append(out, gc)
 	}
 	return out, read, nil
 }
@@ -197,7 +212,7 @@ func keyQueryRange(t *indextable.Table[record], schema composite.Schema, q compo
 // index that serves (countingIndex) rather than rows.
 func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema, q composite.Query, conds []condition, by indexDef) ([]groupCount, string, error) {
 	show := func(group composite.Tuple) string { return keyText(by.shown(group), by.schema()) }
-	if len(q.Prefix) == 0 && q.Partial == nil && !c.Bool("no-index") {
+	if len(q.Prefix) == 0 && q.Partial == nil && !c.Bool("no-index") && !c.IsSet("of") {
 		name, ix, err := countingIndex(tx, t, c.String("table"), by.Fields, c.StringSlice("where"), c.StringSlice("where-in"))
 		if err != nil {
 			return nil, "", err
@@ -210,6 +225,7 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 	type tally struct {
 		group composite.Tuple
 		rows  int
+		of    aggregate
 	}
 	counts := map[string]*tally{} // by the group's packed bytes
 	read, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
@@ -220,10 +236,14 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 				continue // a value no index could hold: counted by none
 			}
 			seen[string(packed)] = true
-			if g := counts[string(packed)]; g != nil {
-				g.rows++
-			} else {
-				counts[string(packed)] = &tally{v, 1}
+			g := counts[string(packed)]
+			if g == nil {
+				g = &tally{group: v}
+				counts[string(packed)] = g
+			}
+			g.rows++
+			if name := c.String("of"); name != "" {
+				g.of.add(field(rec.Value, name))
 			}
 		}
 	})
@@ -233,7 +253,8 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 	keys := slices.Sorted(maps.Keys(counts))
 	out := make([]groupCount, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, groupCount{show(counts[k].group), counts[k].rows})
+		g := counts[k]
+		out = append(out, groupCount{text: show(g.group), rows: g.rows, of: &g.of})
 	}
 	return out, read, nil
 }
@@ -321,7 +342,33 @@ func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], by
 	slices.SortFunc(groups, func(a, b composite.GroupCount) int { return bytes.Compare(a.Group.Pack(), b.Group.Pack()) })
 	out := make([]groupCount, len(groups))
 	for i, g := range groups {
-		out[i] = groupCount{show(g.Group), g.Count}
+		out[i] = groupCount{text: show(g.Group), rows: g.Count}
 	}
 	return out, count(entries, "entry") + " of index " + name, nil
+}
+
+// writeAggregates prints table count --of's groups: each one's rows, and
+// how many of them hold a number in the field, with their sum, least,
+// mean and greatest (empty, or left out of the JSON, when none does).
+func writeAggregates(c *ucli.Context, format string, groups []groupCount) error {
+	if format == "json" {
+		out := make(map[string]aggregateJSON, len(groups))
+		for _, g := range groups {
+			out[g.text] = g.of.json(g.rows)
+		}
+		return writeJSON(c.App.Writer, out)
+	}
+	tw := newTable(c.App.Writer)
+	fmt.Fprintln(tw, "GROUP\tROWS\tNUMBERS\tSUM\tMIN\tMEAN\tMAX")
+	for _, g := range groups {
+		a := g.of.json(g.rows)
+		text := func(n *json.Number) string {
+			if n == nil {
+				return ""
+			}
+			return n.String()
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", g.text, g.rows, a.Numbers, text(a.Sum), text(a.Min), text(a.Mean), text(a.Max))
+	}
+	return tw.Flush()
 }
