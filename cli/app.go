@@ -14,8 +14,10 @@
 // One file a command group: geo.go (geoimport.go its import, geoquery.go
 // its queries, geoscope.go the scopes points are put under), fence.go
 // (fenceimport.go its import, fencejson.go a fence as GeoJSON,
-// fencequery.go the commands that read a set), table.go, index.go,
-// rel.go, log.go, series.go, stats.go, verify.go, backup.go, bench.go;
+// fencequery.go the commands that read a set), table.go (tablecount.go
+// table count, aggregate.go its --of figures, tableset.go set,
+// tableincr.go incr), index.go, rel.go, log.go, series.go, stats.go,
+// verify.go, backup.go, bench.go;
 // drop.go is every group's drop, input.go what the imports share
 // (inputformat.go an input's compression and format, jsonrows.go the
 // rows of a JSON document, jsonnumber.go JSON numbers kept as written),
