@@ -20,7 +20,8 @@
 // verify.go, backup.go, bench.go;
 // drop.go is every group's drop, input.go what the imports share
 // (inputformat.go an input's compression and format, jsonrows.go the
-// rows of a JSON document, jsonnumber.go JSON numbers kept as written),
+// rows of a JSON document, jsonnumber.go JSON numbers kept as written,
+// geojsonin.go reading GeoJSON),
 // output.go the formats (csvout.go --output csv), fields.go --fields,
 // where.go --where, tableplan.go how
 // table scan, count and del read the rows --where keeps (through the

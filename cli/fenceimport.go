@@ -94,7 +94,7 @@ func featureFences(c *ucli.Context, in *importInput, radius float64, bad *badRow
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
-	fc, err := geojson.UnmarshalFeatureCollection(b)
+	fc, err := orbGeoJSON(geojson.UnmarshalFeatureCollection, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection: %w", in.name, err)
 	}
@@ -104,7 +104,11 @@ func featureFences(c *ucli.Context, in *importInput, radius float64, bad *badRow
 	}
 	fences := make([]geo.Fence, 0, len(fc.Features))
 	for i, feat := range fc.Features {
-		f, err := featureFence(feat, numbered[i], c.String("id-property"), radius)
+		var f geo.Fence
+		err := errNullFeature
+		if feat != nil {
+			f, err = featureFence(feat, numbered[i], c.String("id-property"), radius)
+		}
 		if err == nil {
 			err = f.Validate()
 		}

@@ -49,6 +49,7 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"id":"a","lat":1,"lon":2,"n":12345678901234567891,"o":{"x":[1,null]}}`+"\n"+`{"id":"b","lat":1,"lon":2} {}`+"\n"), uint8(1), true)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[2,1]},"properties":{}}]}`), uint8(2), false)
 	f.Add([]byte(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"id":"b"}}]}`), uint8(2), true)
+	f.Add([]byte(`{"type":"FeatureCollection","features":[null,{"type":"Feature","id":"c","geometry":{"type":"GeometryCollection","geometries":[null]}}]}`), uint8(2), true)
 	f.Add([]byte("id,city\n1,Oslo\n2,\"Rome, Lazio\"\n"), uint8(3), false) // table import
 	f.Add([]byte("id,city\n1,Oslo\n1,Rome\n"), uint8(3), false)
 	f.Add([]byte("city,id\nOslo,\n"), uint8(3), false)

@@ -407,22 +407,22 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 	if flag == "--line" && isXML(b) {
 		return gpxLines(b, from) // gpx.go
 	}
-	if fc, err := geojson.UnmarshalFeatureCollection(b); err == nil {
+	if fc, err := orbGeoJSON(geojson.UnmarshalFeatureCollection, b); err == nil {
 		if len(fc.Features) != 1 {
 			return nil, fmt.Errorf("%s: %d features; give one %s", from, len(fc.Features), what)
 		}
-		if fc.Features[0].Geometry == nil {
+		if fc.Features[0] == nil || fc.Features[0].Geometry == nil {
 			return nil, fmt.Errorf("%s: a feature with no geometry; give a %s", from, what)
 		}
 		return fc.Features[0].Geometry, nil
 	}
-	if f, err := geojson.UnmarshalFeature(b); err == nil {
+	if f, err := orbGeoJSON(geojson.UnmarshalFeature, b); err == nil {
 		if f.Geometry == nil {
 			return nil, fmt.Errorf("%s: a feature with no geometry; give a %s", from, what)
 		}
 		return f.Geometry, nil
 	}
-	g, err := geojson.UnmarshalGeometry(b)
+	g, err := orbGeoJSON(geojson.UnmarshalGeometry, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not GeoJSON: %w", from, err)
 	}

@@ -476,6 +476,43 @@ func TestImportsOfNoObjectNameTheRows(t *testing.T) {
 	}
 }
 
+// TestGeoJSONNullsAreErrors: a FeatureCollection with a null feature,
+// and a feature whose GeometryCollection has a null member (which orb's
+// reader panics on), are errors that name them from geo import, fence
+// import and geo within --polygon, not a crash; they import nothing, and
+// with --skip-bad the null feature is a bad row beside the good one.
+func TestGeoJSONNullsAreErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	good := `{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[10,59]},"properties":{"radius":5}}`
+	nullFeature := `{"type":"FeatureCollection","features":[null,` + good + `]}`
+	nullMember := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"b","geometry":{"type":"GeometryCollection","geometries":[null]},"properties":{}}]}`
+	for _, tc := range []struct {
+		stdin, want string
+		args        []string
+	}{
+		{nullFeature, "feature 1: null, not a Feature", []string{"geo", "import", "--index", "p", "--format", "geojson", "-"}},
+		{nullFeature, "feature 1 of 2: null, not a Feature", []string{"fence", "import", "--fences", "z", "--format", "geojson", "-"}},
+		{nullMember, "could not read", []string{"geo", "import", "--index", "p", "--format", "geojson", "-"}},
+		{nullMember, "could not read", []string{"fence", "import", "--fences", "z", "--format", "geojson", "-"}},
+		{`{"type":"FeatureCollection","features":[null]}`, "a feature with no geometry", []string{"geo", "within", "--index", "p", "--polygon", "-"}},
+		{`{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[null]}}`, "not GeoJSON", []string{"geo", "within", "--index", "p", "--polygon", "-"}},
+	} {
+		_, stderr, code := run(t, tc.stdin, append([]string{"--db", db}, tc.args...)...)
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming %q", tc.args[:2], code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused imports left a file: %v", err)
+	}
+	for _, args := range [][]string{{"geo", "import", "--index", "p"}, {"fence", "import", "--fences", "z"}} {
+		_, stderr, code := run(t, nullFeature, append(append([]string{"--db", db}, args...), "--format", "geojson", "--skip-bad", "-")...)
+		if code != 0 || !strings.Contains(stderr, "imported 1 ") || !strings.Contains(stderr, "null, not a Feature") {
+			t.Errorf("%v --skip-bad: exit %d, %q", args[:2], code, stderr)
+		}
+	}
+}
+
 // TestFailedFirstWriteLeavesNoFile: a command that would create the
 // database and then fails, or writes nothing, leaves no file behind (the
 // next command says it does not exist); one that writes leaves it, and a

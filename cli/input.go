@@ -499,7 +499,7 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 		if err != nil {
 			return nil, err
 		}
-		fc, err := geojson.UnmarshalFeatureCollection(b)
+		fc, err := orbGeoJSON(geojson.UnmarshalFeatureCollection, b)
 		if err != nil {
 			return nil, fmt.Errorf("not a GeoJSON FeatureCollection: %w", err)
 		}
@@ -509,6 +509,10 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 		}
 		var rows []row
 		for i, f := range fc.Features {
+			if f == nil {
+				rows = append(rows, row{line: i + 1, feature: true, bad: errNullFeature})
+				continue
+			}
 			r := row{line: i + 1, feature: true, values: numbered[i].Properties}
 			if r.values == nil {
 				r.values = map[string]any{} // a JSON row, without properties

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -145,29 +144,4 @@ func exactCompare(text string, n float64, wantText string, want float64) (c int,
 		return 0, false
 	}
 	return a.Cmp(b), true
-}
-
-// numberedFeature is a GeoJSON feature's id and properties with their
-// numbers as written (json.Number).
-type numberedFeature struct {
-	ID         any            `json:"id"`
-	Properties map[string]any `json:"properties"`
-}
-
-// numberedFeatures decodes the id and properties of each feature of the
-// GeoJSON FeatureCollection b with their numbers as written, which orb's
-// decoding reads as float64s: a payload's 20-digit serial, or an id
-// property so large, keeps every digit through a GeoJSON import. orb
-// read features features from b, and these match them one for one.
-func numberedFeatures(b []byte, features int) ([]numberedFeature, error) {
-	var fc struct {
-		Features []numberedFeature `json:"features"`
-	}
-	if err := decodeJSON(b, &fc); err != nil {
-		return nil, err
-	}
-	if len(fc.Features) != features {
-		return nil, fmt.Errorf("read %d features and then %d", features, len(fc.Features))
-	}
-	return fc.Features, nil
 }
