@@ -25,11 +25,7 @@ func TestBigNumbersKeepEveryDigit(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	ok := func(stdin string, args ...string) string {
 		t.Helper()
-		out, stderr, code := run(t, stdin, append([]string{"--db", db, "--quiet"}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, %s", args, code, stderr)
-		}
-		return out
+		return runOK(t, stdin, append([]string{"--db", db, "--quiet"}, args...)...)
 	}
 	var lines []string
 	for i, s := range bigSerials {

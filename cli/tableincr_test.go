@@ -24,11 +24,7 @@ func TestTableIncrAgainstModel(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	ok := func(stdin string, args ...string) string {
 		t.Helper()
-		out, stderr, code := run(t, stdin, append([]string{"--db", db, "--quiet"}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, %s", args, code, stderr)
-		}
-		return out
+		return runOK(t, stdin, append([]string{"--db", db, "--quiet"}, args...)...)
 	}
 	ok("id,views,name\nhome,70,Home\nabout,3,About\n", "table", "import", "--table", "pages", "--key-cols", "id", "-")
 	ok(`{"id":"blog","views":9223372036854775800,"score":1.5}`+"\n", "table", "import", "--table", "pages", "--key-cols", "id", "--format", "ndjson", "-")
