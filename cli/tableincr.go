@@ -28,7 +28,7 @@ func tableIncrCommand() *ucli.Command {
 			"keyspace table incr --table stock 'NO:Oslo:17' count=-3 weight=0.25",
 		ArgsUsage: "KEY FIELD=N [FIELD=N...]",
 		Description: "Whole numbers add exactly, as int64s (a sum past them is an error, as Redis's is); any other number " +
-			"as float64s, which must stay finite. A field must hold a number, or text that reads as one (a CSV's \"70\"); " +
+			"as float64s, which must stay finite. A field must hold a number, or text written as a JSON number is (a CSV's \"70\", not the code \"07\"); " +
 			"a field that holds anything else is an error, and nothing is written. It prints each field's new value, in " +
 			"the order given (--output json: an object of them).",
 		Flags:  []ucli.Flag{tableFlag()},
@@ -109,7 +109,8 @@ func tableIncr(c *ucli.Context) error {
 var errNotANumber = errors.New("holds no number to add to")
 
 // addTo is current + by: current a field's value (nil when absent: 0; a
-// number; or text that reads as one). Two whole numbers add as int64s,
+// number; or text written as a JSON number is, so a CSV's "70" but not
+// the code "07"). Two whole numbers add as int64s,
 // exactly, and a sum past them is an error; any other pair as float64s,
 // whose sum must be finite.
 func addTo(current any, by json.Number) (json.Number, error) {
