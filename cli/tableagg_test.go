@@ -65,6 +65,9 @@ func TestTableCountOfAgainstRows(t *testing.T) {
 		Rows, Numbers       int
 		Sum, Min, Mean, Max *json.Number
 	}
+	if _, stderr, code := run(t, "", "--db", db, "table", "count", "--table", "c", "--of", ""); code != 2 || !strings.Contains(stderr, "--of wants the FIELD") {
+		t.Errorf("--of with no field: exit %d, %q; want a usage error", code, stderr)
+	}
 	for _, tc := range []struct {
 		args  []string
 		group func(row) string

@@ -67,6 +67,9 @@ func tableCount(c *ucli.Context) error {
 		}
 		by = &indexDef{Fields: fields, Numbers: orderedNumbers}
 	}
+	if c.IsSet("of") && c.String("of") == "" {
+		return usagef("--of wants the FIELD whose numbers to add up")
+	}
 	if c.Int("top") < 0 {
 		return usagef("--top %d: must be positive", c.Int("top"))
 	}
