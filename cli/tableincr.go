@@ -134,7 +134,7 @@ func addTo(current any, by json.Number) (json.Number, error) {
 		b, errB := strconv.ParseInt(by.String(), 10, 64)
 		sum := a + b
 		if errA != nil || errB != nil || (b > 0 && sum < a) || (b < 0 && sum > a) {
-			return "", fmt.Errorf("%s + %s is past the int64s (±9223372036854775807), which whole numbers add in", have, by)
+			return "", fmt.Errorf("%s + %s is past the int64s (-9223372036854775808 to 9223372036854775807), which whole numbers add in", have, by)
 		}
 		return json.Number(strconv.FormatInt(sum, 10)), nil
 	}
