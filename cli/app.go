@@ -199,8 +199,9 @@ func commonFlags(leaf bool) []ucli.Flag {
 	}
 }
 
-// prepare gives every leaf command the common flags and turns flag errors
-// into usage errors (exit 2) without printing the whole help.
+// prepare gives every leaf command the common flags and no help
+// subcommand, and turns flag errors into usage errors (exit 2) without
+// printing the whole help.
 func prepare(cmds []*ucli.Command) {
 	for _, cmd := range cmds {
 		cmd.OnUsageError = func(c *ucli.Context, err error, _ bool) error { return withFlagSuggestion(c, err) }
@@ -208,6 +209,11 @@ func prepare(cmds []*ucli.Command) {
 			prepare(cmd.Subcommands)
 			continue
 		}
+		// urfave/cli gives every command a help subcommand, h, which a
+		// leaf's first argument would name: geo put … h, a point whose id
+		// is h (or help), printed help, wrote nothing and exited 0.
+		// --help and -h still print it.
+		cmd.HideHelpCommand = true
 		cmd.Flags = append(cmd.Flags, commonFlags(true)...)
 		cmd.BashComplete = completeWords(cmd)
 		needed := takeRequired(cmd.Flags)
