@@ -35,8 +35,6 @@ func numberIn(v any) (fieldNumber, bool) {
 	switch v := v.(type) {
 	case json.Number:
 		text = v.String()
-	case float64:
-		text = strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
 		text = strings.TrimSpace(v)
 	default:

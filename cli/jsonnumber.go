@@ -50,7 +50,7 @@ var _ indextable.Codec = recordCodec{}
 // as its text.
 func numberElement(n json.Number) any {
 	s := n.String()
-	if !strings.ContainsAny(s, ".eE") {
+	if whole(s) {
 		if i, ok := plainInteger(s); ok {
 			return i
 		}
@@ -145,3 +145,7 @@ func exactCompare(text string, n float64, wantText string, want float64) (c int,
 	}
 	return a.Cmp(b), true
 }
+
+// whole reports whether a number's text is a whole number written without
+// a fraction or an exponent.
+func whole(s string) bool { return !strings.ContainsAny(s, ".eE") }

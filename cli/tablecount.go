@@ -136,8 +136,9 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 	}
 	var groups []composite.GroupCount
 	var of []*aggregate // with --of, each group's
+	ofField := c.String("of")
 	var read string
-	if len(conds) > 0 || c.IsSet("of") { // the rows --where keeps, grouped as they come, in key order
+	if len(conds) > 0 || ofField != "" { // the rows --where keeps, grouped as they come, in key order
 		var last []byte // the packed group of the last row
 		rows, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 			group := rec.Key[:depth]
@@ -147,8 +148,8 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 				groups, last = append(groups, composite.GroupCount{Group: group, Count: 1}), packed
 				of = append(of, &aggregate{})
 			}
-			if name := c.String("of"); name != "" {
-				of[len(of)-1].add(field(rec.Value, name))
+			if ofField != "" {
+				of[len(of)-1].add(field(rec.Value, ofField))
 			}
 		})
 		if err != nil {
@@ -231,6 +232,7 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 		of    aggregate
 	}
 	counts := map[string]*tally{} // by the group's packed bytes
+	ofField := c.String("of")
 	read, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
 		seen := map[string]bool{} // an array's value twice counts once, as in an index
 		for _, v := range values(rec.Value) {
@@ -245,8 +247,8 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 				counts[string(packed)] = g
 			}
 			g.rows++
-			if name := c.String("of"); name != "" {
-				g.of.add(field(rec.Value, name))
+			if ofField != "" {
+				g.of.add(field(rec.Value, ofField))
 			}
 		}
 	})

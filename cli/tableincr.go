@@ -148,10 +148,6 @@ func addTo(current any, by json.Number) (json.Number, error) {
 	return json.Number(b), err
 }
 
-// whole reports whether a number's text is a whole number written without
-// a fraction or an exponent.
-func whole(s string) bool { return !strings.ContainsAny(s, ".eE") }
-
 // isJSONNumber reports whether s is written as a JSON number is: no
 // leading +, no Inf or NaN, no hex (which strconv.ParseFloat reads).
 func isJSONNumber(s string) bool {
