@@ -135,8 +135,17 @@ func parseConditions(where, whereIn []string) ([]condition, error) {
 		if m == nil {
 			return nil, usagef("--where %q: write FIELD<OP>VALUE with one of = != < <= > >=, as in status=free or speed>=70", w)
 		}
-		cond := condition{field: m[1], op: m[2], value: m[3]}
+		cond := condition{field: strings.TrimSpace(m[1]), op: m[2], value: m[3]}
+		if cond.field == "" {
+			return nil, usagef("--where %q: the FIELD before %s is missing", w, cond.op)
+		}
+		if strings.HasSuffix(m[1], " ") {
+			// FIELD = VALUE, spaced as SQL is: the spaces around the
+			// operator are not the value's. FIELD= VALUE keeps them.
+			cond.value = strings.TrimLeft(cond.value, " ")
+		}
 		if cond.op != "=" && cond.op != "!=" {
+			cond.value = strings.TrimSpace(cond.value) // a number has no spaces
 			n, err := strconv.ParseFloat(cond.value, 64)
 			if err != nil {
 				return nil, usagef("--where %q: %s compares numbers, and %q is not one", w, cond.op, cond.value)
@@ -147,6 +156,10 @@ func parseConditions(where, whereIn []string) ([]condition, error) {
 	}
 	for _, w := range whereIn {
 		field, list, ok := strings.Cut(w, "=")
+		if strings.HasSuffix(field, " ") {
+			list = strings.TrimLeft(list, " ") // as FIELD = VALUE in --where
+		}
+		field = strings.TrimSpace(field)
 		if !ok || field == "" {
 			return nil, usagef("--where-in %q: write FIELD=VALUE,VALUE…, as in status=free,idle", w)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -180,6 +181,47 @@ func TestWhereDeepPayload(t *testing.T) {
 		_ = json.Unmarshal(p, &fields)
 		if got := whereFilter([]condition{cond})(geo.Point{Payload: p}); got != c.holds || cond.holds(fields) != got {
 			t.Errorf("y=1 on a payload %d deep: %v, want %v", c.depth, got, c.holds)
+		}
+	}
+}
+
+// TestWhereSpacedAsSQL: a condition spaced around its operator parses as
+// the same condition written without the spaces, and a value's own
+// leading space is kept when no space comes before the operator.
+func TestWhereSpacedAsSQL(t *testing.T) {
+	for _, c := range []struct{ spaced, plain string }{
+		{"pop > 1e6", "pop>1e6"},
+		{"pop >= 1 ", "pop>=1"},
+		{" pop<2", "pop<2"},
+		{"pop =1", "pop=1"},
+		{"city = New York", "city=New York"},
+		{"city  !=  New York", "city!=New York"},
+		{"city= New York", "city= New York"},
+		{"a.b = x", "a.b=x"},
+	} {
+		got, err := parseConditions([]string{c.spaced}, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", c.spaced, err)
+		}
+		want, err := parseConditions([]string{c.plain}, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", c.plain, err)
+		}
+		g, w := got[0], want[0]
+		if g.field != w.field || g.op != w.op || g.value != w.value || g.number != w.number {
+			t.Errorf("%q parsed as %+v, want %+v as %q is", c.spaced, g, w, c.plain)
+		}
+	}
+	if got, _ := parseConditions([]string{"city= New York"}, nil); got[0].value != " New York" {
+		t.Errorf(`"city= New York" has value %q, want its leading space kept`, got[0].value)
+	}
+	got, err := parseConditions(nil, []string{"status = free,idle"})
+	if err != nil || got[0].field != "status" || !slices.Equal(got[0].values, []string{"free", "idle"}) {
+		t.Errorf(`--where-in "status = free,idle" parsed as %+v, %v`, got, err)
+	}
+	for _, bad := range []string{" = 3", "  >1"} {
+		if _, err := parseConditions([]string{bad}, nil); err == nil {
+			t.Errorf("%q parsed with no field", bad)
 		}
 	}
 }
