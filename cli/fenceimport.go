@@ -71,7 +71,11 @@ func fenceImport(c *ucli.Context) error {
 		return err
 	}
 	if !c.Bool("quiet") {
-		reportImport(c, count(len(fences), "fence"), "fence set "+name, bad.rows)
+		var notes []string
+		if note := longEdgeFences(fences); note != "" {
+			notes = append(notes, note)
+		}
+		reportImport(c, count(len(fences), "fence"), "fence set "+name, bad.rows, notes...)
 	}
 	return nil
 }

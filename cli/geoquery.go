@@ -381,8 +381,14 @@ func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
 // Feature or FeatureCollection (of one polygon feature): from the file
 // arg names, from standard input for "-", or from arg itself when it is
 // GeoJSON (begins with '{'), as Tile38's WITHIN … OBJECT takes it.
+// A polygon with an edge longer than 180° of longitude gets a note on
+// stderr of how it was read (longEdge).
 func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
-	return readGeometry(c, arg, "--polygon", "Polygon or MultiPolygon")
+	g, err := readGeometry(c, arg, "--polygon", "Polygon or MultiPolygon")
+	if err == nil {
+		noteLongEdge(c.App.ErrWriter, "--polygon", g)
+	}
+	return g, err
 }
 
 // readGeometry reads one GeoJSON geometry as readPolygon does, for the

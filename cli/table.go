@@ -222,7 +222,7 @@ func tableImport(c *ucli.Context) error {
 // importedRecord is the record table import writes for r: its columns
 // (those of keep, when given), a CSV's as text unless typed (and its key
 // columns always, as the key reads them), NDJSON's and JSON's with their
-// JSON types, each as the table reads it back (asStored).
+// JSON types, each as the table reads it back (storable).
 func importedRecord(r row, keep, keyCols []string, typed bool) (record, error) {
 	rec := record{}
 	for k := range r.names() {

@@ -14,7 +14,9 @@ import (
 // polygonRegion is a polygon or multipolygon in GeoJSON's sense (RFC 7946):
 // rings of [lon, lat] positions joined by straight lines in longitude and
 // latitude, the first ring the outer boundary and the rest holes, boundary
-// included. Point tests are orb's ray casting (planar.MultiPolygonContains),
+// included. So an edge from longitude 170° to −170° runs 340° west through
+// 0°, not 20° across ±180°: an area across ±180° is written cut in two
+// there (RFC 7946 §3.1.9), or as a Box. Point tests are orb's ray casting (planar.MultiPolygonContains),
 // with each ring's bounding box found once (ringContains).
 //
 // A cell is classified by the polygon's edges: if no edge meets the cell's
