@@ -21,7 +21,8 @@
 // drop.go is every group's drop, input.go what the imports share
 // (inputformat.go an input's compression and format, jsonrows.go the
 // rows of a JSON document, jsonnumber.go JSON numbers kept as written,
-// geojsonin.go reading GeoJSON),
+// geojsonin.go reading GeoJSON, longedge.go the note on a polygon's
+// edges longer than 180° of longitude),
 // output.go the formats (csvout.go --output csv), fields.go --fields,
 // where.go --where, tableplan.go how
 // table scan, count and del read the rows --where keeps (through the
