@@ -233,6 +233,9 @@ func prepare(cmds []*ucli.Command) {
 				if err := missingFlags(c, needed); err != nil {
 					return err
 				}
+				if err := emptyName(c); err != nil {
+					return err
+				}
 				if most >= 0 && c.NArg() > most {
 					return strayArgument(c, most)
 				}
@@ -317,6 +320,30 @@ func missingFlags(c *ucli.Context, needed []ucli.Flag) error {
 		msg += fmt.Sprintf("; did you mean %s %s?", flag, arg)
 	}
 	return usagef("%s", msg)
+}
+
+// emptyName refuses a flag that names a table, index, log, relation,
+// series or fence set (its value NAME) given as "": the library takes any
+// string, but a thing named "" is listed with no name by stats and
+// verify, and is easily made by a shell variable that was never set
+// (--index "$IDX"). drop and rename take it, for a file that holds one.
+func emptyName(c *ucli.Context) error {
+	if c.Command.Name == "drop" || c.Command.Name == "rename" {
+		return nil
+	}
+	for _, f := range c.Command.Flags {
+		sf, ok := f.(*ucli.StringFlag)
+		if !ok || !c.IsSet(sf.Name) || c.String(sf.Name) != "" {
+			continue
+		}
+		if value, usage := placeholder(sf.Usage); value == "NAME" {
+			if !strings.HasPrefix(usage, "the ") {
+				usage = "a NAME"
+			}
+			return usagef("%s: --%s is empty; give %s", commandName(c), sf.Name, usage)
+		}
+	}
+	return nil
 }
 
 // placeholder returns the name of a flag's value from its usage, where it
