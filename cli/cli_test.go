@@ -399,6 +399,15 @@ func TestLogAndTableCommands(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "log", "get", "--log", "inbox", "--parent", "alice", "9"); code != 1 || !strings.Contains(stderr, "out of range") {
 		t.Errorf("get 9: %d %q", code, stderr)
 	}
+	for arg, want := range map[string]string{
+		"99999999999999999999": "past the largest id a log gives, 18446744073709551615",
+		"-1":                   "not a positive integer",
+		"0x1":                  "not a positive integer",
+	} {
+		if _, stderr, code := run(t, "", "--db", db, "log", "get", "--log", "inbox", "--parent", "alice", arg); code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("get %s: exit %d, %q; want a usage error saying %q", arg, code, stderr, want)
+		}
+	}
 
 	csvText := "country,state,city,id\nUS,CA,San Francisco,9\nUS,CA,San Jose,10\nUS,CA,Fresno,11\nUS,NY,Albany,12\nUS,CA,San Diego,13\n"
 	if _, stderr, code := run(t, csvText, "--db", db, "table", "import", "--table", "c", "--key-cols", "country,state,city,id", "-"); code != 0 {

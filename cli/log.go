@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -228,6 +230,9 @@ func argID(c *ucli.Context) (uint64, error) {
 
 func parseID(s string) (uint64, error) {
 	id, err := strconv.ParseUint(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, usagef("ID %q is past the largest id a log gives, %d", s, uint64(math.MaxUint64))
+	}
 	if err != nil {
 		return 0, usagef("ID %q is not a positive integer", s)
 	}
