@@ -1739,6 +1739,19 @@ func TestSeriesAgainstReadings(t *testing.T) {
 					t.Errorf("%s: buckets out of order at %d", sensor, i)
 				}
 			}
+			// The table shows what the JSON holds, a line a bucket:
+			// START COUNT SUM MIN MEAN MAX.
+			table := strings.Split(strings.TrimSpace(runOK(t, "", append(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--output" || a == "json" }), "--sensor", sensor)...)), "\n")
+			if len(table) != len(got.Buckets)+1 || strings.Join(strings.Fields(table[0]), " ") != "START COUNT SUM MIN MEAN MAX" {
+				t.Fatalf("%s: table %q, want a header and %d buckets", sensor, table, len(got.Buckets))
+			}
+			for i, b := range got.Buckets {
+				f := strings.Fields(table[i+1])
+				sum, err := strconv.ParseFloat(f[2], 64)
+				if f[0] != b.Start.Format(time.RFC3339) || f[1] != fmt.Sprint(b.Count) || err != nil || sum != b.Sum {
+					t.Errorf("%s: table line %q, the JSON's bucket %+v", sensor, table[i+1], b)
+				}
+			}
 		}
 	}
 	for _, every := range []time.Duration{time.Minute, 2 * time.Minute, time.Hour, 24 * time.Hour} {

@@ -229,10 +229,10 @@ func seriesRange(c *ucli.Context) error {
 		for _, b := range buckets {
 			out = append(out, bucket{b.Start, b.Count, b.Sum, b.Min, b.Mean(), b.Max, b.Raw})
 		}
-		return writeListing(c.App.Writer, c.App.ErrWriter, format, "buckets", out, "", "START\tCOUNT\tMIN\tMEAN\tMAX", func(b bucket) string {
+		return writeListing(c.App.Writer, c.App.ErrWriter, format, "buckets", out, "", "START\tCOUNT\tSUM\tMIN\tMEAN\tMAX", func(b bucket) string {
 			// A mean to 6 significant digits (1.86389, not 1.8638888888888892);
 			// JSON has every digit.
-			return fmt.Sprintf("%s\t%d\t%g\t%.6g\t%g", b.Start.Format(time.RFC3339), b.Count, b.Min, b.Mean, b.Max)
+			return fmt.Sprintf("%s\t%d\t%g\t%g\t%.6g\t%g", b.Start.Format(time.RFC3339), b.Count, b.Sum, b.Min, b.Mean, b.Max)
 		})
 	})
 }

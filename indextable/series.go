@@ -274,7 +274,10 @@ func (e *ReadingError) Unwrap() error { return e.Err }
 // their period. The sums are added in time order; a sum past the largest
 // float64, like a width that does not divide, wraps ErrBadRollup.
 func (s *Series) Rollup(buckets []Bucket, every time.Duration) ([]Bucket, error) {
-	if every <= 0 || every%s.opts.Width != 0 {
+	if every <= 0 {
+		return nil, s.wrap(fmt.Errorf("%w: %s is not a width; want a whole number of the series' %s buckets", ErrBadRollup, every, s.opts.Width))
+	}
+	if every%s.opts.Width != 0 {
 		return nil, s.wrap(fmt.Errorf("%w: %s is not a whole number of the series' %s buckets", ErrBadRollup, every, s.opts.Width))
 	}
 	var out []Bucket
@@ -444,7 +447,7 @@ func tupleAt[T any](t composite.Tuple, i int) (T, bool) {
 // (composite.TimeBounds).
 func (s *Series) Range(tx keyspace.Tx, sensor string, from, to time.Time) ([]Bucket, error) {
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to, from))
+		return nil, s.wrap(fmt.Errorf("range ends (%s) before it starts (%s)", to.Format(time.RFC3339Nano), from.Format(time.RFC3339Nano)))
 	}
 	if !from.IsZero() {
 		from = from.UTC().Truncate(s.opts.Width) // the bucket holding it
