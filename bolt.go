@@ -94,9 +94,15 @@ func Open(path string, opts *Options) (_ *BoltStore, err error) {
 	}
 	if o.ReadOnly {
 		// bbolt would report a missing file only after trying to lock it;
-		// say plainly what is wrong.
-		if _, err := os.Stat(path); err != nil {
+		// say plainly what is wrong. An empty file it would try to write
+		// its first pages to, and fail with "bad file descriptor" on the
+		// read-only handle; a writable Open makes it a database.
+		fi, err := os.Stat(path)
+		if err != nil {
 			return nil, fmt.Errorf("keyspace: open %s read-only: %w", path, err)
+		}
+		if fi.Mode().IsRegular() && fi.Size() == 0 {
+			return nil, fmt.Errorf("keyspace: open %s read-only: %w: %w", path, ErrCorrupt, ErrEmptyFile)
 		}
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {

@@ -120,6 +120,7 @@ func TestBoltBadFiles(t *testing.T) {
 		{"foreign bbolt", foreign, false, keyspace.ErrNotKeyspace},
 		{"foreign bbolt read-only", foreign, true, keyspace.ErrNotKeyspace},
 		{"empty bbolt read-only", emptyBolt, true, keyspace.ErrNotKeyspace},
+		{"file of no bytes read-only", write("touched.db", nil), true, keyspace.ErrEmptyFile},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,10 +148,30 @@ func TestBoltBadFiles(t *testing.T) {
 			t.Errorf("Open(a directory, read-only %v) = %v", ro, err)
 		}
 	}
-	// An empty bbolt file opened read-write becomes a keyspace.
+	// An empty bbolt file opened read-write becomes a keyspace, and so
+	// does a file of no bytes, as a new file does; read-only, the latter
+	// is ErrCorrupt too, for callers that test for that alone.
 	s, err := keyspace.Open(emptyBolt, nil)
 	if err != nil {
 		t.Fatalf("Open of an empty bbolt file read-write: %v", err)
+	}
+	s.Close()
+	touched := write("touched2.db", nil)
+	if _, err := keyspace.Open(touched, &keyspace.Options{ReadOnly: true}); !errors.Is(err, keyspace.ErrCorrupt) {
+		t.Errorf("read-only Open of a file of no bytes = %v, want ErrCorrupt too", err)
+	}
+	s, err = keyspace.Open(touched, nil)
+	if err != nil {
+		t.Fatalf("Open of a file of no bytes read-write: %v", err)
+	}
+	err = s.Update(func(tx keyspace.Tx) error { return tx.Put([]byte("k"), []byte("v")) })
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = keyspace.Open(touched, &keyspace.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only Open once written: %v", err)
 	}
 	s.Close()
 }

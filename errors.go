@@ -30,6 +30,11 @@ var (
 	// when a page they read is damaged; the damage never panics
 	// (bolt_damage.go).
 	ErrCorrupt = errors.New("keyspace: file is not a valid database")
+	// ErrEmptyFile is returned by a read-only Open of a file of no bytes
+	// (made by touch, or by a copy that failed), with ErrCorrupt: it holds
+	// no database, though a writable Open makes it one, as it makes a new
+	// file one.
+	ErrEmptyFile = errors.New("keyspace: the file is empty (0 bytes)")
 	// ErrNotKeyspace is returned by Open when the file is a valid bbolt
 	// database that was not written by keyspace.
 	ErrNotKeyspace = errors.New("keyspace: file is not a keyspace database")

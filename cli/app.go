@@ -568,6 +568,9 @@ func explainOpen(path string, err error) error {
 		return nil
 	case errors.Is(err, keyspace.ErrLocked):
 		return fmt.Errorf("database %s is locked by another process (a writer holds it; try again when it is done)", path)
+	case errors.Is(err, keyspace.ErrEmptyFile):
+		// Not wrapped: run would take ErrCorrupt for damage found later.
+		return fmt.Errorf("database %s is an empty file (0 bytes), not a database yet (import something into it first, or pass --db)", path)
 	case errors.Is(err, keyspace.ErrCorrupt):
 		return damagedError{path, err}
 	case errors.Is(err, keyspace.ErrNotKeyspace):

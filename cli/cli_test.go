@@ -325,6 +325,8 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	run(t, "id,lat,lon\na,1,2\n", "--db", db, "geo", "import", "--index", "p", "-")
 	notDB := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notDB, bytes.Repeat([]byte("not a database "), 1000), 0o644)
+	touched := filepath.Join(dir, "touched.db")
+	os.WriteFile(touched, nil, 0o644)
 	cases := []struct {
 		args []string
 		code int
@@ -334,6 +336,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--db", filepath.Join(dir, "missing.db"), "stats"}, 1, "does not exist"},
 		{[]string{"--db", notDB, "stats"}, 1, "is not a database file"},
 		{[]string{"--db", dir, "stats"}, 1, "open " + dir + ": it is a directory, not a database file"},
+		{[]string{"--db", touched, "geo", "scan", "--index", "p"}, 1, "keyspace: database " + touched + " is an empty file (0 bytes), not a database yet"},
 		{[]string{"--db", dir, "geo", "import", "--index", "p", filepath.Join(dir, "none.csv")}, 1, "none.csv: no such file"},
 		{[]string{"--db", filepath.Join(dir, "no", "such", "dir.db"), "geo", "put", "--index", "p", "--lat", "1", "--lon", "1", "a"}, 1, "keyspace: open " + filepath.Join(dir, "no", "such", "dir.db") + ": no such file or directory\n"},
 		{[]string{"--db", db, "geo", "near", "--index", "p", "--lat", "1", "--lon", "1"}, 2, "keyspace: geo near needs --radius DISTANCE: 500m, 2km"},
