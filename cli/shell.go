@@ -266,7 +266,10 @@ func promptTransaction(c *ucli.Context, prefix []string, term *liner.State, prom
 func shellLine(ctx context.Context, c *ucli.Context, prefix []string, line string, ran *int) (code int, exit bool, err error) {
 	words, err := shellwords.Parse(line)
 	if err != nil {
-		return 0, false, usageError{fmt.Errorf("%w: %s", err, strings.TrimSpace(line))}
+		// go-shellwords says "invalid command line string" for every
+		// line it cannot split, and such a line has a quote not closed
+		// (or a backslash at its end; backticks and $( ) are not run).
+		return 0, false, usagef("a quote is not closed, or the line ends in a backslash: %s", strings.TrimSpace(line))
 	}
 	if len(words) == 0 || strings.HasPrefix(words[0], "#") {
 		return 0, false, nil

@@ -65,7 +65,7 @@ func TestShellScript(t *testing.T) {
 	}{
 		{"geo get -i fleet car-7\ngeo get -i fleet nope\ngeo del -i fleet car-7\n", nil, 1, "line 2 failed (exit 1)"},
 		{"geo get -i fleet car-7\ngeo near -i fleet --bogus 1\ngeo del -i fleet car-7\n", nil, 2, "line 2 failed (exit 2)"},
-		{"\ngeo get -i fleet \"car-7\ngeo del -i fleet car-7\n", nil, 2, "line 2: invalid command line string"},
+		{"\ngeo get -i fleet \"car-7\ngeo del -i fleet car-7\n", nil, 2, "line 2: a quote is not closed, or the line ends in a backslash: geo get -i fleet \"car-7\n"},
 		{"shell\ngeo del -i fleet car-7\n", nil, 2, "line 1: already in the shell"},
 		{"", []string{"extra"}, 2, "shell takes no arguments"},
 	} {
