@@ -119,6 +119,29 @@ func TestTableCountOfAgainstRows(t *testing.T) {
 		if len(got) != len(want) {
 			t.Errorf("%v: groups %v, want %d", tc.args, got, len(want))
 		}
+		// NDJSON (and so CSV) is a line a group, in the table's order,
+		// each with the JSON's figures.
+		args[3] = "ndjson"
+		lines := strings.Split(strings.TrimSpace(runOK(t, "", args...)), "\n")
+		if len(lines) != len(got) {
+			t.Errorf("%v: %d NDJSON lines for %d groups", tc.args, len(lines), len(got))
+		}
+		args[3] = "table"
+		table := strings.Split(strings.TrimSpace(runOK(t, "", args...)), "\n")[1:]
+		for i, line := range lines {
+			var l struct {
+				Group string
+				figures
+			}
+			if err := json.Unmarshal([]byte(line), &l); err != nil {
+				t.Fatalf("%v: NDJSON line %q: %v", tc.args, line, err)
+			}
+			ndjson, _ := json.Marshal(l.figures)
+			want, _ := json.Marshal(got[l.Group])
+			if string(ndjson) != string(want) || i >= len(table) || strings.Fields(table[i])[0] != l.Group {
+				t.Errorf("%v: NDJSON line %d %q; the JSON's group %s, the table's line %q", tc.args, i, line, want, table[min(i, len(table)-1)])
+			}
+		}
 		rat := func(n *json.Number) *big.Rat {
 			if n == nil {
 				return nil

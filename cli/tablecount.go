@@ -46,7 +46,7 @@ type groupCount struct {
 }
 
 func tableCount(c *ucli.Context) error {
-	format, err := output(c, "table", "json")
+	format, err := output(c, "table", "json", "ndjson")
 	if err != nil {
 		return err
 	}
@@ -103,12 +103,23 @@ func tableCount(c *ucli.Context) error {
 		if c.IsSet("of") {
 			return writeAggregates(c, format, groups)
 		}
-		if format == "json" {
+		switch format {
+		case "json":
 			out := map[string]int{}
 			for _, g := range groups {
 				out[g.text] = g.rows
 			}
 			return writeJSON(c.App.Writer, out)
+		case "ndjson":
+			type line struct {
+				Group string `json:"group"`
+				Rows  int    `json:"rows"`
+			}
+			out := make([]line, len(groups))
+			for i, g := range groups {
+				out[i] = line{g.text, g.rows}
+			}
+			return writeNDJSON(c.App.Writer, out)
 		}
 		tw := newTable(c.App.Writer)
 		fmt.Fprintln(tw, "GROUP\tROWS")
@@ -356,12 +367,23 @@ func groupsOfIndex(tx keyspace.Tx, name string, ix *indextable.Index[record], by
 // how many of them hold a number in the field, with their sum, least,
 // mean and greatest (empty, or left out of the JSON, when none does).
 func writeAggregates(c *ucli.Context, format string, groups []groupCount) error {
-	if format == "json" {
+	switch format {
+	case "json":
 		out := make(map[string]aggregateJSON, len(groups))
 		for _, g := range groups {
 			out[g.text] = g.of.json(g.rows)
 		}
 		return writeJSON(c.App.Writer, out)
+	case "ndjson":
+		type line struct {
+			Group string `json:"group"`
+			aggregateJSON
+		}
+		out := make([]line, len(groups))
+		for i, g := range groups {
+			out[i] = line{g.text, g.of.json(g.rows)}
+		}
+		return writeNDJSON(c.App.Writer, out)
 	}
 	tw := newTable(c.App.Writer)
 	fmt.Fprintln(tw, "GROUP\tROWS\tNUMBERS\tSUM\tMIN\tMEAN\tMAX")

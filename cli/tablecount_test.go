@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"cmp"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -308,6 +309,17 @@ func TestTableCountBy(t *testing.T) {
 	for i, l := range top {
 		if l[1] != strconv.Itoa(want[l[0]]) || l[1] != strconv.Itoa(want[byRows[i]]) {
 			t.Errorf("--top 3: line %d is %v; worked out %v", i+1, l, want)
+		}
+	}
+	// CSV (from NDJSON) keeps that order, where JSON's object cannot.
+	csvOut := runOK(t, "", "--db", db, "-o", "csv", "table", "count", "--table", "o", "--by", "tz", "--top", "3")
+	records, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil || len(records) != 4 || strings.Join(records[0], ",") != "group,rows" {
+		t.Fatalf("--top 3 -o csv: %q, %v", csvOut, err)
+	}
+	for i, rec := range records[1:] {
+		if rec[0] != top[i][0] || rec[1] != top[i][1] {
+			t.Errorf("--top 3 -o csv: line %d is %v, the table's %v", i+1, rec, top[i])
 		}
 	}
 	byState := oracle([]string{"st"}, all)
