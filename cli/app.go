@@ -406,11 +406,30 @@ func strayArgument(c *ucli.Context, most int) error {
 		if _, isBool := c.Command.Flags[named].(*ucli.BoolFlag); !isBool && c.Args().Get(most+1) != "" {
 			hint = fmt.Sprintf("did you mean --%s %s?", arg, c.Args().Get(most+1))
 		}
+	case keyWords(c.Command.ArgsUsage, c.Args().Slice()):
+		// index lookup … NY 1, table scan … US CA: one value a column,
+		// where the command takes them joined, as composite text.
+		escape := strings.NewReplacer(`\`, `\\`, ":", `\:`, "*", `\*`)
+		parts := make([]string, c.Args().Len())
+		for i, a := range c.Args().Slice() {
+			parts[i] = escape.Replace(a)
+		}
+		hint = fmt.Sprintf("the values of several columns are one %s, joined by colons: did you mean '%s'?", strings.Trim(c.Command.ArgsUsage, "[]"), strings.Join(parts, ":"))
 	}
 	if most == 1 {
 		return usagef("%s takes one %s at most, and %q is another (%s)", commandName(c), strings.Trim(c.Command.ArgsUsage, "[]"), arg, hint)
 	}
 	return usagef("%s takes no arguments, got %q (%s)", commandName(c), arg, hint)
+}
+
+// keyWords says whether args, given to a command that takes one key-like
+// argument (argsUsage [QUERY], [PREFIX] or [VALUE]), look like a key's
+// columns given apart: two or more words, none a flag, none with a colon.
+func keyWords(argsUsage string, args []string) bool {
+	if !slices.Contains([]string{"[QUERY]", "[PREFIX]", "[VALUE]"}, argsUsage) || len(args) < 2 {
+		return false
+	}
+	return !slices.ContainsFunc(args, func(a string) bool { return a == "" || strings.HasPrefix(a, "-") || strings.ContainsAny(a, ":'") })
 }
 
 // common returns a common flag's value: where it was set, after or before
@@ -680,6 +699,8 @@ func intersperse(app *ucli.App, args []string) ([]string, error) {
 		return args, nil
 	}
 	var flags, positional []string
+	dangling := "" // a last flag that wants a value and has none
+	helpFlag := false
 	for ; i < len(args); i++ {
 		tok := args[i]
 		if tok == "--" {
@@ -690,23 +711,41 @@ func intersperse(app *ucli.App, args []string) ([]string, error) {
 			positional = append(positional, tok)
 			continue
 		}
+		if isHelpFlag(tok) {
+			helpFlag = true
+		}
 		flags = append(flags, tok)
-		if takesValue(leaf.Flags, tok) && i+1 < len(args) {
+		if takesValue(leaf.Flags, tok) {
+			if i+1 == len(args) || isHelpFlag(args[i+1]) {
+				// urfave/cli would take the "--" before the arguments
+				// for its value, or say "-limit" for "--limit".
+				dangling = tok
+				flags = flags[:len(flags)-1]
+				continue
+			}
 			flags = append(flags, args[i+1])
 			i++
 		}
 	}
 	out = append(out, flags...)
-	if slices.ContainsFunc(flags, func(f string) bool { return slices.Contains([]string{"-h", "--h", "-help", "--help"}, f) }) {
+	if helpFlag {
 		// The help of the command, whatever its arguments: urfave/cli
 		// reads the words after --help as the name of a subcommand
 		// (geo get --index x car-7 --help answered "unknown command").
 		return out, nil
 	}
+	if dangling != "" {
+		return nil, usagef("flag needs an argument: --%s", strings.TrimLeft(dangling, "-"))
+	}
 	if len(positional) > 0 {
 		out = append(append(out, "--"), positional...)
 	}
 	return out, nil
+}
+
+// isHelpFlag says whether a word is one of the help flag's spellings.
+func isHelpFlag(word string) bool {
+	return slices.Contains([]string{"-h", "--h", "-help", "--help"}, word)
 }
 
 // completionScripts are printed by `keyspace completion SHELL`; both ask

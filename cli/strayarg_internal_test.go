@@ -160,3 +160,47 @@ func walkLeaves(path []string, cmd *ucli.Command, fn func([]string, *ucli.Comman
 		walkLeaves(path, sub, fn)
 	}
 }
+
+// TestKeyWordsAndDanglingFlags: a key's columns given as words apart, to
+// a command that takes them joined, get the joined key as a hint, with
+// colons and stars in them escaped; a last flag that wants a value and
+// has none is named with its dashes, after arguments too (urfave/cli took
+// the "--" before them for its value), and --help after it is help.
+func TestKeyWordsAndDanglingFlags(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	run := func(stdin string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Run(append([]string{"keyspace", "--db", db}, args...), strings.NewReader(stdin), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	if code, _, stderr := run("a,b,n\nNY,1,5\n", "table", "import", "--table", "t", "--key-cols", "a,b", "--format", "csv", "-"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := run("", "index", "create", "--table", "t", "--name", "an", "--fields", "a,n"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", "lookup", "--table", "t", "--name", "an", "NY", "5"}, `did you mean 'NY:5'?`},
+		{[]string{"table", "scan", "--table", "t", "NY", "1*"}, `did you mean 'NY:1\*'?`},
+		{[]string{"table", "count", "--table", "t", "NY", "1"}, `one PREFIX, joined by colons: did you mean 'NY:1'?`},
+		{[]string{"table", "scan", "--table", "t", "NY", "limit", "5"}, `did you mean --limit 5?`},
+		{[]string{"table", "scan", "--table", "t", "--limit"}, "flag needs an argument: --limit\n"},
+		{[]string{"table", "scan", "--table", "t", "NY:*", "--limit"}, "flag needs an argument: --limit\n"},
+	} {
+		code, out, stderr := run("", c.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q, %q; want a usage error saying %q", c.args, code, out, stderr, c.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"table", "scan", "--table", "t", "NY:*", "--limit", "--help"},
+		{"table", "scan", "--help", "--table"},
+	} {
+		if code, out, stderr := run("", args...); code != 0 || !strings.Contains(out, "keyspace table scan - ") {
+			t.Errorf("%v: exit %d, %q, %q; want the help", args, code, out, stderr)
+		}
+	}
+}
