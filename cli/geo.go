@@ -8,7 +8,6 @@ import (
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
-	"github.com/mmcloughlin/geohash"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -461,7 +460,11 @@ func geoHash(c *ucli.Context) error {
 			if err != nil {
 				return err
 			}
-			out = append(out, hashed{p.ID, geohash.EncodeWithPrecision(p.Lat, p.Lon, 11)})
+			h, err := geo.Geohash(p.Lat, p.Lon, 11)
+			if err != nil {
+				return err
+			}
+			out = append(out, hashed{p.ID, h})
 		}
 		if format == "json" {
 			return writeJSON(c.App.Writer, out)

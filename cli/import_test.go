@@ -262,6 +262,20 @@ func TestGeoHashMatchesRedis(t *testing.T) {
 			t.Errorf("geo hash %s = %q, Redis's %q", g.ID, g.Geohash, redis[g.ID])
 		}
 	}
+	// Where Redis cannot go: the poles and ±180°, whose hashes the
+	// definition gives (the upper half of each halving holds its middle
+	// line; 90 and 180 are in the top row and the last column). The north
+	// pole's was "h0000000000", a cell at the south pole.
+	edges := map[string][3]string{
+		"north": {"90", "0", "upbpbpbpbpb"}, "south": {"-90", "-180", "00000000000"},
+		"east": {"0", "180", "xbpbpbpbpbp"}, "west": {"0", "-180", "80000000000"}, "northeast": {"90", "180", "zzzzzzzzzzz"},
+	}
+	for id, e := range edges {
+		runOK(t, "", "--db", db, "geo", "put", "--index", "edges", "--lat", e[0], "--lon", e[1], id)
+		if out := runOK(t, "", "--db", db, "-o", "json", "geo", "hash", "--index", "edges", id); !strings.Contains(out, `"geohash": "`+e[2]+`"`) {
+			t.Errorf("geo hash at %s, %s: %s, want %s", e[0], e[1], out, e[2])
+		}
+	}
 }
 
 // TestIndexRepair: an index damaged behind its table's back (an entry

@@ -92,6 +92,26 @@ func HashBox(hash string) (Box, error) {
 	return Box{MinLat: b.MinLat, MinLon: b.MinLng, MaxLat: b.MaxLat, MaxLon: b.MaxLng}, nil
 }
 
+// Geohash returns the geohash of a point, chars characters long (1 to
+// MaxCellPrecision): the cell of that precision that holds it, as Redis's
+// GEOHASH (11 characters) and geohash.org write it, and HashBox reads it.
+// A point on a cell's south or west edge is in that cell, as the standard
+// bisection puts it; latitude 90 is in the northernmost row, and
+// longitude 180 in the easternmost column (github.com/mmcloughlin/geohash
+// alone would put them at −90 and −180: its scaling of the range to 32
+// bits overflows there), and a point within a rounding error of an edge
+// is on its own side of it (encode).
+func Geohash(lat, lon float64, chars int) (string, error) {
+	if err := validate(lat, lon); err != nil {
+		return "", err
+	}
+	if chars < 1 || chars > MaxCellPrecision {
+		return "", fmt.Errorf("%w: geohash of %d characters: want 1 to %d", ErrBadQuery, chars, MaxCellPrecision)
+	}
+	bits := uint(5 * chars)
+	return geohash.ConvertIntToString(encode(lat, lon)>>(MaxBits-bits), uint(chars)), nil
+}
+
 // charAt is the character that begins at byte i of s, for an error.
 func charAt(s string, i int) rune {
 	r, _ := utf8.DecodeRuneInString(s[i:])

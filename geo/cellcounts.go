@@ -37,8 +37,10 @@ const MaxCellPrecision = 12
 // Each point's cell is computed from its coordinates: a cell at
 // precision p is the first 5p bits of the point's 64-bit geohash
 // (mmcloughlin/geohash), the bits the index orders its keys by between the
-// caps. A cell does not cross ±180°, so its points' mean longitude is
-// their plain mean.
+// caps, as Geohash computes it: latitude 90 in the northernmost row and
+// longitude 180 in the easternmost column, not (as the library alone
+// would put them) at −90 and −180. A cell does not cross ±180°, so its
+// points' mean longitude is their plain mean.
 func (ix *Index) CellCounts(tx keyspace.Tx, b Box, precision int, opts *QueryOptions) ([]CellCount, Stats, error) {
 	if precision < 1 || precision > MaxCellPrecision {
 		return nil, Stats{}, ix.wrap(fmt.Errorf("%w: geohash precision %d: want 1 to %d characters", ErrBadQuery, precision, MaxCellPrecision))
@@ -61,7 +63,7 @@ func (ix *Index) CellCounts(tx keyspace.Tx, b Box, precision int, opts *QueryOpt
 	_, st, err := ix.search(tx, lat, lon, o, func(h *hits) region {
 		h.tally = func(lat, lon float64) {
 			points++
-			c := geohash.EncodeIntWithPrecision(lat, lon, bits)
+			c := encode(lat, lon) >> (MaxBits - bits) // not geohash.EncodeInt: latitude 90 is no cell at −90
 			s := cells[c]
 			if s == nil {
 				s = new(sum)

@@ -21,7 +21,7 @@ import (
 // point sets, CellCounts over random boxes (crossing ±180°, reaching the
 // poles, the whole Earth) at random precisions gives, cell for cell, what
 // a pass over every point gives: the points bruteInBox keeps, grouped by
-// geohash.EncodeWithPrecision's string, counted and averaged; a filter and
+// their geohash by its definition (bisectGeohash), counted and averaged; a filter and
 // an expiry leave the same points out as they do of Box.
 func TestCellCountsAgainstBruteForce(t *testing.T) {
 	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
@@ -66,6 +66,33 @@ func TestCellCountsAgainstBruteForce(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// TestCellCountsAtEdges: points on and an ulp beside cells' edges, at the
+// poles and on ±180°, are counted in the cells their geohashes name, at
+// every precision: latitude 90 was counted in a cell at −90, and
+// longitude 180 in one at −180 whose mean longitude it pulled to 0.
+func TestCellCountsAtEdges(t *testing.T) {
+	storetest.EachBackend(t, func(t *testing.T, s keyspace.Store) {
+		r := rand.New(rand.NewPCG(51, 2))
+		var points []Point
+		for i, p := range edgePoints(r) {
+			points = append(points, Point{ID: fmt.Sprint("e", i), Lat: p[0], Lon: p[1]})
+		}
+		ix := NewIndex("edges")
+		load(t, s, ix, points)
+		world := Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
+		s.View(func(tx keyspace.Tx) error {
+			for precision := 1; precision <= MaxCellPrecision; precision++ {
+				got, st, err := ix.CellCounts(tx, world, precision, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCells(t, fmt.Sprintf("the world at precision %d", precision), got, st, points, precision, func(Point) bool { return true })
+			}
+			return nil
+		})
 	})
 }
 
@@ -125,7 +152,7 @@ func checkCells(t *testing.T, what string, got []CellCount, st Stats, points []P
 		if !in(p) {
 			continue
 		}
-		h := geohash.EncodeWithPrecision(p.Lat, p.Lon, uint(precision))
+		h := bisectGeohash(p.Lat, p.Lon, precision)
 		if want[h] == nil {
 			want[h] = new(sum)
 		}
