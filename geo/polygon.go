@@ -456,10 +456,42 @@ func (p polygonRegion) classify(r rect) (outside, inside bool) {
 	return !in, in
 }
 
-// centre is the area-weighted centroid, the point results are measured from.
+// centre is the area-weighted centroid, the point results are measured
+// from. A MultiPolygon cut at ±180° (as RFC 7946 §3.1.9 asks of an area
+// across it) has parts at both ends of the longitudes, and their planar
+// centroid lies half a world away from all of them, near 0°: when moving
+// the parts whose centroids are west of 0° by 360° east brings the parts
+// within 180° of longitude of each other (a span they did not fit in
+// before), the centroid is taken with them moved, and wrapped back into
+// [−180°, 180°]. Parts that fit in neither way, half a world apart, keep
+// their planar centroid.
 func (p polygonRegion) centre() (lat, lon float64) {
 	c, _ := planar.CentroidArea(p.mp)
-	return c.Lat(), c.Lon()
+	if len(p.mp) < 2 || p.bound.Max[0]-p.bound.Min[0] <= 180 {
+		return c.Lat(), c.Lon()
+	}
+	var area, sumLat, sumLon float64
+	west, east := math.Inf(1), math.Inf(-1) // the moved parts' span
+	for _, poly := range p.mp {
+		pc, a := planar.CentroidArea(poly)
+		b := poly.Bound()
+		shift := 0.0
+		if pc.Lon() < 0 {
+			shift = 360
+		}
+		west, east = min(west, b.Min[0]+shift), max(east, b.Max[0]+shift)
+		area += a
+		sumLat += a * pc.Lat()
+		sumLon += a * (pc.Lon() + shift)
+	}
+	if area == 0 || east-west > 180 {
+		return c.Lat(), c.Lon()
+	}
+	lon = sumLon / area
+	if lon > 180 {
+		lon -= 360
+	}
+	return sumLat / area, lon
 }
 
 // edgeMeetsBound reports whether a segment touches a closed rectangle.

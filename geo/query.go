@@ -221,7 +221,8 @@ func (ix *Index) BoxAround(tx keyspace.Tx, lat, lon, width, height float64, opts
 // the polygon's centroid first, ties by id (a Limit met as Radius meets
 // one). Edges are straight lines in longitude and latitude, as in
 // GeoJSON; a polygon across the antimeridian must be split into a
-// MultiPolygon (RFC 7946 §3.1.9). An unclosed ring, a
+// MultiPolygon (RFC 7946 §3.1.9), whose centroid is taken across the cut
+// (polygonRegion.centre), not half a world away. An unclosed ring, a
 // ring of fewer than four positions, crossing edges or positions out of
 // range are an error wrapping ErrBadPolygon.
 func (ix *Index) Within(tx keyspace.Tx, polygon orb.Geometry, opts *QueryOptions) ([]Result, Stats, error) {
