@@ -451,17 +451,22 @@ func ringLines(g orb.Geometry) orb.MultiLineString {
 	return out
 }
 
+// polygonsOf returns the polygons of a Polygon or MultiPolygon (none for
+// another geometry).
+func polygonsOf(g orb.Geometry) []orb.Polygon {
+	switch g := g.(type) {
+	case orb.Polygon:
+		return []orb.Polygon{g}
+	case orb.MultiPolygon:
+		return g
+	}
+	return nil
+}
+
 // polygonShape is a polygon's rings for the SVG.
 func polygonShape(g orb.Geometry) shape {
 	var out shape
-	var polys []orb.Polygon
-	switch g := g.(type) {
-	case orb.Polygon:
-		polys = []orb.Polygon{g}
-	case orb.MultiPolygon:
-		polys = g
-	}
-	for _, p := range polys {
+	for _, p := range polygonsOf(g) {
 		for _, ring := range p {
 			var r [][2]float64
 			for _, pt := range ring {

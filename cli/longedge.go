@@ -20,14 +20,7 @@ import (
 // longEdge returns the first edge of a Polygon's or MultiPolygon's rings
 // that spans more than 180° of longitude, and whether there is one.
 func longEdge(g orb.Geometry) (a, b orb.Point, ok bool) {
-	var polys []orb.Polygon
-	switch g := g.(type) {
-	case orb.Polygon:
-		polys = []orb.Polygon{g}
-	case orb.MultiPolygon:
-		polys = g
-	}
-	for _, p := range polys {
+	for _, p := range polygonsOf(g) {
 		for _, ring := range p {
 			for i := 1; i < len(ring); i++ {
 				if math.Abs(ring[i][0]-ring[i-1][0]) > 180 {
