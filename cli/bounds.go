@@ -53,7 +53,7 @@ func geoBounds(c *ucli.Context) error {
 			if b.MinLon > b.MaxLon {
 				crossing = " (across ±180°)"
 			}
-			return fmt.Sprintf("%.6f\t%.6f\t%.6f\t%.6f\t%d%s", b.MinLat, b.MinLon, b.MaxLat, b.MaxLon, n, crossing)
+			return fmt.Sprintf("%s\t%s\t%s\t%s\t%d%s", degrees(b.MinLat), degrees(b.MinLon), degrees(b.MaxLat), degrees(b.MaxLon), n, crossing)
 		})
 	})
 }

@@ -79,7 +79,7 @@ func geoCells(c *ucli.Context) error {
 			}{out, jsonStats(st)})
 		}
 		err = writeListing(c.App.Writer, c.App.ErrWriter, format, "cells", out, "", "GEOHASH\tCOUNT\tLAT\tLON", func(cell jsonCell) string {
-			return fmt.Sprintf("%s\t%d\t%.6f\t%.6f", cell.Geohash, cell.Count, cell.Lat, cell.Lon)
+			return fmt.Sprintf("%s\t%d\t%s\t%s", cell.Geohash, cell.Count, degrees(cell.Lat), degrees(cell.Lon))
 		})
 		if err == nil && format == "table" {
 			_, err = fmt.Fprintf(c.App.Writer, "%s holding %s; %s, %s read\n", count(len(cells), "cell"), count(st.Results, "point"), count(st.Ranges, "range"), count(st.Candidates, "candidate"))

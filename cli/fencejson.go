@@ -103,12 +103,12 @@ func fenceRegion(f geo.Fence) string {
 	switch {
 	case f.Sector != nil && math.IsInf(f.Sector.Radius, 1):
 		s := f.Sector
-		return fmt.Sprintf("bearings %g to %g from %.6f, %.6f", s.From, s.To, s.Lat, s.Lon)
+		return fmt.Sprintf("bearings %g to %g from %s, %s", s.From, s.To, degrees(s.Lat), degrees(s.Lon))
 	case f.Sector != nil:
 		s := f.Sector
-		return fmt.Sprintf("%s around %.6f, %.6f, bearings %g to %g", formatDistance(s.Radius), s.Lat, s.Lon, s.From, s.To)
+		return fmt.Sprintf("%s around %s, %s, bearings %g to %g", formatDistance(s.Radius), degrees(s.Lat), degrees(s.Lon), s.From, s.To)
 	case f.Circle != nil:
-		return fmt.Sprintf("%s around %.6f, %.6f", formatDistance(f.Circle.Radius), f.Circle.Lat, f.Circle.Lon)
+		return fmt.Sprintf("%s around %s, %s", formatDistance(f.Circle.Radius), degrees(f.Circle.Lat), degrees(f.Circle.Lon))
 	case f.Box != nil:
 		b := f.Box
 		return fmt.Sprintf("lat %g to %g, lon %g to %g", b.MinLat, b.MaxLat, b.MinLon, b.MaxLon)

@@ -254,7 +254,7 @@ func writeTable(w io.Writer, rs []geo.Result, cols resultColumns) error {
 		if scoped {
 			row = append(row, cmp.Or(scopeArg(r.Scope), "(none)"))
 		}
-		row = append(row, fmt.Sprintf("%.6f", r.Lat), fmt.Sprintf("%.6f", r.Lon))
+		row = append(row, degrees(r.Lat), degrees(r.Lon))
 		if cols.along != nil {
 			row = append(row, formatDistance(cols.along[i]))
 		}
@@ -278,6 +278,17 @@ func count(n int, thing string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(thing, "y")) // entries, not entrys
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// degrees writes a latitude or longitude for a table: six decimals
+// (about 0.1 m), and no minus sign on a value that rounds to zero
+// (-0.000000 for -0, or for -0.0000001, read as a place west of 0°).
+func degrees(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 6, 64)
+	if s == "-0.000000" {
+		return s[1:]
+	}
+	return s
 }
 
 func formatDistance(m float64) string {

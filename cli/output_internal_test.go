@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -39,4 +40,17 @@ func countOutsideEscapes(b []byte, esc string) int {
 		i++ // the escaped byte
 	}
 	return n
+}
+
+// TestDegrees: six decimals, and no minus sign on a value that rounds
+// to zero.
+func TestDegrees(t *testing.T) {
+	for v, want := range map[float64]string{
+		math.Copysign(0, -1): "0.000000", -1e-7: "0.000000", 0: "0.000000", -0.000002: "-0.000002",
+		1.5: "1.500000", -179.9999: "-179.999900", 90: "90.000000",
+	} {
+		if got := degrees(v); got != want {
+			t.Errorf("degrees(%v) = %q, want %q", v, got, want)
+		}
+	}
 }
