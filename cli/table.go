@@ -406,7 +406,7 @@ func tableScan(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	keep := recordFilter(conds)
+	watch, keep := watchFields(conds)
 	return viewTable(c, func(tx keyspace.Tx, t *indextable.Table[record], schema composite.Schema) error {
 		r := t.Range()
 		var prefix composite.Tuple // the query's leading whole columns
@@ -461,6 +461,9 @@ func tableScan(c *ucli.Context) error {
 				what = "entry"
 			}
 			fmt.Fprintf(c.App.ErrWriter, "%s: %s read, %s kept\n", plan.explain(query, keep != nil), count(read, what), count(len(page.records), "row"))
+		}
+		if len(page.records) == 0 {
+			noteMissingFields(c, watch)
 		}
 		if format == "count" { // how many rows (of the page, with --limit), as geo's --output count
 			writeNextPage(c.App.ErrWriter, page.next)
@@ -572,8 +575,20 @@ func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r k
 			return nil, err
 		}
 	}
-	page, _, err := plan.scan(tx, t, r, prefix, false, 0, "", recordFilter(conds), false)
+	watch, keep := watchFields(conds)
+	page, _, err := plan.scan(tx, t, r, prefix, false, 0, "", keep, false)
+	if err == nil && len(page.records) == 0 {
+		noteMissingFields(c, watch)
+	}
 	return page.records, err
+}
+
+// noteMissingFields says on stderr which --where fields no row a scan
+// tested had, when it kept none (fieldWatch).
+func noteMissingFields(c *ucli.Context, watch *fieldWatch) {
+	if note := watch.missing(); note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "keyspace: note: %s\n", note)
+	}
 }
 
 // tableDeleteWhere is table del --where (MongoDB's deleteMany, SQL's

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -107,6 +108,77 @@ func recordFilter(conds []condition) func(map[string]any) bool {
 		}
 		return true
 	}
+}
+
+// A fieldWatch notes, as a scan tests rows with --where's conditions,
+// whether any row tested had each condition's field, and the fields the
+// first rows had: a misspelt field (--where staus=open) matches nothing,
+// without a word, and a scan that kept nothing says so (missing).
+type fieldWatch struct {
+	conds  []condition
+	had    []bool          // by condition: some row had its field
+	fields map[string]bool // the fields of the first rows tested, and their objects'
+	tested int
+}
+
+// watchFields returns the watch and keep, recordFilter's test of conds,
+// watching the rows it tests (nil, nil without conditions).
+func watchFields(conds []condition) (*fieldWatch, func(map[string]any) bool) {
+	keep := recordFilter(conds)
+	if keep == nil {
+		return nil, nil
+	}
+	w := &fieldWatch{conds: conds, had: make([]bool, len(conds)), fields: map[string]bool{}}
+	return w, func(rec map[string]any) bool {
+		w.tested++
+		if w.tested <= 100 {
+			for name, v := range rec {
+				w.fields[name] = true
+				if obj, ok := v.(map[string]any); ok { // driver.rating
+					for sub := range obj {
+						w.fields[name+"."+sub] = true
+					}
+				}
+			}
+		}
+		for i, cond := range conds {
+			if !w.had[i] {
+				_, ok := rec[cond.field]
+				if !ok && strings.Contains(cond.field, ".") {
+					_, ok = pathValue(map[string]any(rec), cond.field)
+				}
+				w.had[i] = ok
+			}
+		}
+		return keep(rec)
+	}
+}
+
+// missing is the note for the conditions' fields no row tested had ("" for
+// none, or when no row was tested), with the field most like each.
+func (w *fieldWatch) missing() string {
+	if w == nil || w.tested == 0 {
+		return ""
+	}
+	var absent, named []string
+	for i, cond := range w.conds {
+		if w.had[i] || slices.Contains(absent, cond.field) {
+			continue
+		}
+		absent = append(absent, cond.field)
+		name := strconv.Quote(cond.field)
+		if like := nearest(cond.field, slices.Sorted(maps.Keys(w.fields))); like != "" && like != cond.field {
+			name += fmt.Sprintf(" (did you mean %q?)", like)
+		}
+		named = append(named, name)
+	}
+	switch len(named) {
+	case 0:
+		return ""
+	case 1:
+		return "no row read has a field " + named[0]
+	}
+	return "no row read has the fields " + strings.Join(named, ", ")
 }
 
 // A condition is one --where (a payload field, an operator and a value)

@@ -1,0 +1,43 @@
+package cli_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWhereMissingFieldNoted: a --where whose field no row has keeps
+// nothing, and table scan, count and del say which field no row read had,
+// with the field most like it; a field some row has, matched by none,
+// and a scan that keeps rows get no note; nothing is deleted.
+func TestWhereMissingFieldNoted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	rows := `{"id":1,"status":"open","driver":{"rating":4}}` + "\n" + `{"id":2,"status":"done"}` + "\n"
+	runOK(t, rows, "--db", db, "table", "import", "--table", "o", "--key-cols", "id", "--format", "ndjson", "-")
+	for _, c := range []struct {
+		args []string
+		note string // "" for none
+	}{
+		{[]string{"table", "scan", "--table", "o", "--where", "staus=open"}, `no row read has a field "staus" (did you mean "status"?)`},
+		{[]string{"table", "scan", "--table", "o", "--where", "staus=open", "--where", "qty>1", "--where", "staus!=x"}, `no row read has the fields "staus" (did you mean "status"?), "qty"`},
+		{[]string{"table", "count", "--table", "o", "--where", "staus=open"}, `no row read has a field "staus" (did you mean "status"?)`},
+		{[]string{"table", "del", "--table", "o", "--where", "driver.ratin>3"}, `no row read has a field "driver.ratin" (did you mean "driver.rating"?)`},
+		{[]string{"table", "scan", "--table", "o", "--where", "status=closed"}, ""},
+		{[]string{"table", "scan", "--table", "o", "--where", "driver.rating>5"}, ""},
+		{[]string{"table", "scan", "--table", "o", "--where", "qty!=3"}, ""}, // kept: no qty is not 3
+	} {
+		_, stderr, code := run(t, "", append([]string{"--db", db}, c.args...)...)
+		got := ""
+		for _, line := range strings.Split(stderr, "\n") {
+			if n, ok := strings.CutPrefix(line, "keyspace: note: "); ok {
+				got = n
+			}
+		}
+		if code != 0 || got != c.note {
+			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, got, c.note, stderr)
+		}
+	}
+	if out := runOK(t, "", "--db", db, "-o", "count", "table", "scan", "--table", "o"); strings.TrimSpace(out) != "2" {
+		t.Errorf("after the del that matched nothing: %s rows, want 2", out)
+	}
+}
