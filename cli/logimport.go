@@ -19,7 +19,7 @@ func logImportCommand() *ucli.Command {
 		ArgsUsage: "FILE|-",
 		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
-			&ucli.StringFlag{Name: "parent-col", Usage: "the `COLUMN` naming each item's parent (a user)"},
+			&ucli.StringFlag{Name: "parent-col", Value: "parent", Usage: "the `COLUMN` naming each item's parent (a user), unless --parent is given"},
 			&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "every item's `PARENT`, for a file of one parent's items"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each item's time: " + timeColumnForms, DefaultText: "every item stamped now"},
 			&ucli.StringFlag{Name: "data-col", Usage: "the `COLUMN` whose text is each item's data", DefaultText: "the row's other fields as a JSON object"},
@@ -42,10 +42,14 @@ type logEntry struct {
 // and log latest shows the newest, whatever order the file is in (the
 // USGS feed is newest first). Each parent's ids continue from its last.
 func logImport(c *ucli.Context) error {
-	if c.IsSet("parent") == c.IsSet("parent-col") {
-		return usagef("log import needs --parent-col (each row's parent) or --parent (one parent for every row), not both")
+	columns := []string{"time-col", "data-col"}
+	switch {
+	case c.IsSet("parent") && c.IsSet("parent-col"):
+		return usagef("log import takes --parent-col (each row's parent) or --parent (one parent for every row), not both")
+	case !c.IsSet("parent"):
+		columns = append(columns, "parent-col") // "parent" unless given
 	}
-	rows, bad, err := recordRows(c, "parent-col", "time-col", "data-col")
+	rows, bad, err := recordRows(c, columns...)
 	if err != nil {
 		return err
 	}
@@ -84,8 +88,23 @@ func logImport(c *ucli.Context) error {
 	}); err != nil {
 		return err
 	}
-	reportImport(c, count(len(batch), "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows)
+	notes := unreadTimes(c, rows, "item")
+	if !c.IsSet("data-col") && anyRowHas(rows, "data") {
+		notes = append(notes, "each item's data the row's other fields as a JSON object, not its data column (--data-col data reads it)")
+	}
+	reportImport(c, count(len(batch), "item"), fmt.Sprintf("log %s under %s", l.Name(), count(len(parents), "parent")), bad.rows, notes...)
 	return nil
+}
+
+// unreadTimes is the import note for rows with a time column that
+// --time-col did not name, so that every what (item, link) was stamped
+// now: a log scan or rel scan piped into an import without --time-col
+// time lost its times without a word.
+func unreadTimes(c *ucli.Context, rows []row, what string) []string {
+	if c.IsSet("time-col") || !anyRowHas(rows, "time") {
+		return nil
+	}
+	return []string{fmt.Sprintf("every %s stamped now, not at the rows' time column (--time-col time reads it)", what)}
 }
 
 // logColumns is what a log import reads from each row, its flags read
@@ -97,7 +116,11 @@ type logColumns struct {
 }
 
 func newLogColumns(c *ucli.Context) logColumns {
-	return logColumns{c.String("parent"), c.String("parent-col"), c.String("time-col"), c.String("data-col"), c.Bool("typed")}
+	parentCol := c.String("parent-col")
+	if c.IsSet("parent") {
+		parentCol = ""
+	}
+	return logColumns{c.String("parent"), parentCol, c.String("time-col"), c.String("data-col"), c.Bool("typed")}
 }
 
 // entry reads a row's parent, time and data.

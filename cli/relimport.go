@@ -20,8 +20,8 @@ func relImportCommand() *ucli.Command {
 			"keyspace rel import --rel commented --left-col UserId --right-col PostId --time-col CreationDate --format xml --skip-bad Comments.xml",
 		ArgsUsage: "FILE|-",
 		Flags: append([]ucli.Flag{relFlag(),
-			&ucli.StringFlag{Name: "left-col", Required: true, Usage: "the `COLUMN` of each link's left side (a user)"},
-			&ucli.StringFlag{Name: "right-col", Required: true, Usage: "the `COLUMN` of each link's right side (an item)"},
+			&ucli.StringFlag{Name: "left-col", Value: "left", Usage: "the `COLUMN` of each link's left side (a user)"},
+			&ucli.StringFlag{Name: "right-col", Value: "right", Usage: "the `COLUMN` of each link's right side (an item)"},
 			&ucli.StringFlag{Name: "time-col", Usage: "the `COLUMN` of each link's time: " + timeColumnForms, DefaultText: "every link made now"},
 			&ucli.StringFlag{Name: "left-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values, as a JSON object, show with each left in its rights' lists (rel link --left-fields; a left's last row sets them)"},
 			&ucli.StringFlag{Name: "right-fields-cols", Usage: "`COLUMNS` (comma-separated) whose values show with each right in its lefts' lists (rel link --right-fields)"},
@@ -110,6 +110,7 @@ func relImport(c *ucli.Context) error {
 	if n := len(edges) - len(distinct); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s named a pair an earlier row did (linked at the last one's time)", count(n, "row")))
 	}
+	notes = append(notes, unreadTimes(c, rows, "link")...)
 	reportImport(c, count(len(distinct), "link"), "relation "+c.String("rel"), bad.rows, notes...)
 	return nil
 }

@@ -1,0 +1,72 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportColumnDefaults: rel import reads the left and right columns
+// rel scan writes, and log import the parent column log scan writes, with
+// no column flags; a file without them names the flag and its columns.
+// A time column that --time-col does not name, and a log's data column
+// that --data-col does not, get a note that every row was stamped now or
+// had its other fields for data; with the flags the round trip keeps
+// every link's and item's time and data, compared with the first file's.
+func TestImportColumnDefaults(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	runOK(t, "", "--db", from, "rel", "link", "--rel", "likes", "--time", "2026-01-02T03:04:05Z", "u1", "i1")
+	runOK(t, "", "--db", from, "rel", "link", "--rel", "likes", "--time", "2026-02-02T03:04:05Z", "u2", "i1")
+	runOK(t, "", "--db", from, "log", "append", "--log", "inbox", "-p", "alice", "--time", "2026-01-02T03:04:05Z", "hello")
+	runOK(t, "", "--db", from, "log", "append", "--log", "inbox", "-p", "bob", "--time", "2026-01-03T03:04:05Z", "hi")
+	links := runOK(t, "", "--db", from, "-o", "ndjson", "rel", "scan", "--rel", "likes")
+	items := runOK(t, "", "--db", from, "-o", "ndjson", "log", "scan", "--log", "inbox")
+
+	_, stderr, code := run(t, links, "--db", to, "rel", "import", "--rel", "now", "--format", "ndjson", "-")
+	if code != 0 || !strings.Contains(stderr, "imported 2 links into relation now; every link stamped now, not at the rows' time column (--time-col time reads it)") {
+		t.Errorf("rel import with no column flags: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = run(t, items, "--db", to, "log", "import", "--log", "now", "--format", "ndjson", "-")
+	if code != 0 || !strings.Contains(stderr, "imported 2 items into log now under 2 parents; every item stamped now") || !strings.Contains(stderr, "--data-col data reads it") {
+		t.Errorf("log import with no column flags: exit %d, %q", code, stderr)
+	}
+
+	_, stderr, code = run(t, links, "--db", to, "rel", "import", "--rel", "likes", "--time-col", "time", "--format", "ndjson", "-")
+	if code != 0 || strings.Contains(stderr, "stamped now") {
+		t.Errorf("rel import --time-col time: exit %d, %q", code, stderr)
+	}
+	if got := runOK(t, "", "--db", to, "-o", "ndjson", "rel", "scan", "--rel", "likes"); got != links {
+		t.Errorf("rel scan after the round trip:\n%s\nwant\n%s", got, links)
+	}
+	_, stderr, code = run(t, items, "--db", to, "log", "import", "--log", "inbox", "--time-col", "time", "--data-col", "data", "--format", "ndjson", "-")
+	if code != 0 || strings.Contains(stderr, "note") || strings.Contains(stderr, "stamped now") {
+		t.Errorf("log import --time-col time --data-col data: exit %d, %q", code, stderr)
+	}
+	if got := runOK(t, "", "--db", to, "-o", "ndjson", "log", "scan", "--log", "inbox"); got != items {
+		t.Errorf("log scan after the round trip:\n%s\nwant\n%s", got, items)
+	}
+
+	for _, c := range []struct {
+		args  []string
+		stdin string
+		code  int
+		want  string
+	}{
+		{[]string{"rel", "import", "--rel", "x", "--format", "csv", "-"}, "user,item\nu,i\n", 1, "no row has a left column (choose one with --left-col; nothing imported); the columns are user, item"},
+		{[]string{"log", "import", "--log", "x", "--format", "csv", "-"}, "user,text\nu,hi\n", 1, "no row has a parent column (choose one with --parent-col; nothing imported)"},
+		{[]string{"log", "import", "--log", "x", "--parent", "p", "--parent-col", "user", "--format", "csv", "-"}, "user,text\nu,hi\n", 2, "takes --parent-col (each row's parent) or --parent (one parent for every row), not both"},
+	} {
+		_, stderr, code := run(t, c.stdin, append([]string{"--db", to}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	// --parent alone needs no parent column.
+	runOK(t, "user,text\nu,hi\n", "--db", to, "log", "import", "--log", "one", "--parent", "p", "--format", "csv", "-")
+	var page struct{ Items []struct{ Data string } }
+	if err := json.Unmarshal([]byte(runOK(t, "", "--db", to, "-o", "json", "log", "latest", "--log", "one", "-p", "p")), &page); err != nil || len(page.Items) != 1 || page.Items[0].Data != `{"text":"hi","user":"u"}` {
+		t.Errorf("log import --parent: %+v, %v", page, err)
+	}
+}
