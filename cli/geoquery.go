@@ -204,7 +204,16 @@ func queryPoints(c *ucli.Context, run func(*ucli.Context, func(keyspace.Tx) erro
 			return err
 		}
 		matches, _ := idMatcher(c)
-		return fn(ix, tx, &geo.QueryOptions{Scope: scope, Filter: pointFilter(conds, matches)})
+		watch, filter := watchPayloads(conds, matches)
+		if err := fn(ix, tx, &geo.QueryOptions{Scope: scope, Filter: filter}); err != nil {
+			return err
+		}
+		if watch != nil && watch.kept == 0 {
+			if note := watch.missing(); note != "" {
+				fmt.Fprintf(c.App.ErrWriter, "keyspace: note: %s\n", note)
+			}
+		}
+		return nil
 	})
 }
 

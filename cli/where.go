@@ -115,10 +115,16 @@ func recordFilter(conds []condition) func(map[string]any) bool {
 // first rows had: a misspelt field (--where staus=open) matches nothing,
 // without a word, and a scan that kept nothing says so (missing).
 type fieldWatch struct {
+	what   string // "row", or "point" for payloads
 	conds  []condition
 	had    []bool          // by condition: some row had its field
 	fields map[string]bool // the fields of the first rows tested, and their objects'
 	tested int
+	kept   int // by the filter (watchPayloads)
+}
+
+func newFieldWatch(what string, conds []condition) *fieldWatch {
+	return &fieldWatch{what: what, conds: conds, had: make([]bool, len(conds)), fields: map[string]bool{}}
 }
 
 // watchFields returns the watch and keep, recordFilter's test of conds,
@@ -128,7 +134,7 @@ func watchFields(conds []condition) (*fieldWatch, func(map[string]any) bool) {
 	if keep == nil {
 		return nil, nil
 	}
-	w := &fieldWatch{conds: conds, had: make([]bool, len(conds)), fields: map[string]bool{}}
+	w := newFieldWatch("row", conds)
 	return w, func(rec map[string]any) bool {
 		w.tested++
 		if w.tested <= 100 {
@@ -154,6 +160,44 @@ func watchFields(conds []condition) (*fieldWatch, func(map[string]any) bool) {
 	}
 }
 
+// watchPayloads is watchFields for points: the watch, and the filter of
+// --where's conditions and --match's pattern (pointFilter) that watches
+// the payloads of the points whose ids match.
+func watchPayloads(conds []condition, matches func(id string) bool) (*fieldWatch, func(geo.Point) bool) {
+	where := whereFilter(conds)
+	if where == nil {
+		return nil, pointFilter(conds, matches)
+	}
+	w := newFieldWatch("point", conds)
+	return w, func(p geo.Point) bool {
+		if matches != nil && !matches(p.ID) {
+			return false
+		}
+		w.tested++
+		if isObject(p.Payload) {
+			if w.tested <= 100 {
+				gjson.ParseBytes(p.Payload).ForEach(func(k, v gjson.Result) bool {
+					w.fields[k.Str] = true
+					if v.IsObject() { // driver.rating
+						v.ForEach(func(sub, _ gjson.Result) bool { w.fields[k.Str+"."+sub.Str] = true; return true })
+					}
+					return true
+				})
+			}
+			for i, cond := range conds {
+				if !w.had[i] {
+					w.had[i] = slices.ContainsFunc(cond.paths, func(path string) bool { return gjson.GetBytes(p.Payload, path).Exists() })
+				}
+			}
+		}
+		if !where(p) {
+			return false
+		}
+		w.kept++
+		return true
+	}
+}
+
 // missing is the note for the conditions' fields no row tested had ("" for
 // none, or when no row was tested), with the field most like each.
 func (w *fieldWatch) missing() string {
@@ -172,13 +216,17 @@ func (w *fieldWatch) missing() string {
 		}
 		named = append(named, name)
 	}
+	has := "no " + w.what + " read has a"
+	if w.what == "point" {
+		has += " payload"
+	}
 	switch len(named) {
 	case 0:
 		return ""
 	case 1:
-		return "no row read has a field " + named[0]
+		return has + " field " + named[0]
 	}
-	return "no row read has the fields " + strings.Join(named, ", ")
+	return strings.Replace(has, " a", " the", 1) + " fields " + strings.Join(named, ", ")
 }
 
 // A condition is one --where (a payload field, an operator and a value)

@@ -41,3 +41,36 @@ func TestWhereMissingFieldNoted(t *testing.T) {
 		t.Errorf("after the del that matched nothing: %s rows, want 2", out)
 	}
 }
+
+// TestWhereMissingPayloadFieldNoted: the same for geo queries' --where
+// on payloads, with --match's ids: a field no payload read has is named,
+// with the field most like it (a nested one too); a query that keeps a
+// point, or whose field some payload has, gets no note.
+func TestWhereMissingPayloadFieldNoted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	runOK(t, "", "--db", db, "geo", "put", "-i", "f", "--lat", "1", "--lon", "1", "--payload", `{"status":"free","driver":{"rating":4}}`, "car-1")
+	runOK(t, "", "--db", db, "geo", "put", "-i", "f", "--lat", "1", "--lon", "1.001", "--payload", "plain text", "car-2")
+	near := []string{"geo", "near", "-i", "f", "--lat", "1", "--lon", "1", "--radius", "10km"}
+	for _, c := range []struct {
+		args []string
+		note string
+	}{
+		{append(near, "--where", "staus=free"), `no point read has a payload field "staus" (did you mean "status"?)`},
+		{append(near, "--where", "driver.ratin>3", "--where", "qty<1"), `no point read has the payload fields "driver.ratin" (did you mean "driver.rating"?), "qty"`},
+		{[]string{"geo", "knn", "-i", "f", "--lat", "1", "--lon", "1", "--k", "2", "--where", "staus=free"}, `no point read has a payload field "staus" (did you mean "status"?)`},
+		{append(near, "--where", "status=busy"), ""},
+		{append(near, "--where", "status=free"), ""},
+		{append(near, "--where", "status=free", "--match", "car-2"), `no point read has a payload field "status"`},
+	} {
+		_, stderr, code := run(t, "", append([]string{"--db", db}, c.args...)...)
+		got := ""
+		for _, line := range strings.Split(stderr, "\n") {
+			if n, ok := strings.CutPrefix(line, "keyspace: note: "); ok {
+				got = n
+			}
+		}
+		if code != 0 || got != c.note {
+			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, got, c.note, stderr)
+		}
+	}
+}
