@@ -148,6 +148,7 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 	var groups []composite.GroupCount
 	var of []*aggregate // with --of, each group's
 	ofField := c.String("of")
+	watch := watchNamed(ofField)
 	var read string
 	if len(conds) > 0 || ofField != "" { // the rows --where keeps, grouped as they come, in key order
 		var last []byte // the packed group of the last row
@@ -161,11 +162,13 @@ func countByKey(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], sc
 			}
 			if ofField != "" {
 				of[len(of)-1].add(field(rec.Value, ofField))
+				watch.see(rec.Value)
 			}
 		})
 		if err != nil {
 			return nil, "", err
 		}
+		noteMissingFields(c, watch)
 		read = rows
 	} else {
 		var err error
@@ -244,7 +247,9 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 	}
 	counts := map[string]*tally{} // by the group's packed bytes
 	ofField := c.String("of")
+	watch := watchNamed(append(slices.Clone(by.Fields), ofField)...)
 	read, err := eachRowOf(c, tx, t, schema, q, conds, func(rec indextable.Record[record]) {
+		watch.see(rec.Value)
 		seen := map[string]bool{} // an array's value twice counts once, as in an index
 		for _, v := range values(rec.Value) {
 			packed, err := v.TryPack()
@@ -266,6 +271,7 @@ func countBy(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], schem
 	if err != nil {
 		return nil, "", err
 	}
+	noteMissingFields(c, watch)
 	keys := slices.Sorted(maps.Keys(counts))
 	out := make([]groupCount, 0, len(keys))
 	for _, k := range keys {

@@ -136,27 +136,45 @@ func watchFields(conds []condition) (*fieldWatch, func(map[string]any) bool) {
 	}
 	w := newFieldWatch("row", conds)
 	return w, func(rec map[string]any) bool {
-		w.tested++
-		if w.tested <= 100 {
-			for name, v := range rec {
-				w.fields[name] = true
-				if obj, ok := v.(map[string]any); ok { // driver.rating
-					for sub := range obj {
-						w.fields[name+"."+sub] = true
-					}
-				}
-			}
-		}
-		for i, cond := range conds {
-			if !w.had[i] {
-				_, ok := rec[cond.field]
-				if !ok && strings.Contains(cond.field, ".") {
-					_, ok = pathValue(map[string]any(rec), cond.field)
-				}
-				w.had[i] = ok
-			}
-		}
+		w.see(rec)
 		return keep(rec)
+	}
+}
+
+// watchNamed is a watch of the fields named (table count's --by and --of),
+// which see is shown the rows of.
+func watchNamed(fields ...string) *fieldWatch {
+	conds := make([]condition, 0, len(fields))
+	for _, f := range fields {
+		if f = strings.TrimPrefix(f, "-"); f != "" { // --by -n: descending n
+			conds = append(conds, condition{field: f})
+		}
+	}
+	return newFieldWatch("row", conds)
+}
+
+// see notes a record tested: whether it has each condition's field, and,
+// among the first rows, its fields.
+func (w *fieldWatch) see(rec map[string]any) {
+	w.tested++
+	if w.tested <= 100 {
+		for name, v := range rec {
+			w.fields[name] = true
+			if obj, ok := v.(map[string]any); ok { // driver.rating
+				for sub := range obj {
+					w.fields[name+"."+sub] = true
+				}
+			}
+		}
+	}
+	for i, cond := range w.conds {
+		if !w.had[i] {
+			_, ok := rec[cond.field]
+			if !ok && strings.Contains(cond.field, ".") {
+				_, ok = pathValue(rec, cond.field)
+			}
+			w.had[i] = ok
+		}
 	}
 }
 

@@ -25,6 +25,12 @@ func TestWhereMissingFieldNoted(t *testing.T) {
 		{[]string{"table", "scan", "--table", "o", "--where", "status=closed"}, ""},
 		{[]string{"table", "scan", "--table", "o", "--where", "driver.rating>5"}, ""},
 		{[]string{"table", "scan", "--table", "o", "--where", "qty!=3"}, ""}, // kept: no qty is not 3
+		{[]string{"table", "count", "--table", "o", "--by", "staus"}, `no row read has a field "staus" (did you mean "status"?)`},
+		{[]string{"table", "count", "--table", "o", "--by=-staus,id"}, `no row read has a field "staus" (did you mean "status"?)`},
+		{[]string{"table", "count", "--table", "o", "--by", "status", "--of", "driver.ratin"}, `no row read has a field "driver.ratin" (did you mean "driver.rating"?)`},
+		{[]string{"table", "count", "--table", "o", "--of", "idd"}, `no row read has a field "idd" (did you mean "id"?)`},
+		{[]string{"table", "count", "--table", "o", "--by", "status", "--of", "driver.rating"}, ""},
+		{[]string{"table", "count", "--table", "o", "--of", "status"}, ""}, // there, though no number
 	} {
 		_, stderr, code := run(t, "", append([]string{"--db", db}, c.args...)...)
 		got := ""
