@@ -576,6 +576,32 @@ func TestFences(t *testing.T) {
 	if out, _, code := run(t, "", "--db", db, "verify"); code != 1 || !strings.Contains(out, fmt.Sprintf("fence set zones: %d problems", lost)) {
 		t.Fatalf("verify of %d lost cells: exit %d\n%s", lost, code, out)
 	}
+	// --output json: every check, with all its problems, and their total.
+	jsonOut, _, code := run(t, "", "--db", db, "--output", "json", "verify")
+	var doc struct {
+		Keys   int
+		Checks []struct {
+			What     string
+			Problems []string
+		}
+		Problems int
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &doc); err != nil || code != 1 {
+		t.Fatalf("verify --output json: exit %d, %v\n%s", code, err, jsonOut)
+	}
+	total, zones := 0, 0
+	for _, ch := range doc.Checks {
+		total += len(ch.Problems)
+		switch {
+		case ch.What == "fence set zones":
+			zones = len(ch.Problems)
+		case len(ch.Problems) > 0:
+			t.Errorf("verify --output json: %s has problems %v", ch.What, ch.Problems)
+		}
+	}
+	if zones != lost || total != lost || doc.Problems != lost || doc.Keys == 0 {
+		t.Errorf("verify --output json: fence set zones %d problems, %d in the checks, %d in all, %d keys; want %d", zones, total, doc.Problems, doc.Keys, lost)
+	}
 	if out, errOut, code := run(t, "", "--db", db, "fence", "repair", "--fences", "zones"); code != 0 || !strings.Contains(out, fmt.Sprintf("repaired %d problems", lost)) {
 		t.Fatalf("repair: %d %s %s", code, out, errOut)
 	}

@@ -17,16 +17,34 @@ func verifyCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "verify",
 		Usage:     "read every key of the file, then check every table index and expiry entries, every log's time index and counters, every geo index's reverse and expiry entries, every fence set's cells, both lists of every relation and every series bucket; exit 1 on any problem",
-		UsageText: "keyspace --db cities.db verify",
+		UsageText: "keyspace --db cities.db verify\nkeyspace --db cities.db verify --output json   # for a monitor: every check's problems, and exit 1 on any",
 		Action: func(c *ucli.Context) error {
+			format, err := output(c, "table", "json")
+			if err != nil {
+				return err
+			}
 			s, err := openRead(c)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
 			bad, seriesBad := 0, 0 // seriesBad: of bad, a series' (no repair recomputes readings)
+			type check struct {
+				What     string   `json:"what"`
+				Problems []string `json:"problems"`
+			}
+			doc := struct {
+				File     string  `json:"file"`
+				Keys     int     `json:"keys"`
+				Checks   []check `json:"checks"`
+				Problems int     `json:"problems"`
+			}{File: s.Path(), Checks: []check{}}
 			report := func(what string, problems []string) {
 				bad += len(problems)
+				if format == "json" { // every problem
+					doc.Checks = append(doc.Checks, check{what, append([]string{}, problems...)})
+					return
+				}
 				fmt.Fprintf(c.App.Writer, "%s: %s\n", what, count(len(problems), "problem"))
 				for _, p := range problems[:min(len(problems), 10)] {
 					fmt.Fprintln(c.App.Writer, "  ", p)
@@ -43,7 +61,10 @@ func verifyCommand() *ucli.Command {
 				if err := tx.Err(); err != nil {
 					return err
 				}
-				fmt.Fprintf(c.App.Writer, "file %s: %s read\n", s.Path(), count(keys, "key"))
+				doc.Keys = keys
+				if format != "json" {
+					fmt.Fprintf(c.App.Writer, "file %s: %s read\n", s.Path(), count(keys, "key"))
+				}
 				tables, err := composite.Groups(tx, composite.NewSubspace("meta", "table"), nil, 1)
 				if err != nil {
 					return err
@@ -132,6 +153,12 @@ func verifyCommand() *ucli.Command {
 			})
 			if err != nil {
 				return err
+			}
+			if format == "json" {
+				doc.Problems = bad
+				if err := writeJSON(c.App.Writer, doc); err != nil {
+					return err
+				}
 			}
 			switch {
 			case bad > 0 && seriesBad == bad:
