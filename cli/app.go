@@ -5,8 +5,10 @@
 //
 // Exit codes: 0 on success, 1 on a runtime error (a bad row, a locked or
 // corrupt file, an unknown index), 2 on a usage error (an unknown flag, a
-// missing argument). Errors go to stderr as one line. Query commands open
-// the file read-only.
+// missing argument). Errors go to stderr as one line. Notes ("keyspace:
+// note: …": how a polygon was read, a --where field no row has) go to
+// stderr only after a command that succeeds (addNote). Query commands
+// open the file read-only.
 //
 // The binary is cli/keyspace; Run is the whole program, so tests can run it
 // in-process.
@@ -130,6 +132,11 @@ func run(parent context.Context, args []string, stdin io.Reader, stdout, stderr 
 		err = unknown
 	}
 	if err == nil {
+		if notes, ok := app.Metadata[notesKey].(*[]string); ok {
+			for _, n := range *notes {
+				fmt.Fprintf(stderr, "keyspace: note: %s\n", n)
+			}
+		}
 		return 0
 	}
 	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
@@ -472,6 +479,19 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *ucli.App {
 		},
 		Flags:    commonFlags(false),
 		Commands: cmds,
+		Metadata: map[string]any{notesKey: new([]string)},
+	}
+}
+
+// notesKey holds, in the App's Metadata, the notes a command queued.
+const notesKey = "notes"
+
+// addNote queues a note for stderr, "keyspace: note: …", said when the
+// command succeeds (run): a command that fails says one line, its error,
+// and a note of how it read its input would be a second.
+func addNote(c *ucli.Context, format string, args ...any) {
+	if notes, ok := c.App.Metadata[notesKey].(*[]string); ok {
+		*notes = append(*notes, fmt.Sprintf(format, args...))
 	}
 }
 

@@ -210,7 +210,7 @@ func queryPoints(c *ucli.Context, run func(*ucli.Context, func(keyspace.Tx) erro
 		}
 		if watch != nil && watch.kept == 0 {
 			if note := watch.missing(); note != "" {
-				fmt.Fprintf(c.App.ErrWriter, "keyspace: note: %s\n", note)
+				addNote(c, "%s", note)
 			}
 		}
 		return nil
@@ -395,7 +395,7 @@ func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
 func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
 	g, err := readGeometry(c, arg, "--polygon", "Polygon or MultiPolygon")
 	if err == nil {
-		noteLongEdge(c.App.ErrWriter, "--polygon", g)
+		noteLongEdge(c, "--polygon", g)
 	}
 	return g, err
 }

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
+	ucli "github.com/urfave/cli/v2"
 )
 
 // A polygon's edges are straight lines in longitude and latitude (GeoJSON,
@@ -46,9 +46,9 @@ func position(p orb.Point) string {
 
 // noteLongEdge says on stderr how a polygon given as a flag was read, when
 // it has an edge longer than 180° of longitude.
-func noteLongEdge(w io.Writer, flag string, g orb.Geometry) {
+func noteLongEdge(c *ucli.Context, flag string, g orb.Geometry) {
 	if a, b, ok := longEdge(g); ok {
-		fmt.Fprintf(w, "keyspace: note: %s; a box across it is --min-lon 170 --max-lon -170\n", longEdgeNote(flag, a, b))
+		addNote(c, "%s; a box across it is --min-lon 170 --max-lon -170", longEdgeNote(flag, a, b))
 	}
 }
 

@@ -37,8 +37,14 @@ func TestLongEdgeNoted(t *testing.T) {
 	if _, stderr, code := run(t, "", "--db", db, "fence", "put", "-f", "z", "--polygon", half, "half"); code != 0 || stderr != "" {
 		t.Errorf("fence put of edges of 180° at most: exit %d, stderr %q; want no note", code, stderr)
 	}
-	if _, stderr, code := run(t, "", "--db", db, "geo", "within", "-i", "none", "--polygon", long); !strings.Contains(stderr, "note: --polygon has an edge") {
-		t.Errorf("geo within: exit %d, stderr %q; want the note", code, stderr)
+	// The note is said when the command succeeds; one that fails says its
+	// error alone, in one line.
+	if _, stderr, code := run(t, "", "--db", db, "geo", "within", "-i", "none", "--polygon", long); code != 1 || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "note") {
+		t.Errorf("geo within of an unknown index: exit %d, stderr %q; want its error alone", code, stderr)
+	}
+	runOK(t, "", "--db", db, "geo", "put", "-i", "p", "--lat", "0", "--lon", "0", "greenwich")
+	if out, stderr, code := run(t, "", "--db", db, "geo", "within", "-i", "p", "--polygon", long); code != 0 || !strings.Contains(out, "greenwich") || !strings.HasSuffix(stderr, "a box across it is --min-lon 170 --max-lon -170\n") {
+		t.Errorf("geo within: exit %d, %q, stderr %q; want greenwich and the note", code, out, stderr)
 	}
 
 	src := filepath.Join(t.TempDir(), "z.geojson")

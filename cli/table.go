@@ -587,7 +587,7 @@ func rowsWhere(c *ucli.Context, tx keyspace.Tx, t *indextable.Table[record], r k
 // tested had, when it kept none (fieldWatch).
 func noteMissingFields(c *ucli.Context, watch *fieldWatch) {
 	if note := watch.missing(); note != "" {
-		fmt.Fprintf(c.App.ErrWriter, "keyspace: note: %s\n", note)
+		addNote(c, "%s", note)
 	}
 }
 
