@@ -16,7 +16,8 @@
 // One file a command group: geo.go (geoimport.go its import, geoquery.go
 // its queries, geoscope.go the scopes points are put under), fence.go
 // (fenceimport.go its import, fencejson.go a fence as GeoJSON,
-// fencequery.go the commands that read a set), table.go (tablecount.go
+// fencequery.go the commands that read a set, fencefilter.go their
+// --where and --match), table.go (tablecount.go
 // table count, aggregate.go its --of figures, tableset.go set,
 // tableincr.go incr), index.go, rel.go, log.go, series.go, stats.go,
 // verify.go, backup.go, bench.go;

@@ -86,6 +86,9 @@ var commandLines = []string{
 	// An atomic aggregate on the indexed field, and the numbers of a
 	// field per group.
 	"table incr --table t $key city=$n n=$l", "table count --table t --by $fields --of city --top $l", "table count --table t $q --of n --where $eq",
+	// Fence queries filtered by payload and id; counts as NDJSON.
+	"fence near --fences z --lat $n --lon $n --radius $d --k $l --where $path", "fence containing --fences z --lat $n --lon $n --match $id --where-in $in",
+	"table count --table t --by $fields --of $fields --output ndjson",
 }
 
 // importFiles are the files a $rows slot names (as @name, a file in the
@@ -130,15 +133,16 @@ var (
 		"fv":     {"status=free", "a=1", "speed=70", "city=Rome", `x={"a":1}`, "=1", "id=9", "city=", "n=null"},
 		"dur":    {"1h", "2d", "0s", "-1h", "1ms", "1w", "x"},
 		"fields": {"city", "-status", "city,status", "", "x,,y"},
-		"poly":   {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x"},
+		"poly": {`{"type":"Polygon","coordinates":[[[0,0],[3,0],[3,3],[0,3],[0,0]]]}`, `{"type":"Point","coordinates":[1,1]}`, "{}", "x",
+			`{"type":"Polygon","coordinates":[[[170,0],[-170,0],[-170,1],[170,0]]]}`},
 		"line": {`{"type":"LineString","coordinates":[[0,0],[2,2]]}`, `{"type":"MultiLineString","coordinates":[[[1,1],[1,1]],[[179,0],[-179,1]]]}`,
 			`{"type":"LineString","coordinates":[[0,0]]}`, `{"type":"LineString","coordinates":[[0,0],[0,91]]}`, `{"type":"Point","coordinates":[1,1]}`, "x"},
 		"tile":    {"0/0/0", "1/1/0", "3/4/3", "12/2147/1420", "30/0/0", "31/0/0", "3/8/0", "1/0", "x", "-1/0/0"},
 		"quadkey": {"0", "3", "1202", "", "4", strings.Repeat("1", 31), "é"},
 		"hash":    {"s", "u4", "9q8yy", "zzzzzzzzzzzz", "", "a", "9q8yyk8yuv1zz", "DR5R"},
 		"in":      {"status=free,busy", "speed=7,70.0", `status="free",x`, "status=", "=x", `status="x`, "x"},
-		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1"},
-		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1", "id<3", "id>=9007199254740993", "id=-0", "city<=NaN"},
+		"path":    {"a.b=1", "tags.0=ev", "driver.rating>=4", "status.x!=1", "driver.rating >= 4", " = 1"},
+		"eq":      {"city=Oslo", "city=Lima", "status=open", "city=", "city=7", "city=true", "id=1", "city>=1", "id<3", "id>=9007199254740993", "id=-0", "city<=NaN", "city = Oslo", "id >= 2", "city= Oslo"},
 		"pair":    {"1,2", "1, 2", "36.7N", "116.3W", "1S", "x,y", "91,0", "1;2", "N"},
 		"rows":    {"@rows.ndjson", "@rows.json", "@typed.csv", "@big.ndjson"},
 	}

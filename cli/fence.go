@@ -125,7 +125,7 @@ func fenceCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "from", Usage: "at the point `ID` of --index"},
 					fenceSVGFlag(),
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload (a zone's name, a tariff), read from the fence"},
-				}, pointFileFlags("a FILE's")...),
+				}, append(fenceFilterFlags(), pointFileFlags("a FILE's")...)...),
 				Action: fenceContaining,
 			},
 			{
@@ -135,12 +135,12 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence intersecting --fences zones --lat 37.775 --lon -122.415 --radius 2km --sector 45,135\n" +
 					"keyspace fence intersecting --fences zones --polygon district.geojson --payloads\n" +
 					"keyspace fence intersecting --fences zones --fence downtown",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
+				Flags: append(append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's INTERSECTS … GET)"},
 					&ucli.StringFlag{Name: "buffer", Usage: "with a polygon (--polygon, or a polygon --fence): the fences within `DISTANCE` of it too (Tile38's INTERSECTS … BUFFER): 500m, 2km; bare numbers are metres"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
-				),
+				), fenceFilterFlags()...),
 				Action: fenceAreaQuery("fence intersecting", (*geo.Fences).Intersecting),
 			},
 			{
@@ -151,11 +151,11 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence within --fences zones --polygon city.geojson --payloads\n" +
 					"keyspace fence within --fences zones --line route.geojson --radius 2km   # the zones a route serves end to end\n" +
 					"keyspace fence within --fences zones --fence sf-box",
-				Flags: append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
+				Flags: append(append(append([]ucli.Flag{fencesFlag()}, fenceRegionFlags()...),
 					&ucli.StringFlag{Name: "fence", Usage: "the area is the set's fence `ID`, which is left out of the answer (Tile38's WITHIN … GET)"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
-				),
+				), fenceFilterFlags()...),
 				Action: fenceAreaQuery("fence within", (*geo.Fences).Within),
 			},
 			{
@@ -164,13 +164,13 @@ func fenceCommand() *ucli.Command {
 				UsageText: "keyspace fence along --fences zones --line route.geojson\n" +
 					"keyspace fence along --fences tolls --line drive.gpx --in-order   # the toll zones of a drive, in order, and where each begins\n" +
 					"keyspace fence along --fences airspace --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 5km --payloads",
-				Flags: []ucli.Flag{fencesFlag(),
+				Flags: append([]ucli.Flag{fencesFlag(),
 					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Value: "0", Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					&ucli.BoolFlag{Name: "in-order", Usage: "the fences in the order the line reaches them, each with how far along the line it first comes within --radius"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
 					areaSVGFlag(),
-				},
+				}, fenceFilterFlags()...),
 				Action: fenceAlong,
 			},
 			{
@@ -178,15 +178,15 @@ func fenceCommand() *ucli.Command {
 				Usage: "the fences within a distance of a point, nearest first, each with its distance (0 for one that holds it): Tile38's NEARBY on a fence set",
 				UsageText: "keyspace fence near --fences zones --lat 37.7749 --lon -122.4194 --radius 5km\n" +
 					"keyspace fence near --fences zones --index fleet --from car-7 --radius 2km --k 3 --payloads",
-				Flags: []ucli.Flag{fencesFlag(),
+				Flags: append([]ucli.Flag{fencesFlag(),
 					&ucli.Float64Flag{Name: "lat", Usage: "latitude, degrees", DefaultText: "none"},
 					&ucli.Float64Flag{Name: "lon", Usage: "longitude, degrees", DefaultText: "none"},
 					&ucli.StringFlag{Name: "index", Aliases: []string{"i"}, Usage: "the geo index `NAME` of --from"},
 					&ucli.StringFlag{Name: "from", Usage: "from the point `ID` of --index"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE`: 500m, 2km, 1.5mi, 300ft"},
-					&ucli.IntFlag{Name: "k", Usage: "at most `N` fences, the nearest", DefaultText: "all"},
+					&ucli.IntFlag{Name: "k", Usage: "at most `N` fences, the nearest (of those --where and --match keep)", DefaultText: "all"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
-				},
+				}, fenceFilterFlags()...),
 				Action: fenceNear,
 			},
 			fenceSweepCommand(),

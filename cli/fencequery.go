@@ -178,6 +178,10 @@ func fenceContaining(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	ff, err := newFenceFilter(c)
+	if err != nil {
+		return err
+	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		lat, lon, err := at(tx)
@@ -191,6 +195,10 @@ func fenceContaining(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
+		if ids, _, err = ff.apply(tx, fs, ids, nil); err != nil {
+			return err
+		}
+		ff.note(c)
 		if path := c.String("svg"); path != "" {
 			var held []geo.Fence // drawn: the fences that hold the point
 			for _, id := range ids {
@@ -251,6 +259,10 @@ func fenceNear(c *ucli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--radius: %w", err)}
 	}
+	ff, err := newFenceFilter(c)
+	if err != nil {
+		return err
+	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		lat, lon, err := at(tx)
@@ -260,13 +272,24 @@ func fenceNear(c *ucli.Context) error {
 		if err := requireFences(fs, tx); err != nil {
 			return err
 		}
-		near, err := fs.Near(tx, lat, lon, radius, c.Int("k"))
+		k := c.Int("k")
+		if ff != nil {
+			k = 0 // every fence within the radius, then the nearest k kept
+		}
+		near, err := fs.Near(tx, lat, lon, radius, k)
 		if err != nil {
 			return err
 		}
 		ids, distances := make([]string, len(near)), make([]float64, len(near))
 		for i, n := range near {
 			ids[i], distances[i] = n.ID, n.Distance
+		}
+		if ids, distances, err = ff.apply(tx, fs, ids, distances); err != nil {
+			return err
+		}
+		ff.note(c)
+		if k := c.Int("k"); k > 0 && len(ids) > k {
+			ids, distances = ids[:k], distances[:k]
 		}
 		return writeFenceDistances(c, format, fs, tx, ids, distances, false)
 	})
@@ -299,6 +322,10 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 				return usagef("--buffer goes with a polygon: --polygon, or a polygon --fence")
 			}
 		}
+		ff, err := newFenceFilter(c)
+		if err != nil {
+			return err
+		}
 		fs := geo.NewFences(c.String("fences"))
 		return viewDB(c, func(tx keyspace.Tx) error {
 			if err := requireFences(fs, tx); err != nil {
@@ -322,6 +349,10 @@ func fenceAreaQuery(cmd string, query func(fs *geo.Fences, tx keyspace.Tx, area 
 				return err
 			}
 			ids = slices.DeleteFunc(ids, func(id string) bool { return id == self })
+			if ids, _, err = ff.apply(tx, fs, ids, nil); err != nil {
+				return err
+			}
+			ff.note(c)
 			if path := c.String("svg"); path != "" {
 				var found []geo.Fence
 				for _, id := range ids {
@@ -358,6 +389,10 @@ func fenceAlong(c *ucli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--radius: %w", err)}
 	}
+	ff, err := newFenceFilter(c)
+	if err != nil {
+		return err
+	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		if err := requireFences(fs, tx); err != nil {
@@ -376,6 +411,10 @@ func fenceAlong(c *ucli.Context) error {
 		} else if ids, err = fs.Along(tx, line, radius); err != nil {
 			return err
 		}
+		if ids, at, err = ff.apply(tx, fs, ids, at); err != nil {
+			return err
+		}
+		ff.note(c)
 		if path := c.String("svg"); path != "" {
 			found := make([]geo.Fence, len(ids))
 			for i, id := range ids {
@@ -654,6 +693,10 @@ func fenceContainingFile(c *ucli.Context) error {
 		ids    []string
 	}
 	out := make([]held, len(points))
+	ff, err := newFenceFilter(c)
+	if err != nil {
+		return err
+	}
 	fs := geo.NewFences(c.String("fences"))
 	err = viewDB(c, func(tx keyspace.Tx) error {
 		if err := requireFences(fs, tx); err != nil {
@@ -663,6 +706,9 @@ func fenceContainingFile(c *ucli.Context) error {
 		for i, p := range points {
 			ids, err := fs.Containing(tx, p.Lat, p.Lon)
 			if err != nil {
+				return err
+			}
+			if ids, _, err = ff.apply(tx, fs, ids, nil); err != nil {
 				return err
 			}
 			ids = append([]string{}, ids...)
@@ -675,6 +721,7 @@ func fenceContainingFile(c *ucli.Context) error {
 				out[i].Fences = refs
 			}
 		}
+		ff.note(c)
 		return nil
 	})
 	if err != nil {

@@ -204,7 +204,7 @@ func queryPoints(c *ucli.Context, run func(*ucli.Context, func(keyspace.Tx) erro
 			return err
 		}
 		matches, _ := idMatcher(c)
-		watch, filter := watchPayloads(conds, matches)
+		watch, filter := watchPayloads("point", conds, matches)
 		if err := fn(ix, tx, &geo.QueryOptions{Scope: scope, Filter: filter}); err != nil {
 			return err
 		}

@@ -115,7 +115,7 @@ func recordFilter(conds []condition) func(map[string]any) bool {
 // first rows had: a misspelt field (--where staus=open) matches nothing,
 // without a word, and a scan that kept nothing says so (missing).
 type fieldWatch struct {
-	what   string // "row", or "point" for payloads
+	what   string // "row", or "point" or "fence" for payloads
 	conds  []condition
 	had    []bool          // by condition: some row had its field
 	fields map[string]bool // the fields of the first rows tested, and their objects'
@@ -178,15 +178,15 @@ func (w *fieldWatch) see(rec map[string]any) {
 	}
 }
 
-// watchPayloads is watchFields for points: the watch, and the filter of
-// --where's conditions and --match's pattern (pointFilter) that watches
-// the payloads of the points whose ids match.
-func watchPayloads(conds []condition, matches func(id string) bool) (*fieldWatch, func(geo.Point) bool) {
+// watchPayloads is watchFields for payloads, of what ("point", "fence"):
+// the watch, and the filter of --where's conditions and --match's pattern
+// (pointFilter) that watches the payloads of those whose ids match.
+func watchPayloads(what string, conds []condition, matches func(id string) bool) (*fieldWatch, func(geo.Point) bool) {
 	where := whereFilter(conds)
 	if where == nil {
 		return nil, pointFilter(conds, matches)
 	}
-	w := newFieldWatch("point", conds)
+	w := newFieldWatch(what, conds)
 	return w, func(p geo.Point) bool {
 		if matches != nil && !matches(p.ID) {
 			return false
@@ -235,7 +235,7 @@ func (w *fieldWatch) missing() string {
 		named = append(named, name)
 	}
 	has := "no " + w.what + " read has a"
-	if w.what == "point" {
+	if w.what != "row" {
 		has += " payload"
 	}
 	switch len(named) {
