@@ -94,13 +94,13 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:      "list",
-				Usage:     "every fence of a set, in id order, a page at a time with --limit (Tile38's SCAN on a collection of objects); --svg draws them",
+				Usage:     "every fence of a set, in id order, a page at a time with --limit (Tile38's SCAN on a collection of objects), with --where and --match as the queries take them; --svg draws them",
 				UsageText: "keyspace fence list --fences zones\nkeyspace fence list --fences zones --svg zones.svg\nkeyspace fence list --fences zones --limit 100 --cursor zone-0420",
-				Flags: []ucli.Flag{fencesFlag(), fenceSVGFlag(), matchFlag("fences"),
+				Flags: append([]ucli.Flag{fencesFlag(), fenceSVGFlag(),
 					&ucli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` fences per page", DefaultText: "all"},
 					&ucli.StringFlag{Name: "cursor", Usage: "continue after the fence `ID` a previous page ended with"},
 					fieldsFlag("fence's payload"),
-				},
+				}, fenceFilterFlags()...),
 				Action: fenceList,
 			},
 			{

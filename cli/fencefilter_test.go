@@ -14,9 +14,10 @@ import (
 )
 
 // TestFenceFiltersAgainstBruteForce: fence containing, near (with --k),
-// intersecting and within take --where, --where-in and --match as geo
-// queries do, on the fences' payloads and ids; each answer is checked
-// against circles tested by distance and the payloads filtered here.
+// intersecting, within and list (a page at a time) take --where,
+// --where-in and --match as geo queries do, on the fences' payloads and
+// ids; each answer is checked against circles tested by distance and the
+// payloads filtered here.
 func TestFenceFiltersAgainstBruteForce(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	r := rand.New(rand.NewPCG(51, 4))
@@ -155,6 +156,48 @@ func TestFenceFiltersAgainstBruteForce(t *testing.T) {
 			if !slices.Equal(got, q.want) {
 				t.Errorf("%s %v: %v, brute force %v", q.cmd, f.args, got, q.want)
 			}
+		}
+	}
+	// fence list, a page of 7 at a time: every kept fence once, in id
+	// order.
+	for _, f := range filters {
+		var want []string
+		for _, c := range fences {
+			if f.keep(c) {
+				want = append(want, c.id)
+			}
+		}
+		slices.Sort(want)
+		var got []string
+		cursor := ""
+		for pages := 0; ; pages++ {
+			if pages > len(fences) {
+				t.Fatalf("list %v: pages without end", f.args)
+			}
+			args := append([]string{"--db", db, "-o", "json", "fence", "list", "-f", "z", "--limit", "7"}, f.args...)
+			if cursor != "" {
+				args = append(args, "--cursor", cursor)
+			}
+			var page struct {
+				Fences []struct{ ID string }
+				Next   string
+			}
+			if err := json.Unmarshal([]byte(runOK(t, "", args...)), &page); err != nil {
+				t.Fatal(err)
+			}
+			for _, fence := range page.Fences {
+				got = append(got, fence.ID)
+			}
+			if page.Next == "" {
+				break
+			}
+			if len(page.Fences) != 7 {
+				t.Errorf("list %v: a page of %d before the last", f.args, len(page.Fences))
+			}
+			cursor = page.Next
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("list %v: %v, the fences kept %v", f.args, got, want)
 		}
 	}
 	_, stderr, code := run(t, "", "--db", db, "fence", "containing", "-f", "z", "--lat", "10.5", "--lon", "20.5", "--where", "tarif=express")

@@ -92,6 +92,10 @@ func fenceList(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
+	ff, err := newFenceFilter(c)
+	if err != nil {
+		return err
+	}
 	fs := geo.NewFences(c.String("fences"))
 	return viewDB(c, func(tx keyspace.Tx) error {
 		if err := requireFences(fs, tx); err != nil {
@@ -101,10 +105,8 @@ func fenceList(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		if matches, _ := idMatcher(c); matches != nil {
-			ids = slices.DeleteFunc(ids, func(id string) bool { return !matches(id) })
-		}
-		// A page: the ids after the cursor, --limit of them.
+		// A page: the kept fences after the cursor, --limit of them, and
+		// the next page's cursor when a kept one follows them.
 		limit, err := limitOf(c)
 		if err != nil {
 			return err
@@ -117,10 +119,6 @@ func fenceList(c *ucli.Context) error {
 			ids = ids[i:]
 		}
 		next := ""
-		if limit > 0 && len(ids) > limit {
-			ids = ids[:limit]
-			next = ids[limit-1]
-		}
 		var fences []geo.Fence
 		for _, id := range ids {
 			f, err := fs.Get(tx, id)
@@ -130,8 +128,16 @@ func fenceList(c *ucli.Context) error {
 			if err != nil {
 				return err
 			}
+			if ff != nil && !ff.keep(geo.Point{ID: id, Payload: f.Payload}) {
+				continue
+			}
+			if limit > 0 && len(fences) == limit {
+				next = fences[limit-1].ID
+				break
+			}
 			fences = append(fences, f)
 		}
+		ff.note(c)
 		if path := c.String("svg"); path != "" {
 			if err := writeFencesSVG(path, fences, nil, nil, nil); err != nil {
 				return err
