@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -108,7 +109,7 @@ func TestFenceFiltersAgainstBruteForce(t *testing.T) {
 			t.Errorf("containing at %v %v: %v, brute force %v", at, f.args, got, holding)
 		}
 		slices.SortFunc(nears, func(a, b near) int {
-			if c := cmpFloat(a.d, b.d); c != 0 {
+			if c := cmp.Compare(a.d, b.d); c != 0 {
 				return c
 			}
 			return strings.Compare(a.id, b.id)
@@ -204,14 +205,4 @@ func TestFenceFiltersAgainstBruteForce(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, `note: no fence read has a payload field "tarif" (did you mean "tariff"?)`) {
 		t.Errorf("a misspelt field: exit %d, %q", code, stderr)
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

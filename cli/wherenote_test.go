@@ -33,14 +33,8 @@ func TestWhereMissingFieldNoted(t *testing.T) {
 		{[]string{"table", "count", "--table", "o", "--of", "status"}, ""}, // there, though no number
 	} {
 		_, stderr, code := run(t, "", append([]string{"--db", db}, c.args...)...)
-		got := ""
-		for _, line := range strings.Split(stderr, "\n") {
-			if n, ok := strings.CutPrefix(line, "keyspace: note: "); ok {
-				got = n
-			}
-		}
-		if code != 0 || got != c.note {
-			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, got, c.note, stderr)
+		if got := noteOf(stderr); code != 0 || got != c.note {
+			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, noteOf(stderr), c.note, stderr)
 		}
 	}
 	if out := runOK(t, "", "--db", db, "-o", "count", "table", "scan", "--table", "o"); strings.TrimSpace(out) != "2" {
@@ -69,14 +63,19 @@ func TestWhereMissingPayloadFieldNoted(t *testing.T) {
 		{append(near, "--where", "status=free", "--match", "car-2"), `no point read has a payload field "status"`},
 	} {
 		_, stderr, code := run(t, "", append([]string{"--db", db}, c.args...)...)
-		got := ""
-		for _, line := range strings.Split(stderr, "\n") {
-			if n, ok := strings.CutPrefix(line, "keyspace: note: "); ok {
-				got = n
-			}
-		}
-		if code != 0 || got != c.note {
-			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, got, c.note, stderr)
+		if got := noteOf(stderr); code != 0 || got != c.note {
+			t.Errorf("%v: exit %d, note %q; want %q (stderr %q)", c.args, code, noteOf(stderr), c.note, stderr)
 		}
 	}
+}
+
+// noteOf is the last note on stderr, "" for none.
+func noteOf(stderr string) string {
+	note := ""
+	for _, line := range strings.Split(stderr, "\n") {
+		if n, ok := strings.CutPrefix(line, "keyspace: note: "); ok {
+			note = n
+		}
+	}
+	return note
 }
