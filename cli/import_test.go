@@ -71,7 +71,9 @@ func TestImportsRefuseWhatWouldOverwrite(t *testing.T) {
 }
 
 // TestIndexBuildSaysWhatItBuilt: build counts its records and entries, and
-// an index whose fields no record has (a misspelt field) says so, and a
+// an index whose fields no record has (a misspelt field) says so, naming
+// the fields none of the first records has with the one most like each,
+// and a
 // partial index whose conditions no record with those fields meets says
 // that, naming them.
 func TestIndexBuildSaysWhatItBuilt(t *testing.T) {
@@ -85,7 +87,8 @@ func TestIndexBuildSaysWhatItBuilt(t *testing.T) {
 		want         string
 	}{
 		{"by_city", "city", nil, "built index by_city over 3 records: 3 entries\n"},
-		{"by_town", "town", nil, "built index by_town over 3 records: 0 entries; no record has a value for the index's fields (check their names)\n"},
+		{"by_town", "town", nil, "built index by_town over 3 records: 0 entries; no record has a value for the index's fields (no record read has a field \"town\")\n"},
+		{"by_cty", "-cty,status", nil, "built index by_cty over 3 records: 0 entries; no record has a value for the index's fields (no record read has a field \"cty\" (did you mean \"city\"?))\n"},
 		{"open_city", "city", []string{"--where", "status=open"}, "built index open_city over 3 records: 1 entry\n"},
 		{"lost_city", "city", []string{"--where", "city=Oslo", "--where-in", "status=gone,lost"},
 			"built index lost_city over 3 records: 0 entries; no record both meets city=Oslo and status in gone,lost and has a value for the index's fields (check their names)\n"},

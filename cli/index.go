@@ -448,7 +448,7 @@ func indexCreate(c *ucli.Context) error {
 		}
 		return fmt.Errorf("index %s not created: %w", d.Name, err)
 	}
-	reportBuilt(c, "created", ix, n, entries, total, d)
+	reportBuilt(c, s, table, "created", ix, n, entries, total, d)
 	return nil
 }
 
@@ -482,7 +482,7 @@ func indexBuild(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	reportBuilt(c, "built", ix, n, entries, total, def)
+	reportBuilt(c, s, c.String("table"), "built", ix, n, entries, total, def)
 	return nil
 }
 
@@ -505,17 +505,43 @@ func fillIndex(c *ucli.Context, s keyspace.Store, ix *indextable.Index[record], 
 	return records, entries, err
 }
 
-// reportBuilt says what a create or build of the index defined by d did.
-func reportBuilt(c *ucli.Context, what string, ix *indextable.Index[record], records, entries, total int, d indexDef) {
+// reportBuilt says what a create or build of the index defined by d, on
+// the table of store s, did. An index with no entry most likely names a
+// field no record has: the first records of the table are read for the
+// fields they have, to name the one most like it.
+func reportBuilt(c *ucli.Context, s keyspace.Store, table, what string, ix *indextable.Index[record], records, entries, total int, d indexDef) {
 	fmt.Fprintf(c.App.ErrWriter, "%s index %s over %s: %s", what, ix.Name(), count(records, "record"), count(entries, "entry"))
-	switch {
-	case entries > 0 || total == 0:
-	case d.keep != nil:
-		fmt.Fprintf(c.App.ErrWriter, "; no record both meets %s and has a value for the index's fields (check their names)", d.conditions())
-	default: // most likely a field name that no record has
-		fmt.Fprint(c.App.ErrWriter, "; no record has a value for the index's fields (check their names)")
+	if entries == 0 && total > 0 {
+		check := "check their names"
+		if missing := fieldsNoRecordHas(s, table, d.Fields); missing != "" {
+			check = missing
+		}
+		if d.keep != nil {
+			fmt.Fprintf(c.App.ErrWriter, "; no record both meets %s and has a value for the index's fields (%s)", d.conditions(), check)
+		} else {
+			fmt.Fprintf(c.App.ErrWriter, "; no record has a value for the index's fields (%s)", check)
+		}
 	}
 	fmt.Fprintln(c.App.ErrWriter)
+}
+
+// fieldsNoRecordHas is the note on the fields (an index's, "-" for
+// descending) that none of a table's first 100 records has, with the
+// field most like each; "" when each is in one, or on an error.
+func fieldsNoRecordHas(s keyspace.Store, table string, fields []string) string {
+	watch := watchNamed(fields...)
+	watch.what = "record"
+	s.View(func(tx keyspace.Tx) error {
+		t, _, err := openTable(tx, table)
+		if err != nil {
+			return err
+		}
+		return t.Scan(tx, t.Range(), func(rec indextable.Record[record]) bool {
+			watch.see(rec.Value)
+			return watch.tested < 100
+		})
+	})
+	return watch.missing()
 }
 
 // notBuilt is an error when ix has a build to finish: until then its

@@ -115,7 +115,7 @@ func recordFilter(conds []condition) func(map[string]any) bool {
 // first rows had: a misspelt field (--where staus=open) matches nothing,
 // without a word, and a scan that kept nothing says so (missing).
 type fieldWatch struct {
-	what   string // "row", or "point" or "fence" for payloads
+	what   string // "row" or "record", or "point" or "fence" for payloads
 	conds  []condition
 	had    []bool          // by condition: some row had its field
 	fields map[string]bool // the fields of the first rows tested, and their objects'
@@ -235,7 +235,7 @@ func (w *fieldWatch) missing() string {
 		named = append(named, name)
 	}
 	has := "no " + w.what + " read has a"
-	if w.what != "row" {
+	if w.what == "point" || w.what == "fence" {
 		has += " payload"
 	}
 	switch len(named) {
