@@ -41,9 +41,14 @@ func newPath(a, b Point) path {
 // path's ends themselves at 0 and 1. (The form a + t·(b − a) misses b by
 // rounding: from 33.74999999999999° to −45° it ends at
 // −45.00000000000001°, a cell south of the path's end; FuzzPathCovering
-// found it.)
+// found it.) Each coordinate is held between the ends' own: rounding
+// took a path along latitude −56.25°, a cell's edge, to
+// −56.25000000000001° a third of the way, in the cell south of it, which
+// the covering does not hold (FuzzPathCovering again).
 func (p path) at(t float64) (lat, lon float64) {
-	return (1-t)*p.lat0 + t*p.lat1, (1-t)*p.lon0 + t*p.lon1
+	lat = min(max((1-t)*p.lat0+t*p.lat1, min(p.lat0, p.lat1)), max(p.lat0, p.lat1))
+	lon = min(max((1-t)*p.lon0+t*p.lon1, min(p.lon0, p.lon1)), max(p.lon0, p.lon1))
+	return lat, lon
 }
 
 // shifts returns the copies of the world, shifted by a multiple of 360°,
