@@ -24,10 +24,11 @@ func fenceFilterFlags() []ucli.Flag {
 // and --match hold for, reading a fence's payload only when a condition
 // needs it.
 type fenceFilter struct {
-	watch   *fieldWatch // the conditions' fields, for a note when none is kept
-	keep    func(geo.Point) bool
-	payload bool            // the conditions read the payload
-	decided map[string]bool // by fence id: a file's points share their fences
+	watch   *fieldWatch          // the conditions' fields, for a note when none is kept
+	matches func(id string) bool // --match, nil without it
+	keep    func(geo.Point) bool // --match and the conditions
+	payload bool                 // the conditions read the payload
+	decided map[string]bool      // by fence id: a file's points share their fences
 }
 
 // newFenceFilter reads the flags: nil when none is given.
@@ -41,7 +42,7 @@ func newFenceFilter(c *ucli.Context) (*fenceFilter, error) {
 		return nil, nil
 	}
 	watch, keep := watchPayloads("fence", conds, matches)
-	return &fenceFilter{watch: watch, keep: keep, payload: len(conds) > 0, decided: map[string]bool{}}, nil
+	return &fenceFilter{watch: watch, matches: matches, keep: keep, payload: len(conds) > 0, decided: map[string]bool{}}, nil
 }
 
 // apply returns the ids (and their distances, when given, in step) of the
@@ -73,8 +74,16 @@ func (ff *fenceFilter) apply(tx keyspace.Tx, fs *geo.Fences, ids []string, dista
 	return keptIDs, keptDistances, nil
 }
 
-// test says whether the filter keeps the fence id.
+// idKept says whether --match keeps the fence id, before its payload is
+// read.
+func (ff *fenceFilter) idKept(id string) bool { return ff.matches == nil || ff.matches(id) }
+
+// test says whether the filter keeps the fence id, reading its payload
+// only for an id --match keeps.
 func (ff *fenceFilter) test(tx keyspace.Tx, fs *geo.Fences, id string) (bool, error) {
+	if !ff.idKept(id) {
+		return false, nil
+	}
 	p := geo.Point{ID: id}
 	if ff.payload {
 		f, err := fs.Get(tx, id)

@@ -121,6 +121,9 @@ func fenceList(c *ucli.Context) error {
 		next := ""
 		var fences []geo.Fence
 		for _, id := range ids {
+			if ff != nil && !ff.idKept(id) {
+				continue // not read: --match is on the id alone
+			}
 			f, err := fs.Get(tx, id)
 			if errors.Is(err, keyspace.ErrNotFound) {
 				continue // it expired since IDs listed it

@@ -182,8 +182,7 @@ func (w *fieldWatch) see(rec map[string]any) {
 // the watch, and the filter of --where's conditions and --match's pattern
 // (pointFilter) that watches the payloads of those whose ids match.
 func watchPayloads(what string, conds []condition, matches func(id string) bool) (*fieldWatch, func(geo.Point) bool) {
-	where := whereFilter(conds)
-	if where == nil {
+	if len(conds) == 0 {
 		return nil, pointFilter(conds, matches)
 	}
 	w := newFieldWatch(what, conds)
@@ -192,7 +191,8 @@ func watchPayloads(what string, conds []condition, matches func(id string) bool)
 			return false
 		}
 		w.tested++
-		if isObject(p.Payload) {
+		object := isObject(p.Payload)
+		if object {
 			if w.tested <= 100 {
 				gjson.ParseBytes(p.Payload).ForEach(func(k, v gjson.Result) bool {
 					w.fields[k.Str] = true
@@ -208,7 +208,7 @@ func watchPayloads(what string, conds []condition, matches func(id string) bool)
 				}
 			}
 		}
-		if !where(p) {
+		if !holdIn(conds, p.Payload, object) {
 			return false
 		}
 		w.kept++
@@ -366,15 +366,19 @@ func whereFilter(conds []condition) func(geo.Point) bool {
 	if len(conds) == 0 {
 		return nil
 	}
-	return func(p geo.Point) bool {
-		object := isObject(p.Payload)
-		for _, cond := range conds {
-			if !cond.holdsIn(p.Payload, object) {
-				return false
-			}
+	return func(p geo.Point) bool { return holdIn(conds, p.Payload, isObject(p.Payload)) }
+}
+
+// holdIn reports whether every condition holds for a payload, object
+// whether it is a JSON object (isObject, which reads all of it: found once
+// a payload).
+func holdIn(conds []condition, payload []byte, object bool) bool {
+	for _, cond := range conds {
+		if !cond.holdsIn(payload, object) {
+			return false
 		}
-		return true
 	}
+	return true
 }
 
 // isObject reports whether payload is one valid JSON object, nested no
