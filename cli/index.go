@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -241,6 +242,21 @@ func boundsOf(c *ucli.Context, col composite.Column) (from, to composite.Tuple, 
 		*b.into = t
 	}
 	return from, to, nil
+}
+
+// noteBoundsCrossed notes why r, a read bounded by both --from and --to
+// on col, holds nothing when it is empty: --from does not come before
+// --to in col's order, which for a descending column is the largest
+// first (--from 900 --to 500 on -pop, not --from 500 --to 900).
+func noteBoundsCrossed(c *ucli.Context, r keyspace.Range, col composite.Column) {
+	if !c.IsSet("from") || !c.IsSet("to") || bytes.Compare(r.Start, r.End) < 0 {
+		return
+	}
+	order := "ascending"
+	if col.Desc {
+		order = "descending, the largest first"
+	}
+	addNote(c, "--from %q does not come before --to %q in %s's order (%s), so nothing lies between them", c.String("from"), c.String("to"), col.Name, order)
 }
 
 func indexFlags(extra ...ucli.Flag) []ucli.Flag {
@@ -733,6 +749,7 @@ func indexRead(c *ucli.Context, records bool) error {
 				return err
 			}
 			r = ix.Between(prefix, def.element(from), def.element(to))
+			noteBoundsCrossed(c, r, values[len(prefix)])
 		}
 		limit, err := limitOf(c)
 		if err != nil {

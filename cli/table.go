@@ -434,6 +434,7 @@ func tableScan(c *ucli.Context) error {
 				return err
 			}
 			r = t.Between(prefix, from, to)
+			noteBoundsCrossed(c, r, schema[len(prefix)])
 		}
 		query := c.Args().First()
 		if (query == "" || query == "*") && !bounded {

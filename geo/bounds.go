@@ -48,7 +48,7 @@ func (ix *Index) Bounds(tx keyspace.Tx, opts *QueryOptions) (Box, int, error) {
 // that holds every one of lons (at least one), which it sorts: the
 // complement of the widest gap between neighbours round the circle. The
 // gap from the last round to the first wins ties, so the arc crosses ±180°
-// only when that is narrower.
+// only when that is narrower, and never from or to ±180° itself.
 func lonBounds(lons []float64) (west, east float64) {
 	slices.Sort(lons)
 	n := len(lons)
@@ -59,8 +59,15 @@ func lonBounds(lons []float64) (west, east float64) {
 			widest, west, east = gap, lons[i], lons[i-1]
 		}
 	}
-	if west == 180 && east == -180 { // the points all lie on ±180°, one meridian
-		east = 180
+	// An arc that crosses ±180° from or to the meridian itself is the
+	// same arc without crossing: 0° east to -180° is 0° to 180°, and 180°
+	// east to -10° is -180° to -10°. Points all on ±180° give 180° to 180°.
+	if west > east {
+		if east == -180 {
+			east = 180
+		} else if west == 180 {
+			west = -180
+		}
 	}
 	return west, east
 }

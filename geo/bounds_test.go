@@ -53,7 +53,8 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 }
 
 // TestBoundsEdges: across ±180° the box crosses; points at 180° and -180°
-// are on one meridian, a box 0° wide; an empty index gives a zero box; options that
+// are on one meridian, a box 0° wide; a box reaching ±180° from either side
+// does not cross it; an empty index gives a zero box; options that
 // cut results are refused.
 func TestBoundsEdges(t *testing.T) {
 	s := keyspace.NewMemory()
@@ -65,6 +66,8 @@ func TestBoundsEdges(t *testing.T) {
 		{"across ±180°", []Point{{ID: "a", Lat: 1, Lon: 179}, {ID: "b", Lat: -2, Lon: -179}}, Box{MinLat: -2, MinLon: 179, MaxLat: 1, MaxLon: -179}},
 		{"not across", []Point{{ID: "a", Lat: 1, Lon: -10}, {ID: "b", Lat: 2, Lon: 10}}, Box{MinLat: 1, MinLon: -10, MaxLat: 2, MaxLon: 10}},
 		{"one meridian", []Point{{ID: "a", Lat: 0, Lon: 180}, {ID: "b", Lat: 0, Lon: -180}}, Box{MinLat: 0, MinLon: 180, MaxLat: 0, MaxLon: 180}},
+		{"east to ±180", []Point{{ID: "a", Lat: 0, Lon: 0}, {ID: "b", Lat: 0, Lon: 45}, {ID: "c", Lat: 0, Lon: 180}, {ID: "d", Lat: 0, Lon: -180}}, Box{MinLat: 0, MinLon: 0, MaxLat: 0, MaxLon: 180}},
+		{"west from ±180", []Point{{ID: "a", Lat: 0, Lon: -10}, {ID: "b", Lat: 0, Lon: 180}, {ID: "c", Lat: 0, Lon: -180}}, Box{MinLat: 0, MinLon: -180, MaxLat: 0, MaxLon: -10}},
 		{"a pole", []Point{{ID: "a", Lat: 90, Lon: 0}}, Box{MinLat: 90, MinLon: 0, MaxLat: 90, MaxLon: 0}},
 		{"none", nil, Box{}},
 	} {
@@ -127,6 +130,9 @@ func checkBounds(t *testing.T, what string, got Box, n int, points []Point, in f
 	width := got.MaxLon - got.MinLon
 	if got.MinLon > got.MaxLon {
 		width += 360
+		if got.MinLon == 180 || got.MaxLon == -180 {
+			t.Fatalf("%s: box %+v crosses ±180° from or to ±180° itself", what, got)
+		}
 	}
 	if math.Abs(width-narrowest) > 1e-9 {
 		t.Fatalf("%s: box %+v is %v° wide; the narrowest arc is %v°", what, got, width, narrowest)
