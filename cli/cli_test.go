@@ -657,7 +657,15 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"index", "create", "--table", "t", "--index", "by_tz", "--fields", "tz"}, 2, "-index; did you mean --name?\n", ""},
 		{[]string{"index", "create", "--table", "x", "--name", "y", "--cols", "a"}, 2, "-cols; did you mean --fields?\n", ""},
 		{[]string{"table", "import", "--table", "x", "--cols", "id", "-"}, 2, "-cols; did you mean --key-cols?\n", ""},
-		{[]string{"geo", "near", "--index", "x", "--qqqq", "3"}, 2, "flag provided but not defined: -qqqq\n", ""},
+		{[]string{"geo", "near", "--index", "x", "--qqqq", "3"}, 2, "flag provided but not defined: --qqqq\n", ""},
+		// A flag's value that does not parse: the flag with its dashes, and
+		// what its kind wants.
+		{[]string{"geo", "near", "--index", "x", "--lat", "1", "--lon", "2", "-r", "1km", "--limit", "2.5"}, 2, `--limit "2.5": want a whole number` + "\n", ""},
+		{[]string{"geo", "near", "--index", "x", "--lat", "1", "--lon", "2", "-r", "1km", "-n", "ten"}, 2, `-n "ten": want a whole number` + "\n", ""},
+		{[]string{"log", "range", "--log", "x", "-p", "a", "--from", "-1"}, 2, `--from "-1": want a whole number, 0 or more` + "\n", ""},
+		{[]string{"geo", "cells", "--index", "x", "--min-lat", "south"}, 2, `--min-lat "south": want a number` + "\n", ""},
+		{[]string{"series", "add", "--series", "t", "--sensor", "s", "--keep-raw=maybe", "1"}, 2, "--keep-raw=maybe: --keep-raw is a switch, true or false", ""},
+		{[]string{"log", "append", "--log", "x", "-p", "a", "--time", "yesterday", "hi"}, 2, `--time "yesterday": want RFC 3339 (2026-11-23T10:30:00Z; with no zone, UTC), a date (its midnight UTC) or Unix seconds, from 1677 to 2262` + "\n", ""},
 		// A flag named as the command's argument: the argument is meant.
 		{[]string{"geo", "put", "--index", "x", "--lat", "1", "--lon", "2", "--id", "car-7"}, 2, "-id; ID is an argument, not a flag: keyspace geo put [options] ID\n", ""},
 		{[]string{"series", "add", "--series", "t", "--sensor", "s1", "--value", "3"}, 2, "-value; VALUE is an argument, not a flag: keyspace series add [options] VALUE\n", ""},

@@ -48,7 +48,7 @@ func logCommand() *ucli.Command {
 			{
 				Name: "append", Usage: "append an item; prints its id", ArgsUsage: "DATA",
 				UsageText: `keyspace log append --log inbox --parent alice "hello"`,
-				Flags:     logFlags(&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "the item's time (RFC 3339; default now)"}),
+				Flags:     logFlags(timeFlag("time", "the item's time (RFC 3339, a date or Unix seconds; default now)")),
 				Action: func(c *ucli.Context) error {
 					if c.NArg() != 1 {
 						return usagef("log append wants one DATA argument")
@@ -59,7 +59,7 @@ func logCommand() *ucli.Command {
 					}
 					defer s.Close()
 					var at time.Time
-					if t := c.Timestamp("time"); t != nil {
+					if t := timeOf(c, "time"); t != nil {
 						at = *t
 					}
 					var it enumkeys.Item
@@ -117,8 +117,8 @@ func logCommand() *ucli.Command {
 				Flags: logFlags(append([]ucli.Flag{
 					&ucli.Uint64Flag{Name: "from", Value: 1, Usage: "first `ID`"},
 					&ucli.Uint64Flag{Name: "to", Value: ^uint64(0), DefaultText: "the latest", Usage: "last `ID`"},
-					&ucli.TimestampFlag{Name: "since", Layout: time.RFC3339, Usage: "items stamped at or after `TIME` (RFC 3339), in time order (Log.Between)"},
-					&ucli.TimestampFlag{Name: "until", Layout: time.RFC3339, Usage: "items stamped before `TIME` (RFC 3339)"},
+					timeFlag("since", "items stamped at or after `TIME` (RFC 3339, a date or Unix seconds), in time order (Log.Between)"),
+					timeFlag("until", "items stamped before `TIME` (RFC 3339, a date or Unix seconds)"),
 				}, paging...)...),
 				Action: func(c *ucli.Context) error {
 					byTime := c.IsSet("since") || c.IsSet("until")
@@ -130,10 +130,10 @@ func logCommand() *ucli.Command {
 						var err error
 						if byTime {
 							var since, until time.Time
-							if t := c.Timestamp("since"); t != nil {
+							if t := timeOf(c, "since"); t != nil {
 								since = *t
 							}
-							if t := c.Timestamp("until"); t != nil {
+							if t := timeOf(c, "until"); t != nil {
 								until = *t
 							}
 							p, err = l.Between(tx, c.String("parent"), since, until, opts(c))
@@ -188,7 +188,7 @@ func logCommand() *ucli.Command {
 					&ucli.StringFlag{Name: "log", Required: true, Usage: "the log `NAME`"},
 					&ucli.StringFlag{Name: "parent", Aliases: []string{"p"}, Usage: "only this `PARENT`'s items", DefaultText: "every parent"},
 					durationFlag("older-than", "delete items older than `DURATION` (30d, 12h, 1w)", "none"),
-					&ucli.TimestampFlag{Name: "before", Layout: time.RFC3339, Usage: "delete items before this `TIME` (RFC 3339)"},
+					timeFlag("before", "delete items before this `TIME` (RFC 3339, a date or Unix seconds)"),
 					&ucli.IntFlag{Name: "max-len", Usage: "keep at most the newest `N` items of each parent", DefaultText: "no limit"},
 				},
 				Action: logTrim,
@@ -337,7 +337,7 @@ func logDelete(c *ucli.Context) error {
 // logTrim is log trim: Log.Trim of one parent, or TrimAll.
 func logTrim(c *ucli.Context) error {
 	var opts enumkeys.TrimOptions
-	switch older, before := c.IsSet("older-than"), c.Timestamp("before"); {
+	switch older, before := c.IsSet("older-than"), timeOf(c, "before"); {
 	case older && before != nil:
 		return usagef("--older-than and --before both say which items are old; give one")
 	case older:

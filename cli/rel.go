@@ -26,7 +26,7 @@ func relCommand() *ucli.Command {
 				Name: "link", Usage: "link LEFT to RIGHT (a user likes an item)", ArgsUsage: "LEFT RIGHT",
 				UsageText: `keyspace rel link --rel likes --left-fields '{"name":"jerrylou"}' --right-fields '{"title":"mac pro"}' u1 i1`,
 				Flags: []ucli.Flag{relFlag(),
-					&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "when (RFC 3339; default now)"},
+					timeFlag("time", "when (RFC 3339, a date or Unix seconds; default now)"),
 					&ucli.StringFlag{Name: "left-fields", Usage: "`JSON` to show with LEFT in RIGHT's list (sets it for every link of LEFT)"},
 					&ucli.StringFlag{Name: "right-fields", Usage: "`JSON` to show with RIGHT in LEFT's list"}},
 				Action: func(c *ucli.Context) error {
@@ -39,7 +39,7 @@ func relCommand() *ucli.Command {
 						}
 					}
 					at := time.Now()
-					if t := c.Timestamp("time"); t != nil {
+					if t := timeOf(c, "time"); t != nil {
 						at = *t
 					}
 					return relWrite(c, func(r *indextable.Relation, tx keyspace.Tx) error {

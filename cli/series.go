@@ -38,7 +38,7 @@ func seriesCommand() *ucli.Command {
 				UsageText: "keyspace series add --series temps --sensor s1 21.5\nkeyspace series add --series temps --sensor s1 --time 2026-11-23T10:30:00Z 21.5",
 				Flags: append([]ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor", Required: true, Usage: "the `SENSOR` the reading is from"},
-					&ucli.TimestampFlag{Name: "time", Layout: time.RFC3339, Usage: "the reading's time (RFC 3339; default now)"},
+					timeFlag("time", "the reading's time (RFC 3339, a date or Unix seconds; default now)"),
 				}, shapeFlags()...),
 				Action: seriesAdd,
 			},
@@ -58,8 +58,8 @@ func seriesCommand() *ucli.Command {
 					"keyspace series range --series temps --sensor s1 --every 1h   # hourly count, min, mean, max from minute buckets",
 				Flags: []ucli.Flag{seriesFlag(),
 					&ucli.StringFlag{Name: "sensor", Required: true, Usage: "the `SENSOR`"},
-					&ucli.TimestampFlag{Name: "from", Layout: time.RFC3339, Usage: "the first bucket holds this time (RFC 3339; default: the first)"},
-					&ucli.TimestampFlag{Name: "to", Layout: time.RFC3339, Usage: "buckets start before this time (RFC 3339; default: the last)"},
+					timeFlag("from", "the first bucket holds this time (RFC 3339, a date or Unix seconds; default: the first)"),
+					timeFlag("to", "buckets start before this time (RFC 3339, a date or Unix seconds; default: the last)"),
 					durationFlag("every", "roll the buckets up into buckets `DURATION` wide (1h, 1d, 1w: a whole number of the series' width), starting at midnight UTC and its multiples, as RedisTimeSeries' AGGREGATION", "the series' width"),
 				},
 				Action: seriesRange,
@@ -126,7 +126,7 @@ func seriesAdd(c *ucli.Context) error {
 		return usageError{err}
 	}
 	at := time.Now()
-	if t := c.Timestamp("time"); t != nil {
+	if t := timeOf(c, "time"); t != nil {
 		at = *t
 	}
 	return fold(c, []indextable.Reading{{Sensor: c.String("sensor"), At: at, Value: v}}, func(int) string {
@@ -198,10 +198,10 @@ func seriesRange(c *ucli.Context) error {
 		return err
 	}
 	var from, to time.Time
-	if t := c.Timestamp("from"); t != nil {
+	if t := timeOf(c, "from"); t != nil {
 		from = *t
 	}
-	if t := c.Timestamp("to"); t != nil {
+	if t := timeOf(c, "to"); t != nil {
 		to = *t
 	}
 	return viewDB(c, func(tx keyspace.Tx) error {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -93,14 +94,20 @@ func withFlagSuggestion(c *ucli.Context, err error) error {
 	if hinted, ok := coordinateValue(err); ok {
 		return hinted
 	}
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != "" {
+		flags = c.Command.Flags
+	}
+	if hinted, ok := flagValueError(err, flags); ok {
+		return hinted
+	}
 	typed, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
 		return usageError{err}
 	}
 	typed = strings.TrimLeft(typed, "-")
-	flags := c.App.Flags
+	err = fmt.Errorf("flag provided but not defined: %s", dashed(typed))
 	if c.Command != nil && c.Command.Name != "" {
-		flags = c.Command.Flags
 		if arg, ok := argumentNamed(c.Command.ArgsUsage, typed); ok {
 			// geo put --id car-7, series add --value 21.5: what was
 			// typed as a flag is the command's argument.
@@ -141,13 +148,56 @@ var argumentSynonyms = map[string][]string{
 // dashes), with the nearest of flags when one is near.
 func unknownFlag(err error, typed string, flags []ucli.Flag) error {
 	if s := nearestFlag(typed, flags); s != "" {
-		dashes := "--"
-		if len(s) == 1 {
-			dashes = "-"
-		}
-		return usageError{fmt.Errorf("%w; did you mean %s%s?", err, dashes, s)}
+		return usageError{fmt.Errorf("%w; did you mean %s?", err, dashed(s))}
 	}
 	return usageError{err}
+}
+
+// dashed is a flag's name as it is typed: -k, --limit.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// badFlagValue matches the flag package's errors for a flag's value that
+// does not parse, a bool's and the others', capturing the value, the
+// flag's name and why.
+var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([A-Za-z0-9-]+): (.*)$`)
+
+// flagValueError is the usage error for a flag value that does not parse,
+// in the words of the flag's kind, and whether err was one: the flag
+// package says "invalid value "2.5" for flag -n: parse error", which
+// names the flag with one dash and says nothing of what it wants.
+func flagValueError(err error, flags []ucli.Flag) (error, bool) {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil, false
+	}
+	value, name, why := m[1], m[2], m[3]
+	var flag ucli.Flag
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			flag = f
+		}
+	}
+	switch f := flag.(type) {
+	case *ucli.IntFlag, *ucli.Uint64Flag:
+		want := "a whole number"
+		if _, unsigned := f.(*ucli.Uint64Flag); unsigned {
+			want = "a whole number, 0 or more"
+		}
+		if why == "value out of range" {
+			want += " small enough for the flag"
+		}
+		return usagef("%s %q: want %s", dashed(name), value, want), true
+	case *ucli.Float64Flag:
+		return usagef("%s %q: want a number", dashed(name), value), true
+	case *ucli.BoolFlag:
+		return usagef("%s=%s: %s is a switch, true or false (or give it alone for true)", dashed(name), value, dashed(name)), true
+	}
+	return usagef("%s %q: %s", dashed(name), value, why), true
 }
 
 // flagSynonyms are the flags a word other tools use for them may mean,

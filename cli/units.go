@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/keyspacedb/keyspace/composite"
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -103,4 +104,45 @@ func (v *durationValue) String() string {
 // forms (read with c.Duration).
 func durationFlag(name, usage, defaultText string) ucli.Flag {
 	return &ucli.GenericFlag{Name: name, Value: new(durationValue), Usage: usage, DefaultText: defaultText}
+}
+
+// timeValue is a flag's time, read as an import's time column is
+// (parseTimeField): RFC 3339, with or without a zone (UTC), a date (its
+// midnight UTC) or Unix seconds. --since 2026-11-01 is a day's start, as
+// a user types it, where RFC 3339 alone wanted 2026-11-01T00:00:00Z.
+type timeValue struct {
+	t   time.Time
+	set bool
+}
+
+func (v *timeValue) Set(s string) error {
+	t, err := parseTimeField(s)
+	if err != nil {
+		first, last := composite.TimeBounds()
+		return fmt.Errorf("want RFC 3339 (2026-11-23T10:30:00Z; with no zone, UTC), a date (its midnight UTC) or Unix seconds, from %d to %d", first.Year(), last.Year())
+	}
+	v.t, v.set = t, true
+	return nil
+}
+
+func (v *timeValue) String() string {
+	if v == nil || !v.set {
+		return ""
+	}
+	return v.t.Format(time.RFC3339Nano)
+}
+
+// timeFlag is a flag whose value is a time in timeValue's forms (read
+// with timeOf).
+func timeFlag(name, usage string) ucli.Flag {
+	return &ucli.GenericFlag{Name: name, Value: new(timeValue), Usage: usage}
+}
+
+// timeOf is the time flag name was given, or nil when it was not.
+func timeOf(c *ucli.Context, name string) *time.Time {
+	if v, ok := c.Generic(name).(*timeValue); ok && v.set {
+		t := v.t
+		return &t
+	}
+	return nil
 }
