@@ -665,6 +665,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"log", "range", "--log", "x", "-p", "a", "--from", "-1"}, 2, `--from "-1": want a whole number, 0 or more` + "\n", ""},
 		{[]string{"geo", "cells", "--index", "x", "--min-lat", "south"}, 2, `--min-lat "south": want a number` + "\n", ""},
 		{[]string{"series", "add", "--series", "t", "--sensor", "s", "--keep-raw=maybe", "1"}, 2, "--keep-raw=maybe: --keep-raw is a switch, true or false", ""},
+		{[]string{"log", "day", "--log", "x", "-p", "a", "--date", "2026-02-30"}, 2, `--date "2026-02-30": no such day (day out of range)` + "\n", ""},
+		{[]string{"log", "day", "--log", "x", "-p", "a", "--date", "2026-2-3"}, 2, `--date "2026-2-3": want YYYY-MM-DD` + "\n", ""},
 		{[]string{"log", "append", "--log", "x", "-p", "a", "--time", "yesterday", "hi"}, 2, `--time "yesterday": want RFC 3339 (2026-11-23T10:30:00Z; with no zone, UTC), a date (its midnight UTC) or Unix seconds, from 1677 to 2262` + "\n", ""},
 		// A flag named as the command's argument: the argument is meant.
 		{[]string{"geo", "put", "--index", "x", "--lat", "1", "--lon", "2", "--id", "car-7"}, 2, "-id; ID is an argument, not a flag: keyspace geo put [options] ID\n", ""},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/keyspacedb/keyspace"
@@ -216,6 +217,11 @@ func dayOf(c *ucli.Context) (time.Time, error) {
 	}
 	day, err := time.ParseInLocation("2006-01-02", c.String("date"), loc)
 	if err != nil {
+		var pe *time.ParseError
+		if errors.As(err, &pe) && strings.Contains(pe.Message, "out of range") {
+			// 2026-02-30: the form is right, the day is not in the calendar.
+			return time.Time{}, usagef("--date %q: no such day (%s)", c.String("date"), strings.TrimPrefix(pe.Message, ": "))
+		}
 		return time.Time{}, usagef("--date %q: want YYYY-MM-DD", c.String("date"))
 	}
 	return day, nil
