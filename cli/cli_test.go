@@ -1761,7 +1761,8 @@ func TestSeriesAgainstReadings(t *testing.T) {
 			for i, b := range got.Buckets {
 				f := strings.Fields(table[i+1])
 				sum, err := strconv.ParseFloat(f[2], 64)
-				if f[0] != b.Start.Format(time.RFC3339) || f[1] != fmt.Sprint(b.Count) || err != nil || sum != b.Sum {
+				// The sum to 15 significant digits: within 1e-14 of it.
+				if f[0] != b.Start.Format(time.RFC3339) || f[1] != fmt.Sprint(b.Count) || err != nil || math.Abs(sum-b.Sum) > 1e-14*math.Abs(b.Sum) {
 					t.Errorf("%s: table line %q, the JSON's bucket %+v", sensor, table[i+1], b)
 				}
 			}

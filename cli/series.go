@@ -230,9 +230,11 @@ func seriesRange(c *ucli.Context) error {
 			out = append(out, bucket{b.Start, b.Count, b.Sum, b.Min, b.Mean(), b.Max, b.Raw})
 		}
 		return writeListing(c.App.Writer, c.App.ErrWriter, format, "buckets", out, "", "START\tCOUNT\tSUM\tMIN\tMEAN\tMAX", func(b bucket) string {
-			// A mean to 6 significant digits (1.86389, not 1.8638888888888892);
-			// JSON has every digit.
-			return fmt.Sprintf("%s\t%d\t%g\t%g\t%.6g\t%g", b.Start.Format(time.RFC3339), b.Count, b.Sum, b.Min, b.Mean, b.Max)
+			// A mean to 6 significant digits (1.86389, not 1.8638888888888892),
+			// and a sum to 15, which hides the last digit's rounding that
+			// adding decimal readings leaves (45.1, not 45.10000000000001)
+			// and keeps every whole number up to 10^15; JSON has every digit.
+			return fmt.Sprintf("%s\t%d\t%.15g\t%g\t%.6g\t%g", b.Start.Format(time.RFC3339), b.Count, b.Sum, b.Min, b.Mean, b.Max)
 		})
 	})
 }
