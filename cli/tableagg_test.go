@@ -140,6 +140,22 @@ func TestTableCountOfAgainstRows(t *testing.T) {
 			want, _ := json.Marshal(got[l.Group])
 			if string(ndjson) != string(want) || i >= len(table) || strings.Fields(table[i])[0] != l.Group {
 				t.Errorf("%v: NDJSON line %d %q; the JSON's group %s, the table's line %q", tc.args, i, line, want, table[min(i, len(table)-1)])
+				continue
+			}
+			// The table's line: the JSON's figures, a whole sum exact, a
+			// sum with a fraction to 15 significant digits and a mean to 6.
+			if f := strings.Fields(table[i]); l.Numbers > 0 && len(f) == 7 {
+				sum, errSum := strconv.ParseFloat(f[3], 64)
+				mean, errMean := strconv.ParseFloat(f[5], 64)
+				jsonSum, _ := l.Sum.Float64()
+				jsonMean, _ := l.Mean.Float64()
+				exact := !strings.ContainsAny(l.Sum.String(), ".eE")
+				if errSum != nil || errMean != nil || exact && f[3] != l.Sum.String() || !exact && math.Abs(sum-jsonSum) > 1e-14*math.Abs(jsonSum) ||
+					math.Abs(mean-jsonMean) > 5e-6*math.Abs(jsonMean) || f[4] != l.Min.String() || f[6] != l.Max.String() {
+					t.Errorf("%v: table line %q; the JSON's figures %s", tc.args, table[i], want)
+				}
+			} else if l.Numbers > 0 {
+				t.Errorf("%v: table line %q has no figures; the JSON's %s", tc.args, table[i], want)
 			}
 		}
 		rat := func(n *json.Number) *big.Rat {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -395,13 +396,21 @@ func writeAggregates(c *ucli.Context, format string, groups []groupCount) error 
 	fmt.Fprintln(tw, "GROUP\tROWS\tNUMBERS\tSUM\tMIN\tMEAN\tMAX")
 	for _, g := range groups {
 		a := g.of.json(g.rows)
-		text := func(n *json.Number) string {
+		// The table shows a sum with a fraction to 15 significant digits
+		// and a mean to 6, as series range does (1874.11, not
+		// 1874.1099999999985, which adding decimals leaves); a whole sum,
+		// exact however long, and the least and greatest, which are the
+		// rows' own numbers, as they are. JSON has every digit.
+		text := func(n *json.Number, digits int) string {
 			if n == nil {
 				return ""
 			}
+			if f, err := n.Float64(); err == nil && digits > 0 && strings.ContainsAny(n.String(), ".eE") {
+				return strconv.FormatFloat(f, 'g', digits, 64)
+			}
 			return n.String()
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", g.text, g.rows, a.Numbers, text(a.Sum), text(a.Min), text(a.Mean), text(a.Max))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", g.text, g.rows, a.Numbers, text(a.Sum, 15), text(a.Min, 0), text(a.Mean, 6), text(a.Max, 0))
 	}
 	return tw.Flush()
 }
