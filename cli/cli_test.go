@@ -654,6 +654,8 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"fence", "near", "--fences", "x", "--lat", "1", "--lon", "2", "--distance", "5km"}, 2, "-distance; did you mean --radius?\n", ""},
 		{[]string{"geo", "knn", "--index", "x", "--lat", "1", "--lon", "2", "--count", "3"}, 2, "-count; did you mean -k?\n", ""},
 		{[]string{"geo", "import", "--index", "x", "--lng", "x", "-"}, 2, "-lng; did you mean --lon-col?\n", ""},
+		{[]string{"fence", "near", "--fences", "x", "--lat", "1", "--lon", "2", "--limit", "3"}, 2, "--limit; did you mean -k?\n", ""},
+		{[]string{"geo", "knn", "--index", "x", "--lat", "1", "--lon", "2", "-n", "3"}, 2, "-n; did you mean -k?\n", ""},
 		{[]string{"index", "create", "--table", "t", "--index", "by_tz", "--fields", "tz"}, 2, "-index; did you mean --name?\n", ""},
 		{[]string{"index", "create", "--table", "x", "--name", "y", "--cols", "a"}, 2, "-cols; did you mean --fields?\n", ""},
 		{[]string{"table", "import", "--table", "x", "--cols", "id", "-"}, 2, "-cols; did you mean --key-cols?\n", ""},
