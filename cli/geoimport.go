@@ -398,6 +398,17 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	if spec.lon, err = find("lon-col", spec.lon, "lon", "lng", "longitude", "long"); err != nil {
 		return spec, err
 	}
+	if !c.IsSet("id-col") && !has(spec.id) {
+		// The default id column, in any case, as the latitude and
+		// longitude are found: ID, Id. The first in byte order, should
+		// a header have two.
+		for _, h := range slices.Sorted(maps.Keys(have)) {
+			if strings.EqualFold(h, spec.id) {
+				spec.id = h
+				break
+			}
+		}
+	}
 	if !has(spec.id) {
 		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)%s", spec.id, columnHint(rowColumns(rows), spec.id))
 	}

@@ -70,3 +70,39 @@ func TestImportColumnDefaults(t *testing.T) {
 		t.Errorf("log import --parent: %+v, %v", page, err)
 	}
 }
+
+// TestImportIDColumnAnyCase: geo import and fence import find their
+// default id column in any case, as they find lat and lon (ID,
+// Latitude, Longitude, as many exports write them), and leave it out of
+// the payload; a --id-col given is taken as written.
+func TestImportIDColumnAnyCase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "case.db")
+	rows := "ID,Latitude,Longitude,Radius,Name\na,1,2,500,x\nb,3,4,600,y\n"
+	runOK(t, rows, "--db", db, "-q", "geo", "import", "--index", "g", "--format", "csv", "-")
+	var got struct {
+		Results []struct {
+			ID       string
+			Lat, Lon float64
+			Payload  map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(runOK(t, "", "--db", db, "-o", "json", "geo", "get", "--index", "g", "a", "b")), &got); err != nil || len(got.Results) != 2 {
+		t.Fatalf("geo get a b: %+v, %v", got, err)
+	}
+	for i, want := range []struct {
+		id, name string
+		lat, lon float64
+	}{{"a", "x", 1, 2}, {"b", "y", 3, 4}} {
+		p := got.Results[i]
+		if _, hasID := p.Payload["ID"]; p.ID != want.id || p.Lat != want.lat || p.Lon != want.lon || p.Payload["Name"] != want.name || hasID {
+			t.Errorf("point %d: %+v; want %+v, with no ID in the payload", i, p, want)
+		}
+	}
+	runOK(t, rows, "--db", db, "-q", "fence", "import", "--fences", "f", "--radius-col", "Radius", "--format", "csv", "-")
+	if out := runOK(t, "", "--db", db, "fence", "containing", "--fences", "f", "--lat", "1", "--lon", "2"); !strings.Contains(out, "a\n") {
+		t.Errorf("fence containing 1,2: %q; want fence a", out)
+	}
+	if _, stderr, code := run(t, rows, "--db", db, "geo", "import", "--index", "h", "--id-col", "id", "--format", "csv", "-"); code != 1 || !strings.Contains(stderr, `no id column "id" in the header`) {
+		t.Errorf("--id-col id on a header of ID: exit %d, %q", code, stderr)
+	}
+}
