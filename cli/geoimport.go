@@ -591,10 +591,19 @@ func parseExpiry(v, where string) (time.Time, error) {
 	return t, nil
 }
 
+// number reads a coordinate; what names it for the error.
 func number(s, what string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || v != v {
+		if dotted := strings.Replace(strings.TrimSpace(s), ",", ".", 1); decimalComma.MatchString(s) {
+			// 52,52 from a spreadsheet in a locale that writes a comma
+			// for the point (its CSV separated by semicolons).
+			return 0, fmt.Errorf("%s %q is not a number: write a point for the decimal comma, %s", what, s, dotted)
+		}
 		return 0, fmt.Errorf("%s %q is not a number", what, s)
 	}
 	return v, nil
 }
+
+// decimalComma matches a number written with a decimal comma: 52,52.
+var decimalComma = regexp.MustCompile(`^\s*[+-]?[0-9]+,[0-9]+\s*$`)

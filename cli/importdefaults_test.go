@@ -106,3 +106,17 @@ func TestImportIDColumnAnyCase(t *testing.T) {
 		t.Errorf("--id-col id on a header of ID: exit %d, %q", code, stderr)
 	}
 }
+
+// TestImportDecimalComma: a coordinate written with a decimal comma, as
+// a spreadsheet in such a locale saves it (separated by semicolons), is
+// a bad row that says how to write it, and nothing is imported.
+func TestImportDecimalComma(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "comma.db")
+	_, stderr, code := run(t, "id;lat;lon\na;52,52;13,41\n", "--db", db, "geo", "import", "--index", "g", "--format", "csv", "-")
+	if code != 1 || !strings.Contains(stderr, `line 2: latitude "52,52" is not a number: write a point for the decimal comma, 52.52 (nothing imported)`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "get", "--index", "g", "a"); code == 0 {
+		t.Errorf("geo get a after the refused import: exit 0, %q", stderr)
+	}
+}
