@@ -25,6 +25,62 @@ func rowColumns(rows []row) []string {
 	return names
 }
 
+// rowsHint is columnHint for the columns of rows, and for a wanted
+// field of an object above a row of --each (.states.state_code) the
+// plain fields the objects at that path have (lentHint).
+func rowsHint(rows []row, wanted ...string) string {
+	if hint := lentHint(rows, wanted); hint != "" {
+		return hint
+	}
+	return columnHint(rowColumns(rows), wanted...)
+}
+
+// lentHint follows an error that names a field of an object above the
+// rows of --each that none has: the field most like it of those the
+// objects at its path have, else the first ten of them. "" when no
+// wanted name is such a field (it starts with a dot) or no object at
+// its path has plain fields.
+func lentHint(rows []row, wanted []string) string {
+	if len(rows) == 0 || rows[0].lendable == nil {
+		return ""
+	}
+	for _, w := range wanted {
+		dot := strings.LastIndex(w, ".")
+		if !strings.HasPrefix(w, ".") || dot < 0 {
+			continue
+		}
+		at := w[:dot+1] // ".states.", or "." for the top objects
+		var there []string
+		for _, f := range *rows[0].lendable {
+			if strings.HasPrefix(f, at) && !strings.Contains(f[len(at):], ".") {
+				there = append(there, f)
+			}
+		}
+		if len(there) == 0 {
+			continue
+		}
+		// The names compared without the path they share, which would
+		// make any two alike.
+		bare := make([]string, len(there))
+		for i, f := range there {
+			bare[i] = f[len(at):]
+		}
+		if s := nearest(w[len(at):], bare); s != "" && s != w[len(at):] {
+			return fmt.Sprintf("; did you mean %q?", at+s)
+		}
+		shown, more := there[:min(len(there), 10)], ""
+		if len(there) > len(shown) {
+			more = ", …"
+		}
+		path := strings.TrimSuffix(at, ".")
+		if path == "" {
+			path = "the top"
+		}
+		return fmt.Sprintf("; the objects at %s have %s%s", path, strings.Join(shown, ", "), more)
+	}
+	return ""
+}
+
 // columnHint follows an error that names a column the rows do not have
 // (wanted, or the first of several names looked for): that the header
 // is data when it looks like it (dataHeader), else the column most like

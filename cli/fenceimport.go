@@ -149,7 +149,7 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 	}
 	radius := c.String("radius-col")
 	if !anyRowHas(rows, radius) {
-		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)%s", in.name, radius, columnHint(rowColumns(rows), radius))
+		return nil, fmt.Errorf("%s: no row has a %s column (name the radius with --radius-col; nothing imported)%s", in.name, radius, rowsHint(rows, radius))
 	}
 	spec.also = []string{radius}
 	var bearings []string // the sectors' FROM and TO columns
@@ -161,7 +161,7 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 		for i, col := range bearings {
 			bearings[i] = strings.TrimSpace(col)
 			if !anyRowHas(rows, bearings[i]) {
-				return nil, fmt.Errorf("%s: no row has a %s column (--sector-cols; nothing imported)%s", in.name, bearings[i], columnHint(rowColumns(rows), bearings[i]))
+				return nil, fmt.Errorf("%s: no row has a %s column (--sector-cols; nothing imported)%s", in.name, bearings[i], rowsHint(rows, bearings[i]))
 			}
 		}
 		spec.also = append(spec.also, bearings...)

@@ -478,6 +478,29 @@ func TestIndexOnLentFields(t *testing.T) {
 	}
 }
 
+// TestLentFieldHint: a column flag naming a field of the objects above
+// an --each row that none has is answered with the plain fields those
+// objects do have, at its path (.states.*, or the top's), compared as
+// the names past the path: the nearest, or the list; a row's own missing
+// column is answered from the row's.
+func TestLentFieldHint(t *testing.T) {
+	db, file := filepath.Join(t.TempDir(), "k.db"), filepath.Join(t.TempDir(), "world.json")
+	doc := `[{"iso2":"DE","name":"Germany","langs":["de"],"states":[{"iso2":"BE","kind":"state","meta":{"a":1},"cities":[{"id":1,"name":"Berlin"}]}]}]`
+	os.WriteFile(file, []byte(doc), 0o644)
+	for _, c := range []struct{ keys, want string }{
+		{".iso2,.states.iso,id", `no key column ".states.iso" in the header; did you mean ".states.iso2"?`},
+		{".iso3,.states.iso2,id", `no key column ".iso3" in the header; did you mean ".iso2"?`},
+		{".iso2,.states.state_code,id", `no key column ".states.state_code" in the header; the objects at .states have .states.iso2, .states.kind` + "\n"},
+		{".code,.states.iso2,id", `no key column ".code" in the header; the objects at the top have .iso2, .name` + "\n"},
+		{".iso2,.states.iso2,idd", `no key column "idd" in the header; did you mean "id"?`},
+	} {
+		_, stderr, code := run(t, "", "--db", db, "table", "import", "--table", "t", "--each", "states.cities", "--key-cols", c.keys, file)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--key-cols %s: exit %d, %q; want %q", c.keys, code, stderr, c.want)
+		}
+	}
+}
+
 // TestNestedColumns: a column flag names a field inside a JSON row's
 // objects and arrays by its dotted path (location.lat,
 // geometry.coordinates.1, address.city): points imported so, and a table

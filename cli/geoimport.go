@@ -378,7 +378,7 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 	find := func(flag, given string, names ...string) (string, error) {
 		if given != "" {
 			if !has(given) {
-				return "", fmt.Errorf("no column %q (--%s) in the header%s", given, flag, columnHint(rowColumns(rows), given))
+				return "", fmt.Errorf("no column %q (--%s) in the header%s", given, flag, rowsHint(rows, given))
 			}
 			return given, nil
 		}
@@ -389,7 +389,7 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 				}
 			}
 		}
-		return "", fmt.Errorf("no %s column in the header (looked for %s; name it with --%s)%s", flag[:3], strings.Join(names, ", "), flag, columnHint(rowColumns(rows), names...))
+		return "", fmt.Errorf("no %s column in the header (looked for %s; name it with --%s)%s", flag[:3], strings.Join(names, ", "), flag, rowsHint(rows, names...))
 	}
 	var err error
 	if spec.lat, err = find("lat-col", spec.lat, "lat", "latitude"); err != nil {
@@ -410,15 +410,15 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 		}
 	}
 	if !has(spec.id) {
-		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)%s", spec.id, columnHint(rowColumns(rows), spec.id))
+		return spec, fmt.Errorf("no id column %q in the header (name it with --id-col)%s", spec.id, rowsHint(rows, spec.id))
 	}
 	for _, sc := range spec.scope {
 		if !has(sc) {
-			return spec, fmt.Errorf("no scope column %q in the header%s", sc, columnHint(rowColumns(rows), sc))
+			return spec, fmt.Errorf("no scope column %q in the header%s", sc, rowsHint(rows, sc))
 		}
 	}
 	if spec.expires != "" && !has(spec.expires) {
-		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header%s", spec.expires, columnHint(rowColumns(rows), spec.expires))
+		return spec, fmt.Errorf("no expiry column %q (--expires-col) in the header%s", spec.expires, rowsHint(rows, spec.expires))
 	}
 	for _, col := range spec.keep {
 		_, ok := have[col]
@@ -428,7 +428,7 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 			return isObject && has
 		})
 		if !ok && !inExport {
-			return spec, fmt.Errorf("no payload column %q (--payload-cols) in the header%s", col, columnHint(rowColumns(rows), col))
+			return spec, fmt.Errorf("no payload column %q (--payload-cols) in the header%s", col, rowsHint(rows, col))
 		}
 	}
 	return spec, nil

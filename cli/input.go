@@ -60,6 +60,9 @@ type row struct {
 	id      string     // GeoJSON feature id
 	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
 	bad     error      // why the reader could not read the row (an XML element holding text)
+	// lendable are the plain fields of the objects above a row of
+	// --each, kept or not (.iso2, .states.name), shared by the rows.
+	lendable *[]string
 }
 
 // markBad makes r a bad row for err, unless it is one already: the
@@ -280,7 +283,7 @@ func recordRows(c *ucli.Context, columnFlags ...string) ([]row, *badRows, error)
 func checkColumnFlags(c *ucli.Context, rows []row, name string, flags ...string) error {
 	for _, flag := range flags {
 		if col := c.String(flag); col != "" && len(rows) > 0 && !anyRowHas(rows, col) {
-			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)%s", name, col, flag, columnHint(rowColumns(rows), col))
+			return fmt.Errorf("%s: no row has a %s column (choose one with --%s; nothing imported)%s", name, col, flag, rowsHint(rows, col))
 		}
 	}
 	return nil

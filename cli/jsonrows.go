@@ -172,7 +172,8 @@ func readJSONLines(ctx context.Context, in io.Reader, path jsonPath) ([]row, err
 
 // newJSONWalk is a walk along path.
 func newJSONWalk(ctx context.Context, path jsonPath) *jsonWalk {
-	return &jsonWalk{ctx: ctx, each: path.keys, keeps: path.keeps, reached: make([]bool, len(path.keys)), had: make([]bool, len(path.keys))}
+	return &jsonWalk{ctx: ctx, each: path.keys, keeps: path.keeps, reached: make([]bool, len(path.keys)), had: make([]bool, len(path.keys)),
+		lendable: map[string]bool{}}
 }
 
 // done returns the rows gathered, or an error when no object on the way
@@ -181,6 +182,12 @@ func (w *jsonWalk) done() ([]row, error) {
 	for depth, key := range w.each {
 		if w.reached[depth] && !w.had[depth] {
 			return nil, fmt.Errorf("--each %s: no object at %s has a %q key (nothing imported)", strings.Join(w.each, "."), w.pathTo(depth), key)
+		}
+	}
+	if len(w.lendable) > 0 {
+		lendable := slices.Sorted(maps.Keys(w.lendable))
+		for i := range w.rows {
+			w.rows[i].lendable = &lendable
 		}
 	}
 	return w.rows, nil
@@ -208,6 +215,10 @@ type jsonWalk struct {
 	// reached[d] says an object was met where each[d] was looked for,
 	// and had[d] that one of them had it.
 	reached, had []bool
+	// lendable are the plain fields the objects above the rows have,
+	// kept or not (.iso2, .states.name), for the hint of a column flag
+	// that names none of them (lentHint).
+	lendable map[string]bool
 }
 
 // lent is a field an object above a row lends it.
@@ -289,6 +300,7 @@ func (w *jsonWalk) walk(v any, depth int, where string, above []lent) error {
 		switch val.(type) {
 		case map[string]any, []any:
 		default:
+			w.lendable[prefix+k] = true
 			if w.keeps(prefix + k) {
 				lends = append(lends, lent{prefix + k, val})
 			}

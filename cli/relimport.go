@@ -48,7 +48,7 @@ func relImport(c *ucli.Context) error {
 		}
 		for _, col := range strings.Split(c.String(flag), ",") {
 			if len(rows) > 0 && !anyRowHas(rows, col) {
-				return fmt.Errorf("%s: no row has a %s column (choose others with --%s; nothing imported)%s", name, col, flag, columnHint(rowColumns(rows), col))
+				return fmt.Errorf("%s: no row has a %s column (choose others with --%s; nothing imported)%s", name, col, flag, rowsHint(rows, col))
 			}
 			fieldCols[i] = append(fieldCols[i], col)
 		}

@@ -126,7 +126,7 @@ func tableImport(c *ucli.Context) error {
 	typed := c.Bool("typed")
 	for _, k := range keyCols {
 		if len(rows) > 0 && !anyRowHas(rows, k) {
-			return fmt.Errorf("%s: no key column %q in the header%s", name, k, columnHint(rowColumns(rows), k))
+			return fmt.Errorf("%s: no key column %q in the header%s", name, k, rowsHint(rows, k))
 		}
 	}
 	var keep []string // --record-cols, and the key columns beside them
@@ -134,7 +134,7 @@ func tableImport(c *ucli.Context) error {
 		keep = append(strings.Split(cols, ","), keyCols...)
 		for _, k := range keep {
 			if len(rows) > 0 && !anyRowHas(rows, k) {
-				return fmt.Errorf("%s: no column %q (--record-cols) in the header%s", name, k, columnHint(rowColumns(rows), k))
+				return fmt.Errorf("%s: no column %q (--record-cols) in the header%s", name, k, rowsHint(rows, k))
 			}
 		}
 	}
