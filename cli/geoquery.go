@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
+	"github.com/paulmach/orb/encoding/wkt"
 	"github.com/paulmach/orb/geojson"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -387,9 +389,11 @@ func cornerBox(c *ucli.Context) (geo.Box, bool, error) {
 }
 
 // readPolygon reads a Polygon or MultiPolygon from a GeoJSON geometry,
-// Feature or FeatureCollection (of one polygon feature): from the file
-// arg names, from standard input for "-", or from arg itself when it is
-// GeoJSON (begins with '{'), as Tile38's WITHIN … OBJECT takes it.
+// Feature or FeatureCollection (of one polygon feature), or from WKT as
+// PostGIS's ST_AsText writes it (POLYGON((13 52, 14 52, …)), with or
+// without EWKT's SRID=4326;): from the file arg names, from standard
+// input for "-", or from arg itself when it is GeoJSON (begins with '{')
+// or WKT, as Tile38's WITHIN … OBJECT takes it.
 // A polygon with an edge longer than 180° of longitude gets a note on
 // stderr of how it was read (longEdge).
 func readPolygon(c *ucli.Context, arg string) (orb.Geometry, error) {
@@ -408,8 +412,10 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 	var err error
 	from := arg
 	switch {
-	case strings.HasPrefix(strings.TrimSpace(arg), "{"):
+	case strings.HasPrefix(strings.TrimSpace(arg), "{"), wktStart.MatchString(arg):
 		b, from = []byte(arg), flag
+	case strings.HasPrefix(strings.TrimSpace(arg), "["):
+		return nil, usagef("%s %.40q: bare coordinates; give a GeoJSON geometry, as {\"type\":\"Polygon\",\"coordinates\":[[[lon,lat],…]]}, or WKT, as POLYGON((lon lat, …))", flag, arg)
 	case arg == "-":
 		b, err = io.ReadAll(c.App.Reader)
 		from = "standard input"
@@ -421,6 +427,9 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 	}
 	if flag == "--line" && isXML(b) {
 		return gpxLines(b, from) // gpx.go
+	}
+	if wktStart.Match(b) {
+		return readWKT(b, from)
 	}
 	if fc, err := orbGeoJSON(geojson.UnmarshalFeatureCollection, b); err == nil {
 		if len(fc.Features) != 1 {
@@ -442,6 +451,29 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 		return nil, fmt.Errorf("%s: not GeoJSON: %w", from, err)
 	}
 	return g.Geometry(), nil
+}
+
+// wktStart matches the start of a WKT geometry, after EWKT's SRID if
+// any: SRID=4326;MULTIPOLYGON(((…))), LINESTRING(…), in any case.
+var wktStart = regexp.MustCompile(`^\s*(?i:SRID=([0-9]+)\s*;\s*)?(?i:MULTI)?(?i:POLYGON|LINESTRING|POINT)\s*[(ZzMmEe]`)
+
+// readWKT reads one WKT geometry (orb's encoding/wkt), from names where
+// it came from for its errors. Its coordinates are longitude then
+// latitude, as GeoJSON's: an EWKT SRID other than 4326 (WGS 84) is
+// refused, not read as degrees.
+func readWKT(b []byte, from string) (orb.Geometry, error) {
+	text := strings.TrimSpace(string(b))
+	if m := wktStart.FindStringSubmatch(text); m[1] != "" {
+		if m[1] != "4326" {
+			return nil, fmt.Errorf("%s: SRID=%s; want longitude and latitude in degrees, SRID=4326 (PostGIS: ST_AsEWKT(ST_Transform(geom, 4326)))", from, m[1])
+		}
+		text = text[strings.IndexByte(text, ';')+1:]
+	}
+	g, err := wkt.Unmarshal(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not WKT that orb reads (2D: lon lat pairs, no Z or M): %w", from, err)
+	}
+	return g, nil
 }
 
 // ringLines returns the rings of a Polygon or MultiPolygon as lines.
