@@ -165,7 +165,7 @@ func fenceCommand() *ucli.Command {
 					"keyspace fence along --fences tolls --line drive.gpx --in-order   # the toll zones of a drive, in order, and where each begins\n" +
 					"keyspace fence along --fences airspace --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 5km --payloads",
 				Flags: append([]ucli.Flag{fencesFlag(),
-					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
+					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}') or WKT ('LINESTRING(lon lat, …)'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Value: "0", Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					&ucli.BoolFlag{Name: "in-order", Usage: "the fences in the order the line reaches them, each with how far along the line it first comes within --radius"},
 					&ucli.BoolFlag{Name: "payloads", Usage: "each fence with its payload"},
@@ -212,7 +212,7 @@ func fenceRegionFlags() []ucli.Flag {
 	flags := sectorRegionFlags()
 	radius := slices.IndexFunc(flags, func(f ucli.Flag) bool { return f.Names()[0] == "radius" })
 	flags[radius] = &ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Usage: "a circle's or a sector's `DISTANCE` (500m, 2km, 1.5mi, 300ft), or a corridor's either side of its --line"}
-	return slices.Insert(flags, radius+1, ucli.Flag(&ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, or the GeoJSON itself; or a GPX file's tracks and routes), a route; with no --radius, the line itself (a road)"}))
+	return slices.Insert(flags, radius+1, ucli.Flag(&ucli.StringFlag{Name: "line", Usage: "a corridor: the ground within --radius of the GeoJSON LineString or MultiLineString in `FILE` (- for standard input, the GeoJSON itself, or WKT; or a GPX file's tracks and routes), a route; with no --radius, the line itself (a road)"}))
 }
 
 // sectorRegionFlags are regionFlags with --sector after the circle's.
@@ -234,7 +234,7 @@ func regionFlags() []ucli.Flag {
 		&ucli.Float64Flag{Name: "min-lon", Usage: "its western edge (east of --max-lon to cross ±180°)", DefaultText: "none"},
 		&ucli.Float64Flag{Name: "max-lat", Usage: "its northern edge", DefaultText: "none"},
 		&ucli.Float64Flag{Name: "max-lon", Usage: "its eastern edge", DefaultText: "none"},
-		&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself"},
+		&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself, or WKT ('POLYGON((lon lat, …))')"},
 	}, areaFlags()...)
 }
 

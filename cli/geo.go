@@ -116,8 +116,8 @@ func geoCommand() *ucli.Command {
 					"keyspace geo knn --index stations --polygon park.geojson --k 5",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
 					&ucli.IntFlag{Name: "k", Value: 10, Usage: "how many neighbours (a page of them, with --cursor)"}, sectorFlag(),
-					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, or the GeoJSON itself; or a GPX file's tracks and routes) rather than a centre, each at its distance from the line"},
-					&ucli.StringFlag{Name: "polygon", Usage: "the k nearest a GeoJSON Polygon or MultiPolygon (`FILE`, - for standard input, or the GeoJSON itself) rather than a centre, each at its distance from it (0 inside)"},
+					&ucli.StringFlag{Name: "line", Usage: "the k nearest a GeoJSON LineString or MultiLineString (`FILE`, - for standard input, the GeoJSON itself, or WKT; or a GPX file's tracks and routes) rather than a centre, each at its distance from the line"},
+					&ucli.StringFlag{Name: "polygon", Usage: "the k nearest a GeoJSON Polygon or MultiPolygon (`FILE`, - for standard input, the GeoJSON itself, or WKT) rather than a centre, each at its distance from it (0 inside)"},
 					pageFlag(), storeFlag(),
 				}, append(centreFlags(), queryOutputFlags()...)...),
 				Action: func(c *ucli.Context) error {
@@ -165,7 +165,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo within --index fleet --polygon depot.geojson --buffer 200m\n" +
 					"keyspace geo within --index fleet --fences zones --fence downtown",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}')"},
+					&ucli.StringFlag{Name: "polygon", Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"Polygon\",…}'), or WKT ('POLYGON((lon lat, …))')"},
 					&ucli.StringFlag{Name: "buffer", Usage: "the points within `DISTANCE` of the polygon (--polygon, or a polygon --fence) as well as those inside it (500m, 2km; bare numbers are metres), nearest the polygon first, each at its distance from it (0 inside)"},
 					&ucli.StringFlag{Name: "fences", Usage: "the fence set `NAME` of --fence"},
 					&ucli.StringFlag{Name: "fence", Usage: "the fence `ID` whose circle, box, polygon or sector to search"},
@@ -180,7 +180,7 @@ func geoCommand() *ucli.Command {
 					"keyspace geo along --index cities --line '{\"type\":\"LineString\",\"coordinates\":[[2.35,48.86],[4.84,45.76]]}' --radius 10km --limit 5\n" +
 					"keyspace geo along --index fuel --line drive.gpx --radius 1km --in-order   # the stations a drive passes, in order, at their kilometre",
 				Flags: append([]ucli.Flag{indexFlag(), scopeFlag(), whereFlag(), whereInFlag(), matchFlag("points"),
-					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
+					&ucli.StringFlag{Name: "line", Required: true, Usage: "GeoJSON `FILE`, - for standard input, or the GeoJSON itself ('{\"type\":\"LineString\",…}') or WKT ('LINESTRING(lon lat, …)'): a LineString or MultiLineString, its edges straight in longitude and latitude; or a GPX file's tracks and routes"},
 					&ucli.StringFlag{Name: "radius", Aliases: []string{"r"}, Required: true, Usage: "`DISTANCE` from the line: 500m, 2km, 1.5mi, 300ft; bare numbers are metres"},
 					limitFlag(), anyFlag(),
 					&ucli.BoolFlag{Name: "desc", Usage: "farthest from the line first: with --limit N, the N farthest"},
