@@ -306,8 +306,12 @@ func TestBadImportsChangeNothing(t *testing.T) {
 	// GeoJSON rows are features, and are named so.
 	fc := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},` +
 		`{"type":"Feature","id":"d","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{}}]}`
-	if _, stderr, code := run(t, fc, "--db", db, "geo", "import", "--index", "p", "--format", "geojson", "-"); code != 1 || !strings.Contains(stderr, "feature 2: the feature's geometry is not a Point") {
+	if _, stderr, code := run(t, fc, "--db", db, "geo", "import", "--index", "p", "--format", "geojson", "-"); code != 1 || !strings.Contains(stderr, "feature 2: the feature's geometry is a LineString, not a Point (fence import reads areas and lines)") {
 		t.Errorf("a LineString feature: exit %d, %q", code, stderr)
+	}
+	noGeometry := `{"type":"FeatureCollection","features":[{"type":"Feature","id":"e","geometry":null,"properties":{}}]}`
+	if _, stderr, code := run(t, noGeometry, "--db", db, "geo", "import", "--index", "p", "--format", "geojson", "-"); code != 1 || !strings.Contains(stderr, "feature 1: the feature has no geometry, where geo import wants a Point") {
+		t.Errorf("a feature with a null geometry: exit %d, %q", code, stderr)
 	}
 	if after, _, _ := run(t, "", "--db", db, "stats", "--output", "json"); after != before {
 		t.Errorf("a LineString feature: the database changed:\n%s\n%s", before, after)

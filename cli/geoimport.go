@@ -441,8 +441,11 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	}
 	p := geo.Point{ID: r.get(s.id)}
 	if s.geojson {
-		if r.point == nil {
-			return p, errors.New("the feature's geometry is not a Point")
+		switch {
+		case r.point == nil && r.geometry != "":
+			return p, fmt.Errorf("the feature's geometry is a %s, not a Point (fence import reads areas and lines)", r.geometry)
+		case r.point == nil:
+			return p, errors.New("the feature has no geometry, where geo import wants a Point")
 		}
 		p.Lon, p.Lat = r.point[0], r.point[1]
 		if r.id != "" {

@@ -54,12 +54,15 @@ type row struct {
 	// (1000 stays a number, [1,2] an array), and as text (jsonField) for
 	// the columns read as text. Nil for CSV and XML, which have no types;
 	// never nil for a JSON row.
-	values  map[string]any
-	path    string     // a JSON document's row: where it is, as jq writes it (.[3].cities[0])
-	point   *orb.Point // GeoJSON geometry, when the input has one
-	id      string     // GeoJSON feature id
-	expires string     // a table export's expiry (RFC 3339), from unwrapRecord
-	bad     error      // why the reader could not read the row (an XML element holding text)
+	values map[string]any
+	path   string     // a JSON document's row: where it is, as jq writes it (.[3].cities[0])
+	point  *orb.Point // GeoJSON geometry, when the input has one
+	// geometry is the GeoJSON type of a feature's geometry that is no
+	// Point ("Polygon"), for its error; "" for a Point or none.
+	geometry string
+	id       string // GeoJSON feature id
+	expires  string // a table export's expiry (RFC 3339), from unwrapRecord
+	bad      error  // why the reader could not read the row (an XML element holding text)
 	// lendable are the plain fields of the objects above a row of
 	// --each, kept or not (.iso2, .states.name), shared by the rows.
 	lendable *[]string
@@ -522,6 +525,8 @@ func readRows(ctx context.Context, in io.Reader, format string, columns []string
 			}
 			if p, ok := f.Geometry.(orb.Point); ok {
 				r.point = &p
+			} else if f.Geometry != nil {
+				r.geometry = f.Geometry.GeoJSONType()
 			}
 			if id := numbered[i].ID; id != nil {
 				r.id = jsonField(id)
