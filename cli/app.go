@@ -769,7 +769,7 @@ func isHelpFlag(word string) bool {
 	return slices.Contains([]string{"-h", "--h", "-help", "--help"}, word)
 }
 
-// completionScripts are printed by `keyspace completion SHELL`; both ask
+// completionScripts are printed by `keyspace completion SHELL`; each asks
 // the binary itself (urfave/cli's --generate-bash-completion) for the
 // words that can follow the ones before the cursor, with the word at the
 // cursor too when it is a flag being typed (as urfave/cli's own scripts
@@ -800,18 +800,30 @@ _keyspace() {
 }
 compdef _keyspace keyspace
 `,
+	// fish filters what the function prints by the word at the cursor.
+	"fish": `function __keyspace_complete
+    set -l words (commandline -opc)
+    set -l cur (commandline -ct)
+    if string match -q -- '-*' $cur
+        $words $cur --generate-bash-completion 2>/dev/null
+    else
+        $words --generate-bash-completion 2>/dev/null
+    end
+end
+complete -c keyspace -f -a '(__keyspace_complete)'
+`,
 }
 
 func completionCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "completion",
-		Usage:     "print a shell completion script (bash or zsh)",
-		UsageText: "source <(keyspace completion bash)",
-		ArgsUsage: "bash|zsh",
+		Usage:     "print a shell completion script (bash, zsh or fish)",
+		UsageText: "source <(keyspace completion bash)\n   keyspace completion fish > ~/.config/fish/completions/keyspace.fish",
+		ArgsUsage: "bash|zsh|fish",
 		Action: func(c *ucli.Context) error {
 			script, ok := completionScripts[c.Args().First()]
 			if !ok || c.NArg() > 1 {
-				return usagef("completion wants bash or zsh")
+				return usagef("completion wants bash, zsh or fish")
 			}
 			_, err := fmt.Fprint(c.App.Writer, script)
 			return err

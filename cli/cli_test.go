@@ -1021,7 +1021,7 @@ func TestCompletion(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "complete -o default -F _keyspace_complete keyspace") {
 		t.Errorf("bash script: %d %q", code, out)
 	}
-	if _, _, code := run(t, "", "completion", "fish"); code != 2 {
+	if _, _, code := run(t, "", "completion", "powershell"); code != 2 {
 		t.Errorf("unknown shell: exit %d, want 2", code)
 	}
 }
@@ -1031,7 +1031,8 @@ func TestCompletion(t *testing.T) {
 // --table the names the file holds that begin with the word typed, after
 // --radius nothing (a distance is no name), and a flag's name. Where
 // zsh is installed, its script is asked alike (what it offers _describe,
-// which filters by the word typed).
+// which filters by the word typed), and where fish is, fish completes
+// the same lines with its script (complete -C).
 func TestBashCompletesNames(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -1049,7 +1050,10 @@ func TestBashCompletesNames(t *testing.T) {
 	runOK(t, "", "--db", db, "-q", "table", "import", "--table", "towns", "--key-cols", "id", rows)
 	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "towns", "--name", "by_lat", "--fields", "lat")
 	runOK(t, "", "--db", db, "-q", "index", "create", "--table", "towns", "--name", "by_lon", "--fields", "lon")
-	script, zshScript := runOK(t, "", "completion", "bash"), runOK(t, "", "completion", "zsh")
+	script, zshScript, fishScript := runOK(t, "", "completion", "bash"), runOK(t, "", "completion", "zsh"), runOK(t, "", "completion", "fish")
+	// fish's script completes the command named keyspace, by name: the
+	// test's binary, by its path.
+	fishScript = strings.ReplaceAll(fishScript, "complete -c keyspace", "complete -p "+binary)
 	for _, tc := range []struct {
 		words string // the command line up to the cursor, its last word the one completed
 		want  string // COMPREPLY, space-separated
@@ -1078,6 +1082,15 @@ func TestBashCompletesNames(t *testing.T) {
 			out, err := exec.Command(zsh, "-f", "-c", line).Output()
 			if got := strings.TrimSpace(string(out)); err != nil || got != offered {
 				t.Errorf("zsh completing %q: offered %q, %v; want %q", tc.words, got, err, offered)
+			}
+		}
+		if fish, err := exec.LookPath("fish"); err == nil {
+			// fish's complete -C completes a command line as a Tab would,
+			// filtering what the script offers by the word typed.
+			line := fishScript + fmt.Sprintf("\ncomplete -C '%s --db %s %s'", binary, db, tc.words)
+			out, err := exec.Command(fish, "--no-config", "-c", line).Output()
+			if got := strings.Join(strings.Fields(string(out)), " "); err != nil || got != tc.want {
+				t.Errorf("fish completing %q: %q, %v; want %q", tc.words, got, err, tc.want)
 			}
 		}
 		words := append([]string{binary, "--db", db}, strings.Fields(tc.words)...)
