@@ -818,7 +818,7 @@ func completionCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash, zsh or fish)",
-		UsageText: "source <(keyspace completion bash)\n   keyspace completion fish > ~/.config/fish/completions/keyspace.fish",
+		UsageText: "source <(keyspace completion bash)\nkeyspace completion fish > ~/.config/fish/completions/keyspace.fish",
 		ArgsUsage: "bash|zsh|fish",
 		Action: func(c *ucli.Context) error {
 			script, ok := completionScripts[c.Args().First()]
