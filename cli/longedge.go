@@ -18,13 +18,20 @@ import (
 // lines (--line) and moves take, so the command line says how it read it.
 
 // longEdge returns the first edge of a Polygon's or MultiPolygon's rings
-// that spans more than 180° of longitude, and whether there is one.
+// that spans more than 180° of longitude, and whether there is one. Two
+// edges that do are no question and are passed over: one from -180° to
+// 180° (the whole way round, as a band round the world or a polar cap
+// draws it; across ±180° it would have no length), and one along a pole
+// (latitude ±90° at both ends, which is one point whichever way).
 func longEdge(g orb.Geometry) (a, b orb.Point, ok bool) {
 	for _, p := range polygonsOf(g) {
 		for _, ring := range p {
 			for i := 1; i < len(ring); i++ {
-				if math.Abs(ring[i][0]-ring[i-1][0]) > 180 {
-					return ring[i-1], ring[i], true
+				a, b := ring[i-1], ring[i]
+				span := math.Abs(b[0] - a[0])
+				atPole := a[1] == b[1] && math.Abs(a[1]) == 90
+				if span > 180 && span < 360 && !atPole {
+					return a, b, true
 				}
 			}
 		}
