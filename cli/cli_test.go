@@ -2006,6 +2006,22 @@ func TestGeoScopes(t *testing.T) {
 	if stderr != "" || !strings.Contains(out, "SCOPE") || !strings.Contains(out, fmt.Sprintf("%d results", len(byZone["north"]))) {
 		t.Errorf("near --scope north:\n%s%s", out, stderr)
 	}
+	// A scope no point is under: the nearest that is, or the scopes it
+	// begins, a query naming a scope's every column.
+	if _, stderr, code := run(t, "", append(near, "--scope", "nrth")...); code != 0 || stderr != "keyspace: note: no point of index z is under scope nrth; did you mean \"north\"? (keyspace geo scopes --index z lists them)\n" {
+		t.Errorf("near --scope nrth: exit %d, %q", code, stderr)
+	}
+	runOK(t, "", "--db", db, "geo", "put", "--index", "z", "--lat", "80", "--lon", "20", "--scope", "US:CA", "sf")
+	if _, stderr, code := run(t, "", append(near, "--scope", "US")...); code != 0 || !strings.Contains(stderr, "no point of index z is under scope US itself, and a query searches only the scope it names, every column of it; US begins 1 scope: US:CA (") {
+		t.Errorf("near --scope US: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "--db", db, "geo", "scan", "--index", "z", "--scope", "US"); code != 0 || !strings.Contains(stderr, "US begins 1 scope: US:CA (") {
+		t.Errorf("scan --scope US: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", append(near, "--scope", "US:CA")...); code != 0 || stderr != "" {
+		t.Errorf("near --scope US:CA, its point far away: exit %d, %q", code, stderr)
+	}
+	runOK(t, "", "--db", db, "geo", "del", "--index", "z", "sf")
 	if _, stderr, code := run(t, "", "--db", db, "geo", "put", "--index", "z", "--lat", "80", "--lon", "20", "free"); code != 0 {
 		t.Fatalf("put: %s", stderr)
 	}

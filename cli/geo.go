@@ -535,6 +535,9 @@ func geoScan(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
+		if len(page) == 0 && c.IsSet("scope") && c.String("cursor") == "" && matches == nil && o.Filter == nil {
+			hintScope(c, ix, tx, o.Scope) // a scope no point is under
+		}
 		return writeScan(c.App.Writer, c.App.ErrWriter, format, projectResults(page, fields), next)
 	})
 }

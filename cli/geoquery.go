@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/keyspacedb/keyspace"
+	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/encoding/wkt"
@@ -175,8 +177,11 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 				return err
 			}
 		}
-		if len(rs) == 0 && len(o.Scope) == 0 && after == nil {
+		switch {
+		case len(rs) == 0 && len(o.Scope) == 0 && after == nil:
 			hintScopes(c.App.ErrWriter, ix, tx)
+		case len(rs) == 0 && after == nil:
+			hintScope(c, ix, tx, o.Scope)
 		}
 		return writeResults(c.App.Writer, c.App.ErrWriter, format, projectResults(rs, fields), st, resultColumns{distance: true}, next)
 	})
@@ -326,6 +331,43 @@ func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
 	fmt.Fprintf(w, "note: every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, such as %s (keyspace geo scopes --index %s lists them)\n",
 		ix.Name(), strings.Join(some, ", "), ix.Name())
 }
+
+// hintScope tells someone whose query (or scan) under a scope found
+// nothing when no point is under that scope: a scope names every column the points
+// were imported under, so --scope US finds none of the points under
+// US:CA, and a misspelt scope finds none at all. It reads the first
+// scopesLooked scopes; past them it says nothing.
+func hintScope(c *ucli.Context, ix *geo.Index, tx keyspace.Tx, scope composite.Tuple) {
+	scopes, err := ix.Scopes(tx, scopesLooked+1)
+	if err != nil || len(scopes) > scopesLooked {
+		return
+	}
+	prefix := scope.Pack()
+	var under, all []string
+	for _, s := range scopes {
+		if slices.Equal(s.Pack(), prefix) {
+			return // it holds points: none of them is in the region
+		}
+		if bytes.HasPrefix(s.Pack(), prefix) {
+			under = append(under, scopeArg(s))
+		}
+		all = append(all, scopeArg(s))
+	}
+	if len(under) > 0 {
+		some := under[:min(3, len(under))]
+		if len(under) > len(some) {
+			some = append(some, "…")
+		}
+		addNote(c, "no point of index %s is under scope %s itself, and a query searches only the scope it names, every column of it; %s begins %s: %s (keyspace geo scopes --index %s lists them)",
+			ix.Name(), scopeArg(scope), scopeArg(scope), count(len(under), "scope"), strings.Join(some, ", "), ix.Name())
+		return
+	}
+	addNote(c, "no point of index %s is under scope %s%s (keyspace geo scopes --index %s lists them)",
+		ix.Name(), scopeArg(scope), didYouMean(scopeArg(scope), all), ix.Name())
+}
+
+// scopesLooked is how many of an index's scopes hintScope reads.
+const scopesLooked = 10_000
 
 func geoBox(c *ucli.Context) error {
 	b, corners, err := cornerBox(c)
