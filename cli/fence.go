@@ -64,12 +64,13 @@ func fenceCommand() *ucli.Command {
 			},
 			{
 				Name:  "import",
-				Usage: "add or replace fences, all or none unless --skip-bad: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or a GPX file's tracks and routes as corridors and its waypoints as circles (--radius)",
+				Usage: "add or replace fences, all or none unless --skip-bad: a GeoJSON FeatureCollection's polygons, circles (a Point with a radius property in metres), corridors (a LineString or MultiLineString, with a radius property for the ground either side), boxes and sectors as fence get writes them, circles (or with --sector-cols, sectors) from the rows of a CSV, TSV, NDJSON, JSON or XML file (id, lat, lon and radius columns; the other columns the payload), or with --wkt-col any region from its rows' WKT (a PostGIS export), or a GPX file's tracks and routes as corridors and its waypoints as circles (--radius)",
 				UsageText: "keyspace fence import --fences zones zones.geojson\n" +
 					"keyspace fence import --fences states --id-property name states.geojson\n" +
 					"keyspace fence import --fences closures --ttl 2h closures.geojson\n" +
 					"keyspace fence import --fences delivery --id-col store --radius-col reach stores.csv   # store,lat,lon,reach: 3km\n" +
 					"keyspace fence import --fences cameras --sector-cols left,right cameras.csv   # id,lat,lon,radius,left,right\n" +
+					"keyspace fence import --fences zones --wkt-col wkt zones.csv   # id,name,wkt: POLYGON((…)) as PostGIS's ST_AsText writes it\n" +
 					"keyspace fence import --fences routes --radius 300m planned.gpx   # a corridor for each named track and route",
 				ArgsUsage: "FILE",
 				Flags: append([]ucli.Flag{fencesFlag(),

@@ -54,6 +54,8 @@ func fenceImport(c *ucli.Context) error {
 		fences, err = gpxImport(in, radius, bad)
 	case in.format == "geojson":
 		fences, err = featureFences(c, in, radius, bad)
+	case c.IsSet("wkt-col"):
+		fences, err = wktFences(c, in, bad)
 	default:
 		fences, err = circleFences(c, in, bad)
 	}
@@ -193,6 +195,76 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 				}
 			}
 			f.Circle, f.Sector = nil, &geo.Sector{Lat: p.Lat, Lon: p.Lon, Radius: metres, From: b[0], To: b[1]}
+		}
+		if err == nil {
+			err = f.Validate()
+		}
+		if err != nil {
+			if err := bad.add(r.where(), err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		fences = append(fences, f)
+	}
+	return fences, nil
+}
+
+// wktFences reads fences from rows whose column --wkt-col holds each
+// one's region in WKT, as PostGIS exports them (COPY (SELECT id, name,
+// ST_AsText(geom) AS wkt FROM zones) TO … CSV HEADER): a POLYGON or
+// MULTIPOLYGON is a polygon fence; a LINESTRING or MULTILINESTRING a
+// corridor as wide either side as the row's --radius-col (none, or an
+// empty one: the line itself, a road); a POINT a circle of that radius,
+// which it must have. A polygon's row with a radius is a bad row, not a
+// radius dropped. The other columns are the payload, as for circles.
+func wktFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, error) {
+	if c.IsSet("sector-cols") {
+		return nil, usagef("--sector-cols makes sectors of rows' centres and radii (--lat-col, --lon-col, --radius-col); a --wkt-col row has its whole region")
+	}
+	rows, err := in.rows(c)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	spec, err := newColumnSpec(c, rows, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.name, err)
+	}
+	spec.regions = true
+	radius := c.String("radius-col")
+	spec.also = []string{radius}
+	fences := make([]geo.Fence, 0, len(rows))
+	for _, r := range rows {
+		p, err := spec.point(r)
+		var g orb.Geometry
+		if err == nil {
+			g, err = wktField(r, spec.wkt)
+		}
+		metres, given := 0.0, ""
+		if text, ok := r.field(radius); ok && strings.TrimSpace(text) != "" && err == nil {
+			given = strings.TrimSpace(text)
+			if metres, err = parseDistance(strings.TrimSpace(text)); err != nil {
+				err = fmt.Errorf("radius (column %q): %w", radius, err)
+			}
+		}
+		f := geo.Fence{ID: p.ID, Payload: p.Payload}
+		if err == nil {
+			switch g := g.(type) {
+			case orb.Polygon, orb.MultiPolygon:
+				f.Polygon = g
+				if given != "" {
+					err = fmt.Errorf("a %s takes no radius, and the row's %s is %s", wktName(g), radius, given)
+				}
+			case orb.LineString, orb.MultiLineString:
+				f.Corridor = &geo.Corridor{Line: g, Radius: metres}
+			case orb.Point:
+				f.Circle = &geo.Circle{Lat: g[1], Lon: g[0], Radius: metres}
+				if given == "" {
+					err = fmt.Errorf("a POINT is a circle, which needs a radius, and the row has no %s", radius)
+				}
+			default:
+				err = fmt.Errorf("column %q holds a %s, which is no fence: want a POLYGON, MULTIPOLYGON, LINESTRING, MULTILINESTRING or POINT", spec.wkt, wktName(g))
+			}
 		}
 		if err == nil {
 			err = f.Validate()

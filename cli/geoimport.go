@@ -15,6 +15,7 @@ import (
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
 	"github.com/keyspacedb/keyspace/geo"
+	"github.com/paulmach/orb"
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 )
@@ -60,6 +61,7 @@ func pointFileFlags(whose string) []ucli.Flag {
 		&ucli.StringFlag{Name: "id-col", Value: "id", Usage: whose + " id `COLUMN`"},
 		&ucli.StringFlag{Name: "lat-col", Usage: whose + " latitude `COLUMN` (default: lat or latitude); in JSON rows any column flag may be a dotted path (location.lat, geometry.coordinates.1)"},
 		&ucli.StringFlag{Name: "lon-col", Usage: whose + " longitude `COLUMN` (default: lon, lng or longitude)"},
+		&ucli.StringFlag{Name: "wkt-col", Usage: whose + " `COLUMN` of WKT, as PostGIS's ST_AsText writes it (POINT(lon lat)), instead of a latitude and a longitude column"},
 		formatFlag(pointFormats...),
 		columnsFlag(),
 		eachFlag(),
@@ -332,17 +334,28 @@ func movesOf(points []geo.Point, where []string, crossings [][]geo.Crossing, mee
 // columnSpec says which columns hold what.
 type columnSpec struct {
 	id, lat, lon string
-	expires      string // the column of expiries, if any
-	scope        []string
-	geojson      bool
-	typed        bool     // --typed: a CSV's numbers and booleans as JSON's (csvValue)
-	also         []string // columns the caller reads itself, not the payload's (fence import's radius)
-	keep         []string // --payload-cols: the only columns of the payload; nil for every other one
+	// wkt is the column of WKT geometries (--wkt-col), "" for none: a
+	// point's position, or with regions a fence's whole region, which
+	// point leaves to its caller.
+	wkt     string
+	regions bool
+	expires string // the column of expiries, if any
+	scope   []string
+	geojson bool
+	typed   bool     // --typed: a CSV's numbers and booleans as JSON's (csvValue)
+	also    []string // columns the caller reads itself, not the payload's (fence import's radius)
+	keep    []string // --payload-cols: the only columns of the payload; nil for every other one
 }
 
 func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error) {
 	spec := columnSpec{id: c.String("id-col"), lat: c.String("lat-col"), lon: c.String("lon-col"), expires: c.String("expires-col"),
-		geojson: geojson, typed: c.Bool("typed")}
+		wkt: c.String("wkt-col"), geojson: geojson, typed: c.Bool("typed")}
+	if spec.wkt != "" && (spec.lat != "" || spec.lon != "") {
+		return spec, usagef("--wkt-col gives each row's position; it takes no --lat-col or --lon-col")
+	}
+	if spec.wkt != "" && geojson {
+		return spec, usagef("--wkt-col reads rows of CSV, TSV, NDJSON, JSON or XML; a GeoJSON feature has its geometry")
+	}
 	if s := c.String("scope-cols"); s != "" {
 		spec.scope = strings.Split(s, ",")
 	}
@@ -392,11 +405,17 @@ func newColumnSpec(c *ucli.Context, rows []row, geojson bool) (columnSpec, error
 		return "", fmt.Errorf("no %s column in the header (looked for %s; name it with --%s)%s", flag[:3], strings.Join(names, ", "), flag, rowsHint(rows, names...))
 	}
 	var err error
-	if spec.lat, err = find("lat-col", spec.lat, "lat", "latitude"); err != nil {
-		return spec, err
-	}
-	if spec.lon, err = find("lon-col", spec.lon, "lon", "lng", "longitude", "long"); err != nil {
-		return spec, err
+	if spec.wkt != "" {
+		if !has(spec.wkt) {
+			return spec, fmt.Errorf("no column %q (--wkt-col) in the header%s", spec.wkt, rowsHint(rows, spec.wkt))
+		}
+	} else {
+		if spec.lat, err = find("lat-col", spec.lat, "lat", "latitude"); err != nil {
+			return spec, withWKTHint(err, rows)
+		}
+		if spec.lon, err = find("lon-col", spec.lon, "lon", "lng", "longitude", "long"); err != nil {
+			return spec, withWKTHint(err, rows)
+		}
 	}
 	if !c.IsSet("id-col") && !has(spec.id) {
 		// The default id column, in any case, as the latitude and
@@ -451,7 +470,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		if r.id != "" {
 			p.ID = r.id
 		}
-	} else {
+	} else if s.wkt == "" {
 		for _, c := range []struct {
 			col, what string
 			to        *float64
@@ -469,6 +488,17 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 	if p.ID == "" {
 		return p, fmt.Errorf("empty id (column %q)", s.id)
 	}
+	if s.wkt != "" && !s.regions {
+		g, err := wktField(r, s.wkt)
+		if err != nil {
+			return p, err
+		}
+		pt, ok := g.(orb.Point)
+		if !ok {
+			return p, fmt.Errorf("column %q holds a %s, not a POINT", s.wkt, wktName(g))
+		}
+		p.Lon, p.Lat = pt[0], pt[1]
+	}
 	switch {
 	case p.Lat < -90 || p.Lat > 90:
 		return p, fmt.Errorf("latitude %v out of range [-90, 90]", p.Lat)
@@ -482,7 +512,7 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 		p.Expires = t
 	}
-	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true}
+	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true, s.wkt: true}
 	for _, col := range s.also {
 		skip[col] = true
 	}
@@ -537,6 +567,36 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 	}
 	return p, nil
+}
+
+// wktField reads the WKT geometry in a row's column col (readWKT): a
+// bad row when it has none or it does not read.
+func wktField(r row, col string) (orb.Geometry, error) {
+	text, ok := r.field(col)
+	if !ok || strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("no geometry: the row's %s is empty", col)
+	}
+	return readWKT([]byte(text), fmt.Sprintf("WKT %.40q (column %q)", text, col))
+}
+
+// wktName is a geometry's WKT keyword: POINT, MULTIPOLYGON.
+func wktName(g orb.Geometry) string { return strings.ToUpper(g.GeoJSONType()) }
+
+// wktColumnNames are the names a column of WKT geometries goes by in
+// exports (PostGIS's and QGIS's), which an import without latitude and
+// longitude columns points to.
+var wktColumnNames = []string{"wkt", "geom", "the_geom", "geometry", "wkt_geom", "shape"}
+
+// withWKTHint adds to err, an import's missing latitude or longitude
+// column, that a column of the rows has the name of a WKT column, and
+// --wkt-col reads it.
+func withWKTHint(err error, rows []row) error {
+	for _, col := range rowColumns(rows) {
+		if slices.ContainsFunc(wktColumnNames, func(n string) bool { return strings.EqualFold(n, col) }) {
+			return fmt.Errorf("%w; a column %q of WKT (POINT(lon lat)) is read with --wkt-col %s", err, col, col)
+		}
+	}
+	return err
 }
 
 // typedFlag is --typed, for CSV imports.

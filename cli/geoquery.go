@@ -503,15 +503,20 @@ var wktStart = regexp.MustCompile(`^\s*(?i:SRID=([0-9]+)\s*;\s*)?(?i:MULTI)?(?i:
 // it came from for its errors. Its coordinates are longitude then
 // latitude, as GeoJSON's: an EWKT SRID other than 4326 (WGS 84) is
 // refused, not read as degrees.
-func readWKT(b []byte, from string) (orb.Geometry, error) {
+func readWKT(b []byte, from string) (g orb.Geometry, err error) {
+	defer func() {
+		if p := recover(); p != nil { // a bad file is an error naming it, not a crash
+			g, err = nil, fmt.Errorf("%s: WKT that orb, its reader, could not read: %v", from, p)
+		}
+	}()
 	text := strings.TrimSpace(string(b))
-	if m := wktStart.FindStringSubmatch(text); m[1] != "" {
+	if m := wktStart.FindStringSubmatch(text); m != nil && m[1] != "" {
 		if m[1] != "4326" {
 			return nil, fmt.Errorf("%s: SRID=%s; want longitude and latitude in degrees, SRID=4326 (PostGIS: ST_AsEWKT(ST_Transform(geom, 4326)))", from, m[1])
 		}
 		text = text[strings.IndexByte(text, ';')+1:]
 	}
-	g, err := wkt.Unmarshal(text)
+	g, err = wkt.Unmarshal(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not WKT that orb reads (2D: lon lat pairs, no Z or M): %w", from, err)
 	}
