@@ -168,8 +168,7 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 		}
 		spec.also = append(spec.also, bearings...)
 	}
-	fences := make([]geo.Fence, 0, len(rows))
-	for _, r := range rows {
+	return fencesOfRows(rows, bad, func(r row) (geo.Fence, error) {
 		p, err := spec.point(r)
 		var metres float64
 		if err == nil {
@@ -196,6 +195,17 @@ func circleFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, 
 			}
 			f.Circle, f.Sector = nil, &geo.Sector{Lat: p.Lat, Lon: p.Lon, Radius: metres, From: b[0], To: b[1]}
 		}
+		return f, err
+	})
+}
+
+// fencesOfRows makes a fence of each row with fenceOf, checked by
+// Validate: a row it fails on, or whose fence is not valid, is a bad row
+// of bad, which stops the import, or with --skip-bad is left out.
+func fencesOfRows(rows []row, bad *badRows, fenceOf func(r row) (geo.Fence, error)) ([]geo.Fence, error) {
+	fences := make([]geo.Fence, 0, len(rows))
+	for _, r := range rows {
+		f, err := fenceOf(r)
 		if err == nil {
 			err = f.Validate()
 		}
@@ -233,8 +243,7 @@ func wktFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, err
 	spec.regions = true
 	radius := c.String("radius-col")
 	spec.also = []string{radius}
-	fences := make([]geo.Fence, 0, len(rows))
-	for _, r := range rows {
+	return fencesOfRows(rows, bad, func(r row) (geo.Fence, error) {
 		p, err := spec.point(r)
 		var g orb.Geometry
 		if err == nil {
@@ -266,18 +275,8 @@ func wktFences(c *ucli.Context, in *importInput, bad *badRows) ([]geo.Fence, err
 				err = fmt.Errorf("column %q holds a %s, which is no fence: want a POLYGON, MULTIPOLYGON, LINESTRING, MULTILINESTRING or POINT", spec.wkt, wktName(g))
 			}
 		}
-		if err == nil {
-			err = f.Validate()
-		}
-		if err != nil {
-			if err := bad.add(r.where(), err); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		fences = append(fences, f)
-	}
-	return fences, nil
+		return f, err
+	})
 }
 
 // featureFence is the fence a GeoJSON feature describes (in the form

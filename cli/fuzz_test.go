@@ -366,30 +366,38 @@ func FuzzFenceImportRows(f *testing.F) {
 				t.Fatalf("fence %+v: want a circle", f)
 			}
 		})
-		switch code {
-		case 0:
-			m := imported.FindStringSubmatch(stderr.String())
-			if m == nil {
-				t.Fatalf("exit 0 without saying what it imported: %q", stderr.String())
-			}
-			recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
-			if err != nil || len(recs) == 0 {
-				t.Fatalf("exit 0 for what encoding/csv does not read: %v", err)
-			}
-			col := slices.Index(recs[0], "id")
-			ids := map[string]bool{}
-			for _, rec := range recs[1:] {
+		checkFenceRowsImport(t, data, code, stderr.String(), imported, keys, fences, problems)
+	})
+}
+
+// checkFenceRowsImport checks what a fence import of the CSV data did,
+// exiting code with stderr: with 0 it said (imported) it imported every
+// row, and the set holds a fence for each distinct id, verified; with 1
+// it left nothing (checkFailedImport, keys the file's); nothing else.
+func checkFenceRowsImport(t *testing.T, data []byte, code int, stderr string, imported *regexp.Regexp, keys, fences int, problems []string) {
+	t.Helper()
+	switch code {
+	case 0:
+		m := imported.FindStringSubmatch(stderr)
+		recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+		if m == nil || err != nil || len(recs) == 0 {
+			t.Fatalf("exit 0: %q, and encoding/csv: %v", stderr, err)
+		}
+		col := slices.Index(recs[0], "id")
+		ids := map[string]bool{}
+		for _, rec := range recs[1:] {
+			if col >= 0 && col < len(rec) {
 				ids[rec[col]] = true
 			}
-			if n, _ := strconv.Atoi(m[1]); n != len(recs)-1 || fences != len(ids) || len(problems) > 0 {
-				t.Fatalf("said %s fences of %d rows; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(recs)-1, fences, len(ids), len(problems), problems)
-			}
-		case 1:
-			checkFailedImport(t, stderr.String(), keys)
-		default:
-			t.Fatalf("exit %d (%q)", code, stderr.String())
 		}
-	})
+		if n, _ := strconv.Atoi(m[1]); n != len(recs)-1 || fences != len(ids) || len(problems) > 0 {
+			t.Fatalf("said %s fences of %d rows; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(recs)-1, fences, len(ids), len(problems), problems)
+		}
+	case 1:
+		checkFailedImport(t, stderr, keys)
+	default:
+		t.Fatalf("exit %d (%q)", code, stderr)
+	}
 }
 
 // FuzzFenceImportWKT: fence import --wkt-col on rows whatever their WKT
@@ -415,28 +423,7 @@ func FuzzFenceImportWKT(f *testing.F) {
 		var stdout, stderr bytes.Buffer
 		code := cli.Run([]string{"keyspace", "--db", db, "fence", "import", "--fences", "z", "--wkt-col", "wkt", "--format", "csv", "-"}, bytes.NewReader(data), &stdout, &stderr)
 		keys, fences, problems := fenceSetLeft(t, db, nil)
-		switch code {
-		case 0:
-			m := imported.FindStringSubmatch(stderr.String())
-			recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
-			if m == nil || err != nil || len(recs) == 0 {
-				t.Fatalf("exit 0: %q, and encoding/csv: %v", stderr.String(), err)
-			}
-			col := slices.Index(recs[0], "id")
-			ids := map[string]bool{}
-			for _, rec := range recs[1:] {
-				if col >= 0 && col < len(rec) {
-					ids[rec[col]] = true
-				}
-			}
-			if n, _ := strconv.Atoi(m[1]); n != len(recs)-1 || fences != len(ids) || len(problems) > 0 {
-				t.Fatalf("said %s fences of %d rows; the set holds %d of %d distinct ids, %d problems: %v", m[1], len(recs)-1, fences, len(ids), len(problems), problems)
-			}
-		case 1:
-			checkFailedImport(t, stderr.String(), keys)
-		default:
-			t.Fatalf("exit %d (%q)", code, stderr.String())
-		}
+		checkFenceRowsImport(t, data, code, stderr.String(), imported, keys, fences, problems)
 	})
 }
 
