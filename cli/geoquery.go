@@ -335,19 +335,26 @@ func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
 // hintScope tells someone whose query (or scan) under a scope found
 // nothing when no point is under that scope: a scope names every column the points
 // were imported under, so --scope US finds none of the points under
-// US:CA, and a misspelt scope finds none at all. It reads the first
-// scopesLooked scopes; past them it says nothing.
+// US:CA, and a misspelt scope finds none at all. Whether the scope holds
+// a point is one search of the whole Earth that stops at the first (a
+// few seeks); the hint reads the first scopesLooked scopes, and past
+// them names none.
 func hintScope(c *ucli.Context, ix *geo.Index, tx keyspace.Tx, scope composite.Tuple) {
+	world := geo.Box{MinLat: -90, MinLon: -180, MaxLat: 90, MaxLon: 180}
+	if rs, _, err := ix.Box(tx, world, &geo.QueryOptions{Scope: scope, Limit: 1, Any: true}); err != nil || len(rs) > 0 {
+		return // it holds points: none of them is in the region
+	}
 	scopes, err := ix.Scopes(tx, scopesLooked+1)
-	if err != nil || len(scopes) > scopesLooked {
+	if err != nil {
+		return
+	}
+	if len(scopes) > scopesLooked {
+		addNote(c, "no point of index %s is under scope %s (keyspace geo scopes --index %s lists them)", ix.Name(), scopeArg(scope), ix.Name())
 		return
 	}
 	prefix := scope.Pack()
 	var under, all []string
 	for _, s := range scopes {
-		if slices.Equal(s.Pack(), prefix) {
-			return // it holds points: none of them is in the region
-		}
 		if bytes.HasPrefix(s.Pack(), prefix) {
 			under = append(under, scopeArg(s))
 		}
