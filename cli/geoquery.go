@@ -461,7 +461,8 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 	var err error
 	from := arg
 	switch {
-	case strings.HasPrefix(strings.TrimSpace(arg), "{"), wktStart.MatchString(arg):
+	case strings.HasPrefix(strings.TrimSpace(arg), "{"), wktStart.MatchString(arg) && !isFile(arg):
+		// WKT, unless a file has the name: polygon (1).geojson.
 		b, from = []byte(arg), flag
 	case strings.HasPrefix(strings.TrimSpace(arg), "["):
 		return nil, usagef("%s %.40q: bare coordinates; give a GeoJSON geometry, as {\"type\":\"Polygon\",\"coordinates\":[[[lon,lat],…]]}, or WKT, as POLYGON((lon lat, …))", flag, arg)
@@ -500,6 +501,12 @@ func readGeometry(c *ucli.Context, arg, flag, what string) (orb.Geometry, error)
 		return nil, fmt.Errorf("%s: not GeoJSON: %w", from, err)
 	}
 	return g.Geometry(), nil
+}
+
+// isFile reports whether a file (or anything) is at path.
+func isFile(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // wktStart matches the start of a WKT geometry, after EWKT's SRID if

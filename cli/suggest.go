@@ -203,7 +203,8 @@ func flagValueError(err error, flags []ucli.Flag) (error, bool) {
 // flagSynonyms are the flags a word other tools use for them may mean,
 // in order of preference, where the spelling is too far for nearest:
 // Redis and Tile38 say COUNT for --limit and -k, and Tile38 LIMIT for
-// what fence near and geo knn call -k; a distance for --radius, and GeoJSON and many CSVs lng; a slice of a circle is
+// what fence near and geo knn call -k; a distance for --radius, and
+// GeoJSON and many CSVs lng; a slice of a circle is
 // spoken of by its bearings or a heading; an index's fields are the
 // columns other commands key by, and the index commands name theirs by
 // --name where geo commands say --index.

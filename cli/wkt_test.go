@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,6 +34,18 @@ func TestWKTGeometries(t *testing.T) {
 		got := strings.Fields(out)
 		slices.Sort(got)
 		return got
+	}
+	// A file whose name begins as WKT does (a browser's second download
+	// of polygon.geojson) is read as the file it is.
+	namedLikeWKT := filepath.Join(dir, "polygon (1).geojson")
+	os.WriteFile(namedLikeWKT, []byte(`{"type":"Polygon","coordinates":[[[13,52],[14,52],[14,53],[13,53],[13,52]]]}`), 0o644)
+	inDir := exec.Command(binary, "--db", db, "-o", "ids", "geo", "within", "--index", "g", "--polygon", filepath.Base(namedLikeWKT))
+	inDir.Dir = dir // the name as typed in its directory, not a path that begins with /
+	out, err := inDir.Output()
+	got := strings.Fields(string(out))
+	slices.Sort(got)
+	if want := ids("geo", "within", "--index", "g", "--polygon", "POLYGON((13 52,14 52,14 53,13 53,13 52))"); err != nil || len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("--polygon 'polygon (1).geojson': %v, %v; want %v", got, err, want)
 	}
 	wktFile := filepath.Join(dir, "shape.wkt")
 	os.WriteFile(wktFile, []byte("MULTIPOLYGON (((13 52, 14 52, 14 53, 13 53, 13 52), (13.2 52.2, 13.2 52.8, 13.8 52.8, 13.2 52.2)), ((12.6 51.6, 12.9 51.6, 12.6 51.9, 12.6 51.6)))\n"), 0o644)
