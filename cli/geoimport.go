@@ -336,7 +336,7 @@ type columnSpec struct {
 	id, lat, lon string
 	// wkt is the column of WKT geometries (--wkt-col), "" for none: a
 	// point's position, or with regions a fence's whole region, which
-	// point leaves to its caller.
+	// point then leaves to its caller (fence import's wktFences).
 	wkt     string
 	regions bool
 	expires string // the column of expiries, if any
@@ -512,7 +512,10 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 		p.Expires = t
 	}
-	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true, s.wkt: true}
+	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true}
+	if s.wkt != "" {
+		skip[s.wkt] = true
+	}
 	for _, col := range s.also {
 		skip[col] = true
 	}
