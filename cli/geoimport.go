@@ -512,9 +512,11 @@ func (s columnSpec) point(r row) (geo.Point, error) {
 		}
 		p.Expires = t
 	}
-	skip := map[string]bool{s.id: true, s.lat: true, s.lon: true}
-	if s.wkt != "" {
-		skip[s.wkt] = true
+	skip := map[string]bool{s.id: true}
+	for _, col := range []string{s.lat, s.lon, s.wkt} {
+		if col != "" { // lat and lon, or wkt
+			skip[col] = true
+		}
 	}
 	for _, col := range s.also {
 		skip[col] = true
