@@ -20,7 +20,8 @@ import (
 // the last line, so the lines are held until the command ends (a paged
 // listing's page, an export's whole file).
 //
-// A line's fields are its columns, values as written (a string's text,
+// A line's fields are its columns (a line that is one value, not an
+// object, is one column, "value"), values as written (a string's text,
 // a number as written, true or false, null empty, an array or object as
 // its JSON), but for the objects that hold a result's or row's own
 // fields, "payload" (geo), "record" (table), "data" (log) and "fields"
@@ -52,6 +53,11 @@ func (f *csvFeed) Flush() error {
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
+			continue
+		}
+		if line[0] != '{' && json.Valid(line) {
+			// A line that is one value (index distinct's): one column.
+			rows = append(rows, []column{{"value", slices.Clone(line)}})
 			continue
 		}
 		cols, err := orderedFields(line)

@@ -17,8 +17,9 @@ import (
 // columns of their names, the fields of its payload, record, data or
 // fields object in columns of their own ("payload.id" where the line has
 // an id already), strings as their text, null and absent fields empty,
-// numbers as written and arrays and objects as their JSON; and no column
-// that no line has.
+// numbers as written and arrays and objects as their JSON; a line that
+// is one value (index distinct's) a column "value"; and no column that
+// no line has.
 func TestCSVOutput(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "k.db")
 	for _, c := range []struct {
@@ -52,6 +53,7 @@ func TestCSVOutput(t *testing.T) {
 		{"table", "scan", "--table", "t", "*"},
 		{"table", "get", "--table", "t", "2", "1"},
 		{"index", "lookup", "--table", "t", "--name", "by_city", "Oslo"},
+		{"index", "distinct", "--table", "t", "--name", "by_city"}, // a value a line
 		{"log", "scan", "--log", "l"},
 		{"log", "parents", "--log", "l"},
 		{"log", "latest", "--log", "l", "--parent", "u1"},
@@ -132,11 +134,20 @@ func flattenNDJSON(t *testing.T, ndjson string) ([]map[string]string, map[string
 	for _, line := range strings.Split(strings.TrimSpace(ndjson), "\n") {
 		d := json.NewDecoder(strings.NewReader(line))
 		d.UseNumber()
-		var obj map[string]any
-		if err := d.Decode(&obj); err != nil {
+		var v any
+		if err := d.Decode(&v); err != nil {
 			t.Fatalf("%q: %v", line, err)
 		}
 		row := map[string]string{}
+		obj, isObject := v.(map[string]any)
+		if !isObject { // a line that is one value: a column "value"
+			names["value"] = true
+			if c := cell(v); c != "" {
+				row["value"] = c
+			}
+			lines = append(lines, row)
+			continue
+		}
 		var wrapped []string
 		for k, v := range obj {
 			if _, isObj := v.(map[string]any); isObj && slices.Contains([]string{"payload", "record", "data", "fields"}, k) {
