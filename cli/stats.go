@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/keyspacedb/keyspace"
 	"github.com/keyspacedb/keyspace/composite"
@@ -111,7 +113,7 @@ func statsCommand() *ucli.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", e.Kind, e.Name, e.Items, e.Keys)
 			}
 			tw.Flush()
-			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes, format %d\n", out.File, count(out.Keys, "key"), out.Bytes, out.Format)
+			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes%s, format %d\n", out.File, count(out.Keys, "key"), out.Bytes, sizeInUnits(out.Bytes), out.Format)
 			return err
 		},
 	}
@@ -125,4 +127,33 @@ func groupParts(t composite.Tuple) (layout, name, part string) {
 		texts[i] = fmt.Sprint(t[i])
 	}
 	return texts[0], texts[1], texts[2]
+}
+
+// sizeInUnits is a file's size in the largest binary unit it fills, to
+// three significant digits, in brackets: " (144 MiB)", " (4.27 GiB)",
+// " (32 KiB)"; "" under 1 KiB, where the bytes say it.
+func sizeInUnits(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1<<10 {
+		return ""
+	}
+	v, unit := float64(n)/(1<<10), units[0]
+	for _, u := range units[1:] {
+		if v < 1<<10 {
+			break
+		}
+		v, unit = v/(1<<10), u
+	}
+	decimals := 0 // three significant digits, or four from 1000 up
+	switch {
+	case v < 10:
+		decimals = 2
+	case v < 100:
+		decimals = 1
+	}
+	text := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Contains(text, ".") {
+		text = strings.TrimRight(strings.TrimRight(text, "0"), ".")
+	}
+	return fmt.Sprintf(" (%s %s)", text, unit)
 }
