@@ -106,7 +106,7 @@ func backup(c *ucli.Context) error {
 	if keys >= 0 {
 		what = fmt.Sprintf("%s, compacted", count(keys, "key"))
 	}
-	_, err = fmt.Fprintf(c.App.Writer, "backed up %s (%d bytes) to %s (%d bytes): %s\n", from, fromSize, to, info.Size(), what)
+	_, err = fmt.Fprintf(c.App.Writer, "backed up %s (%s) to %s (%s): %s\n", from, bytesText(fromSize), to, bytesText(info.Size()), what)
 	return err
 }
 

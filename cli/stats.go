@@ -113,7 +113,7 @@ func statsCommand() *ucli.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", e.Kind, e.Name, e.Items, e.Keys)
 			}
 			tw.Flush()
-			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %d bytes%s, format %d\n", out.File, count(out.Keys, "key"), out.Bytes, sizeInUnits(out.Bytes), out.Format)
+			_, err = fmt.Fprintf(c.App.Writer, "%s: %s, %s, format %d\n", out.File, count(out.Keys, "key"), bytesText(out.Bytes), out.Format)
 			return err
 		},
 	}
@@ -129,9 +129,17 @@ func groupParts(t composite.Tuple) (layout, name, part string) {
 	return texts[0], texts[1], texts[2]
 }
 
-// sizeInUnits is a file's size in the largest binary unit it fills, to
-// three significant digits, in brackets: " (144 MiB)", " (4.27 GiB)",
-// " (32 KiB)"; "" under 1 KiB, where the bytes say it.
+// bytesText is a file's size in bytes, and in the largest binary unit it
+// fills when that is KiB or more: "151126016 bytes, 144 MiB".
+func bytesText(n int64) string {
+	if u := sizeInUnits(n); u != "" {
+		return fmt.Sprintf("%d bytes, %s", n, u)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// sizeInUnits is a size in the largest binary unit it fills, to three
+// significant digits: "144 MiB", "4.27 GiB", "32 KiB"; "" under 1 KiB.
 func sizeInUnits(n int64) string {
 	units := []string{"KiB", "MiB", "GiB", "TiB"}
 	if n < 1<<10 {
@@ -155,5 +163,5 @@ func sizeInUnits(n int64) string {
 	if strings.Contains(text, ".") {
 		text = strings.TrimRight(strings.TrimRight(text, "0"), ".")
 	}
-	return fmt.Sprintf(" (%s %s)", text, unit)
+	return text + " " + unit
 }
