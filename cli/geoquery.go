@@ -179,7 +179,7 @@ func geoQuery(c *ucli.Context, fn queryFn) error {
 		}
 		switch {
 		case len(rs) == 0 && len(o.Scope) == 0 && after == nil:
-			hintScopes(c.App.ErrWriter, ix, tx)
+			hintScopes(c, ix, tx)
 		case len(rs) == 0 && after == nil:
 			hintScope(c, ix, tx, o.Scope)
 		}
@@ -316,7 +316,7 @@ func queryText(c *ucli.Context) string {
 // scope it names, and a newcomer who imported with --scope-cols and
 // queried without --scope would otherwise see an empty answer and no
 // reason.
-func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
+func hintScopes(c *ucli.Context, ix *geo.Index, tx keyspace.Tx) {
 	scopes, err := ix.Scopes(tx, 4) // the first few: an index may have millions
 	if err != nil || len(scopes) == 0 || scopes[0] == nil {
 		return
@@ -328,7 +328,7 @@ func hintScopes(w io.Writer, ix *geo.Index, tx keyspace.Tx) {
 	if len(scopes) > len(some) {
 		some = append(some, "…")
 	}
-	fmt.Fprintf(w, "note: every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, such as %s (keyspace geo scopes --index %s lists them)\n",
+	addNote(c, "every point of index %s is under a scope, and a query searches only the scope it names: pass --scope, such as %s (keyspace geo scopes --index %s lists them)",
 		ix.Name(), strings.Join(some, ", "), ix.Name())
 }
 
