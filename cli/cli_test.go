@@ -671,7 +671,7 @@ func TestTyposAndHelp(t *testing.T) {
 		{[]string{"log", "range", "--log", "x", "-p", "a", "--from", "-1"}, 2, `--from "-1": want a whole number, 0 or more` + "\n", ""},
 		{[]string{"geo", "cells", "--index", "x", "--min-lat", "south"}, 2, `--min-lat "south": want a number` + "\n", ""},
 		{[]string{"series", "add", "--series", "t", "--sensor", "s", "--keep-raw=maybe", "1"}, 2, "--keep-raw=maybe: --keep-raw is a switch, true or false", ""},
-		{[]string{"geo", "near", "--index", "x", "--scope", "US:*", "--lat", "1", "--lon", "2", "-r", "1km"}, 2, `--scope "US:*": a query searches one whole scope, with no star`, ""},
+		{[]string{"geo", "near", "--index", "x", "--scope", "US:*", "--lat", "1", "--lon", "2", "-r", "1km"}, 2, `--scope "US:*": a scope is named whole, with no star, and a query searches one`, ""},
 		{[]string{"log", "day", "--log", "x", "-p", "a", "--date", "2026-02-30"}, 2, `--date "2026-02-30": no such day (day out of range)` + "\n", ""},
 		{[]string{"log", "day", "--log", "x", "-p", "a", "--date", "2026-2-3"}, 2, `--date "2026-2-3": want YYYY-MM-DD` + "\n", ""},
 		{[]string{"log", "append", "--log", "x", "-p", "a", "--time", "yesterday", "hi"}, 2, `--time "yesterday": want RFC 3339 (2026-11-23T10:30:00Z; with no zone, UTC), a date (its midnight UTC) or Unix seconds, from 1677 to 2262` + "\n", ""},

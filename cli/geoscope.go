@@ -33,8 +33,8 @@ func parseScope(s string) (composite.Tuple, error) {
 	}
 	t, err := composite.ParseText(s, text)
 	if err != nil && strings.HasSuffix(s, "*") && !strings.HasSuffix(s, `\*`) {
-		// US:* or US*: a query searches one scope, named whole.
-		return nil, usagef("--scope %q: a query searches one whole scope, with no star: keyspace geo scopes --index NAME lists the scopes there are (a star in a scope's name is \\*)", s)
+		// US:* or US*: a scope is named whole, and a query searches one.
+		return nil, usagef("--scope %q: a scope is named whole, with no star, and a query searches one: keyspace geo scopes --index NAME lists the scopes there are (a star in a scope's name is \\*)", s)
 	}
 	if err != nil {
 		return nil, usagef("--scope %q: %v", s, err)
