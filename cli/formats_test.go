@@ -41,6 +41,28 @@ func xmlRows(header []string, records [][]string) []byte {
 	return b.Bytes()
 }
 
+// xmlElementRows writes records as many XML exports do: each an element
+// under the root, its fields elements of text inside it. An empty field
+// is left out, as xmlRows leaves it out.
+func xmlElementRows(header []string, records [][]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("<?xml version=\"1.0\"?>\n<rows>\n")
+	for _, rec := range records {
+		b.WriteString("  <row>\n")
+		for i, h := range header {
+			if rec[i] == "" {
+				continue
+			}
+			fmt.Fprintf(&b, "    <%s>", h)
+			xml.EscapeText(&b, []byte(rec[i]))
+			fmt.Fprintf(&b, "</%s>\n", h)
+		}
+		b.WriteString("  </row>\n")
+	}
+	b.WriteString("</rows>\n")
+	return b.Bytes()
+}
+
 // csvRows writes records as a CSV, after a header unless header is nil.
 func csvRows(header []string, records [][]string) []byte {
 	var b bytes.Buffer
@@ -126,7 +148,7 @@ func tsvRows(header []string, records [][]string) []byte {
 }
 
 // TestImportFormatsAgree: geo, table and series imports of the same rows
-// as XML, as TSV (a " in a field is a character, not a quote), and as CSV
+// as XML (fields as attributes, and as elements of text), as TSV (a " in a field is a character, not a quote), and as CSV
 // or TSV without a header (--columns) store what the rows imported as
 // CSV store (the CSV imports are checked against brute force and
 // recomputation elsewhere), compared by what each file exports.
@@ -205,6 +227,7 @@ func TestImportFormatsAgree(t *testing.T) {
 				args         []string
 			}{
 				{"rows.xml", "xml", xmlRows(h, recs), tc.import_},
+				{"elements.xml", "xml", xmlElementRows(h, recs), tc.import_},
 				{"rows.tsv", "tsv", tsvRows(h, recs), tc.import_},
 				{"rows.tsv", "tsv", tsvRows(nil, recs), named},
 				{"rows.csv", "csv", csvRows(nil, recs), named},

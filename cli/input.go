@@ -663,9 +663,16 @@ func readTable(ctx context.Context, in io.Reader, format string, columns []strin
 //
 // so a .osm file's nodes import as points (their ways and relations,
 // which hold <nd> and <member> elements, are bad rows, which --skip-bad
-// leaves out). A row is named by the line its start tag ends on. Text or
-// other elements inside a row would be left out of it, and an attribute
-// or tag given twice would lose one of its values, so such a row is bad;
+// leaves out). And an element of text inside a row, with no attributes,
+// is a field, as many exports write their rows:
+//
+//	<row><id>2</id><name>Berlin</name></row>
+//
+// its text as written. A row is named by the line its start tag ends on.
+// Text beside a row's elements, an element with attributes (but <tag>),
+// or an element inside a field would be left out of it, and a field
+// given twice (as an attribute, a tag or an element) would lose one of
+// its values, so such a row is bad;
 // a document that is not well-formed XML is an error. A GPX document
 // (its root gpx) is read as its waypoints, or with moves its track
 // points (gpx.go).
@@ -675,6 +682,10 @@ func readXML(ctx context.Context, in io.Reader, moves bool) ([]row, error) {
 	depth, root := 0, false
 	// rowBad marks the row being read bad, keeping the first reason.
 	rowBad := func(err error) { rows[len(rows)-1].markBad(err) }
+	// The child element of a row being read as a field, "" for none, and
+	// its text so far.
+	var child, inner string // inner: the row's element being read, field or not
+	var childText strings.Builder
 	for {
 		tok, err := d.Token()
 		if err == io.EOF && !root {
@@ -710,6 +721,7 @@ func readXML(ctx context.Context, in io.Reader, moves bool) ([]row, error) {
 					rows[len(rows)-1].fields[a.Name.Local] = a.Value
 				}
 			case depth == 3 && isTag(t):
+				inner = t.Name.Local
 				k, v := t.Attr[0].Value, t.Attr[1].Value
 				if t.Attr[0].Name.Local == "v" {
 					k, v = v, k
@@ -718,14 +730,33 @@ func readXML(ctx context.Context, in io.Reader, moves bool) ([]row, error) {
 					rowBad(fmt.Errorf("<tag k=%q> (line %d) names a field the row has already", k, line))
 				}
 				rows[len(rows)-1].fields[k] = v
-			case depth >= 3:
-				rowBad(fmt.Errorf("<%s> inside the row (line %d): an XML import reads a row's attributes and its <tag k v> elements, not other elements", t.Name.Local, line))
+			case depth == 3 && len(t.Attr) == 0:
+				child, inner = t.Name.Local, t.Name.Local // <name>Berlin</name>: a field
+				childText.Reset()
+			case depth == 3:
+				inner = t.Name.Local
+				rowBad(fmt.Errorf("<%s> inside the row (line %d): an XML import reads a row's attributes, its <tag k v> elements and its elements of text (<name>Berlin</name>), not elements with attributes", t.Name.Local, line))
+			case depth > 3:
+				child = ""
+				rowBad(fmt.Errorf("<%s> inside <%s> (line %d): a row's elements are fields of text, not of other elements", t.Name.Local, inner, line))
 			}
 		case xml.EndElement:
+			if depth == 3 && child != "" {
+				if _, twice := rows[len(rows)-1].fields[child]; twice {
+					rowBad(fmt.Errorf("<%s> (line %d) names a field the row has already", child, line))
+				}
+				rows[len(rows)-1].fields[child] = childText.String() // as written, spaces and all, as an attribute's value is
+			}
+			if depth == 3 {
+				child = ""
+			}
 			depth--
 		case xml.CharData:
-			if depth >= 2 && len(bytes.TrimSpace(t)) > 0 {
-				rowBad(fmt.Errorf("text inside the row (line %d): an XML import reads a row's attributes, not its text", line))
+			switch {
+			case depth == 3 && child != "":
+				childText.Write(t)
+			case depth == 2 && len(bytes.TrimSpace(t)) > 0:
+				rowBad(fmt.Errorf("text inside the row (line %d): an XML import reads a row's attributes and elements, not text beside them", line))
 			}
 		}
 	}
