@@ -63,6 +63,7 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("id\tcity\n1\tOslo\n1\tRome\n"), uint8(8), true)
 	f.Add([]byte("<r>\n<row id=\"1\" city=\"Oslo\"/>\n<row id=\"2\" city=\"&amp;\"/></r>"), uint8(7), false) // table import, XML
 	f.Add([]byte("<r><row id=\"1\"/><row id=\"1\" id=\"2\"/><row><x/></row></r>"), uint8(7), true)
+	f.Add([]byte("<r>\n<row><id>1</id><city> Oslo </city></row>\n<row id=\"2\"><city>a&amp;b</city><x><y/></x></row><row><id>3</id><id>4</id></row></r>"), uint8(7), true)                                         // fields as elements
 	f.Add([]byte("\ufeff<?xml version=\"1.0\"?>\r\n<c>\r\n<row U=\"1\" T=\"2014-01-21T20:34:28.740\" X=\"a\"/>\r\n<row U=\"1\" T=\"1390336468\"/><row U=\"2\" T=\"2014-01-21T20:34:28Z\"/></c>"), uint8(6), false) // log import
 	f.Add([]byte("<c><row T=\"2014-01-21T20:34:28Z\"/><row U=\"1\" T=\"soon\"/><row U=\"\" T=\"0\"/><row U=\"1\" T=\"-1e12\"/></c>"), uint8(6), true)
 	f.Add([]byte(`[{"id":"a","lat":1,"lon":2},{"id":"b","lat":"3","lon":4}]`), uint8(20), false)                               // geo import, --format json
