@@ -757,6 +757,8 @@ func readXML(ctx context.Context, in io.Reader, moves bool) ([]row, error) {
 				childText.Write(t)
 			case depth == 2 && len(bytes.TrimSpace(t)) > 0:
 				rowBad(fmt.Errorf("text inside the row (line %d): an XML import reads a row's attributes and elements, not text beside them", line))
+			case depth == 3 && len(bytes.TrimSpace(t)) > 0: // inside a <tag>, which says its field in attributes
+				rowBad(fmt.Errorf("text inside <%s> (line %d): a <tag k v> has no text", inner, line))
 			}
 		}
 	}

@@ -252,6 +252,7 @@ func TestLogImportBadInput(t *testing.T) {
 		{"xml element with attributes in a row", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\">\n<b x=\"1\"/></row>\n</c>", nil, 1, "line 3: <b> inside the row (line 4)"},
 		{"xml element in a tag", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><tag k=\"a\" v=\"b\"><x/></tag></row>\n</c>", nil, 1, "line 3: <x> inside <tag> (line 3)"},
 		{"xml element in a field", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><b>x<i>y</i></b></row>\n</c>", nil, 1, "line 3: <i> inside <b> (line 3): a row's elements are fields of text"},
+		{"xml text in a tag", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><tag k=\"a\" v=\"b\">hi</tag></row>\n</c>", nil, 1, "line 3: text inside <tag> (line 3): a <tag k v> has no text"},
 		{"xml field twice", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><U>3</U></row>\n</c>", nil, 1, "line 3: <U> (line 3) names a field the row has already"},
 		{"xml tag twice", "xml", good + "<row U=\"2\" T=\"2016-01-01T00:00:00\"><tag v=\"b\" k=\"a\"/><tag k=\"a\" v=\"c\"/></row>\n</c>", nil, 1, `line 3: <tag k="a"> (line 3) names a field the row has already`},
 		{"xml attribute twice", "xml", good + "<row U=\"2\" U=\"3\" T=\"2016-01-01T00:00:00\"/>\n</c>", nil, 1, `line 3: <row> has attribute "U" twice`},
