@@ -49,6 +49,9 @@ func fenceImport(c *ucli.Context) error {
 			return usageError{fmt.Errorf("--radius: %w", err)}
 		}
 	}
+	if c.IsSet("wkt-col") && (gpx || in.format == "geojson") {
+		return usagef("--wkt-col reads rows of CSV, TSV, NDJSON, JSON or XML; a GeoJSON or GPX file has its geometries")
+	}
 	switch {
 	case gpx:
 		fences, err = gpxImport(in, radius, bad)

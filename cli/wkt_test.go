@@ -165,4 +165,10 @@ func TestWKTColumns(t *testing.T) {
 	if _, stderr, code := run(t, "id,geom\na,POINT(1 2)\n", "--db", db, "geo", "import", "--index", "x", "--wkt-col", "geom", "--lat-col", "y", "--format", "csv", "-"); code != 2 || !strings.Contains(stderr, "--wkt-col gives each row's position; it takes no --lat-col or --lon-col") {
 		t.Errorf("--wkt-col with --lat-col: exit %d, %q", code, stderr)
 	}
+	for _, cmd := range [][]string{{"geo", "import", "--index", "x"}, {"fence", "import", "--fences", "x"}} {
+		args := append(append([]string{"--db", db}, cmd...), "--wkt-col", "wkt", "--format", "geojson", "-")
+		if _, stderr, code := run(t, `{"type":"FeatureCollection","features":[]}`, args...); code != 2 || !strings.Contains(stderr, "--wkt-col reads rows of CSV, TSV, NDJSON, JSON or XML") {
+			t.Errorf("%v on GeoJSON: exit %d, %q", cmd, code, stderr)
+		}
+	}
 }
