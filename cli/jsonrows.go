@@ -300,9 +300,10 @@ func (w *jsonWalk) walk(v any, depth int, where string, above []lent) error {
 		switch val.(type) {
 		case map[string]any, []any:
 		default:
-			w.lendable[prefix+k] = true
-			if w.keeps(prefix + k) {
-				lends = append(lends, lent{prefix + k, val})
+			name := prefix + k // as jq writes the path: .states.name
+			w.lendable[name] = true
+			if w.keeps(name) {
+				lends = append(lends, lent{name, val})
 			}
 		}
 	}
